@@ -1,0 +1,292 @@
+"""The transitions of a game: deal, act, fault.
+
+Chance is an explicit input: `deal` takes the dice, so the same sequence of
+deals and actions always gives the same game, and `engine.dice` decides where
+dice come from. Every function here is pure and returns a new `GameState`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import replace
+
+from engine.actions import CALZA, DUDO, FACES, Action, Bid, Calza, Dudo
+from engine.bidding import count_for, floors, refuse_bid
+from engine.errors import DealError, IllegalActionError, PerudoError, Rule
+from engine.ruleset import CalzaRule, FaultPenalty, Ruleset
+from engine.state import GameState, Phase, PlacedBid, RoundEnd, RoundOutcome
+
+NO_FLOORS = (0, 0, 0, 0, 0, 0)
+
+
+def new_game(
+    ruleset: Ruleset,
+    players: int,
+    opener: int,
+    *,
+    dice: Sequence[int] | None = None,
+    palifico: bool = False,
+    palifico_used: Iterable[int] = (),
+) -> GameState:
+    """A game waiting for its first deal, opened by `opener`.
+
+    `dice`, `palifico` and `palifico_used` set up a position mid-game (for rule
+    cases); seats that start with no dice count as out before everyone else.
+    """
+    counts = tuple(dice) if dice is not None else (ruleset.dice_per_player,) * players
+    if players < 2 or len(counts) != players:
+        raise PerudoError(f"a game needs 2 or more seats with a dice count each, got {counts}")
+    if any(not 0 <= c <= ruleset.dice_per_player for c in counts):
+        raise PerudoError(f"dice counts must be 0..{ruleset.dice_per_player}, got {counts}")
+    if sum(1 for c in counts if c > 0) < 2:
+        raise PerudoError(f"a game needs 2 or more seats with dice, got {counts}")
+    if not 0 <= opener < players or counts[opener] == 0:
+        raise PerudoError(f"the opener must be a seat with dice, got {opener}")
+    used = frozenset(palifico_used)
+    if any(not 0 <= s < players for s in used):
+        raise PerudoError(f"palifico_used names seats outside 0..{players - 1}: {sorted(used)}")
+    return GameState(
+        ruleset=ruleset,
+        dice=counts,
+        phase=Phase.DEAL,
+        round=1,
+        opener=opener,
+        to_act=opener,
+        palifico=palifico and ruleset.palifico,
+        hands=((),) * players,
+        bids=(),
+        palifico_used=used,
+        out=tuple(s for s, c in enumerate(counts) if c == 0),
+        history=(),
+    )
+
+
+def deal(state: GameState, hands: Sequence[Sequence[int]]) -> GameState:
+    """Start the next round with these dice, one hand per seat."""
+    if state.phase is not Phase.DEAL:
+        raise DealError(f"dice can be dealt only between rounds (the game is in {state.phase.value})")
+    if len(hands) != state.players:
+        raise DealError(f"a deal needs one hand per seat ({state.players}), got {len(hands)}")
+    dealt = tuple(tuple(hand) for hand in hands)
+    for seat, (hand, count) in enumerate(zip(dealt, state.dice, strict=True)):
+        if len(hand) != count:
+            raise DealError(f"seat {seat} holds {count} dice but was dealt {len(hand)}: {list(hand)}")
+        if any(type(d) is not int or not 1 <= d <= 6 for d in hand):
+            raise DealError(f"seat {seat} was dealt a die that is not a face 1..6: {list(hand)}")
+    return replace(state, phase=Phase.BIDDING, hands=dealt, bids=(), to_act=state.opener)
+
+
+def refusal(state: GameState, seat: int, action: Action) -> IllegalActionError | None:
+    """Why `seat` may not take `action` now, or None when it may."""
+    if state.phase is not Phase.BIDDING:
+        if state.phase is Phase.OVER:
+            return IllegalActionError(Rule.GAME_OVER, f"{action}: the game is over")
+        return IllegalActionError(Rule.NO_ROUND, f"{action}: no round is in progress")
+    if not 0 <= seat < state.players or state.dice[seat] == 0:
+        return IllegalActionError(Rule.NOT_IN_GAME, f"{action}: seat {seat} is not in the game")
+    if isinstance(action, Calza):
+        return _refuse_calza(state, seat)
+    if seat != state.to_act:
+        return IllegalActionError(
+            Rule.NOT_YOUR_TURN, f"{action}: it is seat {state.to_act}'s turn, not seat {seat}'s"
+        )
+    if isinstance(action, Dudo):
+        if not state.bids:
+            return IllegalActionError(Rule.NO_STANDING_BID, "dudo: there is no bid to challenge")
+        return None
+    if isinstance(action, Bid):
+        standing = state.bids[-1].bid if state.bids else None
+        return refuse_bid(
+            state.ruleset, standing, state.palifico, state.dice[seat], state.dice_in_play, action
+        )
+    raise TypeError(f"not an action: {action!r}")
+
+
+def _refuse_calza(state: GameState, seat: int) -> IllegalActionError | None:
+    rule = state.ruleset.calza
+    if rule is CalzaRule.OFF:
+        return IllegalActionError(Rule.CALZA_OFF, "calza: calza is off in this ruleset")
+    if not state.bids:
+        return IllegalActionError(Rule.NO_STANDING_BID, "calza: there is no bid to call")
+    if state.bids[-1].seat == seat:
+        return IllegalActionError(Rule.CALZA_OWN_BID, "calza: nobody may calza their own bid")
+    if rule is CalzaRule.TURN and seat != state.to_act:
+        return IllegalActionError(
+            Rule.CALZA_OUT_OF_TURN, f"calza: only the player to act (seat {state.to_act}) may call it"
+        )
+    return None
+
+
+def is_legal(state: GameState, seat: int, action: Action) -> bool:
+    return refusal(state, seat, action) is None
+
+
+def bid_floors(state: GameState, seat: int) -> tuple[int, ...]:
+    """For faces 1..6, the smallest count `seat` may bid now (0 = may not bid it)."""
+    if state.phase is not Phase.BIDDING or seat != state.to_act:
+        return NO_FLOORS
+    standing = state.bids[-1].bid if state.bids else None
+    return floors(state.ruleset, standing, state.palifico, state.dice[seat], state.dice_in_play)
+
+
+def can_dudo(state: GameState, seat: int) -> bool:
+    return state.phase is Phase.BIDDING and seat == state.to_act and bool(state.bids)
+
+
+def can_calza(state: GameState, seat: int) -> bool:
+    return (
+        state.phase is Phase.BIDDING
+        and 0 <= seat < state.players
+        and state.dice[seat] > 0
+        and _refuse_calza(state, seat) is None
+    )
+
+
+def legal_actions(state: GameState, seat: int | None = None) -> Iterator[Action]:
+    """Every action `seat` (default: the seat to act) may take now."""
+    who = state.to_act if seat is None else seat
+    if can_dudo(state, who):
+        yield DUDO
+    if can_calza(state, who):
+        yield CALZA
+    top = state.dice_in_play
+    for face, floor in zip(FACES, bid_floors(state, who), strict=True):
+        if floor:
+            for count in range(floor, top + 1):
+                yield Bid(count, face)
+
+
+def calza_offers(state: GameState) -> tuple[int, ...]:
+    """Under calza `any`: who is offered an out-of-turn calza now, in order.
+
+    Starting left of the bidder, every seat still in the round except the
+    bidder and the seat to act (who may call calza on its own turn).
+    """
+    if state.ruleset.calza is not CalzaRule.ANY or state.phase is not Phase.BIDDING:
+        return ()
+    if not state.bids:
+        return ()
+    bidder = state.bids[-1].seat
+    n = state.players
+    seats = ((bidder + step) % n for step in range(1, n))
+    return tuple(s for s in seats if state.dice[s] > 0 and s != state.to_act)
+
+
+def apply(state: GameState, seat: int, action: Action) -> GameState:
+    """`seat` takes `action`; raises `IllegalActionError` when the rules forbid it."""
+    error = refusal(state, seat, action)
+    if error is not None:
+        raise error
+    if isinstance(action, Bid):
+        bids = (*state.bids, PlacedBid(seat, action))
+        return replace(state, bids=bids, to_act=state.left_of(seat))
+    standing = state.bids[-1]
+    counted = count_for(state.hands, standing.bid.face, state.palifico)
+    if isinstance(action, Dudo):
+        loser = seat if counted >= standing.bid.count else standing.seat
+        return _end_round(state, RoundEnd.DUDO, seat, counted, loser, -1)
+    if counted == standing.bid.count:
+        gain = 1 if state.dice[seat] < state.ruleset.dice_per_player else 0
+        return _end_round(state, RoundEnd.CALZA, seat, counted, seat, gain)
+    return _end_round(state, RoundEnd.CALZA, seat, counted, seat, -1)
+
+
+def _end_round(
+    state: GameState, end: RoundEnd, caller: int, counted: int, changed: int, change: int
+) -> GameState:
+    outcome = RoundOutcome(
+        round=state.round,
+        end=end,
+        caller=caller,
+        standing=state.bids[-1],
+        counted=counted,
+        hands=state.hands,
+        changed_seat=changed,
+        dice_change=change,
+        palifico=state.palifico,
+    )
+    return _after_change(state, outcome, changed, change, next_round=state.round + 1)
+
+
+def _after_change(
+    state: GameState, outcome: RoundOutcome, seat: int, change: int, next_round: int
+) -> GameState:
+    """Apply one seat's dice change, then settle who opens next and whether it is palifico."""
+    before = state.dice[seat]
+    after = before + change
+    dice = (*state.dice[:seat], after, *state.dice[seat + 1 :])
+    out = state.out
+    used = state.palifico_used
+    palifico = False
+    if after == 0:
+        out = (*out, seat)
+    elif before > 1 and after == 1 and state.ruleset.palifico:
+        if not (state.ruleset.palifico_once and seat in used):
+            palifico = True
+            used = used | {seat}
+    changed = replace(
+        state,
+        dice=dice,
+        out=out,
+        palifico_used=used,
+        history=(*state.history, outcome),
+        hands=((),) * state.players,
+        bids=(),
+        round=next_round,
+    )
+    opener = seat if after > 0 else changed.left_of(seat)
+    return _settle(changed, opener, palifico)
+
+
+def _settle(state: GameState, opener: int, palifico: bool) -> GameState:
+    alive = [s for s, count in enumerate(state.dice) if count > 0]
+    if len(alive) == 1:
+        return replace(state, phase=Phase.OVER, opener=alive[0], to_act=alive[0], palifico=False)
+    return replace(state, phase=Phase.DEAL, opener=opener, to_act=opener, palifico=palifico)
+
+
+def fault(state: GameState, seat: int) -> GameState:
+    """`seat` commits a fault (an arena rule): the penalty of the ruleset applies.
+
+    A round in progress is abandoned with nobody else's dice changed; the
+    abandoned round's number is not reused, so the replay gets fresh dice.
+    """
+    if state.phase is Phase.OVER:
+        raise PerudoError(f"seat {seat} cannot commit a fault: the game is over")
+    if not 0 <= seat < state.players or state.dice[seat] == 0:
+        raise PerudoError(f"seat {seat} cannot commit a fault: it is not in the game")
+    in_round = state.phase is Phase.BIDDING
+    next_round = state.round + 1 if in_round else state.round
+    if state.ruleset.fault_penalty is FaultPenalty.LOSE_DIE:
+        outcome = _fault_outcome(state, seat, -1)
+        return _after_change(state, outcome, seat, -1, next_round)
+    held = state.dice[seat]
+    outcome = _fault_outcome(state, seat, -held)
+    dice = (*state.dice[:seat], 0, *state.dice[seat + 1 :])
+    removed = replace(
+        state,
+        dice=dice,
+        out=(*state.out, seat),
+        history=(*state.history, outcome),
+        hands=((),) * state.players,
+        bids=(),
+        round=next_round,
+    )
+    # The same opener replays the round; a palifico round stays palifico
+    # unless its palifico player (who opened it) is the one removed.
+    opener = state.opener if state.opener != seat else removed.left_of(seat)
+    return _settle(removed, opener, state.palifico and state.opener != seat)
+
+
+def _fault_outcome(state: GameState, seat: int, change: int) -> RoundOutcome:
+    return RoundOutcome(
+        round=state.round,
+        end=RoundEnd.FAULT,
+        caller=seat,
+        standing=state.bids[-1] if state.bids else None,
+        counted=0,
+        hands=((),) * state.players,
+        changed_seat=seat,
+        dice_change=change,
+        palifico=state.palifico,
+    )

@@ -1,0 +1,127 @@
+"""The game state and the public record of how rounds ended.
+
+A `GameState` is an immutable value: every transition in `engine.game`
+returns a new one, so a refused action can never leave a half-changed state
+behind and any state can be kept, compared or replayed.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from engine.actions import Bid
+from engine.ruleset import Ruleset
+
+
+class Phase(enum.Enum):
+    """Where the game stands."""
+
+    DEAL = "deal"
+    """Between rounds: the next opener is known and the dice are to be rolled."""
+    BIDDING = "bidding"
+    """A round is in progress."""
+    OVER = "over"
+    """One player has dice left."""
+
+
+class RoundEnd(enum.Enum):
+    """How a round ended."""
+
+    DUDO = "dudo"
+    CALZA = "calza"
+    FAULT = "fault"
+
+
+@dataclass(frozen=True, slots=True)
+class PlacedBid:
+    """A bid together with the seat that made it."""
+
+    seat: int
+    bid: Bid
+
+
+@dataclass(frozen=True, slots=True)
+class RoundOutcome:
+    """What every player learns when a round ends."""
+
+    round: int
+    end: RoundEnd
+    caller: int
+    """The dudo or calza caller, or the seat that committed the fault."""
+    standing: PlacedBid | None
+    """The bid that was challenged; None for a fault before any bid."""
+    counted: int
+    """How many dice counted for the standing bid (0 for a fault)."""
+    hands: tuple[tuple[int, ...], ...]
+    """Every seat's dice as revealed; all empty when a fault abandoned the round."""
+    changed_seat: int
+    dice_change: int
+    """-1, +1, 0 (calza on a full hand), or minus the seat's dice when eliminated."""
+    palifico: bool
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """A whole game at one moment. Build it with `engine.game.new_game`."""
+
+    ruleset: Ruleset
+    dice: tuple[int, ...]
+    """Dice held by each seat; 0 for a seat that is out."""
+    phase: Phase
+    round: int
+    """The current round's number, or the next one's between rounds (from 1)."""
+    opener: int
+    """Who opened the current round, or who opens the next one."""
+    to_act: int
+    """Who acts now; between rounds the next opener; at the end the winner."""
+    palifico: bool
+    """Whether the current round (or, between rounds, the next) is palifico."""
+    hands: tuple[tuple[int, ...], ...]
+    """Every seat's dice this round; all empty between rounds."""
+    bids: tuple[PlacedBid, ...]
+    """The bids of the current round, oldest first."""
+    palifico_used: frozenset[int]
+    out: tuple[int, ...]
+    """Seats that are out, in the order they went out."""
+    history: tuple[RoundOutcome, ...]
+
+    @property
+    def players(self) -> int:
+        return len(self.dice)
+
+    @property
+    def dice_in_play(self) -> int:
+        return sum(self.dice)
+
+    @property
+    def standing(self) -> PlacedBid | None:
+        return self.bids[-1] if self.bids else None
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    @property
+    def winner(self) -> int | None:
+        return self.to_act if self.phase is Phase.OVER else None
+
+    @property
+    def order(self) -> tuple[int, ...]:
+        """The finishing order, winner first; only meaningful once the game is over."""
+        if self.phase is not Phase.OVER:
+            return ()
+        return (self.to_act, *reversed(self.out))
+
+    @property
+    def last_outcome(self) -> RoundOutcome | None:
+        return self.history[-1] if self.history else None
+
+    def left_of(self, seat: int) -> int:
+        """The next seat after `seat` that still has dice."""
+        n = len(self.dice)
+        for step in range(1, n + 1):
+            candidate = (seat + step) % n
+            if self.dice[candidate] > 0:
+                return candidate
+        raise ValueError("no seat has dice")

@@ -1,0 +1,67 @@
+"""What one seat may know: the only window from the game onto a player.
+
+Everything a bot is ever told is built here, from the state and a seat, so
+privacy has one place to be right: own dice, everyone's dice counts, the bids,
+and the history of ended rounds (whose dice were shown to everyone).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.actions import Bid
+from engine.game import bid_floors, can_calza, can_dudo
+from engine.ruleset import Ruleset
+from engine.state import GameState, PlacedBid, RoundOutcome
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """One seat's view of the game at one moment."""
+
+    seat: int
+    ruleset: Ruleset
+    round: int
+    my_dice: tuple[int, ...]
+    dice: tuple[int, ...]
+    """Every seat's number of dice."""
+    bids: tuple[PlacedBid, ...]
+    palifico: bool
+    to_act: int
+    floors: tuple[int, ...]
+    """For faces 1..6, the smallest count this seat may bid now (0 = may not)."""
+    can_dudo: bool
+    can_calza: bool
+    history: tuple[RoundOutcome, ...]
+
+    @property
+    def dice_in_play(self) -> int:
+        return sum(self.dice)
+
+    @property
+    def standing(self) -> Bid | None:
+        return self.bids[-1].bid if self.bids else None
+
+    def may_bid(self, bid: Bid) -> bool:
+        """Whether `bid` is legal for this seat now, read off the floors."""
+        if not 1 <= bid.face <= 6:
+            return False
+        floor = self.floors[bid.face - 1]
+        return 0 < floor <= bid.count <= self.dice_in_play
+
+
+def observe(state: GameState, seat: int) -> Observation:
+    return Observation(
+        seat=seat,
+        ruleset=state.ruleset,
+        round=state.round,
+        my_dice=state.hands[seat],
+        dice=state.dice,
+        bids=state.bids,
+        palifico=state.palifico,
+        to_act=state.to_act,
+        floors=bid_floors(state, seat),
+        can_dudo=can_dudo(state, seat),
+        can_calza=can_calza(state, seat),
+        history=state.history,
+    )
