@@ -73,7 +73,20 @@ def deal(state: GameState, hands: Sequence[Sequence[int]]) -> GameState:
             raise DealError(f"seat {seat} holds {count} dice but was dealt {len(hand)}: {list(hand)}")
         if any(type(d) is not int or not 1 <= d <= 6 for d in hand):
             raise DealError(f"seat {seat} was dealt a die that is not a face 1..6: {list(hand)}")
-    return replace(state, phase=Phase.BIDDING, hands=dealt, bids=(), to_act=state.opener)
+    return GameState(
+        ruleset=state.ruleset,
+        dice=state.dice,
+        phase=Phase.BIDDING,
+        round=state.round,
+        opener=state.opener,
+        to_act=state.opener,
+        palifico=state.palifico,
+        hands=dealt,
+        bids=(),
+        palifico_used=state.palifico_used,
+        out=state.out,
+        history=state.history,
+    )
 
 
 def refusal(state: GameState, seat: int, action: Action) -> IllegalActionError | None:
@@ -178,8 +191,21 @@ def apply(state: GameState, seat: int, action: Action) -> GameState:
     if error is not None:
         raise error
     if isinstance(action, Bid):
-        bids = (*state.bids, PlacedBid(seat, action))
-        return replace(state, bids=bids, to_act=state.left_of(seat))
+        # Built field by field: bids are most of a game, and replace() is slow.
+        return GameState(
+            ruleset=state.ruleset,
+            dice=state.dice,
+            phase=state.phase,
+            round=state.round,
+            opener=state.opener,
+            to_act=state.left_of(seat),
+            palifico=state.palifico,
+            hands=state.hands,
+            bids=(*state.bids, PlacedBid(seat, action)),
+            palifico_used=state.palifico_used,
+            out=state.out,
+            history=state.history,
+        )
     standing = state.bids[-1]
     counted = count_for(state.hands, standing.bid.face, state.palifico)
     if isinstance(action, Dudo):
