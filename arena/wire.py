@@ -1,0 +1,212 @@
+"""The one place where protobuf messages and engine values meet.
+
+The referee turns an engine `Observation` into an `ActionRequest` here, and
+a bot's `Action` message back into an engine action; the bot kit does the
+reverse of both. Nothing else in the arena touches `arena._proto` message
+fields, so a protocol change is a change to this module and the .proto file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import engine
+from arena._proto.perudo.v1 import referee_pb2 as pb
+from engine import (
+    CalzaRule,
+    FaultPenalty,
+    MalformedActionError,
+    Observation,
+    Opener,
+    PlacedBid,
+    RoundEnd,
+    RoundOutcome,
+    Ruleset,
+)
+
+PROTOCOL_VERSION = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """Declining an out-of-turn calza offer; a protocol answer, not a game action."""
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+PASS = Pass()
+Answer = engine.Action | Pass
+"""What a bot may answer a request with."""
+
+_OPENER = {Opener.ROLLOFF: pb.OPENER_ROLLOFF, Opener.SEAT0: pb.OPENER_SEAT0}
+_CALZA = {
+    CalzaRule.OFF: pb.CALZA_RULE_OFF,
+    CalzaRule.TURN: pb.CALZA_RULE_TURN,
+    CalzaRule.ANY: pb.CALZA_RULE_ANY,
+}
+_PENALTY = {
+    FaultPenalty.ELIMINATE: pb.FAULT_PENALTY_ELIMINATE,
+    FaultPenalty.LOSE_DIE: pb.FAULT_PENALTY_LOSE_DIE,
+}
+_END = {RoundEnd.DUDO: pb.ROUND_END_DUDO, RoundEnd.CALZA: pb.ROUND_END_CALZA, RoundEnd.FAULT: pb.ROUND_END_FAULT}
+
+
+_OPENER_IN = {v: k for k, v in _OPENER.items()}
+_CALZA_IN = {v: k for k, v in _CALZA.items()}
+_PENALTY_IN = {v: k for k, v in _PENALTY.items()}
+_END_IN = {v: k for k, v in _END.items()}
+
+
+def ruleset_to_proto(ruleset: Ruleset) -> pb.Ruleset:
+    return pb.Ruleset(
+        dice_per_player=ruleset.dice_per_player,
+        opener=_OPENER[ruleset.opener],
+        lower_face_with_higher_count=ruleset.lower_face_with_higher_count,
+        calza=_CALZA[ruleset.calza],
+        palifico=ruleset.palifico,
+        palifico_once=ruleset.palifico_once,
+        palifico_one_die_may_change_face=ruleset.palifico_one_die_may_change_face,
+        fault_penalty=_PENALTY[ruleset.fault_penalty],
+    )
+
+
+def ruleset_from_proto(msg: pb.Ruleset) -> Ruleset:
+    return Ruleset(
+        dice_per_player=msg.dice_per_player,
+        opener=_OPENER_IN[msg.opener],
+        lower_face_with_higher_count=msg.lower_face_with_higher_count,
+        calza=_CALZA_IN[msg.calza],
+        palifico=msg.palifico,
+        palifico_once=msg.palifico_once,
+        palifico_one_die_may_change_face=msg.palifico_one_die_may_change_face,
+        fault_penalty=_PENALTY_IN[msg.fault_penalty],
+    )
+
+
+def answer_to_proto(answer: Answer) -> pb.Action:
+    if isinstance(answer, engine.Bid):
+        return pb.Action(kind=pb.ACTION_KIND_BID, count=answer.count, face=answer.face)
+    if isinstance(answer, engine.Dudo):
+        return pb.Action(kind=pb.ACTION_KIND_DUDO)
+    if isinstance(answer, engine.Calza):
+        return pb.Action(kind=pb.ACTION_KIND_CALZA)
+    if isinstance(answer, Pass):
+        return pb.Action(kind=pb.ACTION_KIND_PASS)
+    raise TypeError(f"not an answer: {answer!r}")
+
+
+def answer_from_proto(msg: pb.Action) -> Answer:
+    """The answer a bot sent; `MalformedActionError` when it is not one."""
+    kind = msg.kind
+    if kind == pb.ACTION_KIND_BID:
+        return engine.Bid(msg.count, msg.face)
+    if kind != pb.ACTION_KIND_UNSPECIFIED and (msg.count or msg.face):
+        raise MalformedActionError(f"only a bid has a count and a face; got {_describe(msg)}")
+    if kind == pb.ACTION_KIND_DUDO:
+        return engine.DUDO
+    if kind == pb.ACTION_KIND_CALZA:
+        return engine.CALZA
+    if kind == pb.ACTION_KIND_PASS:
+        return PASS
+    raise MalformedActionError(f"the action has no valid kind; got {_describe(msg)}")
+
+
+def _describe(msg: pb.Action) -> str:
+    return f"kind={msg.kind} count={msg.count} face={msg.face}"
+
+
+def placed_bid_to_proto(placed: PlacedBid) -> pb.Bid:
+    return pb.Bid(seat=placed.seat, count=placed.bid.count, face=placed.bid.face)
+
+
+def placed_bid_from_proto(msg: pb.Bid) -> PlacedBid:
+    return PlacedBid(msg.seat, engine.Bid(msg.count, msg.face))
+
+
+def outcome_to_proto(outcome: RoundOutcome) -> pb.RoundResult:
+    result = pb.RoundResult(
+        round=outcome.round,
+        end=_END[outcome.end],
+        caller_seat=outcome.caller,
+        counted=outcome.counted,
+        hands=[pb.Hand(dice=hand) for hand in outcome.hands],
+        changed_seat=outcome.changed_seat,
+        dice_change=outcome.dice_change,
+        palifico=outcome.palifico,
+    )
+    if outcome.standing is not None:
+        result.bid.CopyFrom(placed_bid_to_proto(outcome.standing))
+    return result
+
+
+def outcome_from_proto(msg: pb.RoundResult) -> RoundOutcome:
+    return RoundOutcome(
+        round=msg.round,
+        end=_END_IN[msg.end],
+        caller=msg.caller_seat,
+        standing=placed_bid_from_proto(msg.bid) if msg.HasField("bid") else None,
+        counted=msg.counted,
+        hands=tuple(tuple(hand.dice) for hand in msg.hands),
+        changed_seat=msg.changed_seat,
+        dice_change=msg.dice_change,
+        palifico=msg.palifico,
+    )
+
+
+def request_to_proto(
+    obs: Observation,
+    *,
+    request_id: int,
+    offer: bool,
+    game_id: str,
+    players: Sequence[str],
+    ruleset: pb.Ruleset,
+    news: Iterable[RoundOutcome],
+    time_left_ms: int,
+) -> pb.RefereeMessage:
+    """The request for one decision of `obs.seat`; `news` are rounds it has not been told of."""
+    request = pb.ActionRequest(
+        request_id=request_id,
+        kind=pb.REQUEST_KIND_CALZA_OFFER if offer else pb.REQUEST_KIND_TURN,
+        game_id=game_id,
+        seat=obs.seat,
+        players=players,
+        ruleset=ruleset,
+        round=obs.round,
+        my_dice=obs.my_dice,
+        dice_counts=obs.dice,
+        bids=[placed_bid_to_proto(b) for b in obs.bids],
+        palifico=obs.palifico,
+        results=[outcome_to_proto(o) for o in news],
+        time_left_ms=time_left_ms,
+        min_count=obs.floors,
+        dudo_allowed=obs.can_dudo,
+        calza_allowed=obs.can_calza,
+        dice_in_play=obs.dice_in_play,
+    )
+    return pb.RefereeMessage(request=request)
+
+
+def observation_from_proto(
+    request: pb.ActionRequest, history: tuple[RoundOutcome, ...]
+) -> Observation:
+    """The bot's view, rebuilt from a request and the rounds the bot has been told of."""
+    bids = tuple(placed_bid_from_proto(b) for b in request.bids)
+    offer = request.kind == pb.REQUEST_KIND_CALZA_OFFER
+    to_act = -1 if offer else request.seat  # an offer is made to a seat that is not to act
+    return Observation(
+        seat=request.seat,
+        ruleset=ruleset_from_proto(request.ruleset),
+        round=request.round,
+        my_dice=tuple(request.my_dice),
+        dice=tuple(request.dice_counts),
+        bids=bids,
+        palifico=request.palifico,
+        to_act=to_act,
+        floors=tuple(request.min_count),
+        can_dudo=request.dudo_allowed,
+        can_calza=request.calza_allowed,
+        history=history,
+    )
