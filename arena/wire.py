@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import engine
 from arena._proto.perudo.v1 import referee_pb2 as pb
+from arena.faults import Fault, FaultKind
 from engine import (
     CalzaRule,
     FaultPenalty,
@@ -53,6 +54,13 @@ _PENALTY = {
 _END = {RoundEnd.DUDO: pb.ROUND_END_DUDO, RoundEnd.CALZA: pb.ROUND_END_CALZA, RoundEnd.FAULT: pb.ROUND_END_FAULT}
 
 
+_FAULT_KIND = {
+    FaultKind.TIMEOUT: pb.FAULT_KIND_TIMEOUT,
+    FaultKind.ILLEGAL_ACTION: pb.FAULT_KIND_ILLEGAL_ACTION,
+    FaultKind.MALFORMED_MESSAGE: pb.FAULT_KIND_MALFORMED_MESSAGE,
+    FaultKind.DISCONNECT: pb.FAULT_KIND_DISCONNECT,
+    FaultKind.CRASH: pb.FAULT_KIND_CRASH,
+}
 _OPENER_IN = {v: k for k, v in _OPENER.items()}
 _CALZA_IN = {v: k for k, v in _CALZA.items()}
 _PENALTY_IN = {v: k for k, v in _PENALTY.items()}
@@ -194,8 +202,17 @@ def observation_from_proto(
 ) -> Observation:
     """The bot's view, rebuilt from a request and the rounds the bot has been told of."""
     bids = tuple(placed_bid_from_proto(b) for b in request.bids)
-    offer = request.kind == pb.REQUEST_KIND_CALZA_OFFER
-    to_act = -1 if offer else request.seat  # an offer is made to a seat that is not to act
+    to_act = request.seat
+    if request.kind == pb.REQUEST_KIND_CALZA_OFFER and bids:
+        # An offer goes to a seat other than the one to act: the next seat with
+        # dice after the bidder.
+        counts = request.dice_counts
+        to_act = next(
+            s
+            for step in range(1, len(counts) + 1)
+            for s in [(bids[-1].seat + step) % len(counts)]
+            if counts[s] > 0
+        )
     return Observation(
         seat=request.seat,
         ruleset=ruleset_from_proto(request.ruleset),
@@ -210,3 +227,26 @@ def observation_from_proto(
         can_calza=request.calza_allowed,
         history=history,
     )
+
+
+def game_over_to_proto(
+    *,
+    game_id: str,
+    seat: int,
+    order: Sequence[int],
+    players: Sequence[str],
+    news: Iterable[RoundOutcome],
+    fault: Fault | None,
+) -> pb.RefereeMessage:
+    message = pb.GameOver(
+        game_id=game_id,
+        seat=seat,
+        order=order,
+        players=players,
+        results=[outcome_to_proto(o) for o in news],
+    )
+    if fault is not None:
+        message.fault.CopyFrom(
+            pb.Fault(kind=_FAULT_KIND[fault.kind], detail=fault.detail, request_id=fault.request_id)
+        )
+    return pb.RefereeMessage(game_over=message)

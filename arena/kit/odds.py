@@ -1,0 +1,68 @@
+"""Binomial odds of bids, the arithmetic most Perudo bots start from.
+
+Each unseen die counts for a face with probability 1/3 in an ordinary round
+(the face itself or a wild paco) and 1/6 on pacos or in a palifico round.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from math import comb
+
+from engine import PACO, Bid, Observation
+
+
+def counting(dice: tuple[int, ...], face: int, palifico: bool) -> int:
+    """How many of `dice` count for `face`: pacos are wild unless palifico or bid."""
+    if palifico or face == PACO:
+        return dice.count(face)
+    return dice.count(face) + dice.count(PACO)
+
+
+def chance_per_die(face: int, palifico: bool) -> float:
+    return 1 / 6 if palifico or face == PACO else 1 / 3
+
+
+@lru_cache(maxsize=4096)
+def at_least(n: int, p: float, k: int) -> float:
+    """P(X >= k) for X ~ Binomial(n, p)."""
+    if k <= 0:
+        return 1.0
+    if k > n:
+        return 0.0
+    return sum(comb(n, i) * p**i * (1 - p) ** (n - i) for i in range(k, n + 1))
+
+
+@lru_cache(maxsize=4096)
+def exactly(n: int, p: float, k: int) -> float:
+    """P(X == k) for X ~ Binomial(n, p)."""
+    if not 0 <= k <= n:
+        return 0.0
+    return comb(n, k) * p**k * (1 - p) ** (n - k)
+
+
+def unseen(obs: Observation) -> int:
+    return obs.dice_in_play - len(obs.my_dice)
+
+
+def chance_true(obs: Observation, bid: Bid) -> float:
+    """The chance that `bid` holds, knowing only one's own dice."""
+    mine = counting(obs.my_dice, bid.face, obs.palifico)
+    return at_least(unseen(obs), chance_per_die(bid.face, obs.palifico), bid.count - mine)
+
+
+def chance_exact(obs: Observation, bid: Bid) -> float:
+    """The chance that exactly `bid.count` dice count for `bid.face`."""
+    mine = counting(obs.my_dice, bid.face, obs.palifico)
+    return exactly(unseen(obs), chance_per_die(bid.face, obs.palifico), bid.count - mine)
+
+
+def legal_bids(obs: Observation, extra: int = 0) -> list[Bid]:
+    """For each face that may be bid: the smallest legal bid and up to `extra` above it."""
+    top = obs.dice_in_play
+    return [
+        Bid(count, face)
+        for face, floor in enumerate(obs.floors, start=1)
+        if floor
+        for count in range(floor, min(floor + extra, top) + 1)
+    ]

@@ -1,0 +1,104 @@
+"""The connected sessions, by bot name, and which of them are free for a game.
+
+A session plays one game at a time; a bot that plays several games at once
+opens several sessions. The scheduler borrows a free session of each bot
+for a game and gives it back afterwards.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import defaultdict, deque
+from collections.abc import Callable, Iterable
+
+import grpc
+
+from arena.auth import TokenBook
+from arena.session import Session
+
+
+class Refusal(Exception):
+    """A Hello that the referee will not accept, with the status to close with."""
+
+    def __init__(self, code: grpc.StatusCode, detail: str) -> None:
+        super().__init__(detail)
+        self.code = code
+        self.detail = detail
+
+
+class Lobby:
+    def __init__(self, tokens: TokenBook, max_sessions_per_bot: int = 16) -> None:
+        self.tokens = tokens
+        self.max_sessions_per_bot = max_sessions_per_bot
+        self._sessions: dict[str, list[Session]] = defaultdict(list)
+        self._free: dict[str, deque[Session]] = defaultdict(deque)
+        self._changed = asyncio.Condition()
+        self.crash_probes: dict[str, Callable[[], bool]] = {}
+
+    def admit(self, name: str, token: str) -> None:
+        """Raise `Refusal` unless `name` may open one more session with `token`."""
+        if not self.tokens.knows(name):
+            raise Refusal(grpc.StatusCode.PERMISSION_DENIED, f"no bot named {name!r} is registered here")
+        if not self.tokens.check(name, token):
+            raise Refusal(grpc.StatusCode.UNAUTHENTICATED, f"wrong token for bot {name!r}")
+        if len(self._sessions[name]) >= self.max_sessions_per_bot:
+            raise Refusal(
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                f"bot {name!r} already has {self.max_sessions_per_bot} sessions open, the limit",
+            )
+
+    async def add(self, session: Session) -> None:
+        async with self._changed:
+            self._sessions[session.name].append(session)
+            self._free[session.name].append(session)
+            self._changed.notify_all()
+
+    async def remove(self, session: Session) -> None:
+        async with self._changed:
+            if session in self._sessions[session.name]:
+                self._sessions[session.name].remove(session)
+            if session in self._free[session.name]:
+                self._free[session.name].remove(session)
+            self._changed.notify_all()
+
+    def connected(self) -> dict[str, int]:
+        """Open sessions per bot name."""
+        return {name: len(s) for name, s in self._sessions.items() if s}
+
+    def all_sessions(self) -> list[Session]:
+        return [s for sessions in self._sessions.values() for s in sessions]
+
+    async def wait_for(self, names: Iterable[str], sessions: int, timeout: float) -> set[str]:
+        """Wait until each bot has `sessions` open (or the timeout); return those that do."""
+        wanted = set(names)
+
+        def ready() -> set[str]:
+            return {n for n in wanted if len(self._sessions[n]) >= sessions}
+
+        async with self._changed:
+            try:
+                await asyncio.wait_for(self._changed.wait_for(lambda: ready() == wanted), timeout)
+            except TimeoutError:
+                pass
+            return ready()
+
+    async def borrow(self, name: str, timeout: float) -> Session | None:
+        """A free session of `name`, waiting up to `timeout`; None if none comes free."""
+
+        def free() -> bool:
+            while self._free[name] and self._free[name][0].closed:
+                self._free[name].popleft()
+            return bool(self._free[name])
+
+        async with self._changed:
+            try:
+                await asyncio.wait_for(self._changed.wait_for(free), timeout)
+            except TimeoutError:
+                return None
+            return self._free[name].popleft()
+
+    async def give_back(self, session: Session) -> None:
+        async with self._changed:
+            if not session.closed and session in self._sessions[session.name]:
+                self._free[session.name].append(session)
+                self._changed.notify_all()

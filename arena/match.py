@@ -1,0 +1,220 @@
+"""Play one game: the engine decides, sessions answer, failures become faults.
+
+The runner owns no sockets and no processes. It asks a `Seat` for each
+decision and gets back an answer or a typed fault; a fault is applied to the
+game by the ruleset's penalty and recorded, and the game goes on with the
+others. Everything that happened is kept as a replay: every deal, every
+answer with its thinking time, every fault.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import engine
+from arena import wire
+from arena._proto.perudo.v1 import referee_pb2 as pb
+from arena.faults import Fault, FaultKind, FaultRecord
+from arena.session import Reply, next_request_id
+from engine import CALZA, GameState, Phase, Ruleset
+
+
+class Seat(Protocol):
+    """Whoever answers for one seat: a live session, or an absent bot."""
+
+    name: str
+
+    async def ask(self, message: pb.RefereeMessage, request_id: int, timeout: float) -> Reply: ...
+
+    async def send(self, message: pb.RefereeMessage) -> bool: ...
+
+    def peer_crashed(self) -> bool: ...
+
+
+class AbsentSeat:
+    """A bot with no session to play on: every request is a disconnect fault."""
+
+    def __init__(self, name: str, reason: str) -> None:
+        self.name = name
+        self.reason = reason
+
+    async def ask(self, message: pb.RefereeMessage, request_id: int, timeout: float) -> Reply:
+        return Reply(None, Fault(FaultKind.DISCONNECT, self.reason, "", request_id), 0.0)
+
+    async def send(self, message: pb.RefereeMessage) -> bool:
+        return False
+
+    def peer_crashed(self) -> bool:
+        return False
+
+
+@dataclass(frozen=True, slots=True)
+class GameSpec:
+    """One game of a schedule. Games sharing `deal_key` get the same dice."""
+
+    game_id: str
+    players: tuple[str, ...]
+    deal_key: str
+    ruleset: Ruleset
+
+
+@dataclass
+class GameRecord:
+    """Everything about a finished game that the results keep."""
+
+    spec: GameSpec
+    order: tuple[int, ...] = ()
+    faults: list[FaultRecord] = field(default_factory=list)
+    events: list[dict[str, Any]] = field(default_factory=list)
+    think_ms: list[list[float]] = field(default_factory=list)
+    decisions: int = 0
+    started: float = 0.0
+    duration: float = 0.0
+
+    @property
+    def ranking(self) -> tuple[str, ...]:
+        """Bot names in finishing order, winner first."""
+        return tuple(self.spec.players[s] for s in self.order)
+
+
+class Match:
+    """One game in progress."""
+
+    def __init__(self, spec: GameSpec, seats: Sequence[Seat], seed: bytes, move_time: float) -> None:
+        if len(seats) != len(spec.players):
+            raise ValueError("one seat per player")
+        self.spec = spec
+        self.seats = list(seats)
+        self.move_time = move_time
+        self.dice = engine.HmacDice(seed, spec.deal_key)
+        self.record = GameRecord(spec, think_ms=[[] for _ in seats])
+        self._ruleset_pb = wire.ruleset_to_proto(spec.ruleset)
+        self._told = [0] * len(seats)
+        self._first_fault: dict[int, Fault] = {}
+
+    async def play(self) -> GameRecord:
+        self.record.started = time.time()
+        clock = time.monotonic()
+        ruleset = self.spec.ruleset
+        n = len(self.seats)
+        opener = engine.rolloff(self.dice, n) if ruleset.opener is engine.Opener.ROLLOFF else 0
+        state = engine.new_game(ruleset, n, opener)
+        offered_for: tuple[int, int] | None = None
+        while not state.is_over:
+            if state.phase is Phase.DEAL:
+                state = engine.deal(state, engine.roll_hands(state, self.dice))
+                self.record.events.append(
+                    {"round": state.round, "opener": state.opener, "palifico": state.palifico,
+                     "hands": [list(h) for h in state.hands]}
+                )
+                continue
+            mark = (state.round, len(state.bids))
+            if state.bids and offered_for != mark:
+                offered_for = mark
+                state = await self._offer_calza(state)
+                continue
+            state = await self._turn(state)
+        self.record.order = state.order
+        self.record.duration = time.monotonic() - clock
+        await self._game_over(state)
+        return self.record
+
+    async def _ask(self, state: GameState, seat: int, offer: bool) -> Reply:
+        news = state.history[self._told[seat] :]
+        self._told[seat] = len(state.history)
+        request_id = next_request_id()
+        message = wire.request_to_proto(
+            engine.observe(state, seat),
+            request_id=request_id,
+            offer=offer,
+            game_id=self.spec.game_id,
+            players=self.spec.players,
+            ruleset=self._ruleset_pb,
+            news=news,
+            time_left_ms=round(self.move_time * 1000),
+        )
+        reply = await self.seats[seat].ask(message, request_id, self.move_time)
+        self.record.decisions += 1
+        if reply.fault is None:
+            self.record.think_ms[seat].append(reply.elapsed * 1000)
+        return reply
+
+    async def _offer_calza(self, state: GameState) -> GameState:
+        for seat in engine.calza_offers(state):
+            reply = await self._ask(state, seat, offer=True)
+            if reply.fault is not None:
+                return await self._fault(state, seat, reply.fault)
+            if isinstance(reply.answer, wire.Pass):
+                self._log(seat, "pass", reply)
+                continue
+            if reply.answer != CALZA:
+                fault = Fault(
+                    FaultKind.ILLEGAL_ACTION,
+                    f"{reply.answer}: a calza offer is answered with calza or pass only",
+                    reply.sent,
+                )
+                return await self._fault(state, seat, fault)
+            self._log(seat, "calza", reply)
+            return engine.apply(state, seat, CALZA)
+        return state
+
+    async def _turn(self, state: GameState) -> GameState:
+        seat = state.to_act
+        reply = await self._ask(state, seat, offer=False)
+        if reply.fault is not None:
+            return await self._fault(state, seat, reply.fault)
+        answer = reply.answer
+        if isinstance(answer, wire.Pass) or answer is None:
+            fault = Fault(FaultKind.ILLEGAL_ACTION, "pass answers only a calza offer", reply.sent)
+            return await self._fault(state, seat, fault)
+        refusal = engine.refusal(state, seat, answer)
+        if refusal is not None:
+            return await self._fault(state, seat, Fault(FaultKind.ILLEGAL_ACTION, str(refusal), reply.sent))
+        self._log(seat, str(answer), reply)
+        after = engine.apply(state, seat, answer)
+        if after.phase is not Phase.BIDDING and after.history:
+            outcome = after.history[-1]
+            self.record.events.append(
+                {"end": outcome.end.value, "counted": outcome.counted,
+                 "changed": outcome.changed_seat, "change": outcome.dice_change}
+            )
+        return after
+
+    async def _fault(self, state: GameState, seat: int, fault: Fault) -> GameState:
+        if fault.kind is FaultKind.DISCONNECT:
+            fault = await self._crash_or_disconnect(seat, fault)
+        self._first_fault.setdefault(seat, fault)
+        self.record.faults.append(
+            FaultRecord(self.spec.game_id, self.spec.players[seat], seat, state.round, fault)
+        )
+        self.record.events.append(
+            {"seat": seat, "fault": fault.kind.value, "detail": fault.detail, "sent": fault.sent}
+        )
+        return engine.fault(state, seat)
+
+    async def _crash_or_disconnect(self, seat: int, fault: Fault) -> Fault:
+        # A dying process closes its socket a moment before it can be reaped.
+        for _ in range(10):
+            if self.seats[seat].peer_crashed():
+                return Fault(FaultKind.CRASH, f"the bot's process died ({fault.detail})", fault.sent, fault.request_id)
+            await asyncio.sleep(0.02)
+        return fault
+
+    def _log(self, seat: int, action: str, reply: Reply) -> None:
+        self.record.events.append({"seat": seat, "action": action, "ms": round(reply.elapsed * 1000, 3)})
+
+    async def _game_over(self, state: GameState) -> None:
+        for seat, bot in enumerate(self.seats):
+            message = wire.game_over_to_proto(
+                game_id=self.spec.game_id,
+                seat=seat,
+                order=state.order,
+                players=self.spec.players,
+                news=state.history[self._told[seat] :],
+                fault=self._first_fault.get(seat),
+            )
+            await bot.send(message)

@@ -1,0 +1,166 @@
+"""One bot session: a Play stream, and at most one request in flight on it.
+
+The referee never cancels a pending stream read to enforce a deadline (in
+grpc.aio that kills the whole call). A reader task owns the stream's reads;
+`ask` writes a request and times the wait for its reply, measured on the
+monotonic clock from sending to receiving. A reply that comes late, or
+answers a request that was not sent, is dropped by its request id; a bot
+that keeps sending such replies has its session closed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import grpc
+from google.protobuf import text_format
+from google.protobuf.message import DecodeError
+
+from arena import wire
+from arena._proto.perudo.v1 import referee_pb2 as pb
+from arena.faults import Fault, FaultKind
+from engine import MalformedActionError
+
+MAX_STRAY_MESSAGES = 20
+"""Unexpected messages tolerated on one session before it is closed."""
+
+_request_ids = itertools.count(1)
+
+
+def next_request_id() -> int:
+    """Request ids are unique across the referee, so a reply can never match another request."""
+    return next(_request_ids)
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """What became of one request: an answer, or the fault that replaced it."""
+
+    answer: wire.Answer | None
+    fault: Fault | None
+    elapsed: float
+    sent: str = ""
+
+
+class Session:
+    """A bot's stream, as the match runner sees it."""
+
+    def __init__(
+        self,
+        name: str,
+        session_id: str,
+        context: grpc.aio.ServicerContext,  # type: ignore[type-arg]
+        crashed: Callable[[], bool] | None = None,
+    ) -> None:
+        self.name = name
+        self.session_id = session_id
+        self._context = context
+        self._crashed = crashed
+        self._pending: tuple[int, asyncio.Future[tuple[pb.BotMessage | None, str, float]]] | None = None
+        self._write_lock = asyncio.Lock()
+        self._closed = asyncio.Event()
+        self.close_reason = ""
+        self.abort_status: tuple[grpc.StatusCode, str] | None = None
+        self._stray = 0
+
+    @property
+    def closed(self) -> bool:
+        return self._closed.is_set()
+
+    async def wait_closed(self) -> None:
+        await self._closed.wait()
+
+    def peer_crashed(self) -> bool:
+        return self._crashed is not None and self._crashed()
+
+    async def send(self, message: pb.RefereeMessage) -> bool:
+        """Write one message; False when the stream is gone."""
+        if self.closed:
+            return False
+        try:
+            async with self._write_lock:
+                await self._context.write(message)
+        except Exception as error:  # any write failure means the stream is unusable
+            self.close(f"the stream failed on write: {error}")
+            return False
+        return True
+
+    async def ask(self, message: pb.RefereeMessage, request_id: int, timeout: float) -> Reply:
+        """Send a request and wait for its reply, or for the fault that replaces it."""
+        if self.closed:
+            return Reply(None, Fault(FaultKind.DISCONNECT, self.close_reason, "", request_id), 0.0)
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[tuple[pb.BotMessage | None, str, float]] = loop.create_future()
+        self._pending = (request_id, future)
+        started = time.monotonic()
+        if not await self.send(message):
+            self._pending = None
+            return Reply(None, Fault(FaultKind.DISCONNECT, self.close_reason, "", request_id), 0.0)
+        done, _ = await asyncio.wait((future,), timeout=timeout)
+        self._pending = None
+        if not done:
+            detail = f"no reply within {timeout * 1000:.0f} ms"
+            return Reply(None, Fault(FaultKind.TIMEOUT, detail, "", request_id), timeout)
+        received, problem, at = future.result()
+        elapsed = at - started
+        if received is None:
+            kind = FaultKind.DISCONNECT if not problem.startswith("malformed:") else FaultKind.MALFORMED_MESSAGE
+            return Reply(None, Fault(kind, problem.removeprefix("malformed: "), "", request_id), elapsed)
+        sent = text_format.MessageToString(received.reply.action, as_one_line=True)
+        if elapsed > timeout:  # the loop was slow to notice; the bot was not on time
+            detail = f"reply after {elapsed * 1000:.0f} ms, over the {timeout * 1000:.0f} ms limit"
+            return Reply(None, Fault(FaultKind.TIMEOUT, detail, sent, request_id), elapsed)
+        try:
+            answer = wire.answer_from_proto(received.reply.action)
+        except MalformedActionError as error:
+            return Reply(None, Fault(FaultKind.MALFORMED_MESSAGE, str(error), sent, request_id), elapsed)
+        return Reply(answer, None, elapsed, sent)
+
+    def on_data(self, data: bytes) -> None:
+        """Route one raw message from the bot (called by the reader)."""
+        at = time.monotonic()
+        try:
+            message = pb.BotMessage.FromString(data)
+        except DecodeError:
+            self._resolve_or_stray(None, f"malformed: could not decode a BotMessage from {len(data)} bytes", at)
+            return
+        kind = message.WhichOneof("kind")
+        if kind != "reply":
+            what = "a second Hello" if kind == "hello" else "a message with no kind set"
+            self._resolve_or_stray(None, f"malformed: expected an ActionReply, got {what}", at)
+            return
+        pending = self._pending
+        if pending is not None and message.reply.request_id == pending[0] and not pending[1].done():
+            pending[1].set_result((message, "", at))
+            return
+        self._stray_message(f"reply to request {message.reply.request_id}, which is not awaiting an answer")
+
+    def _resolve_or_stray(self, message: pb.BotMessage | None, problem: str, at: float) -> None:
+        pending = self._pending
+        if pending is not None and not pending[1].done():
+            pending[1].set_result((message, problem, at))
+        else:
+            self._stray_message(problem.removeprefix("malformed: "))
+
+    def _stray_message(self, what: str) -> None:
+        self._stray += 1
+        if self._stray > MAX_STRAY_MESSAGES:
+            self.abort_status = (
+                grpc.StatusCode.INVALID_ARGUMENT,
+                f"too many unexpected messages (last: {what})",
+            )
+            self.close(self.abort_status[1])
+
+    def close(self, reason: str) -> None:
+        """Mark the session gone; a request in flight fails as a disconnect."""
+        if self._closed.is_set():
+            return
+        self.close_reason = reason
+        self._closed.set()
+        pending = self._pending
+        if pending is not None and not pending[1].done():
+            pending[1].set_result((None, reason, time.monotonic()))
