@@ -1,0 +1,56 @@
+"""Set resource limits, then become the bot.
+
+    python -m arena.launcher --memory-mb 2048 --cpu-s 3600 --nproc 256 --nofile 256 -- CMD...
+
+The referee's process runs grpc's threads, which makes `preexec_fn` unsafe
+there; so each bot starts through this small program, which limits itself
+and then execs the bot's command in its place.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import sys
+
+
+def _limit(kind: int, value: int | None) -> None:
+    if value is None:
+        return
+    _, hard = resource.getrlimit(kind)
+    if hard != resource.RLIM_INFINITY:
+        value = min(value, hard)
+    resource.setrlimit(kind, (value, value if hard == resource.RLIM_INFINITY else hard))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m arena.launcher")
+    parser.add_argument("--memory-mb", type=int)
+    parser.add_argument("--cpu-s", type=int)
+    parser.add_argument("--nproc", type=int)
+    parser.add_argument("--nofile", type=int)
+    parser.add_argument("command", nargs=argparse.REMAINDER)
+    args = parser.parse_args(argv)
+    command = args.command[1:] if args.command[:1] == ["--"] else args.command
+    if not command:
+        parser.error("no command to run")
+    try:
+        _limit(resource.RLIMIT_AS, args.memory_mb * 1024 * 1024 if args.memory_mb else None)
+        _limit(resource.RLIMIT_CPU, args.cpu_s)
+        _limit(resource.RLIMIT_NPROC, args.nproc)
+        _limit(resource.RLIMIT_NOFILE, args.nofile)
+        _limit(resource.RLIMIT_CORE, 0)
+    except (ValueError, OSError) as error:
+        print(f"launcher: cannot set resource limits: {error}", file=sys.stderr)
+        return 126
+    try:
+        os.execvp(command[0], command)
+    except OSError as error:
+        print(f"launcher: cannot start {command[0]!r}: {error}", file=sys.stderr)
+        return 127
+    return 0  # not reached: exec replaced this process
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
