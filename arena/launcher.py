@@ -10,9 +10,22 @@ and then execs the bot's command in its place.
 from __future__ import annotations
 
 import argparse
+import ctypes
 import os
 import resource
+import signal
 import sys
+
+_PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent() -> None:
+    """Ask Linux to kill the bot if the arena dies, even by SIGKILL."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):
+        pass  # not Linux: the bots notice the closed stream and exit instead
 
 
 def _limit(kind: int, value: int | None) -> None:
@@ -44,6 +57,7 @@ def main(argv: list[str] | None = None) -> int:
     except (ValueError, OSError) as error:
         print(f"launcher: cannot set resource limits: {error}", file=sys.stderr)
         return 126
+    _die_with_parent()
     try:
         os.execvp(command[0], command)
     except OSError as error:

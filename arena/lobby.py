@@ -97,6 +97,25 @@ class Lobby:
                 return None
             return self._free[name].popleft()
 
+    async def borrow_table(self, names: Iterable[str]) -> dict[str, Session | None]:
+        """One free session of every bot, taken together so two tables never deadlock.
+
+        A bot with no session open at all gets None at once instead of a wait.
+        """
+        wanted = list(names)
+
+        def ready() -> bool:
+            for name in wanted:
+                while self._free[name] and self._free[name][0].closed:
+                    self._free[name].popleft()
+                if self._sessions[name] and not self._free[name]:
+                    return False
+            return True
+
+        async with self._changed:
+            await self._changed.wait_for(ready)
+            return {n: self._free[n].popleft() if self._free[n] else None for n in wanted}
+
     async def give_back(self, session: Session) -> None:
         async with self._changed:
             if not session.closed and session in self._sessions[session.name]:

@@ -1,0 +1,193 @@
+"""`arena`: run tournaments, read the league, replay games, benchmark, check bots."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import signal
+import sys
+from pathlib import Path
+
+from rich.console import Console
+
+from arena.cli import live, replay
+from arena.processes import ResourceLimits
+from arena.ratings import rate_all
+from arena.store import LeagueStore
+from arena.tournament import Summary, Tournament, TournamentConfig, TournamentError
+from engine import PRESETS, Ruleset, RulesetError, preset
+
+
+def _ruleset(args: argparse.Namespace) -> Ruleset:
+    changes = {
+        field: value
+        for field, value in (
+            ("calza", args.calza),
+            ("dice_per_player", args.dice),
+            ("opener", args.opener),
+            ("palifico", args.palifico),
+            ("palifico_once", args.palifico_once),
+            ("palifico_one_die_may_change_face", args.one_die_may_change_face),
+            ("lower_face_with_higher_count", args.lower_face),
+            ("fault_penalty", args.fault_penalty),
+        )
+        if value is not None
+    }
+    return Ruleset.from_mapping(changes, base=preset(args.rules))
+
+
+def _add_rules_flags(parser: argparse.ArgumentParser) -> None:
+    rules = parser.add_argument_group("rules (RULES.md); flags override the preset")
+    rules.add_argument("--rules", default="rulebook", choices=sorted(PRESETS), help="preset (default rulebook)")
+    rules.add_argument("--calza", choices=["off", "turn", "any"])
+    rules.add_argument("--dice", type=int, metavar="N", help="dice per player")
+    rules.add_argument("--opener", choices=["rolloff", "seat0"])
+    rules.add_argument("--palifico", action=argparse.BooleanOptionalAction, default=None)
+    rules.add_argument("--palifico-once", action=argparse.BooleanOptionalAction, default=None)
+    rules.add_argument("--one-die-may-change-face", action=argparse.BooleanOptionalAction, default=None)
+    rules.add_argument("--lower-face", action=argparse.BooleanOptionalAction, default=None,
+                       help="a higher count may name a lower face")
+    rules.add_argument("--fault-penalty", choices=["eliminate", "lose_die"])
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="arena", description="Perudo Arena: bot tournaments with TrueSkill.")
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    run = commands.add_parser("run", help="run a tournament of the bots in a folder")
+    source = run.add_mutually_exclusive_group(required=True)
+    source.add_argument("--bots", type=Path, help="folder of bots (sub-folders with bot.toml, or scripts)")
+    source.add_argument("--resume", type=Path, metavar="FOLDER", help="continue an interrupted tournament")
+    run.add_argument("--games", type=int, default=120, help="at least this many games (default 120)")
+    run.add_argument("--table-size", type=int, help="players per game (default: all bots, up to 6)")
+    run.add_argument("--jobs", type=int, default=6, help="games at once (default 6)")
+    run.add_argument("--move-time", type=float, default=1.0, help="seconds per decision (default 1)")
+    run.add_argument("--seed", help="hex seed for the dice (default: a fresh secret one)")
+    run.add_argument("--out", type=Path, default=Path("results"), help="where results go (default results/)")
+    run.add_argument("--league", type=Path, help="league store (default OUT/league.sqlite)")
+    run.add_argument("--name", help="tournament name (default: time and seed commitment)")
+    run.add_argument("--connect-timeout", type=float, default=20.0, help="seconds for bots to connect")
+    run.add_argument("--memory-mb", type=int, default=ResourceLimits().memory_mb, help="address space per bot")
+    run.add_argument("--cpu-s", type=int, default=ResourceLimits().cpu_s, help="CPU seconds per bot")
+    _add_rules_flags(run)
+
+    board = commands.add_parser("leaderboard", help="show the league standings")
+    board.add_argument("--league", type=Path, default=Path("results/league.sqlite"))
+    board.add_argument("--json", action="store_true", help="print JSON")
+
+    show = commands.add_parser("replay", help="tell one game round by round")
+    show.add_argument("game", help="game id, TOURNAMENT/GAME, or a replay file")
+    show.add_argument("--results", type=Path, default=Path("results"))
+    return parser
+
+
+def _config(args: argparse.Namespace) -> TournamentConfig:
+    if args.games < 1 or args.jobs < 1 or args.move_time <= 0:
+        raise TournamentError("--games and --jobs must be at least 1 and --move-time positive")
+    try:
+        seed = bytes.fromhex(args.seed) if args.seed else None
+    except ValueError:
+        raise TournamentError("--seed must be hexadecimal") from None
+    if seed is not None and len(seed) < 16:
+        raise TournamentError("--seed needs at least 16 bytes (32 hex digits)")
+    return TournamentConfig(
+        bots_dir=args.bots or Path("."),
+        out=args.out,
+        table_size=args.table_size,
+        games=args.games,
+        jobs=args.jobs,
+        ruleset=_ruleset(args),
+        move_time=args.move_time,
+        seed=seed,
+        league=args.league,
+        connect_timeout=args.connect_timeout,
+        limits=ResourceLimits(memory_mb=args.memory_mb, cpu_s=args.cpu_s),
+        name=args.name,
+    )
+
+
+async def _run_tournament(tournament: Tournament, view: live.LiveView, resume: Path | None) -> Summary:
+    loop = asyncio.get_running_loop()
+    presses = 0
+
+    def interrupt() -> None:
+        nonlocal presses
+        presses += 1
+        if presses == 1:
+            view.note("stopping: finishing the games in flight (Ctrl-C again to stop at once)")
+            tournament.request_stop()
+        else:
+            view.note("stopping now; games in flight are abandoned")
+            tournament.abort()
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, interrupt)
+    return await tournament.run(resume)
+
+
+def cmd_run(args: argparse.Namespace, console: Console) -> int:
+    config = _config(args)
+    with live.LiveView(console) as view:
+        tournament = Tournament(config, view)
+        summary = asyncio.run(_run_tournament(tournament, view, args.resume))
+    console.print(live.leaderboard_table(summary.table, f"Leaderboard ({summary.games} games)"))
+    console.print(f"Results: {summary.folder}", highlight=False)
+    if summary.status != "finished":
+        console.print(
+            f"[yellow]Interrupted after {summary.games} of {summary.total} games.[/] "
+            f"Continue with: arena run --resume {summary.folder}",
+            highlight=False,
+        )
+        return 130
+    console.print(f"Dice seed (check any deal in the replays): {summary.seed_hex}", highlight=False)
+    return 0
+
+
+def cmd_leaderboard(args: argparse.Namespace, console: Console) -> int:
+    if not args.league.exists():
+        raise TournamentError(f"no league store at {args.league}; run a tournament first")
+    store = LeagueStore(args.league)
+    try:
+        table = rate_all(store.results()).table()
+        tournaments = store.tournaments()
+    finally:
+        store.close()
+    if args.json:
+        print(json.dumps([s.to_json(r) for r, s in enumerate(table, start=1)], indent=2))
+        return 0
+    games = sum(count for _, count in tournaments)
+    console.print(live.leaderboard_table(table, f"League: {len(tournaments)} tournaments, {games} games"))
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace, console: Console) -> int:
+    path = replay.find_replay(args.game, args.results)
+    for line in replay.tell(replay.load(path)):
+        console.print(line, highlight=False, markup=False)
+    return 0
+
+
+COMMANDS = {"run": cmd_run, "leaderboard": cmd_leaderboard, "replay": cmd_replay}
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    # Off a terminal rich assumes 80 columns, too narrow for the leaderboard.
+    console = Console(width=None if sys.stdout.isatty() else 132)
+    errors = Console(stderr=True, width=None if sys.stderr.isatty() else 132)
+    try:
+        return COMMANDS[args.command](args, console)
+    except (TournamentError, RulesetError, FileNotFoundError, ValueError) as error:
+        errors.print(f"[red]arena {args.command}:[/] {error}", highlight=False)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,72 @@
+"""Which games a tournament plays, in what order.
+
+A *table* is a set of bots; its *rotation group* is the table played once
+with every seat rotation, all on the same dice (duplicate deals), so each bot
+meets the same luck from each seat. A *unit* is a set of tables in which every
+bot sits equally often: every table of the chosen size when that is small
+enough, else a balanced sample (consecutive windows of a random cyclic order,
+which puts each bot at exactly `size` tables). The schedule is whole units
+until at least the requested number of games, each unit shuffled on its own,
+so that whenever the night stops the finished units are fair and the unfinished
+one is a random slice.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from math import comb
+
+MAX_FULL_TABLES = 400
+"""A unit uses every table when there are at most this many, else a sample."""
+
+
+@dataclass(frozen=True, slots=True)
+class ScheduledGame:
+    index: int
+    game_id: str
+    players: tuple[str, ...]
+    """Bot names by seat."""
+    deal_key: str
+    """Games of one rotation group share it, and so their dice."""
+
+
+def unit_tables(entrants: Sequence[str], size: int, rng: random.Random) -> list[tuple[str, ...]]:
+    """The tables of one unit: every bot sits at the same number of them."""
+    names = sorted(entrants)
+    n = len(names)
+    if size == n:
+        return [tuple(names)]
+    if comb(n, size) <= MAX_FULL_TABLES:
+        return list(combinations(names, size))
+    order = names[:]
+    rng.shuffle(order)
+    return [tuple(order[(i + j) % n] for j in range(size)) for i in range(n)]
+
+
+def build(entrants: Sequence[str], size: int, games: int, seed: bytes) -> list[ScheduledGame]:
+    """Whole units, each a shuffle of its rotation groups, until at least `games` games."""
+    if len(set(entrants)) != len(entrants):
+        raise ValueError("entrant names must be unique")
+    if not 2 <= size <= len(entrants):
+        raise ValueError(f"a table seats 2..{len(entrants)} bots here, not {size}")
+    rng = random.Random(hmac.digest(seed, b"perudo-arena/schedule/v1", hashlib.sha256))
+    schedule: list[ScheduledGame] = []
+    unit = 0
+    while unit == 0 or len(schedule) < games:
+        unit_games = [
+            (f"u{unit:03d}-t{t:03d}-r{r}", table[r:] + table[:r], f"u{unit}-t{t}")
+            for t, table in enumerate(unit_tables(entrants, size, rng))
+            for r in range(size)
+        ]
+        rng.shuffle(unit_games)
+        schedule.extend(
+            ScheduledGame(len(schedule) + i, game_id, players, key)
+            for i, (game_id, players, key) in enumerate(unit_games)
+        )
+        unit += 1
+    return schedule
