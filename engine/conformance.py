@@ -141,7 +141,8 @@ def _expect(state: GameState, step: dict[str, Any]) -> GameState:
         if reader is None:
             raise CaseError(f"unknown expect key {key!r} (known: {', '.join(sorted(_EXPECT))})")
         actual = reader(state)
-        if _plain(actual) != value:
+        # Compared as JSON text: Python's 1 == True == 1.0 would let `"palifico": 1` pass.
+        if json.dumps(_plain(actual)) != json.dumps(value):
             raise CaseError(f"expected {key} = {json.dumps(value)}, got {json.dumps(_plain(actual))}")
     return state
 
@@ -204,7 +205,7 @@ def load_cases(path: Path) -> Iterator[tuple[str, Any]]:
     """(id, case) pairs from one file; a file that cannot be read yields one failing pseudo-case."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
         yield str(path), CaseError(f"cannot read cases: {error}")
         return
     cases = data.get("cases") if isinstance(data, dict) else data

@@ -39,6 +39,11 @@ class Observation:
         return sum(self.dice)
 
     @property
+    def my_turn(self) -> bool:
+        """False for an out-of-turn calza offer (calza `any`): calza or pass only."""
+        return self.seat == self.to_act
+
+    @property
     def standing(self) -> Bid | None:
         return self.bids[-1].bid if self.bids else None
 
