@@ -8,6 +8,7 @@ for a game and gives it back afterwards.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections import defaultdict, deque
 from collections.abc import Callable, Iterable
 
@@ -17,7 +18,7 @@ from arena.auth import TokenBook
 from arena.session import Session
 
 
-class Refusal(Exception):
+class RefusalError(Exception):
     """A Hello that the referee will not accept, with the status to close with."""
 
     def __init__(self, code: grpc.StatusCode, detail: str) -> None:
@@ -36,13 +37,15 @@ class Lobby:
         self.crash_probes: dict[str, Callable[[], bool]] = {}
 
     def admit(self, name: str, token: str) -> None:
-        """Raise `Refusal` unless `name` may open one more session with `token`."""
+        """Raise `RefusalError` unless `name` may open one more session with `token`."""
         if not self.tokens.knows(name):
-            raise Refusal(grpc.StatusCode.PERMISSION_DENIED, f"no bot named {name!r} is registered here")
+            raise RefusalError(
+                grpc.StatusCode.PERMISSION_DENIED, f"no bot named {name!r} is registered here"
+            )
         if not self.tokens.check(name, token):
-            raise Refusal(grpc.StatusCode.UNAUTHENTICATED, f"wrong token for bot {name!r}")
+            raise RefusalError(grpc.StatusCode.UNAUTHENTICATED, f"wrong token for bot {name!r}")
         if len(self._sessions[name]) >= self.max_sessions_per_bot:
-            raise Refusal(
+            raise RefusalError(
                 grpc.StatusCode.RESOURCE_EXHAUSTED,
                 f"bot {name!r} already has {self.max_sessions_per_bot} sessions open, the limit",
             )
@@ -76,10 +79,8 @@ class Lobby:
             return {n for n in wanted if len(self._sessions[n]) >= sessions}
 
         async with self._changed:
-            try:
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._changed.wait_for(lambda: ready() == wanted), timeout)
-            except TimeoutError:
-                pass
             return ready()
 
     async def borrow(self, name: str, timeout: float) -> Session | None:

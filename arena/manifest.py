@@ -80,7 +80,9 @@ def discover(folder: Path) -> tuple[list[BotSpec], list[tuple[str, str]]]:
         if spec is None:
             continue
         if spec.name in names:
-            problems.append((entry.name, f"the name {spec.name!r} is taken by {names[spec.name].name}"))
+            problems.append(
+                (entry.name, f"the name {spec.name!r} is taken by {names[spec.name].name}")
+            )
             continue
         names[spec.name] = entry
         bots.append(spec)

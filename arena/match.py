@@ -84,7 +84,9 @@ class GameRecord:
 class Match:
     """One game in progress."""
 
-    def __init__(self, spec: GameSpec, seats: Sequence[Seat], seed: bytes, move_time: float) -> None:
+    def __init__(
+        self, spec: GameSpec, seats: Sequence[Seat], seed: bytes, move_time: float
+    ) -> None:
         if len(seats) != len(spec.players):
             raise ValueError("one seat per player")
         self.spec = spec
@@ -108,8 +110,12 @@ class Match:
             if state.phase is Phase.DEAL:
                 state = engine.deal(state, engine.roll_hands(state, self.dice))
                 self.record.events.append(
-                    {"round": state.round, "opener": state.opener, "palifico": state.palifico,
-                     "hands": [list(h) for h in state.hands]}
+                    {
+                        "round": state.round,
+                        "opener": state.opener,
+                        "palifico": state.palifico,
+                        "hands": [list(h) for h in state.hands],
+                    }
                 )
                 continue
             mark = (state.round, len(state.bids))
@@ -173,14 +179,20 @@ class Match:
             return await self._fault(state, seat, fault)
         refusal = engine.refusal(state, seat, answer)
         if refusal is not None:
-            return await self._fault(state, seat, Fault(FaultKind.ILLEGAL_ACTION, str(refusal), reply.sent))
+            return await self._fault(
+                state, seat, Fault(FaultKind.ILLEGAL_ACTION, str(refusal), reply.sent)
+            )
         self._log(seat, str(answer), reply)
         after = engine.apply(state, seat, answer)
         if after.phase is not Phase.BIDDING and after.history:
             outcome = after.history[-1]
             self.record.events.append(
-                {"end": outcome.end.value, "counted": outcome.counted,
-                 "changed": outcome.changed_seat, "change": outcome.dice_change}
+                {
+                    "end": outcome.end.value,
+                    "counted": outcome.counted,
+                    "changed": outcome.changed_seat,
+                    "change": outcome.dice_change,
+                }
             )
         return after
 
@@ -200,12 +212,19 @@ class Match:
         # A dying process closes its socket a moment before it can be reaped.
         for _ in range(10):
             if self.seats[seat].peer_crashed():
-                return Fault(FaultKind.CRASH, f"the bot's process died ({fault.detail})", fault.sent, fault.request_id)
+                return Fault(
+                    FaultKind.CRASH,
+                    f"the bot's process died ({fault.detail})",
+                    fault.sent,
+                    fault.request_id,
+                )
             await asyncio.sleep(0.02)
         return fault
 
     def _log(self, seat: int, action: str, reply: Reply) -> None:
-        self.record.events.append({"seat": seat, "action": action, "ms": round(reply.elapsed * 1000, 3)})
+        self.record.events.append(
+            {"seat": seat, "action": action, "ms": round(reply.elapsed * 1000, 3)}
+        )
 
     async def _game_over(self, state: GameState) -> None:
         for seat, bot in enumerate(self.seats):

@@ -55,7 +55,9 @@ async def _drain(stream: asyncio.StreamReader, log: Path, cap: int) -> None:
 class BotProcess:
     """One running bot."""
 
-    def __init__(self, spec: BotSpec, process: asyncio.subprocess.Process, drain: asyncio.Task[None]) -> None:
+    def __init__(
+        self, spec: BotSpec, process: asyncio.subprocess.Process, drain: asyncio.Task[None]
+    ) -> None:
         self.spec = spec
         self.process = process
         self._drain = drain
@@ -66,9 +68,14 @@ class BotProcess:
     ) -> BotProcess:
         memory = spec.memory_mb or limits.memory_mb
         launcher = [
-            sys.executable, "-m", "arena.launcher",
-            f"--memory-mb={memory}", f"--cpu-s={limits.cpu_s}",
-            f"--nproc={limits.nproc}", f"--nofile={limits.nofile}", "--",
+            sys.executable,
+            "-m",
+            "arena.launcher",
+            f"--memory-mb={memory}",
+            f"--cpu-s={limits.cpu_s}",
+            f"--nproc={limits.nproc}",
+            f"--nofile={limits.nofile}",
+            "--",
         ]
         log.parent.mkdir(parents=True, exist_ok=True)
         process = await asyncio.create_subprocess_exec(

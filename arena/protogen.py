@@ -27,9 +27,8 @@ def proto_files() -> list[Path]:
 
 def generate(out_root: Path) -> list[Path]:
     """Write the generated modules under `out_root`; return the files written."""
-    from grpc_tools import protoc  # a dev dependency: only needed to regenerate
-
     import grpc_tools
+    from grpc_tools import protoc  # a dev dependency: only needed to regenerate
 
     include = Path(grpc_tools.__file__).parent / "_proto"
     sources = [str(p.relative_to(PROTO_ROOT)) for p in proto_files()]

@@ -16,10 +16,12 @@ from google.protobuf.message import DecodeError
 
 from arena import wire
 from arena._proto.perudo.v1 import referee_pb2 as pb
-from arena.lobby import Lobby, Refusal
+from arena.lobby import Lobby, RefusalError
 from arena.session import Session
 
 SERVICE = "perudo.v1.RefereeService"
+
+_EOF = grpc.aio.EOF  # type: ignore[attr-defined]  # missing from the stubs
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,15 +103,15 @@ class Referee:
                 f"no Hello within {self.limits.hello_timeout:.0f} s of opening the stream",
             )
         data = first.result()
-        if data is grpc.aio.EOF:
+        if data is _EOF:
             return
         hello = self._hello(data)
-        if isinstance(hello, Refusal):
+        if isinstance(hello, RefusalError):
             await context.abort(hello.code, hello.detail)
             return
         try:
             self.lobby.admit(hello.name, hello.token)
-        except Refusal as refusal:
+        except RefusalError as refusal:
             await context.abort(refusal.code, refusal.detail)
             return
         session = Session(
@@ -134,22 +136,26 @@ class Referee:
         if session.abort_status is not None:
             await context.abort(*session.abort_status)
 
-    def _hello(self, data: bytes) -> pb.Hello | Refusal:
+    def _hello(self, data: bytes) -> pb.Hello | RefusalError:
         try:
             message = pb.BotMessage.FromString(data)
         except DecodeError:
-            return Refusal(grpc.StatusCode.INVALID_ARGUMENT, "the first message is not a BotMessage")
+            return RefusalError(
+                grpc.StatusCode.INVALID_ARGUMENT, "the first message is not a BotMessage"
+            )
         if message.WhichOneof("kind") != "hello":
-            return Refusal(grpc.StatusCode.INVALID_ARGUMENT, "the first message must be a Hello")
+            return RefusalError(
+                grpc.StatusCode.INVALID_ARGUMENT, "the first message must be a Hello"
+            )
         hello = message.hello
         if hello.protocol_version != wire.PROTOCOL_VERSION:
-            return Refusal(
+            return RefusalError(
                 grpc.StatusCode.FAILED_PRECONDITION,
                 f"protocol version {hello.protocol_version} is not spoken here; "
                 f"this referee speaks version {wire.PROTOCOL_VERSION}",
             )
         if not hello.name:
-            return Refusal(grpc.StatusCode.INVALID_ARGUMENT, "Hello has no name")
+            return RefusalError(grpc.StatusCode.INVALID_ARGUMENT, "Hello has no name")
         return hello
 
     async def _serve(self, session: Session, context: grpc.aio.ServicerContext) -> None:  # type: ignore[type-arg]
@@ -158,7 +164,7 @@ class Referee:
         async def read_all() -> None:
             while True:
                 data = await context.read()
-                if data is grpc.aio.EOF:
+                if data is _EOF:
                     session.close("the bot closed the stream")
                     return
                 session.on_data(data)

@@ -60,7 +60,9 @@ class Session:
         self.session_id = session_id
         self._context = context
         self._crashed = crashed
-        self._pending: tuple[int, asyncio.Future[tuple[pb.BotMessage | None, str, float]]] | None = None
+        self._pending: (
+            tuple[int, asyncio.Future[tuple[pb.BotMessage | None, str, float]]] | None
+        ) = None
         self._write_lock = asyncio.Lock()
         self._closed = asyncio.Event()
         self.close_reason = ""
@@ -108,8 +110,14 @@ class Session:
         received, problem, at = future.result()
         elapsed = at - started
         if received is None:
-            kind = FaultKind.DISCONNECT if not problem.startswith("malformed:") else FaultKind.MALFORMED_MESSAGE
-            return Reply(None, Fault(kind, problem.removeprefix("malformed: "), "", request_id), elapsed)
+            kind = (
+                FaultKind.DISCONNECT
+                if not problem.startswith("malformed:")
+                else FaultKind.MALFORMED_MESSAGE
+            )
+            return Reply(
+                None, Fault(kind, problem.removeprefix("malformed: "), "", request_id), elapsed
+            )
         sent = text_format.MessageToString(received.reply.action, as_one_line=True)
         if elapsed > timeout:  # the loop was slow to notice; the bot was not on time
             detail = f"reply after {elapsed * 1000:.0f} ms, over the {timeout * 1000:.0f} ms limit"
@@ -117,7 +125,9 @@ class Session:
         try:
             answer = wire.answer_from_proto(received.reply.action)
         except MalformedActionError as error:
-            return Reply(None, Fault(FaultKind.MALFORMED_MESSAGE, str(error), sent, request_id), elapsed)
+            return Reply(
+                None, Fault(FaultKind.MALFORMED_MESSAGE, str(error), sent, request_id), elapsed
+            )
         return Reply(answer, None, elapsed, sent)
 
     def on_data(self, data: bytes) -> None:
@@ -126,7 +136,9 @@ class Session:
         try:
             message = pb.BotMessage.FromString(data)
         except DecodeError:
-            self._resolve_or_stray(None, f"malformed: could not decode a BotMessage from {len(data)} bytes", at)
+            self._resolve_or_stray(
+                None, f"malformed: could not decode a BotMessage from {len(data)} bytes", at
+            )
             return
         kind = message.WhichOneof("kind")
         if kind != "reply":
@@ -137,7 +149,9 @@ class Session:
         if pending is not None and message.reply.request_id == pending[0] and not pending[1].done():
             pending[1].set_result((message, "", at))
             return
-        self._stray_message(f"reply to request {message.reply.request_id}, which is not awaiting an answer")
+        self._stray_message(
+            f"reply to request {message.reply.request_id}, which is not awaiting an answer"
+        )
 
     def _resolve_or_stray(self, message: pb.BotMessage | None, problem: str, at: float) -> None:
         pending = self._pending

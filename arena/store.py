@@ -72,7 +72,7 @@ class LeagueStore:
         return {json.loads(line)["game"] for (line,) in rows}
 
     def results(self) -> list[GameResult]:
-        """Every game of the league, tournaments in the order they started, games in schedule order."""
+        """Every game of the league: tournaments as they started, games in schedule order."""
         rows = self._db.execute(
             "SELECT g.line FROM games g JOIN tournaments t ON t.id = g.tournament "
             "ORDER BY t.started, t.id, g.idx"
@@ -119,4 +119,3 @@ class _Transaction:
 
     def __exit__(self, kind: object, error: object, tb: object) -> None:
         self._db.execute("COMMIT" if kind is None else "ROLLBACK")
-

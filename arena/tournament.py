@@ -86,7 +86,9 @@ class Observer(Protocol):
 
     def started(self, folder: Path, entrants: list[str], progress: Progress) -> None: ...
 
-    def game_finished(self, line: dict[str, Any], table: list[Standing], progress: Progress) -> None: ...
+    def game_finished(
+        self, line: dict[str, Any], table: list[Standing], progress: Progress
+    ) -> None: ...
 
 
 class Tournament:
@@ -174,7 +176,7 @@ class Tournament:
         cfg = self.config
         seed = cfg.seed or engine.new_seed()
         tid = cfg.name or time.strftime("%Y%m%d-%H%M%S") + "-" + engine.commitment(seed)[:6]
-        info: dict[str, Any] = {
+        fresh: dict[str, Any] = {
             "id": tid,
             "status": "running",
             "created": time.time(),
@@ -189,10 +191,12 @@ class Tournament:
             "seed": None,
         }
         try:
-            folder = TournamentFolder.create(cfg.out / tid, info, seed)
+            folder = TournamentFolder.create(cfg.out / tid, fresh, seed)
         except FileExistsError:
-            raise TournamentError(f"{cfg.out / tid} already exists; use --resume to continue it") from None
-        return folder, info
+            raise TournamentError(
+                f"{cfg.out / tid} already exists; use --resume to continue it"
+            ) from None
+        return folder, fresh
 
     def _entrant_info(self, entrants: list[str], bots: list[BotSpec]) -> dict[str, Any]:
         by_name = {b.name: b for b in bots}
@@ -208,7 +212,9 @@ class Tournament:
             },
         }
 
-    async def _prepare_bots(self, folder: TournamentFolder, info: dict[str, Any], resuming: bool) -> list[BotSpec]:
+    async def _prepare_bots(
+        self, folder: TournamentFolder, info: dict[str, Any], resuming: bool
+    ) -> list[BotSpec]:
         try:
             found, problems = discover(Path(info["bots_dir"]))
         except ManifestError as error:
@@ -227,7 +233,9 @@ class Tournament:
         for bot in found:
             missing = bot.missing_programs()
             if missing:
-                self.observer.note(f"{bot.name}: skipped: needs {', '.join(missing)}, not found on PATH")
+                self.observer.note(
+                    f"{bot.name}: skipped: needs {', '.join(missing)}, not found on PATH"
+                )
             else:
                 usable.append(bot)
         builds = await asyncio.gather(
@@ -238,7 +246,9 @@ class Tournament:
             if failure is None:
                 ready.append(bot)
             else:
-                self.observer.note(f"{bot.name}: skipped: {failure} (see {folder.logs / (bot.name + '.build.log')})")
+                self.observer.note(
+                    f"{bot.name}: skipped: {failure} (see {folder.logs / f'{bot.name}.build.log'})"
+                )
         if len(ready) < 2 and not resuming:
             raise TournamentError(
                 f"fewer than two bots can play ({', '.join(b.name for b in ready) or 'none'}); "
@@ -247,7 +257,13 @@ class Tournament:
         return ready
 
     async def _start_bots(
-        self, bots: list[BotSpec], tokens: TokenBook, lobby: Lobby, port: int, folder: TournamentFolder, jobs: int
+        self,
+        bots: list[BotSpec],
+        tokens: TokenBook,
+        lobby: Lobby,
+        port: int,
+        folder: TournamentFolder,
+        jobs: int,
     ) -> None:
         for bot in bots:
             sessions = min(bot.sessions or jobs, jobs)
@@ -258,14 +274,18 @@ class Tournament:
                 "PERUDO_SESSIONS": str(sessions),
             }
             try:
-                process = await BotProcess.start(bot, env, folder.logs / f"{bot.name}.log", self.config.limits)
+                process = await BotProcess.start(
+                    bot, env, folder.logs / f"{bot.name}.log", self.config.limits
+                )
             except OSError as error:
                 self.observer.note(f"{bot.name}: cannot start: {error}")
                 continue
             self._processes[bot.name] = process
             lobby.crash_probes[bot.name] = _dead_probe(process)
 
-    async def _play(self, folder: TournamentFolder, info: dict[str, Any], lobby: Lobby, store: LeagueStore) -> Summary:
+    async def _play(
+        self, folder: TournamentFolder, info: dict[str, Any], lobby: Lobby, store: LeagueStore
+    ) -> Summary:
         seed = folder.seed()
         ruleset = Ruleset.from_mapping(info["ruleset"])
         schedule = build(info["entrants"], info["table_size"], info["games"], seed)
@@ -298,11 +318,15 @@ class Tournament:
                 line = folder.record_game(record, game.index)
                 store.add_game(info["id"], line)
             except OSError as error:
-                self._error = f"cannot write results ({error}); stopped with every finished game on disk"
+                self._error = (
+                    f"cannot write results ({error}); stopped with every finished game on disk"
+                )
                 self.request_stop()
                 return
             live.add(result_of(line))
-            progress = Progress(progress.done + 1, progress.total, progress.started, progress.played_now + 1)
+            progress = Progress(
+                progress.done + 1, progress.total, progress.started, progress.played_now + 1
+            )
             self.observer.game_finished(line, live.table(), progress)
 
         async def worker() -> None:
@@ -324,7 +348,9 @@ class Tournament:
         folder.write_info(info)
         if self._error:
             raise TournamentError(self._error)
-        return Summary(folder.root, info["status"], table, len(finished_lines), len(schedule), info["seed"])
+        return Summary(
+            folder.root, info["status"], table, len(finished_lines), len(schedule), info["seed"]
+        )
 
 
 def _last_line(log: Path) -> str:

@@ -51,7 +51,11 @@ _PENALTY = {
     FaultPenalty.ELIMINATE: pb.FAULT_PENALTY_ELIMINATE,
     FaultPenalty.LOSE_DIE: pb.FAULT_PENALTY_LOSE_DIE,
 }
-_END = {RoundEnd.DUDO: pb.ROUND_END_DUDO, RoundEnd.CALZA: pb.ROUND_END_CALZA, RoundEnd.FAULT: pb.ROUND_END_FAULT}
+_END = {
+    RoundEnd.DUDO: pb.ROUND_END_DUDO,
+    RoundEnd.CALZA: pb.ROUND_END_CALZA,
+    RoundEnd.FAULT: pb.ROUND_END_FAULT,
+}
 
 
 _FAULT_KIND = {

@@ -74,6 +74,7 @@ __all__ = [
     "new_game",
     "new_seed",
     "observe",
+    "parse_action",
     "preset",
     "refusal",
     "roll_hands",

@@ -63,7 +63,5 @@ def parse_action(text: str) -> Action:
             try:
                 return Bid(int(count), int(face))
             except ValueError:
-                raise MalformedActionError(
-                    f"a bid needs two whole numbers, got {text!r}"
-                ) from None
+                raise MalformedActionError(f"a bid needs two whole numbers, got {text!r}") from None
     raise MalformedActionError(f"not an action: {text!r} (expected 'bid C F', 'dudo' or 'calza')")

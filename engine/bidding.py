@@ -36,7 +36,9 @@ def floors(
     return result
 
 
-def _floor(ruleset: Ruleset, standing: Bid | None, palifico: bool, bidder_dice: int, face: int) -> int:
+def _floor(
+    ruleset: Ruleset, standing: Bid | None, palifico: bool, bidder_dice: int, face: int
+) -> int:
     if standing is None:
         return 0 if (face == PACO and not palifico) else 1
     count, current = standing.count, standing.face
@@ -80,8 +82,7 @@ def refuse_bid(
     if count < floor:
         return IllegalActionError(
             Rule.BID_TOO_LOW,
-            f"{bid}: after {_describe(standing)} the smallest bid on {_face_name(face)} "
-            f"is {floor}",
+            f"{bid}: after {_describe(standing)} the smallest bid on {_face_name(face)} is {floor}",
         )
     return None
 

@@ -38,7 +38,9 @@ class Verdict:
     reason: str | None  # None means the case passed
 
     def line(self) -> str:
-        return f"PASS {self.case_id}" if self.reason is None else f"FAIL {self.case_id}: {self.reason}"
+        return (
+            f"PASS {self.case_id}" if self.reason is None else f"FAIL {self.case_id}: {self.reason}"
+        )
 
 
 def run_case(case: Any) -> str | None:
@@ -81,9 +83,7 @@ def _start(ruleset: Ruleset, start: Any) -> GameState:
     if not isinstance(palifico, bool):
         raise CaseError("start.palifico_round must be true or false")
     used = _int_list(start.get("palifico_used", []), "start.palifico_used")
-    return new_game(
-        ruleset, len(dice), opener, dice=dice, palifico=palifico, palifico_used=used
-    )
+    return new_game(ruleset, len(dice), opener, dice=dice, palifico=palifico, palifico_used=used)
 
 
 def _step(state: GameState, step: Any) -> GameState:
@@ -92,7 +92,9 @@ def _step(state: GameState, step: Any) -> GameState:
     kinds = [k for k in step if k in _STEP_KINDS]
     extra = set(step) - _STEP_KINDS - {"seat"}
     if len(kinds) != 1 or extra:
-        raise CaseError(f"a step has exactly one of {sorted(_STEP_KINDS)} (and maybe 'seat'): {step}")
+        raise CaseError(
+            f"a step has exactly one of {sorted(_STEP_KINDS)} (and maybe 'seat'): {step}"
+        )
     kind = kinds[0]
     if "seat" in step and kind not in {"do", "refuse"}:
         raise CaseError(f"'seat' goes only with 'do' or 'refuse': {step}")
@@ -143,7 +145,9 @@ def _expect(state: GameState, step: dict[str, Any]) -> GameState:
         actual = reader(state)
         # Compared as JSON text: Python's 1 == True == 1.0 would let `"palifico": 1` pass.
         if json.dumps(_plain(actual)) != json.dumps(value):
-            raise CaseError(f"expected {key} = {json.dumps(value)}, got {json.dumps(_plain(actual))}")
+            raise CaseError(
+                f"expected {key} = {json.dumps(value)}, got {json.dumps(_plain(actual))}"
+            )
     return state
 
 
@@ -210,7 +214,10 @@ def load_cases(path: Path) -> Iterator[tuple[str, Any]]:
         return
     cases = data.get("cases") if isinstance(data, dict) else data
     if isinstance(data, dict) and set(data) != {"cases"}:
-        yield str(path), CaseError(f"a file is {{\"cases\": [...]}} or a list, got keys {sorted(data)}")
+        yield (
+            str(path),
+            CaseError(f'a file is {{"cases": [...]}} or a list, got keys {sorted(data)}'),
+        )
         return
     if not isinstance(cases, list):
         yield str(path), CaseError("'cases' must be a list")

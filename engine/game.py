@@ -64,13 +64,17 @@ def new_game(
 def deal(state: GameState, hands: Sequence[Sequence[int]]) -> GameState:
     """Start the next round with these dice, one hand per seat."""
     if state.phase is not Phase.DEAL:
-        raise DealError(f"dice can be dealt only between rounds (the game is in {state.phase.value})")
+        raise DealError(
+            f"dice can be dealt only between rounds (the game is in {state.phase.value})"
+        )
     if len(hands) != state.players:
         raise DealError(f"a deal needs one hand per seat ({state.players}), got {len(hands)}")
     dealt = tuple(tuple(hand) for hand in hands)
     for seat, (hand, count) in enumerate(zip(dealt, state.dice, strict=True)):
         if len(hand) != count:
-            raise DealError(f"seat {seat} holds {count} dice but was dealt {len(hand)}: {list(hand)}")
+            raise DealError(
+                f"seat {seat} holds {count} dice but was dealt {len(hand)}: {list(hand)}"
+            )
         if any(type(d) is not int or not 1 <= d <= 6 for d in hand):
             raise DealError(f"seat {seat} was dealt a die that is not a face 1..6: {list(hand)}")
     return GameState(
@@ -125,7 +129,8 @@ def _refuse_calza(state: GameState, seat: int) -> IllegalActionError | None:
         return IllegalActionError(Rule.CALZA_OWN_BID, "calza: nobody may calza their own bid")
     if rule is CalzaRule.TURN and seat != state.to_act:
         return IllegalActionError(
-            Rule.CALZA_OUT_OF_TURN, f"calza: only the player to act (seat {state.to_act}) may call it"
+            Rule.CALZA_OUT_OF_TURN,
+            f"calza: only the player to act (seat {state.to_act}) may call it",
         )
     return None
 
@@ -247,9 +252,8 @@ def _after_change(
     if after == 0:
         out = (*out, seat)
     elif before > 1 and after == 1 and state.ruleset.palifico:
-        if not (state.ruleset.palifico_once and seat in used):
-            palifico = True
-            used = used | {seat}
+        palifico = not (state.ruleset.palifico_once and seat in used)
+        used = used | {seat}
     changed = replace(
         state,
         dice=dice,

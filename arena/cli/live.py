@@ -17,19 +17,37 @@ from arena.ratings import Standing
 from arena.tournament import Progress as TournamentProgress
 
 
-def leaderboard_table(table: list[Standing], title: str = "Leaderboard", limit: int | None = None) -> Table:
+def leaderboard_table(
+    table: list[Standing], title: str = "Leaderboard", limit: int | None = None
+) -> Table:
     view = Table(title=title, title_justify="left", header_style="bold")
     for column, justify in (
-        ("#", "right"), ("bot", "left"), ("rating", "right"), ("mu", "right"), ("sigma", "right"),
-        ("games", "right"), ("wins", "right"), ("win %", "right"), ("avg place", "right"),
-        ("faults", "right"), ("median ms", "right"),
+        ("#", "right"),
+        ("bot", "left"),
+        ("rating", "right"),
+        ("mu", "right"),
+        ("sigma", "right"),
+        ("games", "right"),
+        ("wins", "right"),
+        ("win %", "right"),
+        ("avg place", "right"),
+        ("faults", "right"),
+        ("median ms", "right"),
     ):
         view.add_column(column, justify=justify)  # type: ignore[arg-type]
     for rank, s in enumerate(table[:limit] if limit else table, start=1):
         view.add_row(
-            str(rank), s.name, f"{s.conservative:.2f}", f"{s.mu:.2f}", f"{s.sigma:.2f}",
-            str(s.games), str(s.wins), f"{100 * s.win_rate:.1f}", f"{s.average_place:.2f}",
-            Text(str(s.faults), style="red" if s.faults else ""), f"{s.median_think_ms:.2f}",
+            str(rank),
+            s.name,
+            f"{s.conservative:.2f}",
+            f"{s.mu:.2f}",
+            f"{s.sigma:.2f}",
+            str(s.games),
+            str(s.wins),
+            f"{100 * s.win_rate:.1f}",
+            f"{s.average_place:.2f}",
+            Text(str(s.faults), style="red" if s.faults else ""),
+            f"{s.median_think_ms:.2f}",
         )
     return view
 
@@ -41,8 +59,12 @@ class LiveView:
         self.console = console
         self.interactive = console.is_terminal
         self._bar = Progress(
-            TextColumn("[bold]games"), BarColumn(), MofNCompleteColumn(),
-            TextColumn("{task.fields[rate]}"), TextColumn("ETA"), TimeRemainingColumn(),
+            TextColumn("[bold]games"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[rate]}"),
+            TextColumn("ETA"),
+            TimeRemainingColumn(),
             console=console,
         )
         self._task = self._bar.add_task("games", total=1, rate="")
@@ -53,7 +75,9 @@ class LiveView:
 
     def __enter__(self) -> LiveView:
         if self.interactive:
-            self._live = Live(self._render(), console=self.console, refresh_per_second=4, transient=False)
+            self._live = Live(
+                self._render(), console=self.console, refresh_per_second=4, transient=False
+            )
             self._live.__enter__()
         return self
 
@@ -76,7 +100,9 @@ class LiveView:
         if not self.interactive:
             self.console.print(f"{progress.done}/{progress.total} games already played")
 
-    def game_finished(self, line: dict[str, Any], table: list[Standing], progress: TournamentProgress) -> None:
+    def game_finished(
+        self, line: dict[str, Any], table: list[Standing], progress: TournamentProgress
+    ) -> None:
         self._table = table
         elapsed = max(time.monotonic() - progress.started, 1e-9)
         rate = progress.played_now / elapsed

@@ -40,37 +40,63 @@ def _ruleset(args: argparse.Namespace) -> Ruleset:
 
 def _add_rules_flags(parser: argparse.ArgumentParser) -> None:
     rules = parser.add_argument_group("rules (RULES.md); flags override the preset")
-    rules.add_argument("--rules", default="rulebook", choices=sorted(PRESETS), help="preset (default rulebook)")
+    rules.add_argument(
+        "--rules", default="rulebook", choices=sorted(PRESETS), help="preset (default rulebook)"
+    )
     rules.add_argument("--calza", choices=["off", "turn", "any"])
     rules.add_argument("--dice", type=int, metavar="N", help="dice per player")
     rules.add_argument("--opener", choices=["rolloff", "seat0"])
     rules.add_argument("--palifico", action=argparse.BooleanOptionalAction, default=None)
     rules.add_argument("--palifico-once", action=argparse.BooleanOptionalAction, default=None)
-    rules.add_argument("--one-die-may-change-face", action=argparse.BooleanOptionalAction, default=None)
-    rules.add_argument("--lower-face", action=argparse.BooleanOptionalAction, default=None,
-                       help="a higher count may name a lower face")
+    rules.add_argument(
+        "--one-die-may-change-face", action=argparse.BooleanOptionalAction, default=None
+    )
+    rules.add_argument(
+        "--lower-face",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="a higher count may name a lower face",
+    )
     rules.add_argument("--fault-penalty", choices=["eliminate", "lose_die"])
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="arena", description="Perudo Arena: bot tournaments with TrueSkill.")
+    parser = argparse.ArgumentParser(
+        prog="arena", description="Perudo Arena: bot tournaments with TrueSkill."
+    )
     commands = parser.add_subparsers(dest="command", required=True)
 
     run = commands.add_parser("run", help="run a tournament of the bots in a folder")
     source = run.add_mutually_exclusive_group(required=True)
-    source.add_argument("--bots", type=Path, help="folder of bots (sub-folders with bot.toml, or scripts)")
-    source.add_argument("--resume", type=Path, metavar="FOLDER", help="continue an interrupted tournament")
-    run.add_argument("--games", type=int, default=120, help="at least this many games (default 120)")
+    source.add_argument(
+        "--bots", type=Path, help="folder of bots (sub-folders with bot.toml, or scripts)"
+    )
+    source.add_argument(
+        "--resume", type=Path, metavar="FOLDER", help="continue an interrupted tournament"
+    )
+    run.add_argument(
+        "--games", type=int, default=120, help="at least this many games (default 120)"
+    )
     run.add_argument("--table-size", type=int, help="players per game (default: all bots, up to 6)")
     run.add_argument("--jobs", type=int, default=6, help="games at once (default 6)")
-    run.add_argument("--move-time", type=float, default=1.0, help="seconds per decision (default 1)")
+    run.add_argument(
+        "--move-time", type=float, default=1.0, help="seconds per decision (default 1)"
+    )
     run.add_argument("--seed", help="hex seed for the dice (default: a fresh secret one)")
-    run.add_argument("--out", type=Path, default=Path("results"), help="where results go (default results/)")
+    run.add_argument(
+        "--out", type=Path, default=Path("results"), help="where results go (default results/)"
+    )
     run.add_argument("--league", type=Path, help="league store (default OUT/league.sqlite)")
     run.add_argument("--name", help="tournament name (default: time and seed commitment)")
-    run.add_argument("--connect-timeout", type=float, default=20.0, help="seconds for bots to connect")
-    run.add_argument("--memory-mb", type=int, default=ResourceLimits().memory_mb, help="address space per bot")
-    run.add_argument("--cpu-s", type=int, default=ResourceLimits().cpu_s, help="CPU seconds per bot")
+    run.add_argument(
+        "--connect-timeout", type=float, default=20.0, help="seconds for bots to connect"
+    )
+    run.add_argument(
+        "--memory-mb", type=int, default=ResourceLimits().memory_mb, help="address space per bot"
+    )
+    run.add_argument(
+        "--cpu-s", type=int, default=ResourceLimits().cpu_s, help="CPU seconds per bot"
+    )
     _add_rules_flags(run)
 
     board = commands.add_parser("leaderboard", help="show the league standings")
@@ -108,7 +134,9 @@ def _config(args: argparse.Namespace) -> TournamentConfig:
     )
 
 
-async def _run_tournament(tournament: Tournament, view: live.LiveView, resume: Path | None) -> Summary:
+async def _run_tournament(
+    tournament: Tournament, view: live.LiveView, resume: Path | None
+) -> Summary:
     loop = asyncio.get_running_loop()
     presses = 0
 
@@ -158,7 +186,9 @@ def cmd_leaderboard(args: argparse.Namespace, console: Console) -> int:
         print(json.dumps([s.to_json(r) for r, s in enumerate(table, start=1)], indent=2))
         return 0
     games = sum(count for _, count in tournaments)
-    console.print(live.leaderboard_table(table, f"League: {len(tournaments)} tournaments, {games} games"))
+    console.print(
+        live.leaderboard_table(table, f"League: {len(tournaments)} tournaments, {games} games")
+    )
     return 0
 
 

@@ -17,7 +17,9 @@ def find_replay(game: str, results: Path) -> Path:
         candidate = results / tournament / "replays" / f"{game_id}.json"
         if candidate.is_file():
             return candidate
-    matches = sorted(results.glob(f"*/replays/{game}.json"), key=lambda p: p.stat().st_mtime, reverse=True)
+    matches = sorted(
+        results.glob(f"*/replays/{game}.json"), key=lambda p: p.stat().st_mtime, reverse=True
+    )
     if not matches:
         raise FileNotFoundError(f"no replay of game {game!r} under {results}")
     return matches[0]
@@ -45,7 +47,9 @@ def tell(replay: dict[str, Any]) -> list[str]:
             lines.append(f"  {names[event['seat']]} {action}  ({event['ms']:.1f} ms)")
         elif "end" in event:
             change = event["change"]
-            verb = {-1: "loses a die", 1: "gains a die", 0: "keeps every die"}.get(change, f"changes by {change}")
+            verb = {-1: "loses a die", 1: "gains a die", 0: "keeps every die"}.get(
+                change, f"changes by {change}"
+            )
             lines.append(f"  -> {event['counted']} counted: {names[event['changed']]} {verb}")
         elif "fault" in event:
             lines.append(

@@ -58,8 +58,10 @@ def connection_from_env(
     missing = [flag for flag in ("address", "name", "token") if not getattr(args, flag)]
     if missing:
         parser.error(
-            "missing " + ", ".join(f"--{m} (or PERUDO_{'BOT_NAME' if m == 'name' else m.upper()})"
-                                   for m in missing)
+            "missing "
+            + ", ".join(
+                f"--{m} (or PERUDO_{'BOT_NAME' if m == 'name' else m.upper()})" for m in missing
+            )
         )
     if args.sessions < 1:
         parser.error("--sessions must be at least 1")

@@ -22,6 +22,8 @@ from engine import Observation, RoundOutcome
 Policy = Callable[[Observation], wire.Answer]
 GameOverHook = Callable[[pb.GameOver], None]
 
+_EOF = grpc.aio.EOF  # type: ignore[attr-defined]  # missing from the stubs
+
 
 @dataclass(frozen=True, slots=True)
 class Connection:
@@ -67,7 +69,7 @@ class _Session:
 async def _play(
     channel: grpc.aio.Channel, conn: Connection, policy: Policy, on_game_over: GameOverHook | None
 ) -> None:
-    stub = pb_grpc.RefereeServiceStub(channel)
+    stub = pb_grpc.RefereeServiceStub(channel)  # type: ignore[no-untyped-call]
     call = stub.Play()
     hello = pb.Hello(
         name=conn.name,
@@ -80,7 +82,7 @@ async def _play(
     try:
         while True:
             message = await call.read()
-            if message is grpc.aio.EOF:
+            if message is _EOF:
                 return
             kind = message.WhichOneof("kind")
             if kind == "request":
@@ -103,9 +105,7 @@ async def _play(
         raise
 
 
-async def serve(
-    conn: Connection, policy: Policy, on_game_over: GameOverHook | None = None
-) -> None:
+async def serve(conn: Connection, policy: Policy, on_game_over: GameOverHook | None = None) -> None:
     """Play every game the referee sends over `conn.sessions` sessions, then return."""
     async with grpc.aio.insecure_channel(conn.address) as channel:
         try:
