@@ -22,18 +22,8 @@ def floors(
     dice_in_play: int,
 ) -> tuple[int, int, int, int, int, int]:
     """The smallest legal count for faces 1..6 (0 = that face may not be bid)."""
-    f1, f2, f3, f4, f5, f6 = (_floor(ruleset, standing, palifico, bidder_dice, f) for f in FACES)
-    result = (f1, f2, f3, f4, f5, f6)
-    if max(result) > dice_in_play:
-        return (
-            f1 if f1 <= dice_in_play else 0,
-            f2 if f2 <= dice_in_play else 0,
-            f3 if f3 <= dice_in_play else 0,
-            f4 if f4 <= dice_in_play else 0,
-            f5 if f5 <= dice_in_play else 0,
-            f6 if f6 <= dice_in_play else 0,
-        )
-    return result
+    result = [_floor(ruleset, standing, palifico, bidder_dice, f) for f in FACES]
+    return tuple(f if f <= dice_in_play else 0 for f in result)  # type: ignore[return-value]
 
 
 def _floor(

@@ -45,7 +45,10 @@ class HmacDice:
         if len(seed) < 16:
             raise PerudoError("a dice seed needs at least 16 bytes")
         name = game.encode()
-        self._keyed = hmac.new(seed, digestmod=hashlib.sha256)
+        keyed = hmac.new(seed, digestmod=hashlib.sha256)
+        # The OpenSSL object under the wrapper has the same copy/update/digest,
+        # minus a layer of Python calls per die.
+        self._keyed = getattr(keyed, "_hmac", keyed)
         self._prefix = _DOMAIN + struct.pack(">I", len(name)) + name
 
     def face(self, round: int, seat: int, index: int) -> int:

@@ -17,6 +17,7 @@ from engine.ruleset import CalzaRule, FaultPenalty, Ruleset
 from engine.state import GameState, Phase, PlacedBid, RoundEnd, RoundOutcome
 
 NO_FLOORS = (0, 0, 0, 0, 0, 0)
+_FACE_SET = frozenset(FACES)
 
 
 def new_game(
@@ -75,7 +76,7 @@ def deal(state: GameState, hands: Sequence[Sequence[int]]) -> GameState:
             raise DealError(
                 f"seat {seat} holds {count} dice but was dealt {len(hand)}: {list(hand)}"
             )
-        if any(type(d) is not int or not 1 <= d <= 6 for d in hand):
+        if not _FACE_SET.issuperset(hand) or any(type(d) is not int for d in hand):
             raise DealError(f"seat {seat} was dealt a die that is not a face 1..6: {list(hand)}")
     return GameState(
         ruleset=state.ruleset,

@@ -103,6 +103,12 @@ def _parser() -> argparse.ArgumentParser:
     board.add_argument("--league", type=Path, default=Path("results/league.sqlite"))
     board.add_argument("--json", action="store_true", help="print JSON")
 
+    bench = commands.add_parser("bench", help="measure the engine, the transport and the referee")
+    bench.add_argument("--json", action="store_true", help="print the figures as JSON")
+    bench.add_argument("--seconds", type=float, default=4.0, help="seconds per measurement")
+    bench.add_argument("--concurrency", type=int, default=6, help="games (requests) in flight")
+    bench.add_argument("--bots", type=int, default=4, help="bot processes")
+
     show = commands.add_parser("replay", help="tell one game round by round")
     show.add_argument("game", help="game id, TOURNAMENT/GAME, or a replay file")
     show.add_argument("--results", type=Path, default=Path("results"))
@@ -199,7 +205,33 @@ def cmd_replay(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
-COMMANDS = {"run": cmd_run, "leaderboard": cmd_leaderboard, "replay": cmd_replay}
+def cmd_bench(args: argparse.Namespace, console: Console) -> int:
+    import tempfile
+
+    from arena import bench
+
+    def say(text: str) -> None:
+        (Console(stderr=True) if args.json else console).print(text, highlight=False)
+
+    with tempfile.TemporaryDirectory(prefix="arena-bench-") as logs:
+        figures = bench.run(args.seconds, args.concurrency, args.bots, Path(logs), say)
+    if args.json:
+        print(json.dumps(figures, indent=2))
+    else:
+        console.print(
+            f"arena/transport ratio: [bold]{figures['arena_to_transport_ratio']:.2f}[/] "
+            f"(target at least 0.7); engine worst case "
+            f"[bold]{figures['engine_us_per_decision']:.1f} us[/] per decision (target at most 20)"
+        )
+    return 0
+
+
+COMMANDS = {
+    "run": cmd_run,
+    "bench": cmd_bench,
+    "leaderboard": cmd_leaderboard,
+    "replay": cmd_replay,
+}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,0 +1,244 @@
+"""Speed, measured side by side in one run: never a timed test.
+
+- engine: random legal games in process (deals included), microseconds per
+  decision and games per second for 2, 4 and 6 players;
+- transport: raw gRPC round trips per second over bidirectional streams, from
+  this process to bot processes running the bot kit, at the arena's
+  concurrency (one request in flight per stream);
+- arena: decisions per second of the real referee playing that many games at
+  once against the same bot processes.
+The ratio arena/transport says what the referee costs beyond the round trip
+that every decision needs anyway.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import grpc
+
+import engine
+from arena import wire
+from arena._proto.perudo.v1 import referee_pb2 as pb
+from arena.auth import TokenBook
+from arena.lobby import Lobby
+from arena.match import GameSpec, Match
+from arena.processes import BotProcess, ResourceLimits
+from arena.manifest import BotSpec
+from arena.server import SERVICE, Referee, ServerLimits
+
+_EOF = grpc.aio.EOF  # type: ignore[attr-defined]  # missing from the stubs
+_BOT = Path(__file__).with_name("bench_bot.py")
+
+
+@dataclass(frozen=True, slots=True)
+class EngineSpeed:
+    players: int
+    us_per_decision: float
+    games_per_s: float
+
+
+def engine_speed(players: int, seconds: float, seed: int = 1) -> EngineSpeed:
+    """Random legal play in process; every engine call a referee makes per decision."""
+    rng = random.Random(seed)
+    ruleset = engine.Ruleset()
+    dice = engine.HmacDice(engine.new_seed(), "bench")
+    decisions = games = 0
+    started = time.perf_counter()
+    while time.perf_counter() - started < seconds:
+        state = engine.new_game(ruleset, players, engine.rolloff(dice, players))
+        while not state.is_over:
+            if state.phase is engine.Phase.DEAL:
+                state = engine.deal(state, engine.roll_hands(state, dice))
+                continue
+            seat = state.to_act
+            obs = engine.observe(state, seat)
+            faces = [f for f in range(6) if obs.floors[f]]
+            if obs.can_dudo and (not faces or rng.random() < 0.25):
+                action: engine.Action = engine.DUDO
+            else:
+                face = rng.choice(faces)
+                action = engine.Bid(obs.floors[face], face + 1)
+            state = engine.apply(state, seat, action)
+            decisions += 1
+        games += 1
+    elapsed = time.perf_counter() - started
+    return EngineSpeed(players, elapsed / decisions * 1e6, games / elapsed)
+
+
+async def _start_bots(
+    port: int, tokens: TokenBook, count: int, sessions: int, logs: Path
+) -> list[BotProcess]:
+    bots = []
+    for i in range(count):
+        name = f"bench-{i}"
+        spec = BotSpec(name=name, path=_BOT, workdir=_BOT.parent, run=("python", _BOT.name))
+        env = {
+            "PERUDO_ADDRESS": f"127.0.0.1:{port}",
+            "PERUDO_BOT_NAME": name,
+            "PERUDO_TOKEN": tokens.issue(name),
+            "PERUDO_SESSIONS": str(sessions),
+        }
+        bots.append(await BotProcess.start(spec, env, logs / f"{name}.log", ResourceLimits()))
+    return bots
+
+
+def _sample_request() -> pb.RefereeMessage:
+    """A typical mid-round request of a 4-player game."""
+    state = engine.new_game(engine.Ruleset(), 4, 0)
+    dice = engine.HmacDice(b"b" * 32, "sample")
+    state = engine.deal(state, engine.roll_hands(state, dice))
+    state = engine.apply(state, 0, engine.Bid(3, 4))
+    state = engine.apply(state, 1, engine.Bid(4, 4))
+    return wire.request_to_proto(
+        engine.observe(state, 2),
+        request_id=0,
+        offer=False,
+        game_id="sample",
+        players=("a", "b", "c", "d"),
+        ruleset=wire.ruleset_to_proto(state.ruleset),
+        news=(),
+        time_left_ms=1000,
+    )
+
+
+async def transport_speed(concurrency: int, bots: int, seconds: float, logs: Path) -> float:
+    """Round trips per second with a server that only echoes requests: the transport's limit."""
+    tokens = TokenBook()
+    template = _sample_request()
+    counts: list[int] = []
+    stop_at = 0.0
+    go = asyncio.Event()
+    active = 0
+
+    async def play(_requests: object, context: grpc.aio.ServicerContext) -> None:  # type: ignore[type-arg]
+        nonlocal active
+        if await context.read() is _EOF:
+            return
+        await context.write(pb.RefereeMessage(welcome=pb.Welcome(protocol_version=1)))
+        if active >= concurrency:
+            await context.write(pb.RefereeMessage(goodbye=pb.Goodbye(reason="enough")))
+            return
+        active += 1
+        await go.wait()
+        done = 0
+        message = pb.RefereeMessage()
+        message.CopyFrom(template)
+        while time.monotonic() < stop_at:
+            done += 1
+            message.request.request_id = done
+            await context.write(message)
+            if await context.read() is _EOF:
+                break
+        counts.append(done)
+        await context.write(pb.RefereeMessage(goodbye=pb.Goodbye(reason="done")))
+
+    server = grpc.aio.server()
+    server.add_generic_rpc_handlers(
+        (
+            grpc.method_handlers_generic_handler(
+                SERVICE,
+                {
+                    "Play": grpc.stream_stream_rpc_method_handler(
+                        play,
+                        request_deserializer=None,
+                        response_serializer=pb.RefereeMessage.SerializeToString,
+                    )
+                },
+            ),
+        )
+    )
+    port = server.add_insecure_port("127.0.0.1:0")
+    await server.start()
+    sessions = -(-concurrency // bots)
+    processes = await _start_bots(port, tokens, bots, sessions, logs)
+    try:
+        await _until(lambda: active >= concurrency, 20)
+        stop_at = time.monotonic() + seconds
+        started = time.monotonic()
+        go.set()
+        await _until(lambda: len(counts) >= active, seconds + 20)
+        elapsed = time.monotonic() - started
+    finally:
+        await asyncio.gather(*(p.stop(grace=2) for p in processes))
+        await server.stop(grace=1)
+    return sum(counts) / elapsed
+
+
+async def arena_speed(concurrency: int, bots: int, seconds: float, logs: Path) -> float:
+    """Decisions per second of the real referee with `concurrency` games at once."""
+    tokens = TokenBook()
+    lobby = Lobby(tokens, max_sessions_per_bot=64)
+    referee = Referee(lobby, ServerLimits(move_time=5.0))
+    port = await referee.start()
+    processes = await _start_bots(port, tokens, bots, concurrency, logs)
+    names = [f"bench-{i}" for i in range(bots)]
+    seed = engine.new_seed()
+    decisions = 0
+    table = min(bots, 4)
+    try:
+        await lobby.wait_for(names, concurrency, 20)
+        stop_at = time.monotonic() + seconds
+        started = time.monotonic()
+
+        async def worker(w: int) -> None:
+            nonlocal decisions
+            game = 0
+            while time.monotonic() < stop_at:
+                game += 1
+                players = tuple(random.sample(names, table))
+                borrowed = await lobby.borrow_table(players)
+                seats = [s for s in borrowed.values() if s is not None]
+                spec = GameSpec(f"w{w}-g{game}", players, f"w{w}-g{game}", engine.Ruleset())
+                record = await Match(spec, seats, seed, 5.0).play()
+                for session in seats:
+                    await lobby.give_back(session)
+                decisions += record.decisions
+
+        await asyncio.gather(*(worker(w) for w in range(concurrency)))
+        elapsed = time.monotonic() - started
+    finally:
+        await referee.stop()
+        await asyncio.gather(*(p.stop(grace=2) for p in processes))
+    return decisions / elapsed
+
+
+async def _until(condition: Callable[[], bool], timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise TimeoutError("the benchmark's bots did not get going in time")
+        await asyncio.sleep(0.02)
+
+
+def run(
+    seconds: float, concurrency: int, bots: int, logs: Path, say: Callable[[str], None]
+) -> dict[str, float]:
+    speeds = []
+    for players in (2, 4, 6):
+        speed = engine_speed(players, seconds / 2)
+        speeds.append(speed)
+        say(
+            f"engine, {players} players: {speed.us_per_decision:.1f} us/decision, {speed.games_per_s:.0f} games/s"
+        )
+    transport = asyncio.run(transport_speed(concurrency, bots, seconds, logs))
+    say(f"transport: {transport:.0f} round trips/s at concurrency {concurrency}")
+    arena = asyncio.run(arena_speed(concurrency, bots, seconds, logs))
+    say(f"arena: {arena:.0f} decisions/s at concurrency {concurrency}")
+    worst = max(s.us_per_decision for s in speeds)
+    return {
+        "engine_us_per_decision": round(worst, 2),
+        **{f"engine_us_per_decision_{s.players}p": round(s.us_per_decision, 2) for s in speeds},
+        **{f"engine_games_per_s_{s.players}p": round(s.games_per_s, 1) for s in speeds},
+        "transport_roundtrips_per_s": round(transport, 1),
+        "arena_decisions_per_s": round(arena, 1),
+        "arena_to_transport_ratio": round(arena / transport, 3),
+        "concurrency": concurrency,
+        "python": float(f"{sys.version_info.major}.{sys.version_info.minor}"),
+    }
