@@ -27,7 +27,15 @@ import os
 import sys
 from collections.abc import Sequence
 
-from arena.kit.client import Connection, GameOverHook, Policy, RefusedError, serve
+from arena.kit.client import (
+    Connection,
+    GameOverHook,
+    Handler,
+    Policy,
+    RefusedError,
+    serve,
+    serve_sessions,
+)
 from arena.wire import PASS, Answer, Pass
 from engine import Observation
 
@@ -35,6 +43,7 @@ __all__ = [
     "PASS",
     "Answer",
     "Connection",
+    "Handler",
     "Observation",
     "Pass",
     "Policy",
@@ -42,6 +51,7 @@ __all__ = [
     "connection_from_env",
     "run",
     "serve",
+    "serve_sessions",
 ]
 
 

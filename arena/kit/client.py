@@ -1,8 +1,8 @@
 """The bot side of the protocol: dial, say hello, answer requests, go home.
 
-One channel, several `Play` streams (sessions) on it, each answering its
-requests in order. A game's rounds are remembered per session so that the
-bot sees the whole public history of its game, not only what is new.
+One channel, several `Play` streams (sessions) on it. Each session gets a
+`Handler` of its own that turns requests into actions: `PolicyHandler` for a
+Python function, or the JSON-lines bridge for a program in any language.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ import asyncio
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 import grpc
 
@@ -19,10 +20,18 @@ from arena._proto.perudo.v1 import referee_pb2 as pb
 from arena._proto.perudo.v1 import referee_pb2_grpc as pb_grpc
 from engine import Observation, RoundOutcome
 
+_EOF = grpc.aio.EOF  # type: ignore[attr-defined]  # missing from the stubs
+
 Policy = Callable[[Observation], wire.Answer]
 GameOverHook = Callable[[pb.GameOver], None]
 
-_EOF = grpc.aio.EOF  # type: ignore[attr-defined]  # missing from the stubs
+_REFUSALS = {
+    grpc.StatusCode.UNAUTHENTICATED,
+    grpc.StatusCode.PERMISSION_DENIED,
+    grpc.StatusCode.FAILED_PRECONDITION,
+    grpc.StatusCode.RESOURCE_EXHAUSTED,
+    grpc.StatusCode.INVALID_ARGUMENT,
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,22 +48,32 @@ class RefusedError(Exception):
     """The referee refused the session (wrong token, unknown name, bad version)."""
 
 
-class _Session:
-    def __init__(self, policy: Policy, on_game_over: GameOverHook | None) -> None:
+class Handler(Protocol):
+    """Answers the requests of one session."""
+
+    async def request(self, request: pb.ActionRequest) -> pb.Action: ...
+
+    async def game_over(self, message: pb.GameOver) -> None: ...
+
+    async def close(self) -> None: ...
+
+
+class PolicyHandler:
+    """A Python policy; remembers each game's rounds so it sees the whole history."""
+
+    def __init__(self, policy: Policy, on_game_over: GameOverHook | None = None) -> None:
         self._policy = policy
         self._on_game_over = on_game_over
         self._history: dict[str, tuple[RoundOutcome, ...]] = {}
 
-    def answer(self, request: pb.ActionRequest) -> pb.BotMessage:
+    async def request(self, request: pb.ActionRequest) -> pb.Action:
         known = self._history.get(request.game_id, ())
         if request.results:
             known += tuple(wire.outcome_from_proto(r) for r in request.results)
             self._history[request.game_id] = known
-        obs = wire.observation_from_proto(request, known)
-        action = wire.answer_to_proto(self._policy(obs))
-        return pb.BotMessage(reply=pb.ActionReply(request_id=request.request_id, action=action))
+        return wire.answer_to_proto(self._policy(wire.observation_from_proto(request, known)))
 
-    def game_over(self, message: pb.GameOver) -> None:
+    async def game_over(self, message: pb.GameOver) -> None:
         self._history.pop(message.game_id, None)
         if message.HasField("fault"):
             print(
@@ -65,10 +84,11 @@ class _Session:
         if self._on_game_over is not None:
             self._on_game_over(message)
 
+    async def close(self) -> None:
+        return None
 
-async def _play(
-    channel: grpc.aio.Channel, conn: Connection, policy: Policy, on_game_over: GameOverHook | None
-) -> None:
+
+async def _session(channel: grpc.aio.Channel, conn: Connection, handler: Handler) -> None:
     stub = pb_grpc.RefereeServiceStub(channel)  # type: ignore[no-untyped-call]
     call = stub.Play()
     hello = pb.Hello(
@@ -78,7 +98,6 @@ async def _play(
         bot_version=conn.bot_version,
     )
     await call.write(pb.BotMessage(hello=hello))
-    session = _Session(policy, on_game_over)
     try:
         while True:
             message = await call.read()
@@ -86,27 +105,26 @@ async def _play(
                 return
             kind = message.WhichOneof("kind")
             if kind == "request":
-                await call.write(session.answer(message.request))
+                action = await handler.request(message.request)
+                reply = pb.ActionReply(request_id=message.request.request_id, action=action)
+                await call.write(pb.BotMessage(reply=reply))
             elif kind == "game_over":
-                session.game_over(message.game_over)
+                await handler.game_over(message.game_over)
             elif kind == "goodbye":
                 await call.done_writing()
                 return
     except grpc.aio.AioRpcError as error:
-        if error.code() in {
-            grpc.StatusCode.UNAUTHENTICATED,
-            grpc.StatusCode.PERMISSION_DENIED,
-            grpc.StatusCode.FAILED_PRECONDITION,
-            grpc.StatusCode.RESOURCE_EXHAUSTED,
-        }:
+        if error.code() in _REFUSALS:
             raise RefusedError(f"{error.code().name}: {error.details()}") from None
         if error.code() in {grpc.StatusCode.CANCELLED, grpc.StatusCode.UNAVAILABLE}:
             return  # the referee went away: nothing more to play
         raise
+    finally:
+        await handler.close()
 
 
-async def serve(conn: Connection, policy: Policy, on_game_over: GameOverHook | None = None) -> None:
-    """Play every game the referee sends over `conn.sessions` sessions, then return."""
+async def serve_sessions(conn: Connection, make_handler: Callable[[], Handler]) -> None:
+    """Open `conn.sessions` sessions, each with a handler of its own, until the referee is done."""
     async with grpc.aio.insecure_channel(conn.address) as channel:
         try:
             await asyncio.wait_for(channel.channel_ready(), conn.connect_timeout)
@@ -115,5 +133,10 @@ async def serve(conn: Connection, policy: Policy, on_game_over: GameOverHook | N
                 f"no referee answered at {conn.address} within {conn.connect_timeout:.0f} s"
             ) from None
         await asyncio.gather(
-            *(_play(channel, conn, policy, on_game_over) for _ in range(conn.sessions))
+            *(_session(channel, conn, make_handler()) for _ in range(conn.sessions))
         )
+
+
+async def serve(conn: Connection, policy: Policy, on_game_over: GameOverHook | None = None) -> None:
+    """Play a Python policy in every session."""
+    await serve_sessions(conn, lambda: PolicyHandler(policy, on_game_over))
