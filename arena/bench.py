@@ -28,9 +28,9 @@ from arena import wire
 from arena._proto.perudo.v1 import referee_pb2 as pb
 from arena.auth import TokenBook
 from arena.lobby import Lobby
+from arena.manifest import BotSpec
 from arena.match import GameSpec, Match
 from arena.processes import BotProcess, ResourceLimits
-from arena.manifest import BotSpec
 from arena.server import SERVICE, Referee, ServerLimits
 
 _EOF = grpc.aio.EOF  # type: ignore[attr-defined]  # missing from the stubs
@@ -225,7 +225,8 @@ def run(
         speed = engine_speed(players, seconds / 2)
         speeds.append(speed)
         say(
-            f"engine, {players} players: {speed.us_per_decision:.1f} us/decision, {speed.games_per_s:.0f} games/s"
+            f"engine, {players} players: {speed.us_per_decision:.1f} us/decision, "
+            f"{speed.games_per_s:.0f} games/s"
         )
     transport = asyncio.run(transport_speed(concurrency, bots, seconds, logs))
     say(f"transport: {transport:.0f} round trips/s at concurrency {concurrency}")

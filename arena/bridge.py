@@ -20,7 +20,6 @@ log; it must never write anything but answers to stdout.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 import sys

@@ -109,6 +109,11 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument("--concurrency", type=int, default=6, help="games (requests) in flight")
     bench.add_argument("--bots", type=int, default=4, help="bot processes")
 
+    check = commands.add_parser("check-bot", help="put one bot through a compliance suite")
+    check.add_argument("path", type=Path, help="a bot folder (with bot.toml) or script")
+    check.add_argument("--move-time", type=float, default=1.0, help="seconds per decision")
+    check.add_argument("--connect-timeout", type=float, default=20.0)
+
     show = commands.add_parser("replay", help="tell one game round by round")
     show.add_argument("game", help="game id, TOURNAMENT/GAME, or a replay file")
     show.add_argument("--results", type=Path, default=Path("results"))
@@ -226,9 +231,28 @@ def cmd_bench(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def cmd_check_bot(args: argparse.Namespace, console: Console) -> int:
+    from arena.checkbot import Check, check_bot
+
+    def say(check: Check) -> None:
+        mark = "[green]PASS[/]" if check.passed else "[red]FAIL[/]"
+        console.print(f"{mark} {check.name}: ", end="")
+        console.print(check.detail, highlight=False, markup=False)
+
+    console.print(f"Checking {args.path}", highlight=False)
+    run = asyncio.run(check_bot(args.path, say, args.move_time, args.connect_timeout))
+    failed = sum(not c.passed for c in run.checks)
+    console.print(
+        f"{len(run.checks) - failed} passed, {failed} failed",
+        style="green" if run.passed else "red",
+    )
+    return 0 if run.passed else 1
+
+
 COMMANDS = {
     "run": cmd_run,
     "bench": cmd_bench,
+    "check-bot": cmd_check_bot,
     "leaderboard": cmd_leaderboard,
     "replay": cmd_replay,
 }

@@ -1,0 +1,454 @@
+"""`arena check-bot`: put one bot through the situations that trip bots up.
+
+The bot runs as it would in a tournament (its manifest, build, process,
+session), against a real referee. Each probe is an exact position built with
+the engine (an opening, a raise after a paco bid, a palifico round, a calza
+offer, ...) sent to the bot as a real request; its answer must be legal and
+on time. Then it plays whole games, several at once, against opponents that
+run in process. Every failure says what the bot sent and what was expected.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import engine
+from arena import wire
+from arena._proto.perudo.v1 import referee_pb2 as pb
+from arena.auth import TokenBook
+from arena.kit import odds
+from arena.lobby import Lobby
+from arena.manifest import ManifestError, load_entry
+from arena.match import GameSpec, Match, Seat
+from arena.processes import BotProcess, ResourceLimits, run_build
+from arena.server import Referee, ServerLimits
+from arena.session import Reply, Session, next_request_id
+from engine import Bid, CalzaRule, GameState, Ruleset
+
+SESSIONS = 2
+OPPONENT = "house"
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    name: str
+    passed: bool
+    detail: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Probe:
+    """One position, the seat the bot plays in it, and what it must get right."""
+
+    name: str
+    state: GameState
+    seat: int
+    offer: bool = False
+    expect: str = "a legal action"
+
+
+def house_policy(obs: engine.Observation) -> wire.Answer:
+    """The in-process opponent: plain binomial odds, always legal."""
+    if not obs.my_turn:
+        return wire.PASS
+    standing = obs.standing
+    if standing is not None and obs.can_dudo and odds.chance_true(obs, standing) < 0.45:
+        return engine.DUDO
+    bids = odds.legal_bids(obs, extra=1)
+    if not bids:
+        return engine.DUDO
+    return max(bids, key=lambda b: (odds.chance_true(obs, b), b.count, b.face))
+
+
+class HouseSeat:
+    """A seat played in process by `house_policy`, behind the same message path as a bot."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    async def ask(self, message: pb.RefereeMessage, request_id: int, timeout: float) -> Reply:
+        obs = wire.observation_from_proto(message.request, ())
+        return Reply(house_policy(obs), None, 0.0)
+
+    async def send(self, message: pb.RefereeMessage) -> bool:
+        return True
+
+    def peer_crashed(self) -> bool:
+        return False
+
+
+def _position(
+    ruleset: Ruleset,
+    hands: Sequence[Sequence[int]],
+    opener: int,
+    bids: Sequence[tuple[int, Bid]] = (),
+    palifico: bool = False,
+) -> GameState:
+    state = engine.new_game(
+        ruleset,
+        len(hands),
+        opener,
+        dice=[len(h) for h in hands],
+        palifico=palifico,
+        palifico_used=[opener] if palifico else [],
+    )
+    state = engine.deal(state, hands)
+    for seat, bid in bids:
+        state = engine.apply(state, seat, bid)
+    return state
+
+
+def probes() -> list[Probe]:
+    rulebook = Ruleset()
+    return [
+        Probe(
+            "opening",
+            _position(rulebook, [[2, 3, 3, 5, 6], [1, 4, 4, 5, 6], [2, 2, 3, 4, 6]], 0),
+            0,
+            expect="an opening bid, on any face but pacos",
+        ),
+        Probe(
+            "raise after a paco bid",
+            _position(
+                rulebook,
+                [[1, 4, 4, 5, 6], [2, 3, 3, 5, 6], [2, 2, 3, 4, 6]],
+                2,
+                [(2, Bid(4, 3)), (0, Bid(2, 1))],
+            ),
+            1,
+            expect="more pacos, at least 5 of another face (2 x 2 + 1), or dudo",
+        ),
+        Probe(
+            "switch to pacos",
+            _position(
+                rulebook,
+                [[1, 1, 4, 5, 6], [2, 3, 3, 5, 6], [2, 2, 3, 4, 6], [3, 3, 5, 5, 6]],
+                0,
+                [(0, Bid(5, 4)), (1, Bid(7, 5))],
+            ),
+            2,
+            expect="pacos from 4 (half of 7, rounded up), a higher bid, or dudo",
+        ),
+        Probe(
+            "palifico round",
+            _position(
+                rulebook,
+                [[4], [2, 4, 5, 6, 6], [1, 1, 3, 4, 5]],
+                0,
+                [(0, Bid(1, 4))],
+                palifico=True,
+            ),
+            1,
+            expect="more 4s (the face is fixed; pacos are not wild), or dudo",
+        ),
+        Probe(
+            "palifico opening",
+            _position(rulebook, [[3], [2, 4, 5, 6, 6], [1, 1, 3, 4, 5]], 0, palifico=True),
+            0,
+            expect="an opening bid on any face, pacos included",
+        ),
+        Probe(
+            "calza on its turn",
+            _position(
+                rulebook, [[2, 2, 3, 5, 6], [2, 4, 4, 5, 6], [1, 2, 3, 4, 6]], 0, [(0, Bid(4, 2))]
+            ),
+            1,
+            expect="a raise, dudo or calza (calza = turn)",
+        ),
+        Probe(
+            "no calza when it is off",
+            _position(
+                Ruleset(calza=CalzaRule.OFF),
+                [[2, 2, 3, 5, 6], [2, 4, 4, 5, 6], [1, 2, 3, 4, 6]],
+                0,
+                [(0, Bid(4, 2))],
+            ),
+            1,
+            expect="a raise or dudo (calza = off)",
+        ),
+        Probe(
+            "calza offer out of turn",
+            _position(
+                Ruleset(calza=CalzaRule.ANY),
+                [[2, 2, 3, 5, 6], [2, 4, 4, 5, 6], [1, 2, 3, 4, 6]],
+                0,
+                [(0, Bid(4, 2))],
+            ),
+            2,
+            offer=True,
+            expect="calza or pass (an out-of-turn offer)",
+        ),
+        Probe(
+            "last die of the table",
+            _position(rulebook, [[5], [2]], 0, [(0, Bid(1, 5))]),
+            1,
+            expect="a raise to 2 dice (the most in play), or dudo",
+        ),
+    ]
+
+
+async def _probe(session: Session, probe: Probe, move_time: float) -> Check:
+    request_id = next_request_id()
+    game_id = f"check-{probe.name.replace(' ', '-')}"
+    players = tuple(
+        OPPONENT if s != probe.seat else session.name for s in range(probe.state.players)
+    )
+    message = wire.request_to_proto(
+        engine.observe(probe.state, probe.seat),
+        request_id=request_id,
+        offer=probe.offer,
+        game_id=game_id,
+        players=players,
+        ruleset=wire.ruleset_to_proto(probe.state.ruleset),
+        news=(),
+        time_left_ms=round(move_time * 1000),
+    )
+    reply = await session.ask(message, request_id, move_time)
+    check = _judge(probe, reply)
+    await session.send(
+        wire.game_over_to_proto(
+            game_id=game_id,
+            seat=probe.seat,
+            order=[probe.seat, *(s for s in range(probe.state.players) if s != probe.seat)],
+            players=players,
+            news=(),
+            fault=reply.fault,
+        )
+    )
+    return check
+
+
+def _judge(probe: Probe, reply: Reply) -> Check:
+    name = f"{probe.name}"
+    if reply.fault is not None:
+        sent = f"; it sent {reply.fault.sent}" if reply.fault.sent else ""
+        return Check(
+            name,
+            False,
+            f"{reply.fault.kind.value}: {reply.fault.detail}{sent}; expected {probe.expect}",
+        )
+    answer = reply.answer
+    timing = f"{reply.elapsed * 1000:.1f} ms"
+    if isinstance(answer, wire.Pass) or answer is None:
+        ok = probe.offer
+        why = "pass answers only a calza offer"
+    elif probe.offer and answer != engine.CALZA:
+        ok, why = False, f"{answer}: an offer is answered with calza or pass only"
+    else:
+        refusal = engine.refusal(probe.state, probe.seat, answer)
+        ok, why = refusal is None, str(refusal)
+    if ok:
+        return Check(name, True, f"{answer} ({timing})")
+    return Check(
+        name, False, f"it sent {answer}, which is illegal ({why}); expected {probe.expect}"
+    )
+
+
+async def _games(
+    session_pool: list[Session], move_time: float, say: Callable[[Check], None]
+) -> list[Check]:
+    variants = [
+        ("rulebook", Ruleset()),
+        ("calza by anyone", Ruleset(calza=CalzaRule.ANY)),
+        ("no calza, palifico every time", Ruleset(calza=CalzaRule.OFF, palifico_once=False)),
+        ("one-die face change", Ruleset(palifico_one_die_may_change_face=True, dice_per_player=3)),
+    ]
+    checks: list[Check] = []
+    seed = engine.new_seed()
+
+    async def play(index: int, label: str, ruleset: Ruleset, session: Session) -> Check:
+        seats: list[Seat] = [HouseSeat(f"{OPPONENT}-{i}") for i in range(3)]
+        seat = index % 3
+        seats[seat] = session
+        names = tuple(s.name for s in seats)
+        spec = GameSpec(f"check-game-{index}", names, f"check-{index}", ruleset)
+        record = await Match(spec, seats, seed, move_time).play()
+        faults = [f for f in record.faults if f.seat == seat]
+        place = record.order.index(seat) + 1
+        name = f"whole game: {label}"
+        if faults:
+            f = faults[0].fault
+            sent = f"; it sent {f.sent}" if f.sent else ""
+            return Check(
+                name, False, f"{f.kind.value} in round {faults[0].round}: {f.detail}{sent}"
+            )
+        times = record.think_ms[seat]
+        slowest = max(times) if times else 0.0
+        return Check(
+            name, True, f"place {place} of 3, {len(times)} decisions, slowest {slowest:.1f} ms"
+        )
+
+    for start in range(0, len(variants), len(session_pool)):
+        batch = variants[start : start + len(session_pool)]
+        results = await asyncio.gather(
+            *(
+                play(start + i, label, rules, session_pool[i])
+                for i, (label, rules) in enumerate(batch)
+            )
+        )
+        for check in results:
+            say(check)
+            checks.append(check)
+    return checks
+
+
+@dataclass
+class CheckRun:
+    checks: list[Check] = field(default_factory=list)
+
+    @property
+    def passed(self) -> bool:
+        return bool(self.checks) and all(c.passed for c in self.checks)
+
+
+async def check_bot(
+    path: Path,
+    say: Callable[[Check], None],
+    move_time: float = 1.0,
+    connect_timeout: float = 20.0,
+    limits: ResourceLimits | None = None,
+) -> CheckRun:
+    run = CheckRun()
+
+    def record(check: Check) -> None:
+        run.checks.append(check)
+        say(check)
+
+    try:
+        spec = load_entry(path)
+    except ManifestError as error:
+        record(Check("manifest", False, str(error)))
+        return run
+    if spec is None:
+        record(
+            Check(
+                "manifest",
+                False,
+                f"{path} is not a bot (a folder with bot.toml, or a .py/.js/.sh script)",
+            )
+        )
+        return run
+    missing = spec.missing_programs()
+    if missing:
+        record(Check("toolchain", False, f"needs {', '.join(missing)}, not found on PATH"))
+        return run
+    with tempfile.TemporaryDirectory(prefix="check-bot-") as tmp:
+        logs = Path(tmp)
+        failure = await run_build(spec, {}, logs / "build.log")
+        if failure is not None:
+            record(Check("build", False, failure))
+            return run
+        if spec.build is not None:
+            record(Check("build", True, " ".join(spec.build)))
+        tokens = TokenBook()
+        lobby = Lobby(tokens)
+        referee = Referee(lobby, ServerLimits(move_time=move_time))
+        port = await referee.start()
+        env = {
+            "PERUDO_ADDRESS": f"127.0.0.1:{port}",
+            "PERUDO_BOT_NAME": spec.name,
+            "PERUDO_TOKEN": tokens.issue(spec.name),
+            "PERUDO_SESSIONS": str(SESSIONS),
+        }
+        process = await BotProcess.start(spec, env, logs / "bot.log", limits or ResourceLimits())
+        lobby.crash_probes[spec.name] = lambda: not process.alive
+        try:
+            await _check_running(
+                run, record, lobby, spec.name, process, logs, move_time, connect_timeout
+            )
+        finally:
+            await referee.stop("the check is over")
+            code = await process.stop()
+        if run.checks and run.checks[0].passed:
+            record(Check("exits after goodbye", code == 0, f"exit code {code}"))
+    return run
+
+
+async def _check_running(
+    run: CheckRun,
+    record: Callable[[Check], None],
+    lobby: Lobby,
+    name: str,
+    process: BotProcess,
+    logs: Path,
+    move_time: float,
+    connect_timeout: float,
+) -> None:
+    deadline = time.monotonic() + connect_timeout
+    while not lobby.connected().get(name) and process.alive and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+    if not lobby.connected().get(name):
+        why = (
+            "its process exited" if not process.alive else f"nothing within {connect_timeout:.0f} s"
+        )
+        record(
+            Check(
+                "connects and says hello", False, f"{why}; last log line: {_tail(logs / 'bot.log')}"
+            )
+        )
+        return
+    record(Check("connects and says hello", True, f"{lobby.connected()[name]} session(s)"))
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(_sessions(lobby, name, SESSIONS), 3.0)
+    opened = lobby.connected().get(name, 0)
+    record(
+        Check(
+            f"opens {SESSIONS} sessions when asked",
+            opened >= SESSIONS,
+            f"opened {opened} (PERUDO_SESSIONS={SESSIONS})",
+        )
+    )
+    borrowed = await lobby.borrow_table([name])
+    session = borrowed[name]
+    if session is None:
+        record(
+            Check(
+                "stays connected",
+                False,
+                f"the session closed; last log line: {_tail(logs / 'bot.log')}",
+            )
+        )
+        return
+    pool = [session]
+    if opened >= SESSIONS:
+        second = (await lobby.borrow_table([name]))[name]
+        if second is not None:
+            pool.append(second)
+    for probe in probes():
+        record(await _probe(session, probe, move_time))
+        if session.closed:
+            record(
+                Check(
+                    "stays connected",
+                    False,
+                    f"{session.close_reason}; last log line: {_tail(logs / 'bot.log')}",
+                )
+            )
+            return
+    record(
+        Check(
+            "keeps playing after game over",
+            not session.closed,
+            "answered every probe after its game over",
+        )
+    )
+    await _games(pool, move_time, record)
+
+
+async def _sessions(lobby: Lobby, name: str, count: int) -> None:
+    while lobby.connected().get(name, 0) < count:
+        await asyncio.sleep(0.05)
+
+
+def _tail(log: Path) -> str:
+    try:
+        lines = log.read_text(errors="replace").strip().splitlines()
+    except OSError:
+        return "(no log)"
+    return lines[-1][:300] if lines else "(no output)"
