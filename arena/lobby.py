@@ -64,6 +64,15 @@ class Lobby:
                 self._free[session.name].remove(session)
             self._changed.notify_all()
 
+    async def changed(self, timeout: float) -> bool:
+        """Wait for any session to come, go, or come free; False on timeout."""
+        async with self._changed:
+            try:
+                await asyncio.wait_for(self._changed.wait(), timeout)
+            except TimeoutError:
+                return False
+            return True
+
     def connected(self) -> dict[str, int]:
         """Open sessions per bot name."""
         return {name: len(s) for name, s in self._sessions.items() if s}

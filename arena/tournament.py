@@ -39,7 +39,8 @@ class TournamentError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class TournamentConfig:
-    bots_dir: Path
+    bots_dir: Path | None
+    """Local bots to start; None when only remote bots play (on a league server)."""
     out: Path = Path("results")
     table_size: int | None = None
     """Players per game; None means every entrant, up to 6."""
@@ -53,6 +54,8 @@ class TournamentConfig:
     connect_timeout: float = 20.0
     limits: ResourceLimits = field(default_factory=ResourceLimits)
     name: str | None = None
+    reconnect_grace: float = 60.0
+    """On a league server: how long to wait for a disconnected bot before its games are dropped."""
 
     @property
     def league_path(self) -> Path:
@@ -91,6 +94,15 @@ class Observer(Protocol):
     ) -> None: ...
 
 
+@dataclass(frozen=True, slots=True)
+class Venue:
+    """A referee that is already running (a league server's), and its remote entrants."""
+
+    referee: Referee
+    port: int
+    remote: tuple[str, ...]
+
+
 class Tournament:
     def __init__(self, config: TournamentConfig, observer: Observer) -> None:
         self.config = config
@@ -110,18 +122,30 @@ class Tournament:
         for task in self._workers:
             task.cancel()
 
-    async def run(self, resume: Path | None = None) -> Summary:
+    async def run(self, resume: Path | None = None, venue: Venue | None = None) -> Summary:
+        """Play the tournament on a referee of its own, or on `venue` with its remote bots."""
         folder, info = self._open(resume)
         store = LeagueStore(self.config.league_path if resume is None else Path(info["league"]))
-        referee: Referee | None = None
+        own: Referee | None = None
+        bots: list[BotSpec] = []
+        remote: tuple[str, ...] = ()
         try:
-            bots = await self._prepare_bots(folder, info, resume is not None)
-            tokens = TokenBook()
-            lobby = Lobby(tokens, max_sessions_per_bot=64)
-            referee = Referee(lobby, ServerLimits(move_time=info["move_time"]))
-            port = await referee.start("127.0.0.1:0")
-            await self._start_bots(bots, tokens, lobby, port, folder, info["jobs"])
+            if venue is None:
+                own = Referee(
+                    Lobby(TokenBook(), max_sessions_per_bot=64),
+                    ServerLimits(move_time=info["move_time"]),
+                )
+                referee, port = own, await own.start("127.0.0.1:0")
+            else:
+                referee, port, remote = venue.referee, venue.port, venue.remote
+            lobby = referee.lobby
+            if info["bots_dir"] is not None:
+                bots = await self._prepare_bots(
+                    folder, info, resume is not None, need=2 - len(remote)
+                )
+            await self._start_bots(bots, lobby.tokens, lobby, port, folder, info["jobs"])
             connected = await self._await_connections(bots, lobby, folder)
+            connected |= {name for name in remote if lobby.connected().get(name)}
             if resume is None:
                 entrants = sorted(connected)
                 if len(entrants) < 2:
@@ -132,10 +156,16 @@ class Tournament:
                 info.update(self._entrant_info(entrants, bots))
                 folder.write_info(info)
             store.add_tournament(info["id"], info)
-            return await self._play(folder, info, lobby, store)
+            return await self._play(folder, info, lobby, store, defer=venue is not None)
         finally:
-            if referee is not None:
-                await referee.stop("the tournament is over")
+            if own is not None:
+                await own.stop("the tournament is over")
+            elif venue is not None:  # the venue stays up: dismiss only the bots this run started
+                for session in venue.referee.lobby.all_sessions():
+                    if session.name in self._processes:
+                        await venue.referee.goodbye(session, "the tournament is over")
+                for name in self._processes:
+                    venue.referee.lobby.tokens.revoke(name)
             await asyncio.gather(*(p.stop() for p in self._processes.values()))
             store.close()
 
@@ -180,7 +210,7 @@ class Tournament:
             "id": tid,
             "status": "running",
             "created": time.time(),
-            "bots_dir": str(cfg.bots_dir.resolve()),
+            "bots_dir": str(cfg.bots_dir.resolve()) if cfg.bots_dir is not None else None,
             "league": str(cfg.league_path.resolve()),
             "ruleset": cfg.ruleset.to_mapping(),
             "table_size": cfg.table_size,
@@ -207,13 +237,17 @@ class Tournament:
             "entrants": entrants,
             "table_size": size,
             "bots": {
-                n: {"path": str(by_name[n].path), "files_sha256": by_name[n].files_hash}
+                n: (
+                    {"path": str(by_name[n].path), "files_sha256": by_name[n].files_hash}
+                    if n in by_name
+                    else {"remote": True}
+                )
                 for n in entrants
             },
         }
 
     async def _prepare_bots(
-        self, folder: TournamentFolder, info: dict[str, Any], resuming: bool
+        self, folder: TournamentFolder, info: dict[str, Any], resuming: bool, need: int = 2
     ) -> list[BotSpec]:
         try:
             found, problems = discover(Path(info["bots_dir"]))
@@ -249,7 +283,7 @@ class Tournament:
                 self.observer.note(
                     f"{bot.name}: skipped: {failure} (see {folder.logs / f'{bot.name}.build.log'})"
                 )
-        if len(ready) < 2 and not resuming:
+        if len(ready) < need and not resuming:
             raise TournamentError(
                 f"fewer than two bots can play ({', '.join(b.name for b in ready) or 'none'}); "
                 "nothing to do"
@@ -284,72 +318,139 @@ class Tournament:
             lobby.crash_probes[bot.name] = _dead_probe(process)
 
     async def _play(
-        self, folder: TournamentFolder, info: dict[str, Any], lobby: Lobby, store: LeagueStore
+        self,
+        folder: TournamentFolder,
+        info: dict[str, Any],
+        lobby: Lobby,
+        store: LeagueStore,
+        defer: bool = False,
     ) -> Summary:
-        seed = folder.seed()
-        ruleset = Ruleset.from_mapping(info["ruleset"])
-        schedule = build(info["entrants"], info["table_size"], info["games"], seed)
-        lines = list(folder.games())
-        done = {line["game"] for line in lines}
-        for line in lines:  # a crash may have come between the log and the store
-            store.add_game(info["id"], line)
-        live = rate_all(
-            [result_of(line) for line in sorted(lines, key=lambda x: x["index"])], info["entrants"]
-        )
-        pending = deque(g for g in schedule if g.game_id not in done)
-        progress = Progress(len(done), len(schedule), time.monotonic(), 0)
-        self.observer.started(folder.root, info["entrants"], progress)
-
-        async def play_one(game: ScheduledGame) -> None:
-            nonlocal progress
-            spec = GameSpec(game.game_id, game.players, game.deal_key, ruleset)
-            borrowed = await lobby.borrow_table(game.players)
-            seats: list[Seat] = [  # in seat order: borrowed keeps the order it was given
-                s if s is not None else AbsentSeat(n, f"{n} has no session open (not connected)")
-                for n, s in borrowed.items()
-            ]
-            try:
-                record = await Match(spec, seats, seed, info["move_time"]).play()
-            finally:
-                for session in borrowed.values():
-                    if session is not None:
-                        await lobby.give_back(session)
-            try:
-                line = folder.record_game(record, game.index)
-                store.add_game(info["id"], line)
-            except OSError as error:
-                self._error = (
-                    f"cannot write results ({error}); stopped with every finished game on disk"
-                )
-                self.request_stop()
-                return
-            live.add(result_of(line))
-            progress = Progress(
-                progress.done + 1, progress.total, progress.started, progress.played_now + 1
-            )
-            self.observer.game_finished(line, live.table(), progress)
-
-        async def worker() -> None:
-            while pending and not self._stopping.is_set():
-                await play_one(pending.popleft())
-
-        self._workers = [asyncio.ensure_future(worker()) for _ in range(info["jobs"])]
+        play = _Play(self, folder, info, lobby, store, defer)
+        self._workers = [asyncio.ensure_future(play.worker()) for _ in range(info["jobs"])]
         with contextlib.suppress(asyncio.CancelledError):
-            await asyncio.gather(*self._workers, return_exceptions=False)
-        finished_lines = sorted(folder.games(), key=lambda x: x["index"])
-        final = rate_all([result_of(x) for x in finished_lines], info["entrants"])
-        table = final.table()
-        folder.write_leaderboard(table)
-        complete = len(finished_lines) == len(schedule)
-        info["status"] = "finished" if complete else "interrupted"
-        if complete:
-            info["seed"] = seed.hex()
-            info["finished"] = time.time()
-        folder.write_info(info)
+            await asyncio.gather(*self._workers)
+        summary = play.finish()
         if self._error:
             raise TournamentError(self._error)
+        return summary
+
+
+class _Play:
+    """The schedule of one run being played: what is left, what is done, the live standings.
+
+    With `defer` (remote bots), a game waits while one of its bots is not
+    connected and other games go first; games still waiting after the
+    reconnect grace, with nothing else in flight, are dropped. Without it
+    (local bots), an absent bot is faulted in each of its games.
+    """
+
+    def __init__(
+        self,
+        tournament: Tournament,
+        folder: TournamentFolder,
+        info: dict[str, Any],
+        lobby: Lobby,
+        store: LeagueStore,
+        defer: bool,
+    ) -> None:
+        self.tournament = tournament
+        self.folder = folder
+        self.info = info
+        self.lobby = lobby
+        self.store = store
+        self.defer = defer
+        self.seed = folder.seed()
+        self.ruleset = Ruleset.from_mapping(info["ruleset"])
+        self.schedule = build(info["entrants"], info["table_size"], info["games"], self.seed)
+        lines = list(folder.games())
+        for line in lines:  # a crash may have come between the log and the store
+            store.add_game(info["id"], line)
+        done = {line["game"] for line in lines}
+        self.live = rate_all(
+            [result_of(line) for line in sorted(lines, key=lambda x: x["index"])], info["entrants"]
+        )
+        self.pending = deque(g for g in self.schedule if g.game_id not in done)
+        self.dropped: list[str] = info.setdefault("dropped", [])
+        self.in_flight = 0
+        self.progress = Progress(len(done), len(self.schedule), time.monotonic(), 0)
+        tournament.observer.started(folder.root, info["entrants"], self.progress)
+
+    async def worker(self) -> None:
+        stopping = self.tournament._stopping
+        while self.pending and not stopping.is_set():
+            game = self._take()
+            if game is None:
+                await self._wait_for_players()
+                continue
+            self.in_flight += 1
+            try:
+                await self._play_one(game)
+            finally:
+                self.in_flight -= 1
+
+    def _take(self) -> ScheduledGame | None:
+        if not self.defer:
+            return self.pending.popleft()
+        connected = self.lobby.connected()
+        for i, game in enumerate(self.pending):
+            if all(connected.get(name) for name in game.players):
+                del self.pending[i]
+                return game
+        return None
+
+    async def _wait_for_players(self) -> None:
+        grace = self.tournament.config.reconnect_grace
+        if await self.lobby.changed(grace) or self.in_flight or not self.pending:
+            return
+        absent = sorted({n for g in self.pending for n in g.players} - set(self.lobby.connected()))
+        self.tournament.observer.note(
+            f"dropping {len(self.pending)} games: {', '.join(absent)} did not come back "
+            f"within {grace:.0f} s"
+        )
+        self.dropped.extend(g.game_id for g in self.pending)
+        self.pending.clear()
+
+    async def _play_one(self, game: ScheduledGame) -> None:
+        spec = GameSpec(game.game_id, game.players, game.deal_key, self.ruleset)
+        borrowed = await self.lobby.borrow_table(game.players)
+        seats: list[Seat] = [  # in seat order: borrowed keeps the order it was given
+            s if s is not None else AbsentSeat(n, f"{n} has no session open (not connected)")
+            for n, s in borrowed.items()
+        ]
+        try:
+            record = await Match(spec, seats, self.seed, self.info["move_time"]).play()
+        finally:
+            for session in borrowed.values():
+                if session is not None:
+                    await self.lobby.give_back(session)
+        try:
+            line = self.folder.record_game(record, game.index)
+            self.store.add_game(self.info["id"], line)
+        except OSError as error:
+            self.tournament._error = (
+                f"cannot write results ({error}); stopped with every finished game on disk"
+            )
+            self.tournament.request_stop()
+            return
+        self.live.add(result_of(line))
+        p = self.progress
+        self.progress = Progress(p.done + 1, p.total, p.started, p.played_now + 1)
+        self.tournament.observer.game_finished(line, self.live.table(), self.progress)
+
+    def finish(self) -> Summary:
+        """Rate every recorded game in schedule order and close the books on this run."""
+        lines = sorted(self.folder.games(), key=lambda x: x["index"])
+        table = rate_all([result_of(x) for x in lines], self.info["entrants"]).table()
+        self.folder.write_leaderboard(table)
+        info = self.info
+        complete = len(lines) + len(self.dropped) == len(self.schedule)
+        info["status"] = "finished" if complete else "interrupted"
+        if complete:
+            info["seed"] = self.seed.hex()
+            info["finished"] = time.time()
+        self.folder.write_info(info)
         return Summary(
-            folder.root, info["status"], table, len(finished_lines), len(schedule), info["seed"]
+            self.folder.root, info["status"], table, len(lines), len(self.schedule), info["seed"]
         )
 
 
