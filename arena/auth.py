@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 
 def new_token() -> str:
@@ -21,10 +21,25 @@ def token_hash(token: str) -> str:
 
 
 class TokenBook:
-    """Names and the hashes of their tokens."""
+    """Names and the hashes of their tokens.
 
-    def __init__(self, hashes: Mapping[str, str] | None = None) -> None:
+    Tokens issued here live as long as the book (a tournament's local bots);
+    a `registry` adds names kept elsewhere (a league's entrants), read afresh
+    at every check so that a token added or revoked there counts at once.
+    """
+
+    def __init__(
+        self,
+        hashes: Mapping[str, str] | None = None,
+        registry: Callable[[], Mapping[str, str]] | None = None,
+    ) -> None:
         self._hashes: dict[str, str] = dict(hashes or {})
+        self._registry = registry
+
+    def _lookup(self, name: str) -> str | None:
+        if name in self._hashes:
+            return self._hashes[name]
+        return self._registry().get(name) if self._registry is not None else None
 
     def issue(self, name: str) -> str:
         """A fresh token for `name` (replacing any earlier one); only its hash is kept."""
@@ -32,20 +47,18 @@ class TokenBook:
         self._hashes[name] = token_hash(token)
         return token
 
-    def add_hash(self, name: str, digest: str) -> None:
-        self._hashes[name] = digest
-
     def revoke(self, name: str) -> None:
         self._hashes.pop(name, None)
 
     def knows(self, name: str) -> bool:
-        return name in self._hashes
+        return self._lookup(name) is not None
 
     def check(self, name: str, token: str) -> bool:
-        expected = self._hashes.get(name)
+        expected = self._lookup(name)
         # Compare even for unknown names, so timing does not tell which names exist.
         actual = token_hash(token)
         return hmac.compare_digest(actual, expected or "0" * 64) and expected is not None
 
     def names(self) -> list[str]:
-        return sorted(self._hashes)
+        registered = self._registry() if self._registry is not None else {}
+        return sorted(set(self._hashes) | set(registered))

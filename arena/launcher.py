@@ -34,7 +34,8 @@ def _limit(kind: int, value: int | None) -> None:
     _, hard = resource.getrlimit(kind)
     if hard != resource.RLIM_INFINITY:
         value = min(value, hard)
-    resource.setrlimit(kind, (value, value if hard == resource.RLIM_INFINITY else hard))
+    # Hard = soft: a bot must not be able to raise its own limit back up.
+    resource.setrlimit(kind, (value, value))
 
 
 def main(argv: list[str] | None = None) -> int:

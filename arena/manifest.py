@@ -33,6 +33,10 @@ _KEYS = {"name", "run", "build", "build_timeout", "sessions", "requires", "memor
 _INTERPRETERS = {".py": ["python"], ".js": ["node"], ".sh": ["bash"]}
 
 
+def valid_name(name: str) -> bool:
+    return bool(_NAME.match(name))
+
+
 class ManifestError(Exception):
     """A bot entry that cannot be used, with the reason in words."""
 

@@ -19,6 +19,7 @@ import contextlib
 import csv
 import json
 import os
+import statistics
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -52,8 +53,7 @@ def game_line(record: GameRecord, index: int) -> dict[str, Any]:
     medians = {}
     for seat, times in enumerate(record.think_ms):
         if times:
-            ordered = sorted(times)
-            medians[spec.players[seat]] = round(ordered[len(ordered) // 2], 3)
+            medians[spec.players[seat]] = round(statistics.median(times), 3)
     return {
         "game": spec.game_id,
         "index": index,

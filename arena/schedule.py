@@ -64,8 +64,9 @@ def build(entrants: Sequence[str], size: int, games: int, seed: bytes) -> list[S
             for r in range(size)
         ]
         rng.shuffle(unit_games)
+        first = len(schedule)  # not len() inside the generator: extend() grows the list as it goes
         schedule.extend(
-            ScheduledGame(len(schedule) + i, game_id, players, key)
+            ScheduledGame(first + i, game_id, players, key)
             for i, (game_id, players, key) in enumerate(unit_games)
         )
         unit += 1

@@ -12,52 +12,12 @@ from pathlib import Path
 
 from rich.console import Console
 
-from arena.cli import live, replay
+from arena.cli import league, live, options, replay
 from arena.processes import ResourceLimits
 from arena.ratings import rate_all
 from arena.store import LeagueStore
 from arena.tournament import Summary, Tournament, TournamentConfig, TournamentError
-from engine import PRESETS, Ruleset, RulesetError, preset
-
-
-def _ruleset(args: argparse.Namespace) -> Ruleset:
-    changes = {
-        field: value
-        for field, value in (
-            ("calza", args.calza),
-            ("dice_per_player", args.dice),
-            ("opener", args.opener),
-            ("palifico", args.palifico),
-            ("palifico_once", args.palifico_once),
-            ("palifico_one_die_may_change_face", args.one_die_may_change_face),
-            ("lower_face_with_higher_count", args.lower_face),
-            ("fault_penalty", args.fault_penalty),
-        )
-        if value is not None
-    }
-    return Ruleset.from_mapping(changes, base=preset(args.rules))
-
-
-def _add_rules_flags(parser: argparse.ArgumentParser) -> None:
-    rules = parser.add_argument_group("rules (RULES.md); flags override the preset")
-    rules.add_argument(
-        "--rules", default="rulebook", choices=sorted(PRESETS), help="preset (default rulebook)"
-    )
-    rules.add_argument("--calza", choices=["off", "turn", "any"])
-    rules.add_argument("--dice", type=int, metavar="N", help="dice per player")
-    rules.add_argument("--opener", choices=["rolloff", "seat0"])
-    rules.add_argument("--palifico", action=argparse.BooleanOptionalAction, default=None)
-    rules.add_argument("--palifico-once", action=argparse.BooleanOptionalAction, default=None)
-    rules.add_argument(
-        "--one-die-may-change-face", action=argparse.BooleanOptionalAction, default=None
-    )
-    rules.add_argument(
-        "--lower-face",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="a higher count may name a lower face",
-    )
-    rules.add_argument("--fault-penalty", choices=["eliminate", "lose_die"])
+from engine import RulesetError
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -74,20 +34,11 @@ def _parser() -> argparse.ArgumentParser:
     source.add_argument(
         "--resume", type=Path, metavar="FOLDER", help="continue an interrupted tournament"
     )
-    run.add_argument(
-        "--games", type=int, default=120, help="at least this many games (default 120)"
-    )
-    run.add_argument("--table-size", type=int, help="players per game (default: all bots, up to 6)")
-    run.add_argument("--jobs", type=int, default=6, help="games at once (default 6)")
-    run.add_argument(
-        "--move-time", type=float, default=1.0, help="seconds per decision (default 1)"
-    )
-    run.add_argument("--seed", help="hex seed for the dice (default: a fresh secret one)")
+    options.add_schedule_flags(run)
     run.add_argument(
         "--out", type=Path, default=Path("results"), help="where results go (default results/)"
     )
     run.add_argument("--league", type=Path, help="league store (default OUT/league.sqlite)")
-    run.add_argument("--name", help="tournament name (default: time and seed commitment)")
     run.add_argument(
         "--connect-timeout", type=float, default=20.0, help="seconds for bots to connect"
     )
@@ -97,7 +48,7 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument(
         "--cpu-s", type=int, default=ResourceLimits().cpu_s, help="CPU seconds per bot"
     )
-    _add_rules_flags(run)
+    options.add_rules_flags(run)
 
     board = commands.add_parser("leaderboard", help="show the league standings")
     board.add_argument("--league", type=Path, default=Path("results/league.sqlite"))
@@ -113,6 +64,8 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("path", type=Path, help="a bot folder (with bot.toml) or script")
     check.add_argument("--move-time", type=float, default=1.0, help="seconds per decision")
     check.add_argument("--connect-timeout", type=float, default=20.0)
+
+    league.add_commands(commands)
 
     show = commands.add_parser("replay", help="tell one game round by round")
     show.add_argument("game", help="game id, TOURNAMENT/GAME, or a replay file")
@@ -135,7 +88,7 @@ def _config(args: argparse.Namespace) -> TournamentConfig:
         table_size=args.table_size,
         games=args.games,
         jobs=args.jobs,
-        ruleset=_ruleset(args),
+        ruleset=options.ruleset(args),
         move_time=args.move_time,
         seed=seed,
         league=args.league,
@@ -250,6 +203,7 @@ def cmd_check_bot(args: argparse.Namespace, console: Console) -> int:
 
 
 COMMANDS = {
+    **league.COMMANDS,
     "run": cmd_run,
     "bench": cmd_bench,
     "check-bot": cmd_check_bot,

@@ -64,6 +64,10 @@ def connection_from_env(
     parser.add_argument("--name", default=os.environ.get("PERUDO_BOT_NAME", name))
     parser.add_argument("--token", default=os.environ.get("PERUDO_TOKEN"))
     parser.add_argument("--sessions", type=int, default=int(os.environ.get("PERUDO_SESSIONS", "1")))
+    parser.add_argument(
+        "--tls", action="store_true", default=os.environ.get("PERUDO_TLS", "") not in {"", "0"}
+    )
+    parser.add_argument("--ca-file", default=os.environ.get("PERUDO_CA_FILE"))
     args = parser.parse_args(argv)
     missing = [flag for flag in ("address", "name", "token") if not getattr(args, flag)]
     if missing:
@@ -75,7 +79,15 @@ def connection_from_env(
         )
     if args.sessions < 1:
         parser.error("--sessions must be at least 1")
-    return Connection(args.address, args.name, args.token, args.sessions, bot_version=bot_version)
+    return Connection(
+        args.address,
+        args.name,
+        args.token,
+        args.sessions,
+        bot_version=bot_version,
+        tls=args.tls or bool(args.ca_file),
+        ca_file=args.ca_file,
+    )
 
 
 def run(

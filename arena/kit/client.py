@@ -11,6 +11,7 @@ import asyncio
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Protocol
 
 import grpc
@@ -42,6 +43,16 @@ class Connection:
     sessions: int = 1
     connect_timeout: float = 15.0
     bot_version: str = ""
+    tls: bool = False
+    """Dial with TLS (a league server on the network)."""
+    ca_file: str | None = None
+    """A CA certificate to trust instead of the system's (a self-signed server)."""
+
+    def channel(self) -> grpc.aio.Channel:
+        if not self.tls:
+            return grpc.aio.insecure_channel(self.address)
+        roots = Path(self.ca_file).read_bytes() if self.ca_file else None
+        return grpc.aio.secure_channel(self.address, grpc.ssl_channel_credentials(roots))
 
 
 class RefusedError(Exception):
@@ -125,7 +136,7 @@ async def _session(channel: grpc.aio.Channel, conn: Connection, handler: Handler
 
 async def serve_sessions(conn: Connection, make_handler: Callable[[], Handler]) -> None:
     """Open `conn.sessions` sessions, each with a handler of its own, until the referee is done."""
-    async with grpc.aio.insecure_channel(conn.address) as channel:
+    async with conn.channel() as channel:
         try:
             await asyncio.wait_for(channel.channel_ready(), conn.connect_timeout)
         except TimeoutError:

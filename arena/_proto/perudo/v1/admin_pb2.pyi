@@ -1,0 +1,86 @@
+from google.protobuf.internal import containers as _containers
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class GetStatusRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class ConnectedBot(_message.Message):
+    __slots__ = ("name", "sessions")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    SESSIONS_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    sessions: int
+    def __init__(self, name: _Optional[str] = ..., sessions: _Optional[int] = ...) -> None: ...
+
+class GetStatusResponse(_message.Message):
+    __slots__ = ("bots", "tournament", "games_done", "games_total")
+    BOTS_FIELD_NUMBER: _ClassVar[int]
+    TOURNAMENT_FIELD_NUMBER: _ClassVar[int]
+    GAMES_DONE_FIELD_NUMBER: _ClassVar[int]
+    GAMES_TOTAL_FIELD_NUMBER: _ClassVar[int]
+    bots: _containers.RepeatedCompositeFieldContainer[ConnectedBot]
+    tournament: str
+    games_done: int
+    games_total: int
+    def __init__(self, bots: _Optional[_Iterable[_Union[ConnectedBot, _Mapping]]] = ..., tournament: _Optional[str] = ..., games_done: _Optional[int] = ..., games_total: _Optional[int] = ...) -> None: ...
+
+class StartTournamentRequest(_message.Message):
+    __slots__ = ("games", "table_size", "jobs", "move_time", "rules", "rule_fields", "seed_hex", "bots_dir", "name", "only")
+    class RuleFieldsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    TABLE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    JOBS_FIELD_NUMBER: _ClassVar[int]
+    MOVE_TIME_FIELD_NUMBER: _ClassVar[int]
+    RULES_FIELD_NUMBER: _ClassVar[int]
+    RULE_FIELDS_FIELD_NUMBER: _ClassVar[int]
+    SEED_HEX_FIELD_NUMBER: _ClassVar[int]
+    BOTS_DIR_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    ONLY_FIELD_NUMBER: _ClassVar[int]
+    games: int
+    table_size: int
+    jobs: int
+    move_time: float
+    rules: str
+    rule_fields: _containers.ScalarMap[str, str]
+    seed_hex: str
+    bots_dir: str
+    name: str
+    only: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, games: _Optional[int] = ..., table_size: _Optional[int] = ..., jobs: _Optional[int] = ..., move_time: _Optional[float] = ..., rules: _Optional[str] = ..., rule_fields: _Optional[_Mapping[str, str]] = ..., seed_hex: _Optional[str] = ..., bots_dir: _Optional[str] = ..., name: _Optional[str] = ..., only: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class TournamentEvent(_message.Message):
+    __slots__ = ("note", "started_json", "game_json", "finished_json", "error")
+    NOTE_FIELD_NUMBER: _ClassVar[int]
+    STARTED_JSON_FIELD_NUMBER: _ClassVar[int]
+    GAME_JSON_FIELD_NUMBER: _ClassVar[int]
+    FINISHED_JSON_FIELD_NUMBER: _ClassVar[int]
+    ERROR_FIELD_NUMBER: _ClassVar[int]
+    note: str
+    started_json: str
+    game_json: str
+    finished_json: str
+    error: str
+    def __init__(self, note: _Optional[str] = ..., started_json: _Optional[str] = ..., game_json: _Optional[str] = ..., finished_json: _Optional[str] = ..., error: _Optional[str] = ...) -> None: ...
+
+class StopTournamentRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class StopTournamentResponse(_message.Message):
+    __slots__ = ("stopping",)
+    STOPPING_FIELD_NUMBER: _ClassVar[int]
+    stopping: bool
+    def __init__(self, stopping: _Optional[bool] = ...) -> None: ...

@@ -1,0 +1,275 @@
+"""`arena serve`, `arena token` and `arena admin`: the league server from the terminal."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import signal
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import grpc
+from rich.console import Console
+
+from arena._proto.perudo.v1 import admin_pb2 as apb
+from arena._proto.perudo.v1 import admin_pb2_grpc as apb_grpc
+from arena.auth import new_token, token_hash
+from arena.cli import live, options
+from arena.league import LeagueConfig, LeagueServer, admin_token_path
+from arena.manifest import valid_name
+from arena.ratings import Standing
+from arena.server import ServerLimits, Tls
+from arena.store import LeagueStore
+from arena.tournament import Progress, TournamentConfig, TournamentError
+
+DEFAULT_LEAGUE = Path("results/league.sqlite")
+DEFAULT_ADMIN = "127.0.0.1:50052"
+
+
+def add_commands(commands: Any) -> None:
+    serve = commands.add_parser("serve", help="run the referee for remote bots (a league server)")
+    serve.add_argument("--listen", default="0.0.0.0:50051", help="where bots connect")
+    serve.add_argument("--admin", default=DEFAULT_ADMIN, help="where the organiser connects")
+    serve.add_argument("--tls-cert", type=Path, help="certificate (PEM) for TLS")
+    serve.add_argument("--tls-key", type=Path, help="private key (PEM) for TLS")
+    serve.add_argument("--league", type=Path, default=DEFAULT_LEAGUE)
+    serve.add_argument("--out", type=Path, default=Path("results"))
+    serve.add_argument("--sessions-per-bot", type=int, default=8, help="sessions one name may open")
+    serve.add_argument("--max-message-bytes", type=int, default=ServerLimits().max_message_bytes)
+    serve.add_argument("--hello-timeout", type=float, default=ServerLimits().hello_timeout)
+    serve.add_argument(
+        "--reconnect-grace",
+        type=float,
+        default=60.0,
+        help="seconds a disconnected bot's games wait before they are dropped",
+    )
+
+    token = commands.add_parser("token", help="register entrants of the league server")
+    token.add_argument("action", choices=["add", "revoke", "list"])
+    token.add_argument("name", nargs="?")
+    token.add_argument("--league", type=Path, default=DEFAULT_LEAGUE)
+
+    admin = commands.add_parser("admin", help="talk to a running league server")
+    admin.add_argument("action", choices=["status", "start", "stop"])
+    admin.add_argument("--admin", default=DEFAULT_ADMIN, help="the server's admin address")
+    admin.add_argument("--token-file", type=Path, help="default: admin.token beside the league")
+    admin.add_argument("--league", type=Path, default=DEFAULT_LEAGUE)
+    admin.add_argument("--bots", type=Path, help="also start the local bots in this folder")
+    admin.add_argument("--only", nargs="+", default=[], help="only these connected bots")
+    options.add_schedule_flags(admin)
+    options.add_rules_flags(admin)
+
+
+def cmd_token(args: argparse.Namespace, console: Console) -> int:
+    store = LeagueStore(args.league)
+    try:
+        if args.action == "list":
+            for name in sorted(store.entrants()):
+                console.print(name, highlight=False)
+            return 0
+        if not args.name:
+            raise TournamentError(f"arena token {args.action} needs a bot name")
+        if args.action == "add":
+            if not valid_name(args.name):
+                raise TournamentError(f"{args.name!r} is not a usable bot name")
+            secret = new_token()
+            store.set_entrant(args.name, token_hash(secret))
+            console.print(
+                f"Token for {args.name} (shown once; only its hash is kept):", highlight=False
+            )
+            print(secret)
+            return 0
+        if not store.revoke_entrant(args.name):
+            raise TournamentError(f"no entrant named {args.name!r}")
+        console.print(
+            f"Revoked {args.name}; its sessions are closed within seconds.", highlight=False
+        )
+        return 0
+    finally:
+        store.close()
+
+
+def cmd_serve(args: argparse.Namespace, console: Console) -> int:
+    tls = None
+    if args.tls_cert or args.tls_key:
+        if not (args.tls_cert and args.tls_key):
+            raise TournamentError("TLS needs both --tls-cert and --tls-key")
+        tls = Tls(args.tls_cert.read_bytes(), args.tls_key.read_bytes())
+    config = LeagueConfig(
+        listen=args.listen,
+        admin_listen=args.admin,
+        league=args.league,
+        out=args.out,
+        tls=tls,
+        limits=ServerLimits(
+            max_message_bytes=args.max_message_bytes, hello_timeout=args.hello_timeout
+        ),
+        sessions_per_bot=args.sessions_per_bot,
+        defaults=TournamentConfig(bots_dir=None, reconnect_grace=args.reconnect_grace),
+    )
+    return asyncio.run(_serve(config, console))
+
+
+async def _serve(config: LeagueConfig, console: Console) -> int:
+    server = LeagueServer(config)
+    await server.start()
+    host = config.listen.rpartition(":")[0]
+    console.print(
+        f"Referee listening on {host}:{server.port}{' (TLS)' if config.tls else ''}",
+        highlight=False,
+    )
+    console.print(
+        f"Admin on {config.admin_listen.rpartition(':')[0]}:{server.admin_port}; "
+        f"token in {admin_token_path(config.league)}",
+        highlight=False,
+    )
+    console.print("Register bots with: arena token add NAME   (Ctrl-C stops the server)")
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
+    console.print("Stopping: finishing the games in flight.")
+    await server.stop()
+    return 0
+
+
+def _admin_call(
+    args: argparse.Namespace,
+) -> tuple[apb_grpc.AdminServiceStub, list[tuple[str, str]], grpc.aio.Channel]:
+    path = args.token_file or admin_token_path(args.league)
+    token = os.environ.get("PERUDO_ADMIN_TOKEN") or (
+        path.read_text().strip() if path.exists() else ""
+    )
+    if not token:
+        raise TournamentError(
+            f"no admin token: {path} does not exist and PERUDO_ADMIN_TOKEN is unset"
+        )
+    channel = grpc.aio.insecure_channel(args.admin)
+    stub = apb_grpc.AdminServiceStub(channel)  # type: ignore[no-untyped-call]
+    return stub, [("authorization", f"Bearer {token}")], channel
+
+
+def cmd_admin(args: argparse.Namespace, console: Console) -> int:
+    return asyncio.run(_admin(args, console))
+
+
+async def _admin(args: argparse.Namespace, console: Console) -> int:
+    stub, metadata, channel = _admin_call(args)
+    try:
+        if args.action == "status":
+            status = await stub.GetStatus(apb.GetStatusRequest(), metadata=metadata, timeout=10)
+            console.print(f"{len(status.bots)} bots connected", highlight=False)
+            for bot in status.bots:
+                console.print(f"  {bot.name}: {bot.sessions} session(s)", highlight=False)
+            if status.tournament:
+                console.print(
+                    f"Tournament {status.tournament}: "
+                    f"{status.games_done}/{status.games_total} games",
+                    highlight=False,
+                )
+            return 0
+        if args.action == "stop":
+            reply = await stub.StopTournament(
+                apb.StopTournamentRequest(), metadata=metadata, timeout=10
+            )
+            console.print(
+                "Stopping the tournament." if reply.stopping else "No tournament is running."
+            )
+            return 0
+        return await _start(stub, metadata, args, console)
+    except grpc.aio.AioRpcError as error:
+        raise TournamentError(
+            f"the league server said {error.code().name}: {error.details()}"
+        ) from None
+    finally:
+        await channel.close(None)
+
+
+async def _start(
+    stub: apb_grpc.AdminServiceStub,
+    metadata: list[tuple[str, str]],
+    args: argparse.Namespace,
+    console: Console,
+) -> int:
+    ruleset = options.ruleset(args)
+    request = apb.StartTournamentRequest(
+        games=args.games,
+        table_size=args.table_size or 0,
+        jobs=args.jobs,
+        move_time=args.move_time,
+        rules="rulebook",
+        rule_fields={k: str(v) for k, v in ruleset.to_mapping().items()},
+        seed_hex=args.seed or "",
+        bots_dir=str(args.bots.resolve()) if args.bots else "",
+        name=args.name or "",
+        only=args.only,
+    )
+    stream = stub.StartTournament(request, metadata=metadata)
+    loop = asyncio.get_running_loop()
+
+    stopping: list[asyncio.Task[Any]] = []
+
+    def interrupt() -> None:
+        console.print("[yellow]![/] asking the server to stop after the games in flight")
+        call = stub.StopTournament(apb.StopTournamentRequest(), metadata=metadata, timeout=10)
+        stopping.append(asyncio.ensure_future(call))
+
+    loop.add_signal_handler(signal.SIGINT, interrupt)
+    with live.LiveView(console) as view:
+        return await _follow(stream, view, console)
+
+
+async def _follow(stream: Any, view: live.LiveView, console: Console) -> int:
+    handlers: dict[str, Callable[[dict[str, Any]], None]] = {
+        "started_json": lambda d: view.started(
+            Path(d["folder"]), d["entrants"], Progress(d["done"], d["total"], time.monotonic(), 0)
+        ),
+        "game_json": lambda d: view.game_finished(
+            d["line"],
+            _standings(d["table"]),
+            Progress(d["done"], d["total"], time.monotonic() - d["elapsed"], d["played_now"]),
+        ),
+    }
+    async for event in stream:
+        kind = event.WhichOneof("kind")
+        if kind == "note":
+            view.note(event.note)
+        elif kind == "error":
+            raise TournamentError(event.error)
+        elif kind == "finished_json":
+            data = json.loads(event.finished_json)
+            view.__exit__()
+            console.print(
+                live.leaderboard_table(
+                    _standings(data["table"]), f"Leaderboard ({data['games']} games)"
+                )
+            )
+            console.print(f"Results: {data['folder']} ({data['status']})", highlight=False)
+            return 0 if data["status"] == "finished" else 130
+        else:
+            handlers[kind](json.loads(getattr(event, kind)))
+    raise TournamentError("the league server closed the stream before the tournament ended")
+
+
+def _standings(rows: list[dict[str, Any]]) -> list[Standing]:
+    return [
+        Standing(
+            name=r["bot"],
+            mu=r["mu"],
+            sigma=r["sigma"],
+            games=r["games"],
+            wins=r["wins"],
+            place_sum=round(r["average_place"] * r["games"]),
+            faults=r["faults"],
+            think=[r["median_decision_ms"]] if r["games"] else [],
+        )
+        for r in rows
+    ]
+
+
+COMMANDS = {"serve": cmd_serve, "token": cmd_token, "admin": cmd_admin}

@@ -1,0 +1,281 @@
+"""The league server: a referee that stays up for remote bots, and its admin service.
+
+Entrants are registered in the league store (`arena token add`), which keeps
+only a hash of each token; the referee reads them afresh at every Hello, so
+adding or revoking a token takes effect at once, and a revoked bot's open
+sessions are closed. Tournaments are started through the admin service,
+which listens apart (loopback by default) and wants its own token.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import hmac
+import json
+import secrets
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import grpc
+
+from arena._proto.perudo.v1 import admin_pb2 as apb
+from arena._proto.perudo.v1 import admin_pb2_grpc as apb_grpc
+from arena.auth import TokenBook
+from arena.lobby import Lobby
+from arena.ratings import Standing
+from arena.server import Referee, ServerLimits, Tls
+from arena.store import LeagueStore
+from arena.tournament import Progress, Tournament, TournamentConfig, TournamentError, Venue
+from engine import Ruleset, RulesetError, preset
+
+REVOCATION_CHECK_S = 2.0
+
+
+@dataclass(frozen=True, slots=True)
+class LeagueConfig:
+    listen: str = "0.0.0.0:50051"
+    admin_listen: str = "127.0.0.1:50052"
+    league: Path = Path("results/league.sqlite")
+    out: Path = Path("results")
+    tls: Tls | None = None
+    limits: ServerLimits = dataclasses.field(default_factory=ServerLimits)
+    sessions_per_bot: int = 8
+    defaults: TournamentConfig = dataclasses.field(
+        default_factory=lambda: TournamentConfig(bots_dir=None)
+    )
+
+
+def admin_token_path(league: Path) -> Path:
+    return league.with_name("admin.token")
+
+
+class _EventObserver:
+    """Turns a tournament's progress into admin events, for whoever is listening."""
+
+    def __init__(self) -> None:
+        self.listeners: set[asyncio.Queue[apb.TournamentEvent]] = set()
+        self.progress: Progress | None = None
+        self.folder: Path | None = None
+
+    def _emit(self, event: apb.TournamentEvent) -> None:
+        for queue in self.listeners:
+            queue.put_nowait(event)
+
+    def note(self, text: str) -> None:
+        self._emit(apb.TournamentEvent(note=text))
+
+    def started(self, folder: Path, entrants: list[str], progress: Progress) -> None:
+        self.progress = progress
+        self.folder = folder
+        data = {
+            "folder": str(folder),
+            "entrants": entrants,
+            "done": progress.done,
+            "total": progress.total,
+        }
+        self._emit(apb.TournamentEvent(started_json=json.dumps(data)))
+
+    def game_finished(
+        self, line: dict[str, Any], table: list[Standing], progress: Progress
+    ) -> None:
+        self.progress = progress
+        data = {
+            "line": line,
+            "table": _rows(table),
+            "done": progress.done,
+            "total": progress.total,
+            "played_now": progress.played_now,
+            "elapsed": time.monotonic() - progress.started,
+        }
+        self._emit(apb.TournamentEvent(game_json=json.dumps(data)))
+
+
+def _rows(table: list[Standing]) -> list[dict[str, object]]:
+    return [s.to_json(rank) for rank, s in enumerate(table, start=1)]
+
+
+class _Admin(apb_grpc.AdminServiceServicer):
+    def __init__(self, league: LeagueServer, token: str) -> None:
+        self._league = league
+        self._token = token
+
+    async def _authorize(self, context: grpc.aio.ServicerContext) -> None:  # type: ignore[type-arg]
+        sent = dict(context.invocation_metadata() or ()).get("authorization", "")
+        if not hmac.compare_digest(str(sent).encode(), f"Bearer {self._token}".encode()):
+            await context.abort(grpc.StatusCode.UNAUTHENTICATED, "wrong or missing admin token")
+
+    async def GetStatus(  # noqa: N802 (grpc's method name)
+        self, request: apb.GetStatusRequest, context: Any
+    ) -> apb.GetStatusResponse:
+        await self._authorize(context)
+        return self._league.status()
+
+    async def StartTournament(  # noqa: N802 (grpc's method name)
+        self, request: apb.StartTournamentRequest, context: Any
+    ) -> AsyncIterator[apb.TournamentEvent]:
+        await self._authorize(context)
+        try:
+            queue = self._league.start_tournament(request)
+        except (TournamentError, RulesetError, ValueError) as error:
+            await context.abort(grpc.StatusCode.FAILED_PRECONDITION, str(error))
+            return
+        try:
+            while True:
+                event = await queue.get()
+                yield event
+                if event.WhichOneof("kind") in {"finished_json", "error"}:
+                    return
+        finally:
+            self._league.observer.listeners.discard(queue)
+
+    async def StopTournament(  # noqa: N802 (grpc's method name)
+        self, request: apb.StopTournamentRequest, context: Any
+    ) -> apb.StopTournamentResponse:
+        await self._authorize(context)
+        return apb.StopTournamentResponse(stopping=self._league.stop_tournament())
+
+
+class LeagueServer:
+    def __init__(self, config: LeagueConfig) -> None:
+        self.config = config
+        self.store = LeagueStore(config.league)
+        self.lobby = Lobby(
+            TokenBook(registry=self.store.entrants), max_sessions_per_bot=config.sessions_per_bot
+        )
+        self.referee = Referee(self.lobby, config.limits)
+        self.observer = _EventObserver()
+        self.port = 0
+        self.admin_port = 0
+        self._admin_server: grpc.aio.Server | None = None
+        self._tournament: Tournament | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._watch: asyncio.Task[None] | None = None
+
+    async def start(self) -> str:
+        """Start both services; return the admin token (also written beside the league)."""
+        self.port = await self.referee.start(self.config.listen, self.config.tls)
+        token = secrets.token_urlsafe(32)
+        path = admin_token_path(self.config.league)
+        path.write_text(token + "\n")
+        path.chmod(0o600)
+        server = grpc.aio.server()
+        apb_grpc.add_AdminServiceServicer_to_server(_Admin(self, token), server)  # type: ignore[no-untyped-call]
+        self.admin_port = server.add_insecure_port(self.config.admin_listen)
+        if self.admin_port == 0:
+            raise OSError(f"could not listen on {self.config.admin_listen}")
+        await server.start()
+        self._admin_server = server
+        self._watch = asyncio.ensure_future(self._close_revoked())
+        return token
+
+    async def stop(self) -> None:
+        self.stop_tournament()
+        if self._task is not None:
+            with contextlib.suppress(Exception):
+                await self._task
+        if self._watch is not None:
+            self._watch.cancel()
+        if self._admin_server is not None:
+            await self._admin_server.stop(grace=1)
+        await self.referee.stop("the league server is shutting down")
+        self.store.close()
+
+    async def _close_revoked(self) -> None:
+        while True:
+            await asyncio.sleep(REVOCATION_CHECK_S)
+            for session in self.lobby.all_sessions():
+                if not self.lobby.tokens.knows(session.name):
+                    await self.referee.goodbye(
+                        session, f"the token of {session.name!r} was revoked"
+                    )
+
+    def status(self) -> apb.GetStatusResponse:
+        reply = apb.GetStatusResponse(
+            bots=[
+                apb.ConnectedBot(name=n, sessions=c)
+                for n, c in sorted(self.lobby.connected().items())
+            ]
+        )
+        if self._task is not None and not self._task.done() and self._tournament is not None:
+            folder = self.observer.folder
+            reply.tournament = folder.name if folder is not None else "starting"
+            progress = self.observer.progress
+            if progress is not None:
+                reply.games_done, reply.games_total = progress.done, progress.total
+        return reply
+
+    def stop_tournament(self) -> bool:
+        if self._tournament is None or self._task is None or self._task.done():
+            return False
+        self._tournament.request_stop()
+        return True
+
+    def start_tournament(
+        self, request: apb.StartTournamentRequest
+    ) -> asyncio.Queue[apb.TournamentEvent]:
+        if self._task is not None and not self._task.done():
+            raise TournamentError("a tournament is already running; stop it first")
+        config = self._config(request)
+        connected = set(self.lobby.connected())
+        remote = sorted(connected & set(request.only)) if request.only else sorted(connected)
+        remote = [n for n in remote if self.store.entrants().get(n)]
+        queue: asyncio.Queue[apb.TournamentEvent] = asyncio.Queue()
+        self.observer.listeners.add(queue)
+        self.observer.progress = None
+        self.observer.folder = None
+        tournament = Tournament(config, self.observer)
+        self._tournament = tournament
+        venue = Venue(self.referee, self.port, tuple(remote))
+
+        async def run() -> None:
+            try:
+                summary = await tournament.run(venue=venue)
+            except (TournamentError, OSError) as error:
+                self.observer._emit(apb.TournamentEvent(error=str(error)))
+                return
+            data = {
+                "folder": str(summary.folder),
+                "status": summary.status,
+                "table": _rows(summary.table),
+                "games": summary.games,
+                "total": summary.total,
+                "seed": summary.seed_hex,
+            }
+            self.observer._emit(apb.TournamentEvent(finished_json=json.dumps(data)))
+
+        self._task = asyncio.ensure_future(run())
+        return queue
+
+    def _config(self, request: apb.StartTournamentRequest) -> TournamentConfig:
+        base = self.config.defaults
+        ruleset: Ruleset = Ruleset.from_mapping(
+            {k: _rule_value(v) for k, v in request.rule_fields.items()},
+            base=preset(request.rules or "rulebook"),
+        )
+        seed = bytes.fromhex(request.seed_hex) if request.seed_hex else None
+        return dataclasses.replace(
+            base,
+            bots_dir=Path(request.bots_dir) if request.bots_dir else None,
+            out=self.config.out,
+            league=self.config.league,
+            games=request.games or base.games,
+            table_size=request.table_size or None,
+            jobs=request.jobs or base.jobs,
+            move_time=request.move_time or base.move_time,
+            ruleset=ruleset,
+            seed=seed,
+            name=request.name or None,
+        )
+
+
+def _rule_value(text: str) -> object:
+    """Ruleset values arrive as text: true/false and whole numbers become what they say."""
+    lowered = text.strip().lower()
+    if lowered in {"true", "false"}:
+        return lowered == "true"
+    return int(lowered) if lowered.isdigit() else text.strip()
