@@ -1,0 +1,5 @@
+"""Starts, and never dials the referee."""
+
+import time
+
+time.sleep(60)
