@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import json
 import time
 from collections import deque
 from pathlib import Path
@@ -96,6 +98,11 @@ class LiveView:
             highlight=False,
         )
         self.console.print(f"Writing to {folder}", highlight=False)
+        with contextlib.suppress(OSError, ValueError, KeyError):
+            commitment = json.loads((folder / "tournament.json").read_text())["seed_sha256"]
+            self.console.print(
+                f"Dice commitment (SHA-256 of the seed): {commitment}", highlight=False
+            )
         self._bar.update(self._task, total=progress.total, completed=progress.done)
         if not self.interactive:
             self.console.print(f"{progress.done}/{progress.total} games already played")
