@@ -20,34 +20,34 @@ def floors(
     palifico: bool,
     bidder_dice: int,
     dice_in_play: int,
-) -> tuple[int, int, int, int, int, int]:
+) -> tuple[int, ...]:
     """The smallest legal count for faces 1..6 (0 = that face may not be bid)."""
-    result = [_floor(ruleset, standing, palifico, bidder_dice, f) for f in FACES]
-    return tuple(f if f <= dice_in_play else 0 for f in result)  # type: ignore[return-value]
+    result = _raw_floors(ruleset, standing, palifico, bidder_dice)
+    if max(result) <= dice_in_play:
+        return result
+    return tuple(f if f <= dice_in_play else 0 for f in result)
 
 
-def _floor(
-    ruleset: Ruleset, standing: Bid | None, palifico: bool, bidder_dice: int, face: int
-) -> int:
+def _raw_floors(
+    ruleset: Ruleset, standing: Bid | None, palifico: bool, bidder_dice: int
+) -> tuple[int, ...]:
     if standing is None:
-        return 0 if (face == PACO and not palifico) else 1
+        return _OPEN_PALIFICO if palifico else _OPEN_ORDINARY
     count, current = standing.count, standing.face
     if palifico:
-        if face == current:
-            return count + 1
         if ruleset.palifico_one_die_may_change_face and bidder_dice == 1:
             # Pacos are not wild here, so faces rank by value: 1 is lowest.
-            return count if face > current else count + 1
-        return 0
+            return tuple(count if face > current else count + 1 for face in FACES)
+        return tuple(count + 1 if face == current else 0 for face in FACES)
     if current == PACO:
-        return count + 1 if face == PACO else 2 * count + 1
-    if face == PACO:
-        return (count + 1) // 2
-    if face > current:
-        return count
-    if face == current or ruleset.lower_face_with_higher_count:
-        return count + 1
-    return 0
+        return (count + 1, *(2 * count + 1,) * 5)
+    lower = count + 1 if ruleset.lower_face_with_higher_count else 0
+    others = (count if f > current else count + 1 if f == current else lower for f in FACES[1:])
+    return ((count + 1) // 2, *others)
+
+
+_OPEN_ORDINARY = (0, 1, 1, 1, 1, 1)
+_OPEN_PALIFICO = (1, 1, 1, 1, 1, 1)
 
 
 def refuse_bid(
@@ -66,7 +66,7 @@ def refuse_bid(
         return IllegalActionError(
             Rule.COUNT_RANGE, f"{bid}: the count must be 1..{dice_in_play} (the dice in play)"
         )
-    floor = _floor(ruleset, standing, palifico, bidder_dice, face)
+    floor = _raw_floors(ruleset, standing, palifico, bidder_dice)[face - 1]
     if floor == 0:
         return _why_face_refused(ruleset, standing, palifico, bid)
     if count < floor:

@@ -8,13 +8,12 @@ dice come from. Every function here is pure and returns a new `GameState`.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import replace
 
 from engine.actions import CALZA, DUDO, FACES, Action, Bid, Calza, Dudo
 from engine.bidding import count_for, floors, refuse_bid
 from engine.errors import DealError, IllegalActionError, PerudoError, Rule
 from engine.ruleset import CalzaRule, FaultPenalty, Ruleset
-from engine.state import GameState, Phase, PlacedBid, RoundEnd, RoundOutcome
+from engine.state import GameState, Phase, PlacedBid, RoundEnd, RoundOutcome, left_of
 
 NO_FLOORS = (0, 0, 0, 0, 0, 0)
 _FACE_SET = frozenset(FACES)
@@ -120,20 +119,33 @@ def refusal(state: GameState, seat: int, action: Action) -> IllegalActionError |
     raise TypeError(f"not an action: {action!r}")
 
 
-def _refuse_calza(state: GameState, seat: int) -> IllegalActionError | None:
+def _calza_rule_broken(state: GameState, seat: int) -> Rule | None:
+    """The calza rule `seat` would break, without building an error: views ask often."""
     rule = state.ruleset.calza
     if rule is CalzaRule.OFF:
-        return IllegalActionError(Rule.CALZA_OFF, "calza: calza is off in this ruleset")
+        return Rule.CALZA_OFF
     if not state.bids:
-        return IllegalActionError(Rule.NO_STANDING_BID, "calza: there is no bid to call")
+        return Rule.NO_STANDING_BID
     if state.bids[-1].seat == seat:
-        return IllegalActionError(Rule.CALZA_OWN_BID, "calza: nobody may calza their own bid")
+        return Rule.CALZA_OWN_BID
     if rule is CalzaRule.TURN and seat != state.to_act:
-        return IllegalActionError(
-            Rule.CALZA_OUT_OF_TURN,
-            f"calza: only the player to act (seat {state.to_act}) may call it",
-        )
+        return Rule.CALZA_OUT_OF_TURN
     return None
+
+
+_CALZA_REFUSALS = {
+    Rule.CALZA_OFF: "calza: calza is off in this ruleset",
+    Rule.NO_STANDING_BID: "calza: there is no bid to call",
+    Rule.CALZA_OWN_BID: "calza: nobody may calza their own bid",
+    Rule.CALZA_OUT_OF_TURN: "calza: only the player to act (seat {to_act}) may call it",
+}
+
+
+def _refuse_calza(state: GameState, seat: int) -> IllegalActionError | None:
+    broken = _calza_rule_broken(state, seat)
+    if broken is None:
+        return None
+    return IllegalActionError(broken, _CALZA_REFUSALS[broken].format(to_act=state.to_act))
 
 
 def is_legal(state: GameState, seat: int, action: Action) -> bool:
@@ -157,7 +169,7 @@ def can_calza(state: GameState, seat: int) -> bool:
         state.phase is Phase.BIDDING
         and 0 <= seat < state.players
         and state.dice[seat] > 0
-        and _refuse_calza(state, seat) is None
+        and _calza_rule_broken(state, seat) is None
     )
 
 
@@ -204,7 +216,7 @@ def apply(state: GameState, seat: int, action: Action) -> GameState:
             phase=state.phase,
             round=state.round,
             opener=state.opener,
-            to_act=state.left_of(seat),
+            to_act=left_of(state.dice, seat),
             palifico=state.palifico,
             hands=state.hands,
             bids=(*state.bids, PlacedBid(seat, action)),
@@ -255,25 +267,39 @@ def _after_change(
     elif before > 1 and after == 1 and state.ruleset.palifico:
         palifico = not (state.ruleset.palifico_once and seat in used)
         used = used | {seat}
-    changed = replace(
-        state,
+    opener = seat if after > 0 else left_of(dice, seat)
+    return _between_rounds(state, dice, out, used, outcome, next_round, opener, palifico)
+
+
+def _between_rounds(
+    state: GameState,
+    dice: tuple[int, ...],
+    out: tuple[int, ...],
+    used: frozenset[int],
+    outcome: RoundOutcome,
+    next_round: int,
+    opener: int,
+    palifico: bool,
+) -> GameState:
+    """The state after a round ended or was abandoned: the next deal, or the end of the game."""
+    alive = [s for s, count in enumerate(dice) if count > 0]
+    over = len(alive) == 1
+    if over:
+        opener, palifico = alive[0], False
+    return GameState(
+        ruleset=state.ruleset,
         dice=dice,
-        out=out,
-        palifico_used=used,
-        history=(*state.history, outcome),
-        hands=((),) * state.players,
-        bids=(),
+        phase=Phase.OVER if over else Phase.DEAL,
         round=next_round,
+        opener=opener,
+        to_act=opener,
+        palifico=palifico,
+        hands=((),) * len(dice),
+        bids=(),
+        palifico_used=used,
+        out=out,
+        history=(*state.history, outcome),
     )
-    opener = seat if after > 0 else changed.left_of(seat)
-    return _settle(changed, opener, palifico)
-
-
-def _settle(state: GameState, opener: int, palifico: bool) -> GameState:
-    alive = [s for s, count in enumerate(state.dice) if count > 0]
-    if len(alive) == 1:
-        return replace(state, phase=Phase.OVER, opener=alive[0], to_act=alive[0], palifico=False)
-    return replace(state, phase=Phase.DEAL, opener=opener, to_act=opener, palifico=palifico)
 
 
 def fault(state: GameState, seat: int) -> GameState:
@@ -291,22 +317,16 @@ def fault(state: GameState, seat: int) -> GameState:
     if state.ruleset.fault_penalty is FaultPenalty.LOSE_DIE:
         outcome = _fault_outcome(state, seat, -1)
         return _after_change(state, outcome, seat, -1, next_round)
-    held = state.dice[seat]
-    outcome = _fault_outcome(state, seat, -held)
+    outcome = _fault_outcome(state, seat, -state.dice[seat])
     dice = (*state.dice[:seat], 0, *state.dice[seat + 1 :])
-    removed = replace(
-        state,
-        dice=dice,
-        out=(*state.out, seat),
-        history=(*state.history, outcome),
-        hands=((),) * state.players,
-        bids=(),
-        round=next_round,
-    )
     # The same opener replays the round; a palifico round stays palifico
     # unless its palifico player (who opened it) is the one removed.
-    opener = state.opener if state.opener != seat else removed.left_of(seat)
-    return _settle(removed, opener, state.palifico and state.opener != seat)
+    opener = state.opener if state.opener != seat else left_of(dice, seat)
+    palifico = state.palifico and state.opener != seat
+    out = (*state.out, seat)
+    return _between_rounds(
+        state, dice, out, state.palifico_used, outcome, next_round, opener, palifico
+    )
 
 
 def _fault_outcome(state: GameState, seat: int, change: int) -> RoundOutcome:

@@ -119,9 +119,14 @@ class GameState:
 
     def left_of(self, seat: int) -> int:
         """The next seat after `seat` that still has dice."""
-        n = len(self.dice)
-        for step in range(1, n + 1):
-            candidate = (seat + step) % n
-            if self.dice[candidate] > 0:
-                return candidate
-        raise ValueError("no seat has dice")
+        return left_of(self.dice, seat)
+
+
+def left_of(dice: tuple[int, ...], seat: int) -> int:
+    """The next seat after `seat` that still has dice."""
+    n = len(dice)
+    for step in range(1, n + 1):
+        candidate = (seat + step) % n
+        if dice[candidate] > 0:
+            return candidate
+    raise ValueError("no seat has dice")
