@@ -6,7 +6,9 @@ referee and the transport, not the bot.
 
 from __future__ import annotations
 
-from arena.kit import PASS, Answer, Observation, run
+import asyncio
+
+from arena.kit import PASS, Answer, Observation, connection_from_env, serve
 from engine import DUDO, Bid
 
 
@@ -23,4 +25,6 @@ def act(obs: Observation) -> Answer:
 
 
 if __name__ == "__main__":
-    run(act, name="bench")
+    # Every session in this one process (kit.serve, not kit.run): the benchmark
+    # compares the referee with the bare transport, and both see the same bots.
+    asyncio.run(serve(connection_from_env("bench"), act))

@@ -99,6 +99,10 @@ class ProgramHandler:
         self._command = list(command)
         self._process: asyncio.subprocess.Process | None = None
 
+    async def open(self) -> None:
+        # Started before Hello, so that its start-up never eats a decision's time.
+        await self._program()
+
     async def _program(self) -> asyncio.subprocess.Process:
         if self._process is None:
             self._process = await asyncio.create_subprocess_exec(

@@ -354,13 +354,14 @@ async def check_bot(
             "PERUDO_ADDRESS": f"127.0.0.1:{port}",
             "PERUDO_BOT_NAME": spec.name,
             "PERUDO_TOKEN": tokens.issue(spec.name),
-            "PERUDO_SESSIONS": str(SESSIONS),
+            "PERUDO_SESSIONS": str(min(SESSIONS, spec.sessions or SESSIONS)),
         }
         process = await BotProcess.start(spec, env, logs / "bot.log", limits or ResourceLimits())
         lobby.crash_probes[spec.name] = lambda: not process.alive
         try:
+            sessions = min(SESSIONS, spec.sessions or SESSIONS)
             await _check_running(
-                run, record, lobby, spec.name, process, logs, move_time, connect_timeout
+                record, lobby, spec.name, process, logs, move_time, connect_timeout, sessions
             )
         finally:
             await referee.stop("the check is over")
@@ -371,7 +372,6 @@ async def check_bot(
 
 
 async def _check_running(
-    run: CheckRun,
     record: Callable[[Check], None],
     lobby: Lobby,
     name: str,
@@ -379,6 +379,7 @@ async def _check_running(
     logs: Path,
     move_time: float,
     connect_timeout: float,
+    sessions: int,
 ) -> None:
     deadline = time.monotonic() + connect_timeout
     while not lobby.connected().get(name) and process.alive and time.monotonic() < deadline:
@@ -395,13 +396,13 @@ async def _check_running(
         return
     record(Check("connects and says hello", True, f"{lobby.connected()[name]} session(s)"))
     with contextlib.suppress(TimeoutError):
-        await asyncio.wait_for(_sessions(lobby, name, SESSIONS), 3.0)
+        await asyncio.wait_for(_sessions(lobby, name, sessions), 3.0)
     opened = lobby.connected().get(name, 0)
     record(
         Check(
-            f"opens {SESSIONS} sessions when asked",
-            opened >= SESSIONS,
-            f"opened {opened} (PERUDO_SESSIONS={SESSIONS})",
+            f"opens {sessions} session(s) when asked",
+            opened >= sessions,
+            f"opened {opened} (PERUDO_SESSIONS={sessions})",
         )
     )
     borrowed = await lobby.borrow_table([name])
@@ -416,7 +417,7 @@ async def _check_running(
         )
         return
     pool = [session]
-    if opened >= SESSIONS:
+    if sessions > 1 and opened >= sessions:
         second = (await lobby.borrow_table([name]))[name]
         if second is not None:
             pool.append(second)

@@ -14,6 +14,7 @@ import contextlib
 import dataclasses
 import hmac
 import json
+import os
 import secrets
 import time
 from collections.abc import AsyncIterator
@@ -158,16 +159,27 @@ class LeagueServer:
 
     async def start(self) -> str:
         """Start both services; return the admin token (also written beside the league)."""
-        self.port = await self.referee.start(self.config.listen, self.config.tls)
+        try:
+            self.port = await self.referee.start(self.config.listen, self.config.tls)
+        except RuntimeError:  # what grpc raises for an address it cannot bind
+            raise OSError(f"could not listen on {self.config.listen}") from None
         token = secrets.token_urlsafe(32)
-        path = admin_token_path(self.config.league)
-        path.write_text(token + "\n")
-        path.chmod(0o600)
-        server = grpc.aio.server()
+        # Without so_reuseport=0, a second server on this address would share it, not fail.
+        server = grpc.aio.server(options=[("grpc.so_reuseport", 0)])
         apb_grpc.add_AdminServiceServicer_to_server(_Admin(self, token), server)  # type: ignore[no-untyped-call]
-        self.admin_port = server.add_insecure_port(self.config.admin_listen)
+        try:
+            self.admin_port = server.add_insecure_port(self.config.admin_listen)
+        except RuntimeError:  # what grpc raises for an address it cannot bind
+            self.admin_port = 0
         if self.admin_port == 0:
+            await server.stop(None)
             raise OSError(f"could not listen on {self.config.admin_listen}")
+        # Only now, so that a server that cannot start leaves a running one's token alone;
+        # and created private, as chmod after writing leaves it readable by all for a moment.
+        path = admin_token_path(self.config.league)
+        with os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as out:
+            out.write(token + "\n")
+        path.chmod(0o600)  # a file left by an earlier run keeps its mode otherwise
         await server.start()
         self._admin_server = server
         self._watch = asyncio.ensure_future(self._close_revoked())

@@ -44,6 +44,9 @@ class Lobby:
             )
         if not self.tokens.check(name, token):
             raise RefusalError(grpc.StatusCode.UNAUTHENTICATED, f"wrong token for bot {name!r}")
+        self._check_room(name)
+
+    def _check_room(self, name: str) -> None:
         if len(self._sessions[name]) >= self.max_sessions_per_bot:
             raise RefusalError(
                 grpc.StatusCode.RESOURCE_EXHAUSTED,
@@ -51,7 +54,13 @@ class Lobby:
             )
 
     async def add(self, session: Session) -> None:
+        """Register an admitted session; `RefusalError` if its bot has no room left.
+
+        The limit is checked again here, where nothing can interleave: Hellos
+        that arrive together all pass `admit` before any of them is added.
+        """
         async with self._changed:
+            self._check_room(session.name)
             self._sessions[session.name].append(session)
             self._free[session.name].append(session)
             self._changed.notify_all()

@@ -143,8 +143,8 @@ def _from_manifest(folder: Path, manifest: Path) -> BotSpec:
         raise ManifestError(f"{MANIFEST}: 'build_timeout' must be positive")
     if sessions is not None and not 1 <= sessions <= 64:
         raise ManifestError(f"{MANIFEST}: 'sessions' must be 1..64")
-    if memory is not None and memory < 64:
-        raise ManifestError(f"{MANIFEST}: 'memory_mb' must be at least 64")
+    if memory is not None and memory < 256:
+        raise ManifestError(f"{MANIFEST}: 'memory_mb' must be at least 256 (address space)")
     return BotSpec(
         name=name,
         path=folder,

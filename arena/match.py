@@ -162,6 +162,7 @@ class Match:
                     FaultKind.ILLEGAL_ACTION,
                     f"{reply.answer}: a calza offer is answered with calza or pass only",
                     reply.sent,
+                    reply.request_id,
                 )
                 return await self._fault(state, seat, fault)
             self._log(seat, "calza", reply)
@@ -175,12 +176,19 @@ class Match:
             return await self._fault(state, seat, reply.fault)
         answer = reply.answer
         if isinstance(answer, wire.Pass) or answer is None:
-            fault = Fault(FaultKind.ILLEGAL_ACTION, "pass answers only a calza offer", reply.sent)
+            fault = Fault(
+                FaultKind.ILLEGAL_ACTION,
+                "pass answers only a calza offer",
+                reply.sent,
+                reply.request_id,
+            )
             return await self._fault(state, seat, fault)
         refusal = engine.refusal(state, seat, answer)
         if refusal is not None:
             return await self._fault(
-                state, seat, Fault(FaultKind.ILLEGAL_ACTION, str(refusal), reply.sent)
+                state,
+                seat,
+                Fault(FaultKind.ILLEGAL_ACTION, str(refusal), reply.sent, reply.request_id),
             )
         self._log(seat, str(answer), reply)
         after = engine.apply(state, seat, answer)

@@ -21,8 +21,9 @@ from arena.manifest import BotSpec, resolve_command
 
 @dataclass(frozen=True, slots=True)
 class ResourceLimits:
-    memory_mb: int = 4096
-    cpu_s: int = 3600
+    memory_mb: int = 8192
+    """Address space, not memory in use: Node.js and Go reserve gigabytes they never touch."""
+    cpu_s: int = 6 * 3600
     nproc: int = 512
     nofile: int = 1024
     log_bytes: int = 1024 * 1024

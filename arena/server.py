@@ -100,7 +100,7 @@ class Referee:
             first.cancel()
             await context.abort(
                 grpc.StatusCode.DEADLINE_EXCEEDED,
-                f"no Hello within {self.limits.hello_timeout:.0f} s of opening the stream",
+                f"no Hello within {self.limits.hello_timeout:g} s of opening the stream",
             )
         data = first.result()
         if data is _EOF:
@@ -127,7 +127,11 @@ class Referee:
         )
         if not await session.send(pb.RefereeMessage(welcome=welcome)):
             return
-        await self.lobby.add(session)
+        try:
+            await self.lobby.add(session)
+        except RefusalError as refusal:
+            await context.abort(refusal.code, refusal.detail)
+            return
         try:
             await self._serve(session, context)
         finally:

@@ -44,6 +44,8 @@ class Reply:
     fault: Fault | None
     elapsed: float
     sent: str = ""
+    request_id: int = 0
+    """The request answered, so that a fault found later (an illegal action) names it."""
 
 
 class Session:
@@ -128,7 +130,7 @@ class Session:
             return Reply(
                 None, Fault(FaultKind.MALFORMED_MESSAGE, str(error), sent, request_id), elapsed
             )
-        return Reply(answer, None, elapsed, sent)
+        return Reply(answer, None, elapsed, sent, request_id)
 
     def on_data(self, data: bytes) -> None:
         """Route one raw message from the bot (called by the reader)."""
@@ -146,9 +148,17 @@ class Session:
             self._resolve_or_stray(None, f"malformed: expected an ActionReply, got {what}", at)
             return
         pending = self._pending
-        if pending is not None and message.reply.request_id == pending[0] and not pending[1].done():
-            pending[1].set_result((message, "", at))
-            return
+        if pending is not None and not pending[1].done():
+            if message.reply.request_id == pending[0]:
+                pending[1].set_result((message, "", at))
+                return
+            if message.reply.request_id > pending[0]:  # not a late answer to an old request
+                problem = (
+                    f"malformed: the reply names request {message.reply.request_id}, "
+                    f"but the request awaiting an answer is {pending[0]}"
+                )
+                pending[1].set_result((None, problem, at))
+                return
         self._stray_message(
             f"reply to request {message.reply.request_id}, which is not awaiting an answer"
         )

@@ -201,9 +201,13 @@ class Tournament:
                 raise TournamentError(f"{resume} is not a tournament folder: {error}") from None
             if info.get("status") == "finished":
                 raise TournamentError(f"{resume} has already finished")
+            if "entrants" not in info:  # it stopped before play: fewer than two bots, say
+                raise TournamentError(f"{resume} never began to play; start a new run instead")
             folder.repair()
             return folder, info
         cfg = self.config
+        if cfg.bots_dir is not None and not cfg.bots_dir.is_dir():  # before writing anything
+            raise TournamentError(f"{cfg.bots_dir} is not a folder")
         seed = cfg.seed or engine.new_seed()
         tid = cfg.name or time.strftime("%Y%m%d-%H%M%S") + "-" + engine.commitment(seed)[:6]
         fresh: dict[str, Any] = {
@@ -400,7 +404,19 @@ class _Play:
 
     async def _wait_for_players(self) -> None:
         grace = self.tournament.config.reconnect_grace
-        if await self.lobby.changed(grace) or self.in_flight or not self.pending:
+        stopping = self.tournament._stopping
+        # A stop must not wait out the grace, nor drop the games it was waiting for.
+        waits = (
+            asyncio.ensure_future(self.lobby.changed(grace)),
+            asyncio.ensure_future(stopping.wait()),
+        )
+        try:
+            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for wait in waits:
+                wait.cancel()
+        changed = waits[0].done() and not waits[0].cancelled() and waits[0].result()
+        if changed or stopping.is_set() or self.in_flight or not self.pending:
             return
         absent = sorted({n for g in self.pending for n in g.players} - set(self.lobby.connected()))
         self.tournament.observer.note(

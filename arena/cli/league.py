@@ -116,7 +116,11 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
 
 async def _serve(config: LeagueConfig, console: Console) -> int:
     server = LeagueServer(config)
-    await server.start()
+    try:
+        await server.start()
+    except OSError as error:
+        await server.stop()
+        raise TournamentError(f"cannot start the league server: {error}") from None
     host = config.listen.rpartition(":")[0]
     console.print(
         f"Referee listening on {host}:{server.port}{' (TLS)' if config.tls else ''}",

@@ -25,7 +25,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import os
+import subprocess
 import sys
 from collections.abc import Sequence
 
@@ -70,7 +72,7 @@ def connection_from_env(
         "--tls", action="store_true", default=os.environ.get("PERUDO_TLS", "") not in {"", "0"}
     )
     parser.add_argument("--ca-file", default=os.environ.get("PERUDO_CA_FILE"))
-    args = parser.parse_args(argv)
+    args, _ = parser.parse_known_args(argv)  # the bot may have flags of its own
     missing = [flag for flag in ("address", "name", "token") if not getattr(args, flag)]
     if missing:
         parser.error(
@@ -81,6 +83,8 @@ def connection_from_env(
         )
     if args.sessions < 1:
         parser.error("--sessions must be at least 1")
+    if os.environ.get(_CHILD):
+        args.sessions = 1
     return Connection(
         args.address,
         args.name,
@@ -99,12 +103,40 @@ def run(
     on_game_over: GameOverHook | None = None,
     argv: Sequence[str] | None = None,
 ) -> None:
-    """Connect `policy` to the referee and play until it says goodbye."""
+    """Connect `policy` to the referee and play until it says goodbye.
+
+    Each session runs in a process of its own (this one and copies of it), so
+    a policy that thinks hard in one game never makes another game wait: one
+    Python process runs one policy call at a time.
+    """
     conn = connection_from_env(name, argv, bot_version=name or "")
+    copies = _start_copies(conn)
+    code = 0
     try:
-        asyncio.run(serve(conn, policy, on_game_over))
+        asyncio.run(serve(dataclasses.replace(conn, sessions=1), policy, on_game_over))
     except (RefusedError, ConnectionError) as error:
         print(f"{conn.name}: {error}", file=sys.stderr)
-        raise SystemExit(1) from None
+        code = 1
     except KeyboardInterrupt:
-        raise SystemExit(130) from None
+        code = 130
+    for copy in copies:
+        code = max(code, min(copy.wait(), 1))
+    raise SystemExit(code)
+
+
+_CHILD = "PERUDO_KIT_SESSION_COPY"
+
+
+def _start_copies(conn: Connection) -> list[subprocess.Popen[bytes]]:
+    """Copies of this bot's process for sessions 2..n, each told to open one session."""
+    if conn.sessions <= 1:
+        return []
+    env = dict(
+        os.environ,
+        PERUDO_ADDRESS=conn.address,
+        PERUDO_BOT_NAME=conn.name,
+        PERUDO_TOKEN=conn.token,
+        **{_CHILD: "1"},
+    )
+    command = [sys.executable, *sys.orig_argv[1:]]
+    return [subprocess.Popen(command, env=env) for _ in range(conn.sessions - 1)]

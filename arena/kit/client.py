@@ -62,6 +62,10 @@ class RefusedError(Exception):
 class Handler(Protocol):
     """Answers the requests of one session."""
 
+    async def open(self) -> None:
+        """Get ready before the session says hello (start a program, say)."""
+        ...
+
     async def request(self, request: pb.ActionRequest) -> pb.Action: ...
 
     async def game_over(self, message: pb.GameOver) -> None: ...
@@ -76,6 +80,9 @@ class PolicyHandler:
         self._policy = policy
         self._on_game_over = on_game_over
         self._history: dict[str, tuple[RoundOutcome, ...]] = {}
+
+    async def open(self) -> None:
+        return None
 
     async def request(self, request: pb.ActionRequest) -> pb.Action:
         known = self._history.get(request.game_id, ())
@@ -100,6 +107,7 @@ class PolicyHandler:
 
 
 async def _session(channel: grpc.aio.Channel, conn: Connection, handler: Handler) -> None:
+    await handler.open()
     stub = pb_grpc.RefereeServiceStub(channel)  # type: ignore[no-untyped-call]
     call = stub.Play()
     hello = pb.Hello(
@@ -118,7 +126,16 @@ async def _session(channel: grpc.aio.Channel, conn: Connection, handler: Handler
             if kind == "request":
                 action = await handler.request(message.request)
                 reply = pb.ActionReply(request_id=message.request.request_id, action=action)
-                await call.write(pb.BotMessage(reply=reply))
+                try:
+                    await call.write(pb.BotMessage(reply=reply))
+                except (grpc.aio.AioRpcError, asyncio.InvalidStateError):
+                    # The referee ended the stream while the bot was thinking (past
+                    # the grace it gives after a Goodbye, say): the session is over.
+                    # A refusal still says why; grpc reports anything else as INTERNAL.
+                    code = await call.code()
+                    if code in _REFUSALS:
+                        raise RefusedError(f"{code.name}: {await call.details()}") from None
+                    return
             elif kind == "game_over":
                 await handler.game_over(message.game_over)
             elif kind == "goodbye":
