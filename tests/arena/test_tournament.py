@@ -1,0 +1,531 @@
+"""Tournaments end to end: real bots, a real referee, results checked from the files.
+
+The bots are the deterministic scripts in tournament_bots/ (their choices
+depend only on what they observe), so two runs from one seed play the same
+games: that is what lets a crashed-and-resumed run be compared with an
+uninterrupted one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import hashlib
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import engine
+from arena.manifest import load_entry
+from arena.ratings import Standing, rate_all
+from arena.results import result_of
+from arena.schedule import build
+from arena.store import LeagueStore
+from arena.tournament import Progress, Summary, Tournament, TournamentConfig, TournamentError
+
+BOTS = Path(__file__).parent / "tournament_bots"
+GOOD = ("bold", "meek", "steady")
+ARENA = Path(sys.executable).parent / "arena"
+
+
+@dataclass
+class Recorder:
+    """An Observer that keeps everything it is told."""
+
+    notes: list[str] = field(default_factory=list)
+    starts: list[tuple[Path, list[str], Progress]] = field(default_factory=list)
+    finished: list[tuple[dict[str, Any], Progress]] = field(default_factory=list)
+
+    def note(self, text: str) -> None:
+        self.notes.append(text)
+
+    def started(self, folder: Path, entrants: list[str], progress: Progress) -> None:
+        self.starts.append((folder, entrants, progress))
+
+    def game_finished(
+        self, line: dict[str, Any], table: list[Standing], progress: Progress
+    ) -> None:
+        assert sorted(s.name for s in table) == self.starts[-1][1]
+        self.finished.append((line, progress))
+
+    def note_about(self, name: str) -> str:
+        found = [n for n in self.notes if n.startswith(f"{name}:")]
+        assert len(found) == 1, f"expected one note about {name}: {self.notes}"
+        return found[0]
+
+
+def copy_bots(dest: Path, names: tuple[str, ...] = GOOD) -> Path:
+    dest.mkdir(parents=True, exist_ok=True)
+    for name in names:
+        shutil.copy(BOTS / f"{name}.py", dest / f"{name}.py")
+    return dest
+
+
+def lines_of(folder: Path) -> list[dict[str, Any]]:
+    text = (folder / "games.jsonl").read_text()
+    return [json.loads(line) for line in text.splitlines(keepends=True) if line.endswith("\n")]
+
+
+def _gone(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return True
+    return stat.rpartition(")")[2].split()[0] in {"Z", "X"}
+
+
+def wait_gone(pids: list[int], seconds: float = 10.0) -> list[int]:
+    """The pids still alive after `seconds`."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and not all(_gone(p) for p in pids):
+        time.sleep(0.05)
+    return [p for p in pids if not _gone(p)]
+
+
+def children_of(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rpartition(")")[2].split()[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+# -- one tournament, played in this process, checked from every side ------------------
+
+
+@dataclass
+class Played:
+    root: Path
+    folder: Path
+    summary: Summary
+    recorder: Recorder
+    pids: list[int]
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
+    root = tmp_path_factory.mktemp("e2e")
+    config = TournamentConfig(
+        bots_dir=copy_bots(root / "bots"),
+        out=root / "out",
+        games=4,  # one table of three, three rotations a unit: two units, six games
+        jobs=3,
+        move_time=1.0,
+        connect_timeout=20,
+        name="e2e",
+    )
+    recorder = Recorder()
+    tournament = Tournament(config, recorder)
+    summary = asyncio.run(tournament.run())
+    pids = [p.process.pid for p in tournament._processes.values()]
+    assert len(pids) == 3
+    return Played(root, root / "out" / "e2e", summary, recorder, pids)
+
+
+def test_the_tournament_finishes_and_publishes_its_seed(played: Played) -> None:
+    info = json.loads((played.folder / "tournament.json").read_text())
+    assert info["status"] == "finished"
+    assert played.summary.status == "finished"
+    seed = bytes.fromhex(info["seed"])
+    assert hashlib.sha256(seed).hexdigest() == info["seed_sha256"]
+    assert played.summary.seed_hex == info["seed"]
+    assert info["entrants"] == list(GOOD)
+    assert info["table_size"] == 3  # every entrant, up to six
+    for name in GOOD:
+        spec = load_entry(played.root / "bots" / f"{name}.py")
+        assert spec is not None
+        assert info["bots"][name]["files_sha256"] == spec.files_hash
+    assert played.recorder.notes == []
+
+
+def test_every_scheduled_game_is_played_once(played: Played) -> None:
+    info = json.loads((played.folder / "tournament.json").read_text())
+    schedule = build(
+        info["entrants"], info["table_size"], info["games"], bytes.fromhex(info["seed"])
+    )
+    assert len(schedule) == 6
+    lines = lines_of(played.folder)
+    assert Counter(line["game"] for line in lines) == Counter(g.game_id for g in schedule)
+    by_id = {g.game_id: g for g in schedule}
+    for line in lines:
+        game = by_id[line["game"]]
+        assert (line["index"], tuple(line["players"]), line["deal_key"]) == (
+            game.index,
+            game.players,
+            game.deal_key,
+        )
+        assert sorted(line["ranking"]) == sorted(line["players"])
+        assert line["faults"] == []
+    assert played.summary.games == played.summary.total == 6
+
+
+def test_each_game_has_a_replay_with_deals_and_actions(played: Played) -> None:
+    for line in lines_of(played.folder):
+        replay = json.loads((played.folder / "replays" / f"{line['game']}.json").read_text())
+        assert replay["players"] == line["players"]
+        assert replay["ranking"] == line["ranking"]
+        deals = [e for e in replay["events"] if "hands" in e]
+        actions = [e for e in replay["events"] if "action" in e]
+        ends = [e for e in replay["events"] if "end" in e]
+        assert deals and actions and ends
+        assert deals[0]["round"] == 1
+        assert [len(h) for h in deals[0]["hands"]] == [5, 5, 5]
+        # Rounds are numbered from 1, and each dealt round ends once (no faults here).
+        assert [d["round"] for d in deals] == list(range(1, len(deals) + 1))
+        assert len(ends) == len(deals)
+        assert all(e["ms"] >= 0 for e in actions)
+    assert len(list((played.folder / "replays").iterdir())) == 6
+
+
+def test_the_dice_can_be_checked_from_the_published_seed(played: Played) -> None:
+    info = json.loads((played.folder / "tournament.json").read_text())
+    seed = bytes.fromhex(info["seed"])
+    ruleset = engine.Ruleset.from_mapping(info["ruleset"])
+    first_deals: dict[str, list[Any]] = {}
+    for line in lines_of(played.folder):
+        replay = json.loads((played.folder / "replays" / f"{line['game']}.json").read_text())
+        dice = engine.HmacDice(seed, replay["deal_key"])
+        n = len(replay["players"])
+        opener = engine.rolloff(dice, n) if ruleset.opener is engine.Opener.ROLLOFF else 0
+        state = engine.new_game(ruleset, n, opener)
+        deal = replay["events"][0]
+        assert deal["opener"] == opener
+        assert deal["hands"] == [list(h) for h in engine.roll_hands(state, dice)]
+        # The rotations of a table share their dice: the same hands, seat by seat.
+        first_deals.setdefault(replay["deal_key"], deal["hands"])
+        assert first_deals[replay["deal_key"]] == deal["hands"]
+    assert len(first_deals) == 2
+
+
+def test_leaderboard_files_count_every_game_for_each_player(played: Played) -> None:
+    lines = lines_of(played.folder)
+    rows = json.loads((played.folder / "leaderboard.json").read_text())
+    with (played.folder / "leaderboard.csv").open(newline="") as f:
+        csv_rows = list(csv.DictReader(f))
+    assert sorted(r["bot"] for r in rows) == list(GOOD)
+    assert [r["bot"] for r in csv_rows] == [r["bot"] for r in rows]
+    assert [r["rank"] for r in rows] == [1, 2, 3]
+    assert sum(r["games"] for r in rows) == sum(len(line["players"]) for line in lines)
+    for row, csv_row in zip(rows, csv_rows, strict=True):
+        name = row["bot"]
+        assert row["games"] == sum(name in line["players"] for line in lines)
+        assert row["wins"] == sum(line["ranking"][0] == name for line in lines)
+        places = [line["ranking"].index(name) + 1 for line in lines if name in line["players"]]
+        assert row["average_place"] == round(sum(places) / len(places), 3)
+        assert int(csv_row["games"]) == row["games"]
+        assert float(csv_row["mu"]) == row["mu"]
+    # The standings are the games rated in schedule order.
+    rated = rate_all([result_of(x) for x in sorted(lines, key=lambda x: x["index"])], GOOD)
+    assert [r["bot"] for r in rows] == [s.name for s in rated.table()]
+    assert [r["mu"] for r in rows] == [round(s.mu, 3) for s in rated.table()]
+
+
+def test_the_league_store_has_exactly_those_games(played: Played) -> None:
+    store = LeagueStore(played.root / "out" / "league.sqlite")
+    try:
+        assert store.game_ids("e2e") == {line["game"] for line in lines_of(played.folder)}
+        assert store.tournaments() == [("e2e", 6)]
+    finally:
+        store.close()
+
+
+def test_the_observer_saw_the_run(played: Played) -> None:
+    recorder = played.recorder
+    assert len(recorder.starts) == 1
+    folder, entrants, progress = recorder.starts[0]
+    assert folder == played.folder
+    assert entrants == list(GOOD)
+    assert (progress.done, progress.total) == (0, 6)
+    assert [p.done for _, p in recorder.finished] == [1, 2, 3, 4, 5, 6]
+    assert {line["game"] for line, _ in recorder.finished} == {
+        line["game"] for line in lines_of(played.folder)
+    }
+
+
+def test_every_bot_process_is_gone_and_logged(played: Played) -> None:
+    assert wait_gone(played.pids) == []
+    for name in GOOD:
+        assert (played.folder / "logs" / f"{name}.log").exists()
+
+
+# -- bad bots next to good ones --------------------------------------------------------
+
+
+def _bad_bots(folder: Path) -> None:
+    manifest = folder / "no_run"
+    manifest.mkdir()
+    (manifest / "bot.toml").write_text('name = "no-run"\n')
+    broken = folder / "broken"
+    broken.mkdir()
+    (broken / "bot.toml").write_text(
+        'name = "broken"\nrun = "python bot.py"\nbuild = "sh build.sh"\n'
+    )
+    (broken / "bot.py").write_text("raise SystemExit('never built')\n")
+    (broken / "build.sh").write_text("echo compiling\necho 'fatal: out of coffee'\nexit 2\n")
+    needy = folder / "needy"
+    needy.mkdir()
+    (needy / "bot.toml").write_text(
+        'name = "needy"\nrun = "python bot.py"\nrequires = ["no-such-tool-perudo-xyz"]\n'
+    )
+    (folder / "sleeper.py").write_text(
+        "import os, time\nprint('sleeping', os.getpid(), flush=True)\ntime.sleep(3600)\n"
+    )
+    (folder / "quitter.py").write_text(
+        "import sys\nprint('no config here', file=sys.stderr)\nsys.exit(3)\n"
+    )
+
+
+def test_bad_bots_are_reported_and_the_night_goes_on(tmp_path: Path) -> None:
+    bots = copy_bots(tmp_path / "bots", ("meek", "steady"))
+    _bad_bots(bots)
+    recorder = Recorder()
+    config = TournamentConfig(
+        bots_dir=bots,
+        out=tmp_path / "out",
+        games=2,
+        jobs=2,
+        move_time=1.0,
+        connect_timeout=5,
+        name="night",
+    )
+    tournament = Tournament(config, recorder)
+    summary = asyncio.run(tournament.run())
+    assert summary.status == "finished"
+    info = json.loads((tmp_path / "out" / "night" / "tournament.json").read_text())
+    assert info["entrants"] == ["meek", "steady"]
+    lines = lines_of(tmp_path / "out" / "night")
+    assert len(lines) == 2
+    assert all(sorted(line["players"]) == ["meek", "steady"] for line in lines)
+    assert all(line["faults"] == [] for line in lines)
+
+    no_run = recorder.note_about("no_run")
+    assert "skipped" in no_run and "'run'" in no_run and "missing" in no_run
+    broken = recorder.note_about("broken")
+    assert "exit code 2" in broken and "fatal: out of coffee" in broken
+    assert "needs no-such-tool-perudo-xyz" in recorder.note_about("needy")
+    sleeper = recorder.note_about("sleeper")
+    assert "did not connect within 5 s" in sleeper and "sleeping" in sleeper
+    quitter = recorder.note_about("quitter")
+    assert "exited with code 3 before connecting" in quitter and "no config here" in quitter
+    assert len(recorder.notes) == 5
+
+    # Everything started is stopped, the bot that never dialled included.
+    pids = [p.process.pid for p in tournament._processes.values()]
+    assert sorted(tournament._processes) == ["meek", "quitter", "sleeper", "steady"]
+    assert wait_gone(pids) == []
+
+
+def test_fewer_than_two_buildable_bots(tmp_path: Path) -> None:
+    bots = copy_bots(tmp_path / "bots", ("steady",))
+    _bad_bots(bots)
+    (bots / "sleeper.py").unlink()
+    (bots / "quitter.py").unlink()
+    recorder = Recorder()
+    config = TournamentConfig(bots_dir=bots, out=tmp_path / "out", name="lonely")
+    with pytest.raises(TournamentError, match=r"fewer than two bots can play \(steady\)"):
+        asyncio.run(Tournament(config, recorder).run())
+    assert "exit code 2" in recorder.note_about("broken")
+
+
+def test_fewer_than_two_connected_bots(tmp_path: Path) -> None:
+    bots = copy_bots(tmp_path / "bots", ("steady",))
+    (bots / "quitter.py").write_text("import sys\nsys.exit(4)\n")
+    recorder = Recorder()
+    config = TournamentConfig(bots_dir=bots, out=tmp_path / "out", name="alone", connect_timeout=20)
+    tournament = Tournament(config, recorder)
+    started = time.monotonic()
+    with pytest.raises(TournamentError, match=r"fewer than two bots can play \(steady\)"):
+        asyncio.run(tournament.run())
+    assert time.monotonic() - started < 15  # a dead bot is not waited for
+    assert "exited with code 4 before connecting" in recorder.note_about("quitter")
+    assert wait_gone([p.process.pid for p in tournament._processes.values()]) == []
+    # The folder of a run that never played cannot be resumed, and says so.
+    with pytest.raises(TournamentError, match="never"):
+        asyncio.run(Tournament(config, Recorder()).run(resume=tmp_path / "out" / "alone"))
+
+
+def test_a_missing_bots_folder_writes_nothing(tmp_path: Path) -> None:
+    config = TournamentConfig(bots_dir=tmp_path / "nowhere", out=tmp_path / "out")
+    with pytest.raises(TournamentError, match="nowhere"):
+        asyncio.run(Tournament(config, Recorder()).run())
+    assert not (tmp_path / "out").exists()
+
+
+# -- crash, Ctrl-C and resume through the command line ---------------------------------
+
+
+def _arena(*args: str, log: Path, delay: float = 0.0) -> subprocess.Popen[bytes]:
+    env = dict(os.environ, PERUDO_TEST_DELAY=str(delay))
+    with log.open("ab") as out:
+        return subprocess.Popen(
+            [str(ARENA), *args],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env=env,
+            start_new_session=True,
+        )
+
+
+def _finish(process: subprocess.Popen[bytes], log: Path, timeout: float = 60) -> int:
+    try:
+        return process.wait(timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+        raise AssertionError(f"arena did not finish: {log.read_text()[-2000:]}") from None
+
+
+def _wait_for_games(folder: Path, count: int, process: subprocess.Popen[bytes]) -> int:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        path = folder / "games.jsonl"
+        if path.exists():
+            done = len(lines_of(folder))
+            if done >= count:
+                return done
+        assert process.poll() is None, "the run ended before it could be interrupted"
+        time.sleep(0.01)
+    raise AssertionError("no games were played")
+
+
+def _run_args(bots: Path, out: Path, name: str, seed: str) -> list[str]:
+    return [
+        "run",
+        "--bots",
+        str(bots),
+        "--games",
+        "18",
+        "--table-size",
+        "2",
+        "--jobs",
+        "2",
+        "--move-time",
+        "1",
+        "--connect-timeout",
+        "20",
+        "--out",
+        str(out),
+        "--name",
+        name,
+        "--seed",
+        seed,
+    ]
+
+
+def _standings(folder: Path) -> list[dict[str, Any]]:
+    rows = json.loads((folder / "leaderboard.json").read_text())
+    keep = ("rank", "bot", "games", "wins", "average_place", "mu", "sigma", "faults")
+    return [{k: row[k] for k in keep} for row in rows]
+
+
+def _check_complete(folder: Path) -> None:
+    info = json.loads((folder / "tournament.json").read_text())
+    assert info["status"] == "finished"
+    schedule = build(
+        info["entrants"], info["table_size"], info["games"], bytes.fromhex(info["seed"])
+    )
+    ids = Counter(line["game"] for line in lines_of(folder))
+    assert ids == Counter(g.game_id for g in schedule)  # none lost, none repeated
+    assert {p.stem for p in (folder / "replays").glob("*.json")} == set(ids)
+    store = LeagueStore(Path(info["league"]))
+    try:
+        assert store.game_ids(info["id"]) == set(ids)
+    finally:
+        store.close()
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """An uninterrupted run: the standings a resumed run must end with."""
+    root = tmp_path_factory.mktemp("reference")
+    seed = os.urandom(32).hex()
+    log = root / "arena.log"
+    process = _arena(*_run_args(copy_bots(root / "bots"), root / "out", "t1", seed), log=log)
+    assert _finish(process, log) == 0, log.read_text()[-2000:]
+    _check_complete(root / "out" / "t1")
+    return root / "out" / "t1", seed
+
+
+def test_a_killed_run_resumes_without_losing_or_repeating_a_game(
+    tmp_path: Path, reference: tuple[Path, str]
+) -> None:
+    reference_folder, seed = reference
+    bots = copy_bots(tmp_path / "bots")
+    folder = tmp_path / "out" / "t1"
+    log = tmp_path / "arena.log"
+    process = _arena(*_run_args(bots, tmp_path / "out", "t1", seed), log=log, delay=0.004)
+    try:
+        _wait_for_games(folder, 3, process)
+        bots_running = children_of(process.pid)
+        assert len(bots_running) == 3
+    finally:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+    assert wait_gone(bots_running) == [], "bots outlived the arena"
+    info = json.loads((folder / "tournament.json").read_text())
+    assert info["status"] == "running"
+    assert info["seed"] is None  # the seed stays secret until the end
+    assert len(lines_of(folder)) < 18
+
+    resumed = _arena("run", "--resume", str(folder), log=log)
+    assert _finish(resumed, log) == 0, log.read_text()[-2000:]
+    _check_complete(folder)
+    assert json.loads((folder / "tournament.json").read_text())["seed"] == seed
+    assert _standings(folder) == _standings(reference_folder)
+
+
+def test_ctrl_c_finishes_games_in_flight_then_resume_completes(
+    tmp_path: Path, reference: tuple[Path, str]
+) -> None:
+    reference_folder, seed = reference
+    bots = copy_bots(tmp_path / "bots")
+    folder = tmp_path / "out" / "t1"
+    log = tmp_path / "arena.log"
+    process = _arena(*_run_args(bots, tmp_path / "out", "t1", seed), log=log, delay=0.004)
+    try:
+        seen = _wait_for_games(folder, 3, process)
+        bots_running = children_of(process.pid)
+        os.killpg(process.pid, signal.SIGINT)  # what Ctrl-C sends: bots have groups of their own
+        code = _finish(process, log)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+    assert code == 130, log.read_text()[-2000:]
+    assert wait_gone(bots_running) == []
+    info = json.loads((folder / "tournament.json").read_text())
+    assert info["status"] == "interrupted"
+    assert info["seed"] is None
+    lines = lines_of(folder)
+    # The two games in flight when the file showed `seen` lines were finished, not dropped.
+    assert seen + 2 <= len(lines) < 18
+    assert all(line["faults"] == [] for line in lines)
+    assert {p.stem for p in (folder / "replays").glob("*.json")} == {x["game"] for x in lines}
+    assert "--resume" in log.read_text()
+
+    resumed = _arena("run", "--resume", str(folder), log=log)
+    assert _finish(resumed, log) == 0, log.read_text()[-2000:]
+    _check_complete(folder)
+    assert _standings(folder) == _standings(reference_folder)
+
+
+def test_a_finished_run_is_not_resumed(reference: tuple[Path, str], tmp_path: Path) -> None:
+    log = tmp_path / "arena.log"
+    process = _arena("run", "--resume", str(reference[0]), log=log)
+    assert _finish(process, log) == 1
+    assert "already finished" in log.read_text()
