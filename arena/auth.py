@@ -50,6 +50,10 @@ class TokenBook:
     def revoke(self, name: str) -> None:
         self._hashes.pop(name, None)
 
+    def current(self, name: str) -> str | None:
+        """The hash of `name`'s token now, or None when the name is not registered."""
+        return self._lookup(name)
+
     def knows(self, name: str) -> bool:
         return self._lookup(name) is not None
 

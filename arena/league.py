@@ -201,10 +201,10 @@ class LeagueServer:
         while True:
             await asyncio.sleep(REVOCATION_CHECK_S)
             for session in self.lobby.all_sessions():
-                if not self.lobby.tokens.knows(session.name):
-                    await self.referee.goodbye(
-                        session, f"the token of {session.name!r} was revoked"
-                    )
+                current = self.lobby.tokens.current(session.name)
+                if current != session.token_hash:
+                    why = "revoked" if current is None else "replaced by a new one"
+                    await self.referee.goodbye(session, f"the token of {session.name!r} was {why}")
 
     def status(self) -> apb.GetStatusResponse:
         reply = apb.GetStatusResponse(
@@ -236,6 +236,13 @@ class LeagueServer:
         connected = set(self.lobby.connected())
         remote = sorted(connected & set(request.only)) if request.only else sorted(connected)
         remote = [n for n in remote if self.store.entrants().get(n)]
+        if not request.bots_dir and len(remote) < 2:
+            # Refused here, before a tournament folder exists that a retry under the same
+            # name would trip over (the admin service cannot resume it).
+            raise TournamentError(
+                f"fewer than two bots can play ({', '.join(remote) or 'none'} connected); "
+                "nothing to do"
+            )
         queue: asyncio.Queue[apb.TournamentEvent] = asyncio.Queue()
         self.observer.listeners.add(queue)
         self.observer.progress = None
@@ -247,8 +254,10 @@ class LeagueServer:
         async def run() -> None:
             try:
                 summary = await tournament.run(venue=venue)
-            except (TournamentError, OSError) as error:
-                self.observer._emit(apb.TournamentEvent(error=str(error)))
+            except Exception as error:  # the admin stream must always get its end event
+                known = isinstance(error, TournamentError | OSError)
+                text = str(error) if known else f"{type(error).__name__}: {error}"
+                self.observer._emit(apb.TournamentEvent(error=text))
                 return
             data = {
                 "folder": str(summary.folder),
@@ -269,7 +278,12 @@ class LeagueServer:
             {k: _rule_value(v) for k, v in request.rule_fields.items()},
             base=preset(request.rules or "rulebook"),
         )
-        seed = bytes.fromhex(request.seed_hex) if request.seed_hex else None
+        try:
+            seed = bytes.fromhex(request.seed_hex) if request.seed_hex else None
+        except ValueError:
+            raise ValueError("the seed must be hexadecimal") from None
+        if seed is not None and len(seed) < 16:  # as `arena run --seed` demands
+            raise ValueError("the seed needs at least 16 bytes (32 hex digits)")
         return dataclasses.replace(
             base,
             bots_dir=Path(request.bots_dir) if request.bots_dir else None,

@@ -16,6 +16,7 @@ from google.protobuf.message import DecodeError
 
 from arena import wire
 from arena._proto.perudo.v1 import referee_pb2 as pb
+from arena.auth import token_hash
 from arena.lobby import Lobby, RefusalError
 from arena.session import Session
 
@@ -53,6 +54,8 @@ class Referee:
         server = grpc.aio.server(
             options=[
                 ("grpc.max_receive_message_length", limit),
+                # Two referees on one port would split the bots between them: fail instead.
+                ("grpc.so_reuseport", 0),
                 ("grpc.max_concurrent_streams", 256),
                 ("grpc.keepalive_permit_without_calls", 0),
                 ("grpc.http2.min_ping_interval_without_data_ms", 10_000),
@@ -117,6 +120,7 @@ class Referee:
         session = Session(
             hello.name, uuid.uuid4().hex[:12], context, self.lobby.crash_probes.get(hello.name)
         )
+        session.token_hash = token_hash(hello.token)
         welcome = pb.Welcome(
             session_id=session.session_id,
             protocol_version=wire.PROTOCOL_VERSION,

@@ -69,6 +69,8 @@ class Session:
         self._closed = asyncio.Event()
         self.close_reason = ""
         self.abort_status: tuple[grpc.StatusCode, str] | None = None
+        self.token_hash = ""
+        """The hash of the token it was admitted with: a new token for the name ends it."""
         self._stray = 0
 
     @property

@@ -1,0 +1,804 @@
+"""The league server, in process: remote bots as real processes, the admin service over gRPC.
+
+Each test starts a real `LeagueServer` on loopback ports chosen by the system,
+registers entrants in its league store, launches kit bots as separate
+processes that dial it with their tokens, and drives tournaments through the
+admin service's own gRPC client.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
+from pathlib import Path
+from typing import Any
+
+import grpc
+import pytest
+
+from arena._proto.perudo.v1 import admin_pb2 as apb
+from arena._proto.perudo.v1 import admin_pb2_grpc as apb_grpc
+from arena.auth import new_token, token_hash
+from arena.league import LeagueConfig, LeagueServer, admin_token_path
+from arena.schedule import build
+from arena.server import Tls
+from arena.store import LeagueStore
+from arena.tournament import TournamentConfig
+
+HERE = Path(__file__).parent
+STEADY = HERE / "league_bots" / "steady.py"
+SAMPLE_BOTS = HERE.parents[1] / "sample_bots"
+SEED = "5eed" * 16
+TEST_TIMEOUT = 45.0
+
+
+def run(body: Callable[[], Coroutine[Any, Any, None]]) -> None:
+    """Run one test's body on a fresh loop, never for longer than TEST_TIMEOUT."""
+
+    async def bounded() -> None:
+        await asyncio.wait_for(body(), TEST_TIMEOUT)
+
+    asyncio.run(bounded())
+
+
+async def eventually(
+    check: Callable[[], Awaitable[bool]] | Callable[[], bool], what: str, seconds: float = 10.0
+) -> None:
+    deadline = time.monotonic() + seconds
+    while True:
+        result = check()
+        if asyncio.iscoroutine(result):
+            result = await result
+        if result:
+            return
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not within {seconds} s: {what}")
+        await asyncio.sleep(0.05)
+
+
+@dataclasses.dataclass
+class Bot:
+    name: str
+    process: subprocess.Popen[bytes]
+    log: Path
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace")
+
+    async def exited(self, seconds: float = 10.0) -> int:
+        await eventually(lambda: self.process.poll() is not None, f"{self.name} exits", seconds)
+        return self.process.returncode
+
+
+@dataclasses.dataclass
+class League:
+    """A running league server, its admin client, and the bot processes of one test."""
+
+    server: LeagueServer
+    tmp: Path
+    admin: apb_grpc.AdminServiceStub
+    metadata: list[tuple[str, str]]
+    bots: list[Bot] = dataclasses.field(default_factory=list)
+    ca_file: Path | None = None
+
+    @property
+    def address(self) -> str:
+        return f"127.0.0.1:{self.server.port}"
+
+    def register(self, *names: str) -> dict[str, str]:
+        """Register entrants the way `arena token add` does; return their tokens."""
+        tokens = {}
+        for name in names:
+            tokens[name] = new_token()
+            self.server.store.set_entrant(name, token_hash(tokens[name]))
+        return tokens
+
+    def launch(
+        self,
+        name: str,
+        token: str,
+        sessions: int = 1,
+        script: Path = STEADY,
+        **env: str,
+    ) -> Bot:
+        """Start a kit bot as a process of its own, dialling the referee with its token."""
+        log = self.tmp / "bot-logs" / f"{name}-{len(self.bots)}.log"
+        log.parent.mkdir(exist_ok=True)
+        environment = {
+            **{k: v for k, v in os.environ.items() if not k.startswith("PERUDO_")},
+            "PERUDO_ADDRESS": self.address,
+            "PERUDO_BOT_NAME": name,
+            "PERUDO_TOKEN": token,
+            "PERUDO_SESSIONS": str(sessions),
+            **env,
+        }
+        with log.open("wb") as out:
+            process = subprocess.Popen(
+                [sys.executable, str(script)],
+                env=environment,
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+            )
+        bot = Bot(name, process, log)
+        self.bots.append(bot)
+        return bot
+
+    async def status(self) -> apb.GetStatusResponse:
+        return await self.admin.GetStatus(apb.GetStatusRequest(), metadata=self.metadata, timeout=5)
+
+    async def connected(self) -> dict[str, int]:
+        return {b.name: b.sessions for b in (await self.status()).bots}
+
+    async def wait_connected(self, expected: dict[str, int], seconds: float = 15.0) -> None:
+        async def check() -> bool:
+            return await self.connected() == expected
+
+        try:
+            await eventually(check, f"connected bots are {expected}", seconds)
+        except AssertionError:
+            logs = "\n".join(f"--- {b.name}\n{b.output()}" for b in self.bots)
+            raise AssertionError(f"connected: {await self.connected()}\n{logs}") from None
+
+    def start(self, **fields: Any) -> grpc.aio.UnaryStreamCall[Any, apb.TournamentEvent]:
+        request = apb.StartTournamentRequest(seed_hex=SEED, **fields)
+        return self.admin.StartTournament(request, metadata=self.metadata)  # type: ignore[no-any-return]
+
+    async def play(self, **fields: Any) -> Tournament:
+        """Start a tournament and follow it to its end."""
+        return await Tournament.follow(self.start(**fields))
+
+
+@dataclasses.dataclass
+class Tournament:
+    """What the admin stream told about one tournament, and what it left on disk."""
+
+    events: list[tuple[str, Any]]
+
+    @classmethod
+    async def follow(
+        cls,
+        call: grpc.aio.UnaryStreamCall[Any, apb.TournamentEvent],
+        on_game: Callable[[dict[str, Any]], Awaitable[None]] | None = None,
+    ) -> Tournament:
+        events: list[tuple[str, Any]] = []
+        async for event in call:
+            kind = event.WhichOneof("kind")
+            value = getattr(event, kind)
+            events.append((kind, value if kind in {"note", "error"} else json.loads(value)))
+            if kind == "game_json" and on_game is not None:
+                await on_game(events[-1][1])
+        return cls(events)
+
+    def of(self, kind: str) -> list[Any]:
+        return [value for k, value in self.events if k == kind]
+
+    @property
+    def finished(self) -> dict[str, Any]:
+        assert self.of("error") == [], self.of("error")
+        (data,) = self.of("finished_json")
+        return data  # type: ignore[no-any-return]
+
+    @property
+    def folder(self) -> Path:
+        return Path(self.finished["folder"])
+
+    def info(self) -> dict[str, Any]:
+        return json.loads((self.folder / "tournament.json").read_text())  # type: ignore[no-any-return]
+
+    def lines(self) -> list[dict[str, Any]]:
+        text = (self.folder / "games.jsonl").read_text()
+        return [json.loads(line) for line in text.splitlines()]
+
+    def schedule_ids(self) -> list[str]:
+        info = self.info()
+        seed = bytes.fromhex(info["seed"] or SEED)
+        games = build(info["entrants"], info["table_size"], info["games"], seed)
+        return [g.game_id for g in games]
+
+    def players(self) -> dict[str, tuple[str, ...]]:
+        info = self.info()
+        games = build(info["entrants"], info["table_size"], info["games"], bytes.fromhex(SEED))
+        return {g.game_id: g.players for g in games}
+
+
+@contextlib.asynccontextmanager
+async def league(
+    tmp: Path,
+    *,
+    sessions_per_bot: int = 8,
+    reconnect_grace: float = 5.0,
+    tls: Tls | None = None,
+) -> AsyncIterator[League]:
+    config = LeagueConfig(
+        listen="127.0.0.1:0",
+        admin_listen="127.0.0.1:0",
+        league=tmp / "league" / "league.sqlite",
+        out=tmp / "results",
+        tls=tls,
+        sessions_per_bot=sessions_per_bot,
+        defaults=TournamentConfig(bots_dir=None, reconnect_grace=reconnect_grace, move_time=1.0),
+    )
+    server = LeagueServer(config)
+    token = await server.start()
+    channel = grpc.aio.insecure_channel(f"127.0.0.1:{server.admin_port}")
+    stub = apb_grpc.AdminServiceStub(channel)  # type: ignore[no-untyped-call]
+    written = admin_token_path(config.league).read_text().strip()
+    assert written == token
+    the_league = League(server, tmp, stub, [("authorization", f"Bearer {written}")])
+    try:
+        yield the_league
+    finally:
+        for bot in the_league.bots:
+            if bot.process.poll() is None:
+                bot.process.kill()
+        for bot in the_league.bots:
+            bot.process.wait(timeout=10)
+        await channel.close(None)
+        await server.stop()
+
+
+def assert_refused(bot: Bot, code: str, detail: str) -> None:
+    output = bot.output()
+    assert bot.process.returncode == 1, output
+    assert f"{bot.name}: {code}: {detail}" in output, output
+
+
+# 1. Remote bots play a tournament started through the admin service.
+
+
+def test_remote_bots_play_a_tournament_started_through_the_admin_service(tmp_path: Path) -> None:
+    async def body() -> None:
+        async with league(tmp_path) as lg:
+            tokens = lg.register("alpha", "beta", "gamma")
+            scripts = {
+                "alpha": "binomial_bot.py",
+                "beta": "random_bot.py",
+                "gamma": "strong_bot.py",
+            }
+            for name, script in scripts.items():
+                lg.launch(name, tokens[name], sessions=2, script=SAMPLE_BOTS / script)
+            await lg.wait_connected({"alpha": 2, "beta": 2, "gamma": 2})
+            status = await lg.status()
+            assert [(b.name, b.sessions) for b in status.bots] == [
+                ("alpha", 2),
+                ("beta", 2),
+                ("gamma", 2),
+            ]
+            assert status.tournament == ""
+
+            night = await lg.play(games=6, jobs=2, move_time=2.0, name="night-1")
+            finished = night.finished
+            assert finished["status"] == "finished"
+            assert finished["games"] == finished["total"] == 6
+            assert finished["seed"] == SEED
+            (started,) = night.of("started_json")
+            assert started["entrants"] == ["alpha", "beta", "gamma"]
+            assert [g["done"] for g in night.of("game_json")] == [1, 2, 3, 4, 5, 6]
+
+            lines = night.lines()
+            ids = [line["game"] for line in lines]
+            assert sorted(ids) == sorted(night.schedule_ids())
+            assert len(set(ids)) == len(ids) == 6
+            assert all(line["faults"] == [] for line in lines), lines
+            info = night.info()
+            assert info["status"] == "finished"
+            assert info["dropped"] == []
+            assert info["bots"] == {n: {"remote": True} for n in scripts}
+            assert night.folder.parent == tmp_path / "results"
+
+            store = LeagueStore(tmp_path / "league" / "league.sqlite")
+            try:
+                assert store.game_ids("night-1") == set(ids)
+                assert store.tournaments() == [("night-1", 6)]
+                assert len(store.results()) == 6
+            finally:
+                store.close()
+            # The tournament is over; the remote bots stay in the lobby for the next one.
+            assert await lg.connected() == {"alpha": 2, "beta": 2, "gamma": 2}
+            assert (await lg.status()).tournament == ""
+
+    run(body)
+
+
+# 2. Refusals, each with its status and reason.
+
+
+def test_hellos_are_refused_with_the_right_status_and_reason(tmp_path: Path) -> None:
+    async def body() -> None:
+        async with league(tmp_path, sessions_per_bot=2) as lg:
+            tokens = lg.register("alpha", "beta", "gamma")
+            assert lg.server.store.revoke_entrant("gamma")
+            first = lg.launch("alpha", tokens["alpha"], sessions=2)
+            await lg.wait_connected({"alpha": 2})
+            env = {"PERUDO_TEST_CONNECT_TIMEOUT": "10"}
+            wrong = lg.launch("alpha", "not-the-token", **env)
+            revoked = lg.launch("gamma", tokens["gamma"], **env)
+            borrowed = lg.launch("beta", tokens["alpha"], **env)
+            third = lg.launch("alpha", tokens["alpha"], **env)
+            for bot in (wrong, revoked, borrowed, third):
+                await bot.exited(15)
+            assert_refused(wrong, "UNAUTHENTICATED", "wrong token for bot 'alpha'")
+            assert_refused(revoked, "PERMISSION_DENIED", "no bot named 'gamma' is registered here")
+            assert_refused(borrowed, "UNAUTHENTICATED", "wrong token for bot 'beta'")
+            assert_refused(
+                third, "RESOURCE_EXHAUSTED", "bot 'alpha' already has 2 sessions open, the limit"
+            )
+            # None of them disturbed the bot that is rightfully connected.
+            assert first.process.poll() is None
+            assert await lg.connected() == {"alpha": 2}
+
+    run(body)
+
+
+def test_the_admin_service_wants_the_admin_token(tmp_path: Path) -> None:
+    async def body() -> None:
+        async with league(tmp_path) as lg:
+            path = admin_token_path(tmp_path / "league" / "league.sqlite")
+            assert path.stat().st_mode & 0o777 == 0o600
+            wrong = [("authorization", "Bearer " + new_token())]
+            bare = [("authorization", path.read_text().strip())]  # no "Bearer"
+            for metadata in (None, wrong, bare):
+                calls: list[Callable[[], Awaitable[Any]]] = [
+                    lambda md=metadata: lg.admin.GetStatus(
+                        apb.GetStatusRequest(), metadata=md, timeout=5
+                    ),
+                    lambda md=metadata: lg.admin.StopTournament(
+                        apb.StopTournamentRequest(), metadata=md, timeout=5
+                    ),
+                    lambda md=metadata: lg.admin.StartTournament(
+                        apb.StartTournamentRequest(games=2), metadata=md, timeout=5
+                    ).read(),
+                ]
+                for call in calls:
+                    with pytest.raises(grpc.aio.AioRpcError) as refused:
+                        await call()
+                    assert refused.value.code() == grpc.StatusCode.UNAUTHENTICATED
+                    assert refused.value.details() == "wrong or missing admin token"
+            # Nothing was started by the refused calls; the right token is let in.
+            assert (await lg.status()).tournament == ""
+            reply = await lg.admin.StopTournament(
+                apb.StopTournamentRequest(), metadata=lg.metadata, timeout=5
+            )
+            assert reply.stopping is False
+            assert not list((tmp_path / "results").glob("*"))
+
+    run(body)
+
+
+def test_bad_start_requests_are_refused_and_leave_nothing_behind(tmp_path: Path) -> None:
+    async def body() -> None:
+        async with league(tmp_path) as lg:
+            refusals = [
+                ({"name": "night"}, "fewer than two bots can play (none connected); nothing to do"),
+                # Refused again for the same reason, not for a folder left by the first try.
+                ({"name": "night"}, "fewer than two bots can play (none connected); nothing to do"),
+                ({"seed_hex": "not hex"}, "the seed must be hexadecimal"),
+                ({"seed_hex": "abcd"}, "the seed needs at least 16 bytes (32 hex digits)"),
+                ({"rules": "house"}, "unknown preset 'house'"),
+                ({"rule_fields": {"calza": "sometimes"}}, "calza must be one of"),
+                ({"rule_fields": {"dice_per_player": "many"}}, "'dice_per_player' must be int"),
+            ]
+            for fields, reason in refusals:
+                call = lg.admin.StartTournament(
+                    apb.StartTournamentRequest(**fields), metadata=lg.metadata, timeout=5
+                )
+                with pytest.raises(grpc.aio.AioRpcError) as refused:
+                    await call.read()
+                assert refused.value.code() == grpc.StatusCode.FAILED_PRECONDITION, fields
+                assert reason in str(refused.value.details()), fields
+            assert not (tmp_path / "results").exists()
+            assert (await lg.status()).tournament == ""
+
+    run(body)
+
+
+def test_revoking_a_name_closes_its_sessions_and_a_new_token_lets_it_back(
+    tmp_path: Path,
+) -> None:
+    async def body() -> None:
+        async with league(tmp_path) as lg:
+            tokens = lg.register("alpha", "beta")
+            alpha = lg.launch("alpha", tokens["alpha"], sessions=2)
+            beta = lg.launch("beta", tokens["beta"])
+            await lg.wait_connected({"alpha": 2, "beta": 1})
+            # Revoked from another connection to the store, as `arena token revoke` does.
+            elsewhere = LeagueStore(tmp_path / "league" / "league.sqlite")
+            try:
+                assert elsewhere.revoke_entrant("alpha")
+                revoked_at = time.monotonic()
+                assert await alpha.exited(8) == 0
+                assert time.monotonic() - revoked_at < 6
+                await lg.wait_connected({"beta": 1}, 3)
+                assert beta.process.poll() is None
+                # Its old token no longer lets it in (see the refusals above); a new one does.
+                fresh = new_token()
+                elsewhere.set_entrant("alpha", token_hash(fresh))
+            finally:
+                elsewhere.close()
+            lg.launch("alpha", fresh)
+            await lg.wait_connected({"alpha": 1, "beta": 1})
+
+    run(body)
+
+
+def test_a_new_token_for_a_name_closes_the_sessions_opened_with_the_old_one(
+    tmp_path: Path,
+) -> None:
+    async def body() -> None:
+        async with league(tmp_path) as lg:
+            tokens = lg.register("alpha", "beta")
+            alpha = lg.launch("alpha", tokens["alpha"])
+            lg.launch("beta", tokens["beta"])
+            await lg.wait_connected({"alpha": 1, "beta": 1})
+            rotated_at = time.monotonic()
+            lg.register("alpha")  # `arena token add` again: a new token replaces the old
+            assert await alpha.exited(8) == 0
+            assert time.monotonic() - rotated_at < 6
+            await lg.wait_connected({"beta": 1}, 3)
+            assert "alpha" not in lg.server.lobby.connected()
+
+    run(body)
+
+
+def test_a_server_that_cannot_listen_says_where_and_leaves_the_running_one_alone(
+    tmp_path: Path,
+) -> None:
+    league_path = tmp_path / "league" / "league.sqlite"
+
+    async def body() -> None:
+        async with league(tmp_path) as lg:
+            token_file = admin_token_path(league_path)
+            before = token_file.read_text()
+            with socket.socket() as busy:
+                busy.bind(("127.0.0.1", 0))
+                busy.listen()
+                taken_bots = f"127.0.0.1:{busy.getsockname()[1]}"
+                taken_admin = f"127.0.0.1:{lg.server.admin_port}"  # a league server's own
+                for listen, admin, taken in (
+                    (taken_bots, "127.0.0.1:0", taken_bots),
+                    ("127.0.0.1:0", taken_admin, taken_admin),
+                ):
+                    config = LeagueConfig(
+                        listen=listen, admin_listen=admin, league=league_path, out=tmp_path
+                    )
+                    second = LeagueServer(config)
+                    with pytest.raises(OSError, match=re.escape(f"could not listen on {taken}")):
+                        await second.start()
+                    await second.stop()
+            # The running server kept its address and its token file.
+            assert token_file.read_text() == before
+            assert (await lg.status()).bots == []
+
+    run(body)
+
+
+# 3. Disconnections: faults in flight, deferral between games, the reconnect grace.
+
+
+def test_a_bot_killed_mid_game_is_faulted_and_the_tournament_finishes(tmp_path: Path) -> None:
+    async def body() -> None:
+        async with league(tmp_path, reconnect_grace=1.0) as lg:
+            tokens = lg.register("alpha", "beta", "gamma")
+            hang = tmp_path / "gamma-is-thinking"
+            lg.launch("alpha", tokens["alpha"], sessions=2)
+            lg.launch("beta", tokens["beta"], sessions=2)
+            victim = lg.launch(
+                "gamma", tokens["gamma"], sessions=2, PERUDO_TEST_HANG_FILE=str(hang)
+            )
+            await lg.wait_connected({"alpha": 2, "beta": 2, "gamma": 2})
+            call = lg.start(games=6, table_size=2, jobs=2, move_time=3.0, name="killed")
+            follow = asyncio.ensure_future(Tournament.follow(call))
+            await eventually(hang.exists, "gamma is asked for a move", 15)
+            victim.process.send_signal(signal.SIGKILL)
+            night = await follow
+
+            assert night.finished["status"] == "finished"
+            info = night.info()
+            players = night.players()
+            lines = night.lines()
+            done = [line["game"] for line in lines]
+            assert sorted(done + info["dropped"]) == sorted(night.schedule_ids())
+            assert len(set(done)) == len(done)
+            gamma_lines = [line for line in lines if "gamma" in line["players"]]
+            assert gamma_lines, "gamma was playing when it was killed"
+            for line in gamma_lines:
+                kinds = {f["kind"] for f in line["faults"] if f["bot"] == "gamma"}
+                assert kinds and kinds <= {"disconnect", "crash"}, line
+                assert line["ranking"][-1] == "gamma"
+            # Games without gamma were all played, cleanly; the rest of gamma's were dropped.
+            assert {g for g, p in players.items() if "gamma" not in p} <= set(done)
+            assert all(line["faults"] == [] for line in lines if line not in gamma_lines)
+            assert info["dropped"], "gamma did not come back, so its later games are dropped"
+            assert all("gamma" in players[g] for g in info["dropped"])
+            assert any("gamma did not come back" in note for note in night.of("note"))
+
+    run(body)
+
+
+def test_a_bot_gone_between_games_has_its_games_dropped_after_the_grace(tmp_path: Path) -> None:
+    async def body() -> None:
+        async with league(tmp_path, reconnect_grace=1.0) as lg:
+            tokens = lg.register("alpha", "beta", "gamma")
+            lg.launch("alpha", tokens["alpha"])
+            lg.launch("beta", tokens["beta"])
+            leaver = lg.launch("gamma", tokens["gamma"], PERUDO_TEST_QUIT_AFTER="1")
+            await lg.wait_connected({"alpha": 1, "beta": 1, "gamma": 1})
+            night = await lg.play(games=6, table_size=2, jobs=1, move_time=2.0, name="left")
+            assert await leaver.exited(5) == 0
+            assert "leaving after 1 games" in leaver.output()
+
+            assert night.finished["status"] == "finished"
+            info = night.info()
+            players = night.players()
+            lines = night.lines()
+            done = [line["game"] for line in lines]
+            assert sorted(done + info["dropped"]) == sorted(night.schedule_ids())
+            assert len(set(done)) == len(done)
+            assert {g for g, p in players.items() if "gamma" not in p} <= set(done)
+            assert info["dropped"] and all("gamma" in players[g] for g in info["dropped"])
+            gamma_lines = [line for line in lines if "gamma" in line["players"]]
+            # Its one full game is there; a game that began as it was leaving may show it
+            # faulted, but none was played with gamma missing from the start of the night.
+            assert sum(1 for line in gamma_lines if not line["faults"]) == 1
+            (note,) = night.of("note")
+            assert note == (
+                f"dropping {len(info['dropped'])} games: gamma did not come back within 1 s"
+            )
+            store = LeagueStore(tmp_path / "league" / "league.sqlite")
+            try:
+                assert store.game_ids("left") == set(done)
+            finally:
+                store.close()
+
+            # Coming back with the same token puts it back in the lobby, ready for the next one.
+            lg.launch("gamma", tokens["gamma"])
+            await lg.wait_connected({"alpha": 1, "beta": 1, "gamma": 1})
+
+    run(body)
+
+
+def test_a_bot_back_within_the_grace_plays_its_deferred_games(tmp_path: Path) -> None:
+    async def body() -> None:
+        async with league(tmp_path, reconnect_grace=20.0) as lg:
+            tokens = lg.register("alpha", "beta", "gamma")
+            lg.launch("alpha", tokens["alpha"])
+            lg.launch("beta", tokens["beta"])
+            leaver = lg.launch("gamma", tokens["gamma"], PERUDO_TEST_QUIT_AFTER="1")
+            await lg.wait_connected({"alpha": 1, "beta": 1, "gamma": 1})
+            follow = asyncio.ensure_future(
+                lg.play(games=6, table_size=2, jobs=1, move_time=2.0, name="back")
+            )
+            assert await leaver.exited(15) == 0
+            await eventually(
+                lambda: "gamma" not in lg.server.lobby.connected(), "gamma is out of the lobby"
+            )
+            assert not follow.done()
+            lg.launch("gamma", tokens["gamma"])
+            night = await follow
+
+            assert night.finished["status"] == "finished"
+            info = night.info()
+            assert info["dropped"] == []
+            done = [line["game"] for line in night.lines()]
+            assert sorted(done) == sorted(night.schedule_ids())
+            assert night.of("note") == []
+
+    run(body)
+
+
+# 4. TLS.
+
+
+def _self_signed(folder: Path) -> tuple[Path, Path]:
+    openssl = shutil.which("openssl")
+    if openssl is None:
+        pytest.skip("the openssl command is needed to make a self-signed certificate")
+    cert, key = folder / "cert.pem", folder / "key.pem"
+    made = subprocess.run(
+        [
+            openssl,
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-keyout",
+            str(key),
+            "-out",
+            str(cert),
+            "-days",
+            "1",
+            "-subj",
+            "/CN=localhost",
+            "-addext",
+            "subjectAltName=IP:127.0.0.1,DNS:localhost",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    if made.returncode != 0:
+        pytest.skip(f"openssl could not make a certificate: {made.stderr.strip()[-300:]}")
+    return cert, key
+
+
+def test_with_tls_bots_that_trust_the_certificate_play_and_plaintext_bots_cannot(
+    tmp_path: Path,
+) -> None:
+    cert, key = _self_signed(tmp_path)
+    tls = Tls(cert.read_bytes(), key.read_bytes())
+
+    async def body() -> None:
+        async with league(tmp_path, tls=tls) as lg:
+            tokens = lg.register("alpha", "beta", "gamma")
+            trusted = {"PERUDO_CA_FILE": str(cert)}
+            lg.launch("alpha", tokens["alpha"], sessions=2, **trusted)
+            lg.launch("beta", tokens["beta"], script=SAMPLE_BOTS / "binomial_bot.py", **trusted)
+            quick = {"PERUDO_TEST_CONNECT_TIMEOUT": "2"}
+            plaintext = lg.launch("gamma", tokens["gamma"], **quick)
+            untrusted = lg.launch("gamma", tokens["gamma"], PERUDO_TLS="1", **quick)  # no CA
+            await lg.wait_connected({"alpha": 2, "beta": 1})
+            night = await lg.play(games=4, jobs=2, move_time=2.0, name="tls")
+            assert night.finished["status"] == "finished"
+            lines = night.lines()
+            assert len(lines) == 4
+            assert all(line["players"] and not line["faults"] for line in lines)
+            assert night.info()["entrants"] == ["alpha", "beta"]
+
+            for bot in (plaintext, untrusted):
+                assert await bot.exited(15) == 1
+                assert f"no referee answered at {lg.address} within 2 s" in bot.output()
+            assert await lg.connected() == {"alpha": 2, "beta": 1}
+
+    run(body)
+
+
+# 5. The admin service: one tournament at a time, stopping, and the server between tournaments.
+
+
+def assert_league_holds(path: Path, tournaments: dict[str, Tournament]) -> None:
+    """The league store has these tournaments, in order, each with the games of its folder."""
+    store = LeagueStore(path)
+    try:
+        counts = [(name, len(t.lines())) for name, t in tournaments.items()]
+        assert store.tournaments() == counts
+        for name, tournament in tournaments.items():
+            assert store.game_ids(name) == {line["game"] for line in tournament.lines()}
+        assert len(store.results()) == sum(count for _, count in counts)
+    finally:
+        store.close()
+
+
+def test_one_tournament_at_a_time_stop_interrupts_and_the_server_runs_on(tmp_path: Path) -> None:
+    async def body() -> None:
+        async with league(tmp_path) as lg:
+            tokens = lg.register("alpha", "beta", "gamma")
+            slow = {"PERUDO_TEST_DELAY": "0.005"}
+            for name in tokens:
+                lg.launch(name, tokens[name], sessions=2, **slow)
+            await lg.wait_connected({"alpha": 2, "beta": 2, "gamma": 2})
+
+            during: dict[str, Any] = {}
+
+            async def meddle(game: dict[str, Any]) -> None:
+                if during:
+                    return
+                second = lg.start(games=2, name="too-soon")
+                with pytest.raises(grpc.aio.AioRpcError) as refused:
+                    await second.read()
+                during["refused"] = refused.value
+                during["status"] = await lg.status()
+                reply = await lg.admin.StopTournament(
+                    apb.StopTournamentRequest(), metadata=lg.metadata, timeout=5
+                )
+                during["stopping"] = reply.stopping
+                progress = lg.server.observer.progress
+                assert progress is not None
+                during["done"] = progress.done  # no game begins after this, some may end
+
+            first = await Tournament.follow(
+                lg.start(games=60, jobs=2, move_time=2.0, name="first"), meddle
+            )
+            refused = during["refused"]
+            assert refused.code() == grpc.StatusCode.FAILED_PRECONDITION
+            assert refused.details() == "a tournament is already running; stop it first"
+            assert not (tmp_path / "results" / "too-soon").exists()
+            assert during["status"].tournament == "first"
+            assert during["status"].games_total == 60
+            assert during["stopping"] is True
+
+            finished = first.finished
+            assert finished["status"] == "interrupted"
+            assert finished["seed"] is None
+            lines = first.lines()
+            # The games in flight when it stopped were finished (at most one per job),
+            # and nothing more began.
+            assert during["done"] <= len(lines) <= during["done"] + 2
+            assert finished["games"] == len(lines) < 60
+            assert all(not line["faults"] for line in lines)
+            info = first.info()
+            assert info["status"] == "interrupted"
+            assert info["seed"] is None
+            assert (await lg.status()).tournament == ""
+            reply = await lg.admin.StopTournament(
+                apb.StopTournamentRequest(), metadata=lg.metadata, timeout=5
+            )
+            assert reply.stopping is False
+
+            # The same server, the same bots, another tournament.
+            second = await lg.play(
+                games=2,
+                jobs=2,
+                move_time=2.0,
+                name="second",
+                only=["alpha", "gamma"],
+                rules="no-calza",
+                rule_fields={"dice_per_player": "3"},
+            )
+            assert second.finished["status"] == "finished"
+            assert {tuple(sorted(x["players"])) for x in second.lines()} == {("alpha", "gamma")}
+            assert len(second.lines()) == 2
+            ruleset = second.info()["ruleset"]
+            assert (ruleset["calza"], ruleset["dice_per_player"]) == ("off", 3)
+            assert_league_holds(
+                tmp_path / "league" / "league.sqlite", {"first": first, "second": second}
+            )
+            assert await lg.connected() == {"alpha": 2, "beta": 2, "gamma": 2}
+
+    run(body)
+
+
+def test_stop_while_waiting_for_an_absent_bot_interrupts_at_once(tmp_path: Path) -> None:
+    """A stop during the reconnect grace interrupts the night; it does not drop the games."""
+
+    async def body() -> None:
+        async with league(tmp_path, reconnect_grace=30.0) as lg:
+            tokens = lg.register("alpha", "beta", "gamma")
+            lg.launch("alpha", tokens["alpha"])
+            lg.launch("beta", tokens["beta"])
+            leaver = lg.launch("gamma", tokens["gamma"], PERUDO_TEST_QUIT_AFTER="1")
+            await lg.wait_connected({"alpha": 1, "beta": 1, "gamma": 1})
+            follow = asyncio.ensure_future(
+                lg.play(games=6, table_size=2, jobs=2, move_time=2.0, name="waiting")
+            )
+            assert await leaver.exited(15) == 0
+            folder = tmp_path / "results" / "waiting"
+
+            def without_gamma_played() -> bool:
+                text = (folder / "games.jsonl").read_text()
+                done = {json.loads(line)["game"] for line in text.splitlines()}
+                schedule = build(["alpha", "beta", "gamma"], 2, 6, bytes.fromhex(SEED))
+                return {g.game_id for g in schedule if "gamma" not in g.players} <= done
+
+            await eventually(without_gamma_played, "the games without gamma are played", 15)
+            await eventually(
+                lambda: "gamma" not in lg.server.lobby.connected(), "gamma is out of the lobby"
+            )
+            await asyncio.sleep(0.3)  # every worker is now waiting for gamma
+            asked = time.monotonic()
+            reply = await lg.admin.StopTournament(
+                apb.StopTournamentRequest(), metadata=lg.metadata, timeout=5
+            )
+            assert reply.stopping is True
+            night = await follow
+            assert time.monotonic() - asked < 5, "the stop waited out the reconnect grace"
+            assert night.finished["status"] == "interrupted"
+            info = night.info()
+            assert info["dropped"] == []
+            assert info["status"] == "interrupted"
+            assert len(night.lines()) < 6
+
+    run(body)
