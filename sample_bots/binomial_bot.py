@@ -41,5 +41,6 @@ def act(obs: Observation) -> Answer:
             return DUDO
     return best[0]
 
+
 if __name__ == "__main__":
     run(act, name="py-binomial")

@@ -19,7 +19,8 @@ from arena.kit import PASS, Answer, run
 from arena.kit.odds import chance_true, counting
 from engine import DUDO, Bid, Observation
 
-_rng = random.Random(os.urandom(16))
+rng = random.Random(os.urandom(16))
+"""Module-level so that an in-process harness can seed it and replay games exactly."""
 
 BLUFF_CHANCE = 0.5
 """How often it names the face it holds fewest of instead of the one it holds most of."""
@@ -37,10 +38,10 @@ def choose_bid(obs: Observation) -> Bid | None:
         return None
     held = {face: counting(obs.my_dice, face, obs.palifico) for face in faces}
     # Shuffle first so that ties between faces are broken at random.
-    _rng.shuffle(faces)
-    pick = min if _rng.random() < BLUFF_CHANCE else max
+    rng.shuffle(faces)
+    pick = min if rng.random() < BLUFF_CHANCE else max
     face = pick(faces, key=held.__getitem__)
-    jump = _rng.choices(JUMPS, JUMP_WEIGHTS)[0]
+    jump = rng.choices(JUMPS, JUMP_WEIGHTS)[0]
     return Bid(min(obs.floors[face - 1] + jump, obs.dice_in_play), face)
 
 

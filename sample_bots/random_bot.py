@@ -15,7 +15,8 @@ import random
 from arena.kit import PASS, Answer, run
 from engine import CALZA, DUDO, Bid, Observation
 
-_rng = random.Random(os.urandom(16))
+rng = random.Random(os.urandom(16))
+"""Module-level so that an in-process harness can seed it and replay games exactly."""
 
 DUDO_CHANCE = 1 / 3
 CALZA_CHANCE = 1 / 10
@@ -23,18 +24,18 @@ CALZA_CHANCE = 1 / 10
 
 def act(obs: Observation) -> Answer:
     if not obs.my_turn:  # an out-of-turn calza offer (calza "any")
-        return CALZA if obs.can_calza and _rng.random() < CALZA_CHANCE else PASS
+        return CALZA if obs.can_calza and rng.random() < CALZA_CHANCE else PASS
     bids = [
-        Bid(min(floor + _rng.randint(0, 1), obs.dice_in_play), face)
+        Bid(min(floor + rng.randint(0, 1), obs.dice_in_play), face)
         for face, floor in enumerate(obs.floors, start=1)
         if floor
     ]
-    if obs.can_calza and _rng.random() < CALZA_CHANCE:
+    if obs.can_calza and rng.random() < CALZA_CHANCE:
         return CALZA
     # With no legal raise left (the bid is at the top), dudo is the only move.
-    if obs.can_dudo and (not bids or _rng.random() < DUDO_CHANCE):
+    if obs.can_dudo and (not bids or rng.random() < DUDO_CHANCE):
         return DUDO
-    return _rng.choice(bids)
+    return rng.choice(bids)
 
 
 if __name__ == "__main__":

@@ -3,80 +3,80 @@
 Beliefs. A die nobody has shown counts for a face with chance 1/3 in an
 ordinary round (the face or a wild paco) and 1/6 on pacos or in a palifico
 round. But players mostly bid what they hold, so every face another seat has
-bid this round makes that seat's dice a little more likely to show it: each of
-its dice shows a face it bid with weight `TILT` instead of 1. How much to
-trust a seat is learned from the rounds already shown in this game: when a
-seat's challenged bid was revealed, did it hold more of the face than chance
-would give, or less? Truthful seats get a stronger tilt, bluffers none.
-The count of the unseen dice for a face is then a sum of per-seat binomials.
+bid this round makes that seat's dice more likely to show it: each of its
+dice shows a face it bid with a weight above 1, the others with weight 1. The
+weight depends on who bid: it is learned per seat from the rounds of this game
+already shown, so a seat whose revealed bids were backed by its dice is
+believed, and a bluffer's or a random player's bids come to count for nothing.
+The number of unseen dice counting for a face is then a sum of per-seat
+binomials, one distribution per face, built once per decision.
 
-Choice. Each answer is priced in expected dice lost:
-- dudo loses a die when the standing bid is true, and a die lost by the
-  bidder otherwise is worth a little to us (`OTHERS_LOSS`);
+Choice. Each answer is priced in expected dice lost, and the cheapest is played:
+- dudo loses a die when the standing bid is true; when it is false the bidder
+  loses one, which is worth a little to us too (`OTHERS_LOSS`);
 - calza gains a die (if we hold fewer than the maximum) when the count is
   exact and loses one otherwise;
 - a raise loses a die only if it is false and the next player challenges it,
-  which they do about `CHALLENGE_RATE` of the time.
-The cheapest answer wins. The raise is the bid most likely true; on a tie the
-higher count, which leaves the next player less room. Out-of-turn calza offers
-(calza "any") are taken when the exact count is likely enough to pay.
+  which happens about `CHALLENGE_RATE` of the time; the raise considered is
+  the bid most likely true (on a tie the higher count, leaving the next player
+  less room), which also opens each round on what we hold.
+So the bot challenges when the standing bid is more likely false than the best
+raise is true, weighted by those prices, and calls calza only on a likely
+exact count. Out-of-turn calza offers (calza "any") are taken when calza pays.
 
-Palifico needs no special case: its face is fixed by the floors, pacos are not
-wild in the odds, and the opener's face (often their only die) is tilted like
-any other bid.
+Palifico. The floors fix the face and the odds stop counting pacos as wild.
+The opening face binds everyone for the whole round, and its opener (down to
+one die) has chosen it with that in mind, so the opener's bid weighs
+`PALIFICO_OPENER` times more than an ordinary bid.
 """
 
 from __future__ import annotations
 
-from math import comb, exp, log
+from math import comb
 
 from arena.kit import PASS, Answer, run
-from arena.kit.odds import chance_per_die, counting, legal_bids
-from engine import CALZA, DUDO, PACO, Bid, Observation, RoundEnd
+from arena.kit.odds import counting, legal_bids
+from engine import CALZA, DUDO, PACO, Bid, Observation
 
 RAISE_STEPS = 3
 """How far above each face's smallest legal count a raise is looked for."""
-TILT = 2.5
-"""Weight of a face a seat has bid, for each of its dice, against 1 for the others."""
-PRIOR_ROUNDS = 3.0
-"""How many rounds' worth of trust a seat starts with, before its shown bids speak."""
+TILT = 3.5
+"""A seat's starting weight for the faces it bids, against 1 for the faces it does not."""
+PRIOR_DICE = 10.0
+"""How many revealed dice' worth of evidence `TILT` counts for, against what a seat shows."""
+PALIFICO_OPENER = 2.0
+"""How much more the opener's face weighs in a palifico round."""
 OTHERS_LOSS = 0.2
 """What another player's lost die is worth to us, in our own dice."""
-CHALLENGE_RATE = 0.6
-"""How often a raise is challenged by the next player."""
-CALZA_GAIN = 1.0
-"""What a regained die is worth, against a lost one."""
-
-
-def _logit(p: float) -> float:
-    return log(p / (1 - p))
+CHALLENGE_RATE = 0.4
+"""Roughly how often the next player challenges a raise (tuned by play, not derived)."""
+CALZA_GAIN = 0.7
+"""What a regained die is worth against a lost one. Below 1 (measured): the exact
+count is the least certain part of the beliefs, so calza is kept for clear cases."""
 
 
 def _seat_tilts(obs: Observation) -> list[float]:
     """For each seat, the weight its bid faces get on each of its dice.
 
-    Trust is kept as the log-odds by which a seat's dice beat chance on the
-    face it bid: `TILT` makes a prior worth `PRIOR_ROUNDS` rounds, and every
-    bid of the seat revealed at the end of a round adds what its hand showed.
-    The result is turned back into the weight that gives that rate on an
-    ordinary face, and never below 1: a bluffer's bids are ignored, not inverted.
+    What is learned is the rate at which a seat's dice count for the face it
+    bid, from its bids revealed at the end of earlier rounds, starting from the
+    rate that `TILT` gives as if `PRIOR_DICE` dice had been seen. The rate is
+    turned back into the weight that gives it and never goes below 1: a
+    bluffer's bids are ignored, not inverted. Only ordinary faces teach, so
+    that every rate is on the one scale (1/3 by chance); paco and palifico bids
+    are too rare to matter.
     """
-    chance = 1 / 3
-    prior = _logit((1 + TILT) / (5 + TILT)) - _logit(chance)
-    evidence = [prior * PRIOR_ROUNDS] * len(obs.dice)
-    weight = [PRIOR_ROUNDS] * len(obs.dice)
+    held = [PRIOR_DICE * (1 + TILT) / (5 + TILT)] * len(obs.dice)
+    seen = [PRIOR_DICE] * len(obs.dice)
     for outcome in obs.history:
-        if outcome.end is RoundEnd.FAULT or outcome.standing is None:
+        if outcome.standing is None or outcome.palifico or outcome.standing.bid.face == PACO:
             continue
-        seat, bid = outcome.standing.seat, outcome.standing.bid
-        hand = outcome.hands[seat]
-        p = chance_per_die(bid.face, outcome.palifico)
-        # Shrunk towards p so that a hand of all or none of the face stays finite.
-        held = (counting(hand, bid.face, outcome.palifico) + p) / (len(hand) + 1)
-        evidence[seat] += _logit(held) - _logit(p)
-        weight[seat] += 1
-    rates = (1 / (1 + exp(-_logit(chance) - e / w)) for e, w in zip(evidence, weight, strict=True))
-    return [max(1.0, (5 * h - 1) / (1 - h)) for h in rates]
+        seat, face = outcome.standing.seat, outcome.standing.bid.face
+        hand = outcome.hands[seat]  # empty after a fault
+        held[seat] += counting(hand, face, palifico=False)
+        seen[seat] += len(hand)
+    # Solve (1 + w) / (5 + w) = rate for w.
+    return [max(1.0, (5 * h / n - 1) / (1 - h / n)) for h, n in zip(held, seen, strict=True)]
 
 
 class Beliefs:
@@ -88,11 +88,13 @@ class Beliefs:
         for placed in obs.bids:
             bid_faces[placed.seat].add(placed.bid.face)
         tilts = _seat_tilts(obs)
-        self._unseen = [
-            self._distribution(face, bid_faces, tilts) for face in range(1, 7)
-        ]
+        if obs.palifico and obs.bids:
+            tilts[obs.bids[0].seat] *= PALIFICO_OPENER
+        self._unseen = [self._distribution(face, bid_faces, tilts) for face in range(1, 7)]
 
-    def _distribution(self, face: int, bid_faces: list[set[int]], tilts: list[float]) -> list[float]:
+    def _distribution(
+        self, face: int, bid_faces: list[set[int]], tilts: list[float]
+    ) -> list[float]:
         """P(k unseen dice count for `face`) for k = 0..unseen, a sum of per-seat binomials."""
         obs = self.obs
         counted = {face} if obs.palifico or face == PACO else {face, PACO}
@@ -126,10 +128,9 @@ def _convolve(a: list[float], b: list[float]) -> list[float]:
     return out
 
 
-def calza_value(obs: Observation, beliefs: Beliefs) -> float:
-    """Expected dice gained by calling calza on the standing bid now."""
-    assert obs.standing is not None
-    exact = beliefs.chance_exact(obs.standing)
+def calza_value(obs: Observation, beliefs: Beliefs, standing: Bid) -> float:
+    """Expected dice gained by calling calza on `standing` now."""
+    exact = beliefs.chance_exact(standing)
     gain = CALZA_GAIN if len(obs.my_dice) < obs.ruleset.dice_per_player else 0.0
     return exact * gain - (1 - exact)
 
@@ -145,20 +146,22 @@ def best_raise(obs: Observation, beliefs: Beliefs) -> tuple[Bid, float] | None:
 
 def act(obs: Observation) -> Answer:
     beliefs = Beliefs(obs)
+    standing = obs.standing
     if not obs.my_turn:  # an out-of-turn calza offer (calza "any")
-        return CALZA if obs.can_calza and calza_value(obs, beliefs) > 0 else PASS
+        calza = obs.can_calza and standing is not None and calza_value(obs, beliefs, standing) > 0
+        return CALZA if calza else PASS
+    # Expected dice lost by each answer. There is always one: an opening bid,
+    # or dudo on a standing bid.
+    options: list[tuple[float, Answer]] = []
     best = best_raise(obs, beliefs)
-    if obs.standing is None:
-        assert best is not None, "an opening bid is always possible"
-        return best[0]
-    true = beliefs.chance_true(obs.standing)
-    # Expected dice lost by each answer; the cheapest is played.
-    options: list[tuple[float, Answer]] = [(true - OTHERS_LOSS * (1 - true), DUDO)]
-    if obs.can_calza:
-        options.append((-calza_value(obs, beliefs), CALZA))
     if best is not None:
         options.append(((1 - best[1]) * CHALLENGE_RATE, best[0]))
-    return min(options, key=lambda o: o[0])[1]
+    if standing is not None:
+        true = beliefs.chance_true(standing)
+        options.append((true - OTHERS_LOSS * (1 - true), DUDO))
+        if obs.can_calza:
+            options.append((-calza_value(obs, beliefs, standing), CALZA))
+    return min(options, key=lambda option: option[0])[1]
 
 
 if __name__ == "__main__":
