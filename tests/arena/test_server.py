@@ -1,0 +1,251 @@
+"""The referee's front door: who gets a session, who is refused and how, and shutdown."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import grpc
+import pytest
+from referee_harness import Arena, hello, reply, run, until
+
+from arena._proto.perudo.v1 import referee_pb2 as pb
+from arena.faults import FaultKind
+from arena.session import Session
+
+BOT = "bot"
+
+
+def refusals(token: str) -> dict[str, tuple[bytes, grpc.StatusCode, str]]:
+    def raw(message: pb.BotMessage) -> bytes:
+        return message.SerializeToString()
+
+    return {
+        "wrong token": (
+            raw(hello(BOT, token + "x")),
+            grpc.StatusCode.UNAUTHENTICATED,
+            "wrong token for bot 'bot'",
+        ),
+        "empty token": (
+            raw(hello(BOT, "")),
+            grpc.StatusCode.UNAUTHENTICATED,
+            "wrong token for bot 'bot'",
+        ),
+        "unknown name": (
+            raw(hello("stranger", token)),
+            grpc.StatusCode.PERMISSION_DENIED,
+            "no bot named 'stranger' is registered here",
+        ),
+        "protocol version 2": (
+            raw(hello(BOT, token, version=2)),
+            grpc.StatusCode.FAILED_PRECONDITION,
+            "protocol version 2 is not spoken here; this referee speaks version 1",
+        ),
+        "protocol version 0": (
+            raw(hello(BOT, token, version=0)),
+            grpc.StatusCode.FAILED_PRECONDITION,
+            "protocol version 0 is not spoken here",
+        ),
+        "a reply first": (
+            reply(1),
+            grpc.StatusCode.INVALID_ARGUMENT,
+            "the first message must be a Hello",
+        ),
+        "an empty message": (
+            b"",
+            grpc.StatusCode.INVALID_ARGUMENT,
+            "the first message must be a Hello",
+        ),
+        "garbage bytes": (
+            b"\xff\xff\xff\xff\xff",
+            grpc.StatusCode.INVALID_ARGUMENT,
+            "the first message is not a BotMessage",
+        ),
+        "a truncated Hello": (
+            raw(hello(BOT, token))[:-3],
+            grpc.StatusCode.INVALID_ARGUMENT,
+            "the first message is not a BotMessage",
+        ),
+        "no name": (raw(hello("", token)), grpc.StatusCode.INVALID_ARGUMENT, "Hello has no name"),
+        "an oversized Hello": (
+            raw(pb.BotMessage(hello=pb.Hello(name=BOT, token=token, bot_version="v" * 20_000))),
+            grpc.StatusCode.RESOURCE_EXHAUSTED,
+            "larger than max",
+        ),
+    }
+
+
+CASES = list(refusals("t"))
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_a_bad_hello_is_refused_with_its_status(live: Arena, case: str) -> None:
+    async def main() -> None:
+        async with live.serving():
+            data, code, words = refusals(live.token(BOT))[case]
+            client = live.raw()
+            await client.send(data)
+            status, details, kinds = await client.status()
+            assert status == code
+            assert words in details
+            assert kinds == []  # no Welcome
+            assert live.lobby.connected() == {}
+            # The referee is unharmed: the right Hello is still welcome.
+            good = live.raw()
+            await good.send(hello(BOT, live.token(BOT)))
+            welcome = await good.read()
+            assert welcome is not None and welcome.WhichOneof("kind") == "welcome"
+
+    run(main())
+
+
+def test_a_welcome_states_the_limits(live: Arena) -> None:
+    async def main() -> None:
+        async with live.serving(move_time=0.25, max_message_bytes=4096):
+            client = live.raw()
+            await client.send(hello(BOT, live.token(BOT)))
+            message = await client.read()
+            assert message is not None
+            welcome = message.welcome
+            assert welcome.protocol_version == 1
+            assert welcome.limits.max_message_bytes == 4096
+            assert welcome.limits.move_time_ms == 250
+            assert len(welcome.session_id) >= 8
+            await live.wait_connected([BOT])
+
+    run(main())
+
+
+def test_a_client_that_says_nothing_is_closed_after_the_hello_timeout(live: Arena) -> None:
+    async def main() -> None:
+        async with live.serving(hello_timeout=0.5):
+            client = live.raw()
+            started = time.monotonic()
+            await client.call.wait_for_connection()
+            status, details, kinds = await client.status()
+            waited = time.monotonic() - started
+            assert status == grpc.StatusCode.DEADLINE_EXCEEDED
+            assert details == "no Hello within 0.5 s of opening the stream"
+            assert kinds == []
+            assert 0.4 <= waited < 3
+
+    run(main())
+
+
+def test_an_oversized_message_in_a_session_ends_it(live: Arena) -> None:
+    async def main() -> None:
+        async with live.serving():
+            client, session = await live.raw_session(BOT)
+            await client.send(reply(1, count=1) + b"\x22" + b"\x01" * 20_000)
+            status, details, _ = await client.status()
+            assert status == grpc.StatusCode.RESOURCE_EXHAUSTED
+            assert "larger than max" in details
+            assert await until(lambda: session.closed and not live.lobby.connected(), 5)
+
+    run(main())
+
+
+def test_too_many_sessions_for_one_name(live: Arena) -> None:
+    async def main() -> None:
+        async with live.serving(max_sessions_per_bot=2):
+            first, _ = await live.raw_session(BOT)
+            await live.raw_session(BOT)
+            third = live.raw()
+            await third.send(hello(BOT, live.token(BOT)))
+            status, details, kinds = await third.status()
+            assert status == grpc.StatusCode.RESOURCE_EXHAUSTED
+            assert details == "bot 'bot' already has 2 sessions open, the limit"
+            assert kinds == []
+            assert live.lobby.connected() == {BOT: 2}
+            # When a session ends, its place is free again.
+            await first.call.done_writing()
+            assert await until(lambda: live.lobby.connected() == {BOT: 1}, 5)
+            await live.raw_session(BOT)
+            assert live.lobby.connected() == {BOT: 2}
+
+    run(main())
+
+
+def test_the_session_limit_holds_for_hellos_that_arrive_together(
+    live: Arena, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Hellos that all pass the first check before any Welcome is written: the limit holds."""
+    send = Session.send
+
+    async def slow_welcome(self: Session, message: pb.RefereeMessage) -> bool:
+        if message.WhichOneof("kind") == "welcome":
+            await asyncio.sleep(0.05)  # a slow network: other Hellos get in meanwhile
+        return await send(self, message)
+
+    monkeypatch.setattr(Session, "send", slow_welcome)
+
+    async def main() -> None:
+        async with live.serving(max_sessions_per_bot=2):
+            clients = [live.raw() for _ in range(6)]
+            await asyncio.gather(*(c.send(hello(BOT, live.token(BOT))) for c in clients))
+            await asyncio.sleep(0.5)
+            assert live.lobby.connected() == {BOT: 2}
+            await live.referee.stop()
+            statuses = [(await c.status())[0] for c in clients]
+            assert statuses.count(grpc.StatusCode.RESOURCE_EXHAUSTED) == 4
+            assert statuses.count(grpc.StatusCode.OK) == 2
+
+    run(main())
+
+
+def test_stop_with_an_idle_kit_bot_is_prompt(live: Arena) -> None:
+    async def main() -> None:
+        async with live.serving(goodbye_grace=2.0):
+            proc = live.spawn("kit_bot", BOT, sessions=2)
+            await live.wait_connected([BOT], sessions=2)
+            started = time.monotonic()
+            await live.referee.stop()
+            # The bot hangs up on Goodbye, so nobody waits out the grace.
+            assert time.monotonic() - started < 1.5
+            assert await live.wait_exit(proc, 5) == 0
+            assert live.lobby.connected() == {}
+
+    run(main())
+
+
+def test_stop_does_not_wait_for_clients_that_ignore_goodbye(live: Arena) -> None:
+    async def main() -> None:
+        async with live.serving(goodbye_grace=0.5, hello_timeout=30):
+            deaf, _ = await live.raw_session(BOT)  # never closes its side
+            silent = live.raw()  # never says Hello
+            await silent.call.wait_for_connection()
+            started = time.monotonic()
+            await asyncio.wait_for(live.referee.stop(), 5)
+            assert time.monotonic() - started < 2.0
+            status, _, kinds = await deaf.status()
+            assert (status, kinds) == (grpc.StatusCode.OK, ["goodbye"])
+            status, _, _ = await silent.status()
+            assert status != grpc.StatusCode.OK
+
+    run(main())
+
+
+def test_stop_during_a_game_ends_the_game(live: Arena) -> None:
+    async def main() -> None:
+        names = ("slow1", "slow2")
+        async with live.serving(goodbye_grace=0.5):
+            for name in names:
+                live.spawn("kit_bot", name, BOT_MODE="slow", BOT_SLEEP=0.05)
+            await live.wait_connected(names)
+            game = asyncio.ensure_future(live.play(names, move_time=2.0))
+            await asyncio.sleep(0.3)
+            assert not game.done()
+            started = time.monotonic()
+            await live.referee.stop()
+            record = await asyncio.wait_for(game, 5)
+            assert time.monotonic() - started < 3
+            assert sorted(record.order) == [0, 1]
+            # The sessions are gone, so the seat to act is out (as a disconnect, or as a
+            # crash when its bot has already left after the Goodbye) and the game ends.
+            assert len(record.faults) == 1
+            assert record.faults[0].fault.kind in {FaultKind.DISCONNECT, FaultKind.CRASH}
+            assert "goodbye: the referee is shutting down" in record.faults[0].fault.detail
+            for proc in live.procs:
+                assert await live.wait_exit(proc) == 0
+
+    run(main())

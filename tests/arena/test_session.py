@@ -1,0 +1,206 @@
+"""One session, driven by hand: deadlines, late and stray replies, malformed replies.
+
+The client is a raw grpc stream in the test's own loop, so every byte and
+every moment is under the test's control; the referee is real.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import grpc
+import pytest
+from referee_harness import Arena, hello, reply, request, run, until
+
+import engine
+from arena import wire
+from arena._proto.perudo.v1 import referee_pb2 as pb
+from arena.faults import FaultKind
+from arena.session import MAX_STRAY_MESSAGES, next_request_id
+
+BOT = "bot"
+
+
+def test_an_answer_in_time_is_returned_with_its_thinking_time(live: Arena) -> None:
+    async def main() -> None:
+        async with live.serving():
+            client, session = await live.raw_session(BOT)
+            rid = next_request_id()
+            asking = asyncio.ensure_future(session.ask(request(rid), rid, 1.0))
+            message = await client.read()
+            assert message is not None and message.request.request_id == rid
+            await asyncio.sleep(0.1)
+            await client.send(reply(rid, pb.ACTION_KIND_BID, count=3, face=4))
+            answer = await asking
+            assert answer.fault is None
+            assert answer.answer == engine.Bid(3, 4)
+            assert answer.request_id == rid
+            assert answer.sent == "kind: ACTION_KIND_BID count: 3 face: 4"
+            assert 0.1 <= answer.elapsed < 1.0
+
+    run(main())
+
+
+def test_a_late_reply_is_dropped_and_does_not_disturb_the_next_request(live: Arena) -> None:
+    async def main() -> None:
+        async with live.serving():
+            client, session = await live.raw_session(BOT)
+            first = next_request_id()
+            asking = asyncio.ensure_future(session.ask(request(first), first, 0.2))
+            assert (await client.read()).request.request_id == first  # type: ignore[union-attr]
+            late = await asking
+            assert late.answer is None and late.fault is not None
+            assert late.fault.kind is FaultKind.TIMEOUT
+            assert late.fault.request_id == first
+            assert late.fault.detail == "no reply within 200 ms"
+            await client.send(reply(first, pb.ACTION_KIND_BID, count=9, face=6))  # too late
+
+            second = next_request_id()
+            asking = asyncio.ensure_future(session.ask(request(second), second, 2.0))
+            assert (await client.read()).request.request_id == second  # type: ignore[union-attr]
+            await client.send(reply(first, pb.ACTION_KIND_CALZA))  # stale, while one is pending
+            await client.send(reply(second, pb.ACTION_KIND_DUDO))
+            answer = await asking
+            assert answer.fault is None
+            assert answer.answer == engine.DUDO
+            assert not session.closed
+
+    run(main())
+
+
+def test_replies_to_requests_never_sent_are_dropped_then_the_session_is_closed(
+    live: Arena,
+) -> None:
+    async def main() -> None:
+        async with live.serving(goodbye_grace=0.3):
+            client, session = await live.raw_session(BOT)
+            # Ids the referee gives out but never sends on this session. (They are
+            # older than any request still to come, so they can never be taken for
+            # a muddled answer to the request in flight when they are read.)
+            never_sent = [next_request_id() for _ in range(MAX_STRAY_MESSAGES + 1)]
+            for stray in never_sent[:-1]:
+                await client.send(reply(stray))
+            # Tolerated so far: the session still answers a real request.
+            rid = next_request_id()
+            asking = asyncio.ensure_future(session.ask(request(rid), rid, 2.0))
+            assert (await client.read()).request.request_id == rid  # type: ignore[union-attr]
+            await client.send(reply(rid))
+            assert (await asking).answer == engine.DUDO
+            # One more is one too many.
+            await client.send(reply(never_sent[-1]))
+            status, details, kinds = await client.status()
+            assert status == grpc.StatusCode.INVALID_ARGUMENT
+            assert details == (
+                "too many unexpected messages "
+                f"(last: reply to request {never_sent[-1]}, which is not awaiting an answer)"
+            )
+            assert kinds == []
+            assert session.closed
+            assert await until(lambda: live.lobby.connected() == {}, 5)
+            rid = next_request_id()
+            gone = await session.ask(request(rid), rid, 1.0)
+            assert gone.fault is not None and gone.fault.kind is FaultKind.DISCONNECT
+
+    run(main())
+
+
+def _action(kind: int, count: int = 0, face: int = 0) -> pb.Action:
+    return pb.Action(kind=kind, count=count, face=face)  # type: ignore[arg-type]
+
+
+# What the bot sends in answer, what the fault says, what it records as sent.
+MALFORMED = {
+    "garbage bytes": (
+        lambda rid: b"\xff\xff\xff\xff",
+        "could not decode a BotMessage from 4 bytes",
+        "",
+    ),
+    "a second Hello": (
+        lambda rid: hello(BOT, "whatever").SerializeToString(),
+        "expected an ActionReply, got a second Hello",
+        "",
+    ),
+    "an empty message": (
+        lambda rid: b"",
+        "expected an ActionReply, got a message with no kind set",
+        "",
+    ),
+    "kind unspecified": (
+        lambda rid: reply(rid, pb.ACTION_KIND_UNSPECIFIED, count=2, face=3),
+        "the action has no valid kind",
+        "count: 2 face: 3",
+    ),
+    "no action at all": (
+        lambda rid: pb.BotMessage(reply=pb.ActionReply(request_id=rid)).SerializeToString(),
+        "the action has no valid kind",
+        "",
+    ),
+    "an unknown kind": (lambda rid: reply(rid, 99), "the action has no valid kind", "kind: 99"),
+    "a reply to a request not yet sent": (
+        lambda rid: reply(rid + 1000),
+        "the reply names request",
+        "",
+    ),
+    "a dudo with a count": (
+        lambda rid: reply(rid, pb.ACTION_KIND_DUDO, count=2, face=3),
+        "only a bid has a count and a face",
+        "kind: ACTION_KIND_DUDO count: 2 face: 3",
+    ),
+    "a pass with a face": (
+        lambda rid: reply(rid, pb.ACTION_KIND_PASS, face=5),
+        "only a bid has a count and a face",
+        "kind: ACTION_KIND_PASS face: 5",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(MALFORMED))
+def test_a_malformed_reply_is_a_malformed_message_fault(live: Arena, case: str) -> None:
+    make, words, sent = MALFORMED[case]
+
+    async def main() -> None:
+        async with live.serving():
+            client, session = await live.raw_session(BOT)
+            rid = next_request_id()
+            asking = asyncio.ensure_future(session.ask(request(rid), rid, 2.0))
+            assert (await client.read()).request.request_id == rid  # type: ignore[union-attr]
+            await client.send(make(rid))
+            answer = await asking
+            assert answer.answer is None and answer.fault is not None
+            assert answer.fault.kind is FaultKind.MALFORMED_MESSAGE
+            assert words in answer.fault.detail
+            assert answer.fault.sent == sent
+            assert answer.fault.request_id == rid
+            assert answer.elapsed < 2.0
+            # The session survives it.
+            rid = next_request_id()
+            asking = asyncio.ensure_future(session.ask(request(rid), rid, 2.0))
+            assert (await client.read()).request.request_id == rid  # type: ignore[union-attr]
+            await client.send(reply(rid, pb.ACTION_KIND_PASS))
+            assert (await asking).answer == wire.PASS
+
+    run(main())
+
+
+@pytest.mark.parametrize("how", ["half-close", "cancel"])
+def test_a_stream_closed_while_a_request_waits_is_a_prompt_disconnect(
+    live: Arena, how: str
+) -> None:
+    async def main() -> None:
+        async with live.serving():
+            client, session = await live.raw_session(BOT)
+            rid = next_request_id()
+            asking = asyncio.ensure_future(session.ask(request(rid), rid, 10.0))
+            assert (await client.read()).request.request_id == rid  # type: ignore[union-attr]
+            if how == "half-close":
+                await client.call.done_writing()
+            else:
+                client.call.cancel()
+            answer = await asyncio.wait_for(asking, 5)
+            assert answer.fault is not None
+            assert answer.fault.kind is FaultKind.DISCONNECT
+            assert answer.fault.request_id == rid
+            assert answer.elapsed < 5
+            assert await until(lambda: live.lobby.connected() == {}, 5)
+
+    run(main())
