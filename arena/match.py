@@ -94,7 +94,12 @@ class Match:
         self.move_time = move_time
         self.dice = engine.HmacDice(seed, spec.deal_key)
         self.record = GameRecord(spec, think_ms=[[] for _ in seats])
-        self._ruleset_pb = wire.ruleset_to_proto(spec.ruleset)
+        self._requests = wire.RequestBuilder(
+            spec.game_id,
+            spec.players,
+            wire.ruleset_to_proto(spec.ruleset),
+            round(move_time * 1000),
+        )
         self._told = [0] * len(seats)
         self._first_fault: dict[int, Fault] = {}
 
@@ -130,18 +135,15 @@ class Match:
         return self.record
 
     async def _ask(self, state: GameState, seat: int, offer: bool) -> Reply:
-        news = state.history[self._told[seat] :]
+        told = self._told[seat]
         self._told[seat] = len(state.history)
         request_id = next_request_id()
-        message = wire.request_to_proto(
+        message = self._requests.build(
             engine.observe(state, seat),
             request_id=request_id,
             offer=offer,
-            game_id=self.spec.game_id,
-            players=self.spec.players,
-            ruleset=self._ruleset_pb,
-            news=news,
-            time_left_ms=round(self.move_time * 1000),
+            history=state.history,
+            told=told,
         )
         reply = await self.seats[seat].ask(message, request_id, self.move_time)
         self.record.decisions += 1

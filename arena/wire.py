@@ -167,6 +167,54 @@ def outcome_from_proto(msg: pb.RoundResult) -> RoundOutcome:
     )
 
 
+class RequestBuilder:
+    """Builds the requests of one game.
+
+    What never changes in a game (its id, players, ruleset, time limit) is
+    built once, and each ended round is converted once however many seats are
+    told of it: the referee builds a request for every decision.
+    """
+
+    def __init__(
+        self, game_id: str, players: Sequence[str], ruleset: pb.Ruleset, time_left_ms: int
+    ) -> None:
+        self._template = pb.ActionRequest(
+            game_id=game_id, players=players, ruleset=ruleset, time_left_ms=time_left_ms
+        )
+        self._results: list[pb.RoundResult] = []
+
+    def build(
+        self,
+        obs: Observation,
+        *,
+        request_id: int,
+        offer: bool,
+        history: Sequence[RoundOutcome],
+        told: int,
+    ) -> pb.RefereeMessage:
+        """The request for one decision of `obs.seat`, with the rounds after `told` as news."""
+        for outcome in history[len(self._results) :]:
+            self._results.append(outcome_to_proto(outcome))
+        message = pb.RefereeMessage()
+        request = message.request
+        request.CopyFrom(self._template)
+        request.request_id = request_id
+        request.kind = pb.REQUEST_KIND_CALZA_OFFER if offer else pb.REQUEST_KIND_TURN
+        request.seat = obs.seat
+        request.round = obs.round
+        request.my_dice.extend(obs.my_dice)
+        request.dice_counts.extend(obs.dice)
+        for placed in obs.bids:
+            request.bids.add(seat=placed.seat, count=placed.bid.count, face=placed.bid.face)
+        request.palifico = obs.palifico
+        request.results.extend(self._results[told : len(history)])
+        request.min_count.extend(obs.floors)
+        request.dudo_allowed = obs.can_dudo
+        request.calza_allowed = obs.can_calza
+        request.dice_in_play = obs.dice_in_play
+        return message
+
+
 def request_to_proto(
     obs: Observation,
     *,
@@ -178,27 +226,9 @@ def request_to_proto(
     news: Iterable[RoundOutcome],
     time_left_ms: int,
 ) -> pb.RefereeMessage:
-    """The request for one decision of `obs.seat`; `news` are rounds it has not been told of."""
-    request = pb.ActionRequest(
-        request_id=request_id,
-        kind=pb.REQUEST_KIND_CALZA_OFFER if offer else pb.REQUEST_KIND_TURN,
-        game_id=game_id,
-        seat=obs.seat,
-        players=players,
-        ruleset=ruleset,
-        round=obs.round,
-        my_dice=obs.my_dice,
-        dice_counts=obs.dice,
-        bids=[placed_bid_to_proto(b) for b in obs.bids],
-        palifico=obs.palifico,
-        results=[outcome_to_proto(o) for o in news],
-        time_left_ms=time_left_ms,
-        min_count=obs.floors,
-        dudo_allowed=obs.can_dudo,
-        calza_allowed=obs.can_calza,
-        dice_in_play=obs.dice_in_play,
-    )
-    return pb.RefereeMessage(request=request)
+    """One request on its own; `news` are rounds the seat has not been told of."""
+    builder = RequestBuilder(game_id, players, ruleset, time_left_ms)
+    return builder.build(obs, request_id=request_id, offer=offer, history=tuple(news), told=0)
 
 
 def observation_from_proto(
