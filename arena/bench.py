@@ -89,29 +89,51 @@ async def _start_bots(
     return bots
 
 
-def _sample_request() -> pb.RefereeMessage:
-    """A typical mid-round request of a 4-player game."""
-    state = engine.new_game(engine.Ruleset(), 4, 0)
+def sample_requests(games: int = 20, players: int = 4) -> list[pb.RefereeMessage]:
+    """The requests of whole games, as the referee would send them.
+
+    The transport is measured with these, so that the bots do the same work
+    per round trip as in the arena (round results included) and the ratio
+    shows what the referee itself adds.
+    """
+    rng = random.Random(3)
     dice = engine.HmacDice(b"b" * 32, "sample")
-    state = engine.deal(state, engine.roll_hands(state, dice))
-    state = engine.apply(state, 0, engine.Bid(3, 4))
-    state = engine.apply(state, 1, engine.Bid(4, 4))
-    return wire.request_to_proto(
-        engine.observe(state, 2),
-        request_id=0,
-        offer=False,
-        game_id="sample",
-        players=("a", "b", "c", "d"),
-        ruleset=wire.ruleset_to_proto(state.ruleset),
-        news=(),
-        time_left_ms=1000,
-    )
+    messages = []
+    for game in range(games):
+        builder = wire.RequestBuilder(
+            f"sample-{game}",
+            [f"p{i}" for i in range(players)],
+            wire.ruleset_to_proto(engine.Ruleset()),
+            1000,
+        )
+        told = [0] * players
+        state = engine.new_game(engine.Ruleset(), players, game % players)
+        while not state.is_over:
+            if state.phase is engine.Phase.DEAL:
+                state = engine.deal(state, engine.roll_hands(state, dice))
+                continue
+            seat = state.to_act
+            obs = engine.observe(state, seat)
+            messages.append(
+                builder.build(
+                    obs, request_id=0, offer=False, history=state.history, told=told[seat]
+                )
+            )
+            told[seat] = len(state.history)
+            faces = [f for f in range(6) if obs.floors[f]]
+            if obs.can_dudo and (not faces or rng.random() < 0.3):
+                action: engine.Action = engine.DUDO
+            else:
+                face = rng.choice(faces)
+                action = engine.Bid(obs.floors[face], face + 1)
+            state = engine.apply(state, seat, action)
+    return messages
 
 
 async def transport_speed(concurrency: int, bots: int, seconds: float, logs: Path) -> float:
     """Round trips per second with a server that only echoes requests: the transport's limit."""
     tokens = TokenBook()
-    template = _sample_request()
+    requests = sample_requests()
     counts: list[int] = []
     stop_at = 0.0
     go = asyncio.Event()
@@ -128,9 +150,8 @@ async def transport_speed(concurrency: int, bots: int, seconds: float, logs: Pat
         active += 1
         await go.wait()
         done = 0
-        message = pb.RefereeMessage()
-        message.CopyFrom(template)
         while time.monotonic() < stop_at:
+            message = requests[(done + 7 * active) % len(requests)]
             done += 1
             message.request.request_id = done
             await context.write(message)
