@@ -44,6 +44,15 @@ class EngineSpeed:
     games_per_s: float
 
 
+def random_legal(obs: engine.Observation, rng: random.Random) -> engine.Action:
+    """A quick legal move: dudo now and then, else the smallest bid on a random face."""
+    faces = [f for f in range(6) if obs.floors[f]]
+    if obs.can_dudo and (not faces or rng.random() < 0.25):
+        return engine.DUDO
+    face = rng.choice(faces)
+    return engine.Bid(obs.floors[face], face + 1)
+
+
 def engine_speed(players: int, seconds: float, seed: int = 1) -> EngineSpeed:
     """Random legal play in process; every engine call a referee makes per decision."""
     rng = random.Random(seed)
@@ -59,13 +68,7 @@ def engine_speed(players: int, seconds: float, seed: int = 1) -> EngineSpeed:
                 continue
             seat = state.to_act
             obs = engine.observe(state, seat)
-            faces = [f for f in range(6) if obs.floors[f]]
-            if obs.can_dudo and (not faces or rng.random() < 0.25):
-                action: engine.Action = engine.DUDO
-            else:
-                face = rng.choice(faces)
-                action = engine.Bid(obs.floors[face], face + 1)
-            state = engine.apply(state, seat, action)
+            state = engine.apply(state, seat, random_legal(obs, rng))
             decisions += 1
         games += 1
     elapsed = time.perf_counter() - started
@@ -120,13 +123,7 @@ def sample_requests(games: int = 20, players: int = 4) -> list[pb.RefereeMessage
                 )
             )
             told[seat] = len(state.history)
-            faces = [f for f in range(6) if obs.floors[f]]
-            if obs.can_dudo and (not faces or rng.random() < 0.3):
-                action: engine.Action = engine.DUDO
-            else:
-                face = rng.choice(faces)
-                action = engine.Bid(obs.floors[face], face + 1)
-            state = engine.apply(state, seat, action)
+            state = engine.apply(state, seat, random_legal(obs, rng))
     return messages
 
 
