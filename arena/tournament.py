@@ -13,24 +13,31 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import engine
 from arena.auth import TokenBook
 from arena.lobby import Lobby
 from arena.manifest import BotSpec, ManifestError, discover
-from arena.match import AbsentSeat, GameSpec, Match, Seat
 from arena.processes import BotProcess, ResourceLimits, run_build
-from arena.ratings import Standing, rate_all
-from arena.results import TournamentFolder, result_of
-from arena.schedule import ScheduledGame, build
+from arena.results import TournamentFolder
+from arena.scheduler import Observer, Progress, Scheduler, Summary
 from arena.server import Referee, ServerLimits
 from arena.store import LeagueStore
 from engine import Ruleset
+
+__all__ = [
+    "Observer",
+    "Progress",
+    "Summary",
+    "Tournament",
+    "TournamentConfig",
+    "TournamentError",
+    "Venue",
+]
 
 
 class TournamentError(Exception):
@@ -63,38 +70,6 @@ class TournamentConfig:
 
 
 @dataclass(frozen=True, slots=True)
-class Progress:
-    done: int
-    total: int
-    started: float
-    """Monotonic time when play began."""
-    played_now: int
-    """Games played in this run (not counting those of a resumed run's past)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Summary:
-    folder: Path
-    status: str
-    table: list[Standing]
-    games: int
-    total: int
-    seed_hex: str | None
-
-
-class Observer(Protocol):
-    """What the terminal (or a test) is told while a tournament runs."""
-
-    def note(self, text: str) -> None: ...
-
-    def started(self, folder: Path, entrants: list[str], progress: Progress) -> None: ...
-
-    def game_finished(
-        self, line: dict[str, Any], table: list[Standing], progress: Progress
-    ) -> None: ...
-
-
-@dataclass(frozen=True, slots=True)
 class Venue:
     """A referee that is already running (a league server's), and its remote entrants."""
 
@@ -110,7 +85,6 @@ class Tournament:
         self._stopping = asyncio.Event()
         self._workers: list[asyncio.Task[None]] = []
         self._processes: dict[str, BotProcess] = {}
-        self._error: str | None = None
 
     def request_stop(self) -> None:
         """Finish the games in flight, then stop (the first Ctrl-C)."""
@@ -329,145 +303,22 @@ class Tournament:
         store: LeagueStore,
         defer: bool = False,
     ) -> Summary:
-        play = _Play(self, folder, info, lobby, store, defer)
-        self._workers = [asyncio.ensure_future(play.worker()) for _ in range(info["jobs"])]
+        scheduler = Scheduler(
+            folder,
+            info,
+            lobby,
+            store,
+            self.observer,
+            self._stopping,
+            reconnect_grace=self.config.reconnect_grace if defer else None,
+        )
+        self._workers = [asyncio.ensure_future(scheduler.worker()) for _ in range(info["jobs"])]
         with contextlib.suppress(asyncio.CancelledError):
             await asyncio.gather(*self._workers)
-        summary = play.finish()
-        if self._error:
-            raise TournamentError(self._error)
+        summary = scheduler.finish()
+        if scheduler.error:
+            raise TournamentError(scheduler.error)
         return summary
-
-
-class _Play:
-    """The schedule of one run being played: what is left, what is done, the live standings.
-
-    With `defer` (remote bots), a game waits while one of its bots is not
-    connected and other games go first; games still waiting after the
-    reconnect grace, with nothing else in flight, are dropped. Without it
-    (local bots), an absent bot is faulted in each of its games.
-    """
-
-    def __init__(
-        self,
-        tournament: Tournament,
-        folder: TournamentFolder,
-        info: dict[str, Any],
-        lobby: Lobby,
-        store: LeagueStore,
-        defer: bool,
-    ) -> None:
-        self.tournament = tournament
-        self.folder = folder
-        self.info = info
-        self.lobby = lobby
-        self.store = store
-        self.defer = defer
-        self.seed = folder.seed()
-        self.ruleset = Ruleset.from_mapping(info["ruleset"])
-        self.schedule = build(info["entrants"], info["table_size"], info["games"], self.seed)
-        lines = list(folder.games())
-        for line in lines:  # a crash may have come between the log and the store
-            store.add_game(info["id"], line)
-        done = {line["game"] for line in lines}
-        self.live = rate_all(
-            [result_of(line) for line in sorted(lines, key=lambda x: x["index"])], info["entrants"]
-        )
-        self.pending = deque(g for g in self.schedule if g.game_id not in done)
-        self.dropped: list[str] = info.setdefault("dropped", [])
-        self.in_flight = 0
-        self.progress = Progress(len(done), len(self.schedule), time.monotonic(), 0)
-        tournament.observer.started(folder.root, info["entrants"], self.progress)
-
-    async def worker(self) -> None:
-        stopping = self.tournament._stopping
-        while self.pending and not stopping.is_set():
-            game = self._take()
-            if game is None:
-                await self._wait_for_players()
-                continue
-            self.in_flight += 1
-            try:
-                await self._play_one(game)
-            finally:
-                self.in_flight -= 1
-
-    def _take(self) -> ScheduledGame | None:
-        if not self.defer:
-            return self.pending.popleft()
-        connected = self.lobby.connected()
-        for i, game in enumerate(self.pending):
-            if all(connected.get(name) for name in game.players):
-                del self.pending[i]
-                return game
-        return None
-
-    async def _wait_for_players(self) -> None:
-        grace = self.tournament.config.reconnect_grace
-        stopping = self.tournament._stopping
-        # A stop must not wait out the grace, nor drop the games it was waiting for.
-        waits = (
-            asyncio.ensure_future(self.lobby.changed(grace)),
-            asyncio.ensure_future(stopping.wait()),
-        )
-        try:
-            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            for wait in waits:
-                wait.cancel()
-        changed = waits[0].done() and not waits[0].cancelled() and waits[0].result()
-        if changed or stopping.is_set() or self.in_flight or not self.pending:
-            return
-        absent = sorted({n for g in self.pending for n in g.players} - set(self.lobby.connected()))
-        self.tournament.observer.note(
-            f"dropping {len(self.pending)} games: {', '.join(absent)} did not come back "
-            f"within {grace:.0f} s"
-        )
-        self.dropped.extend(g.game_id for g in self.pending)
-        self.pending.clear()
-
-    async def _play_one(self, game: ScheduledGame) -> None:
-        spec = GameSpec(game.game_id, game.players, game.deal_key, self.ruleset)
-        borrowed = await self.lobby.borrow_table(game.players)
-        seats: list[Seat] = [  # in seat order: borrowed keeps the order it was given
-            s if s is not None else AbsentSeat(n, f"{n} has no session open (not connected)")
-            for n, s in borrowed.items()
-        ]
-        try:
-            record = await Match(spec, seats, self.seed, self.info["move_time"]).play()
-        finally:
-            for session in borrowed.values():
-                if session is not None:
-                    await self.lobby.give_back(session)
-        try:
-            line = self.folder.record_game(record, game.index)
-            self.store.add_game(self.info["id"], line)
-        except OSError as error:
-            self.tournament._error = (
-                f"cannot write results ({error}); stopped with every finished game on disk"
-            )
-            self.tournament.request_stop()
-            return
-        self.live.add(result_of(line))
-        p = self.progress
-        self.progress = Progress(p.done + 1, p.total, p.started, p.played_now + 1)
-        self.tournament.observer.game_finished(line, self.live.table(), self.progress)
-
-    def finish(self) -> Summary:
-        """Rate every recorded game in schedule order and close the books on this run."""
-        lines = sorted(self.folder.games(), key=lambda x: x["index"])
-        table = rate_all([result_of(x) for x in lines], self.info["entrants"]).table()
-        self.folder.write_leaderboard(table)
-        info = self.info
-        complete = len(lines) + len(self.dropped) == len(self.schedule)
-        info["status"] = "finished" if complete else "interrupted"
-        if complete:
-            info["seed"] = self.seed.hex()
-            info["finished"] = time.time()
-        self.folder.write_info(info)
-        return Summary(
-            self.folder.root, info["status"], table, len(lines), len(self.schedule), info["seed"]
-        )
 
 
 def _last_line(log: Path) -> str:

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from arena.checkbot import Check, CheckRun, check_bot, probes
+from arena.checkbot import Check, CheckRun, check_bot
 from arena.manifest import load_entry
+from arena.probes import probes
 from engine import CALZA, refusal
 
 ROOT = Path(__file__).resolve().parents[2]
