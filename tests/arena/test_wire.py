@@ -1,0 +1,103 @@
+"""The one conversion between protobuf and engine values: every round trip is exact."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import engine
+from arena import wire
+from arena._proto.perudo.v1 import referee_pb2 as pb
+from engine import CalzaRule, FaultPenalty, MalformedActionError, Opener, Ruleset
+
+rulesets = st.builds(
+    Ruleset,
+    dice_per_player=st.integers(1, 6),
+    opener=st.sampled_from(Opener),
+    lower_face_with_higher_count=st.booleans(),
+    calza=st.sampled_from(CalzaRule),
+    palifico=st.booleans(),
+    palifico_once=st.booleans(),
+    palifico_one_die_may_change_face=st.booleans(),
+    fault_penalty=st.sampled_from(FaultPenalty),
+)
+
+
+@given(rulesets)
+def test_rulesets_survive_the_wire(ruleset: Ruleset) -> None:
+    sent = wire.ruleset_to_proto(ruleset)
+    assert wire.ruleset_from_proto(pb.Ruleset.FromString(sent.SerializeToString())) == ruleset
+
+
+@pytest.mark.parametrize(
+    "answer", [engine.Bid(3, 4), engine.Bid(1, 1), engine.DUDO, engine.CALZA, wire.PASS]
+)
+def test_answers_survive_the_wire(answer: wire.Answer) -> None:
+    assert wire.answer_from_proto(wire.answer_to_proto(answer)) == answer
+
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        pb.Action(),
+        pb.Action(kind=pb.ACTION_KIND_DUDO, count=2),
+        pb.Action(kind=pb.ACTION_KIND_CALZA, face=3),
+        pb.Action(kind=pb.ACTION_KIND_PASS, count=1, face=1),
+        pb.Action(kind=99),
+    ],
+)
+def test_actions_that_are_not_answers_are_malformed(action: pb.Action) -> None:
+    with pytest.raises(MalformedActionError):
+        wire.answer_from_proto(action)
+
+
+def _random_position(seed: int, ruleset: Ruleset, players: int) -> engine.GameState:
+    """A state reached by random legal play, with some rounds already ended."""
+    rng = random.Random(seed)
+    dice = engine.HmacDice(seed.to_bytes(16, "big"), "wire")
+    state = engine.new_game(ruleset, players, 0)
+    for _ in range(rng.randrange(1, 40)):
+        if state.is_over:
+            break
+        if state.phase is engine.Phase.DEAL:
+            state = engine.deal(state, engine.roll_hands(state, dice))
+            continue
+        state = engine.apply(state, state.to_act, rng.choice(list(engine.legal_actions(state))))
+    if state.phase is engine.Phase.DEAL:
+        state = engine.deal(state, engine.roll_hands(state, dice))
+    return state
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10**6), rulesets, st.integers(2, 6))
+def test_a_bot_rebuilds_exactly_the_view_the_referee_sent(
+    seed: int, ruleset: Ruleset, players: int
+) -> None:
+    state = _random_position(seed, ruleset, players)
+    if state.is_over:
+        return
+    builder = wire.RequestBuilder(
+        "g", [f"p{i}" for i in range(players)], wire.ruleset_to_proto(ruleset), 900
+    )
+    seats = [(state.to_act, False)] + [(s, True) for s in engine.calza_offers(state)]
+    for seat, offer in seats:
+        view = engine.observe(state, seat)
+        message = builder.build(view, request_id=7, offer=offer, history=state.history, told=0)
+        received = pb.RefereeMessage.FromString(message.SerializeToString()).request
+        history = tuple(wire.outcome_from_proto(r) for r in received.results)
+        assert history == state.history
+        assert wire.observation_from_proto(received, history) == view
+        assert received.dice_in_play == state.dice_in_play
+        assert received.kind == (pb.REQUEST_KIND_CALZA_OFFER if offer else pb.REQUEST_KIND_TURN)
+
+
+def test_news_are_only_the_rounds_after_told() -> None:
+    positions = (_random_position(seed, Ruleset(), 3) for seed in range(200))
+    state = next(p for p in positions if len(p.history) >= 2 and not p.is_over)
+    builder = wire.RequestBuilder("g", ["a", "b", "c"], wire.ruleset_to_proto(Ruleset()), 900)
+    view = engine.observe(state, state.to_act)
+    message = builder.build(view, request_id=1, offer=False, history=state.history, told=1)
+    assert [r.round for r in message.request.results] == [o.round for o in state.history[1:]]
