@@ -185,15 +185,12 @@ class Match:
                 reply.request_id,
             )
             return await self._fault(state, seat, fault)
-        refusal = engine.refusal(state, seat, answer)
-        if refusal is not None:
-            return await self._fault(
-                state,
-                seat,
-                Fault(FaultKind.ILLEGAL_ACTION, str(refusal), reply.sent, reply.request_id),
-            )
+        try:
+            after = engine.apply(state, seat, answer)
+        except engine.IllegalActionError as refusal:
+            fault = Fault(FaultKind.ILLEGAL_ACTION, str(refusal), reply.sent, reply.request_id)
+            return await self._fault(state, seat, fault)
         self._log(seat, str(answer), reply)
-        after = engine.apply(state, seat, answer)
         if after.phase is not Phase.BIDDING and after.history:
             outcome = after.history[-1]
             self.record.events.append(
