@@ -56,9 +56,12 @@ def _parser() -> argparse.ArgumentParser:
 
     bench = commands.add_parser("bench", help="measure the engine, the transport and the referee")
     bench.add_argument("--json", action="store_true", help="print the figures as JSON")
-    bench.add_argument("--seconds", type=float, default=4.0, help="seconds per measurement")
+    bench.add_argument("--seconds", type=float, default=3.0, help="seconds per measurement")
     bench.add_argument("--concurrency", type=int, default=6, help="games (requests) in flight")
     bench.add_argument("--bots", type=int, default=4, help="bot processes")
+    bench.add_argument(
+        "--rounds", type=int, default=2, help="times transport and arena alternate (best kept)"
+    )
 
     check = commands.add_parser("check-bot", help="put one bot through a compliance suite")
     check.add_argument("path", type=Path, help="a bot folder (with bot.toml) or script")
@@ -172,7 +175,9 @@ def cmd_bench(args: argparse.Namespace, console: Console) -> int:
         (Console(stderr=True) if args.json else console).print(text, highlight=False)
 
     with tempfile.TemporaryDirectory(prefix="arena-bench-") as logs:
-        figures = bench.run(args.seconds, args.concurrency, args.bots, Path(logs), say)
+        figures = bench.run(
+            args.seconds, args.concurrency, args.bots, Path(logs), say, rounds=args.rounds
+        )
     if args.json:
         print(json.dumps(figures, indent=2))
     else:
