@@ -1,8 +1,9 @@
 """Which games a tournament plays, in what order.
 
-A *table* is a set of bots; its *rotation group* is the table played once
-with every seat rotation, all on the same dice (duplicate deals), so each bot
-meets the same luck from each seat. A *unit* is a set of tables in which every
+A *table* is a set of bots in a seating order; its *rotation group* is the
+table played once with every seat rotation, all on the same dice (duplicate
+deals), so each bot meets the same luck from each seat. Each unit seats its
+tables afresh, so over a night every bot also sits after every other. A *unit* is a set of tables in which every
 bot sits equally often: every table of the chosen size when that is small
 enough, else a balanced sample (consecutive windows of a random cyclic order,
 which puts each bot at exactly `size` tables). The schedule is whole units
@@ -39,13 +40,15 @@ def unit_tables(entrants: Sequence[str], size: int, rng: random.Random) -> list[
     """The tables of one unit: every bot sits at the same number of them."""
     names = sorted(entrants)
     n = len(names)
-    if size == n:
-        return [tuple(names)]
     if comb(n, size) <= MAX_FULL_TABLES:
-        return list(combinations(names, size))
-    order = names[:]
-    rng.shuffle(order)
-    return [tuple(order[(i + j) % n] for j in range(size)) for i in range(n)]
+        tables = list(combinations(names, size))
+    else:
+        order = names[:]
+        rng.shuffle(order)
+        tables = [tuple(order[(i + j) % n] for j in range(size)) for i in range(n)]
+    # Rotations give every bot every seat, but keep who sits after whom; a fresh
+    # seating per unit gives every bot every neighbour over the night.
+    return [tuple(rng.sample(table, size)) for table in tables]
 
 
 def build(entrants: Sequence[str], size: int, games: int, seed: bytes) -> list[ScheduledGame]:

@@ -106,7 +106,20 @@ def test_unit_tables_sample_each_bot_at_size_tables() -> None:
 
 
 def test_one_table_when_everyone_sits_at_it() -> None:
-    assert unit_tables(["c", "a", "b"], 3, random.Random(0)) == [("a", "b", "c")]
+    tables = unit_tables(["c", "a", "b"], 3, random.Random(0))
+    assert len(tables) == 1
+    assert sorted(tables[0]) == ["a", "b", "c"]
+
+
+def test_over_a_night_every_bot_sits_after_every_other() -> None:
+    # One full table: rotations alone would keep each bot's left neighbour fixed.
+    names = _names(5)
+    followers = {
+        (game.players[i], game.players[(i + 1) % 5])
+        for game in build(names, 5, 200, SEED)
+        for i in range(5)
+    }
+    assert followers == {(a, b) for a in names for b in names if a != b}
 
 
 def test_deterministic_for_a_seed() -> None:
@@ -123,7 +136,9 @@ def test_another_seed_gives_another_order() -> None:
     first = [(g.game_id, g.players) for g in build(names, 3, 60, SEED)]
     second = [(g.game_id, g.players) for g in build(names, 3, 60, OTHER_SEED)]
     assert first != second
-    assert sorted(first) == sorted(second)  # the same games, in another order
+    # The same games (ids, and the same bots at each table), seated and ordered anew.
+    assert sorted(i for i, _ in first) == sorted(i for i, _ in second)
+    assert sorted(tuple(sorted(p)) for _, p in first) == sorted(tuple(sorted(p)) for _, p in second)
     # Sampled units also sit different tables.
     sampled = _names(30)
     tables_a = {frozenset(g.players) for g in build(sampled, 4, 1, SEED)}
