@@ -128,34 +128,43 @@ def sample_requests(games: int = 20, players: int = 4) -> list[pb.RefereeMessage
 
 
 async def transport_speed(concurrency: int, bots: int, seconds: float, logs: Path) -> float:
-    """Round trips per second with a server that only echoes requests: the transport's limit."""
+    """Round trips per second with a server that only relays requests: the transport's limit.
+
+    Traffic takes the arena's shape, with nothing of the referee in it: the
+    bots hold as many streams as in the arena, `concurrency` chains of requests
+    are in flight, and each chain moves from bot to bot the way a game's turns
+    move from seat to seat, reading each reply inline on its stream.
+    """
     tokens = TokenBook()
     requests = sample_requests()
-    counts: list[int] = []
-    stop_at = 0.0
-    go = asyncio.Event()
-    active = 0
+    free: dict[int, list[grpc.aio.ServicerContext]] = {}  # type: ignore[type-arg]
+    done = asyncio.Event()
+    opened = 0
 
     async def play(_requests: object, context: grpc.aio.ServicerContext) -> None:  # type: ignore[type-arg]
-        nonlocal active
-        if await context.read() is _EOF:
+        nonlocal opened
+        first = await context.read()
+        if first is _EOF:
             return
         await context.write(pb.RefereeMessage(welcome=pb.Welcome(protocol_version=1)))
-        if active >= concurrency:
-            await context.write(pb.RefereeMessage(goodbye=pb.Goodbye(reason="enough")))
-            return
-        active += 1
-        await go.wait()
-        done = 0
-        while time.monotonic() < stop_at:
-            message = requests[(done + 7 * active) % len(requests)]
-            done += 1
-            message.request.request_id = done
-            await context.write(message)
-            if await context.read() is _EOF:
-                break
-        counts.append(done)
+        name = pb.BotMessage.FromString(first).hello.name
+        free.setdefault(int(name.rpartition("-")[2]), []).append(context)
+        opened += 1
+        await done.wait()
         await context.write(pb.RefereeMessage(goodbye=pb.Goodbye(reason="done")))
+
+    async def chain(index: int, stop_at: float) -> int:
+        trips = 0
+        while time.monotonic() < stop_at:
+            bot = (index + trips) % bots  # the next seat's bot
+            context = free[bot].pop()  # each bot holds a stream per chain: never empty
+            message = requests[(trips + 7 * index) % len(requests)]
+            trips += 1
+            message.request.request_id = trips
+            await context.write(message)
+            await context.read()
+            free[bot].append(context)
+        return trips
 
     server = grpc.aio.server()
     server.add_generic_rpc_handlers(
@@ -174,19 +183,17 @@ async def transport_speed(concurrency: int, bots: int, seconds: float, logs: Pat
     )
     port = server.add_insecure_port("127.0.0.1:0")
     await server.start()
-    sessions = -(-concurrency // bots)
-    processes = await _start_bots(port, tokens, bots, sessions, logs)
+    processes = await _start_bots(port, tokens, bots, concurrency, logs)
     try:
-        await _until(lambda: active >= concurrency, 20)
-        stop_at = time.monotonic() + seconds
+        await _until(lambda: opened >= bots * concurrency, 20)
         started = time.monotonic()
-        go.set()
-        await _until(lambda: len(counts) >= active, seconds + 20)
+        trips = await asyncio.gather(*(chain(i, started + seconds) for i in range(concurrency)))
         elapsed = time.monotonic() - started
     finally:
+        done.set()
         await asyncio.gather(*(p.stop(grace=2) for p in processes))
         await server.stop(grace=1)
-    return sum(counts) / elapsed
+    return sum(trips) / elapsed
 
 
 async def arena_speed(concurrency: int, bots: int, seconds: float, logs: Path) -> float:

@@ -2,14 +2,14 @@
 
 A *table* is a set of bots in a seating order; its *rotation group* is the
 table played once with every seat rotation, all on the same dice (duplicate
-deals), so each bot meets the same luck from each seat. Each unit seats its
-tables afresh, so over a night every bot also sits after every other. A *unit* is a set of tables in which every
-bot sits equally often: every table of the chosen size when that is small
-enough, else a balanced sample (consecutive windows of a random cyclic order,
-which puts each bot at exactly `size` tables). The schedule is whole units
-until at least the requested number of games, each unit shuffled on its own,
-so that whenever the night stops the finished units are fair and the unfinished
-one is a random slice.
+deals), so each bot meets the same luck from each seat. A *unit* is a set of
+tables in which every bot sits equally often: every table of the chosen size
+when that is small enough, else a balanced sample (consecutive windows of a
+random cyclic order, which puts each bot at exactly `size` tables). Each unit
+seats its tables afresh, so over a night every bot also sits after every
+other. The schedule is whole units until at least the requested number of
+games, each unit shuffled on its own, so that whenever the night stops the
+finished units are fair and the unfinished one is a random slice.
 """
 
 from __future__ import annotations
