@@ -62,7 +62,3 @@ class TokenBook:
         # Compare even for unknown names, so timing does not tell which names exist.
         actual = token_hash(token)
         return hmac.compare_digest(actual, expected or "0" * 64) and expected is not None
-
-    def names(self) -> list[str]:
-        registered = self._registry() if self._registry is not None else {}
-        return sorted(set(self._hashes) | set(registered))

@@ -23,7 +23,7 @@ from arena import wire
 from arena.auth import TokenBook
 from arena.lobby import Lobby
 from arena.manifest import ManifestError, load_entry
-from arena.match import GameSpec, Match, Seat
+from arena.match import GameSpec, Match, Seat, answer_misfit
 from arena.probes import HouseSeat, Probe, probes
 from arena.processes import BotProcess, ResourceLimits, run_build
 from arena.server import Referee, ServerLimits
@@ -83,15 +83,11 @@ def _judge(probe: Probe, reply: Reply) -> Check:
         )
     answer = reply.answer
     timing = f"{reply.elapsed * 1000:.1f} ms"
-    if isinstance(answer, wire.Pass) or answer is None:
-        ok = probe.offer
-        why = "pass answers only a calza offer"
-    elif probe.offer and answer != engine.CALZA:
-        ok, why = False, f"{answer}: an offer is answered with calza or pass only"
-    else:
+    why = answer_misfit(answer, probe.offer)
+    if why is None and isinstance(answer, engine.Bid | engine.Dudo | engine.Calza):
         refusal = engine.refusal(probe.state, probe.seat, answer)
-        ok, why = refusal is None, str(refusal)
-    if ok:
+        why = None if refusal is None else str(refusal)
+    if why is None:
         return Check(name, True, f"{answer} ({timing})")
     return Check(
         name, False, f"it sent {answer}, which is illegal ({why}); expected {probe.expect}"

@@ -101,21 +101,6 @@ class Lobby:
                 await asyncio.wait_for(self._changed.wait_for(lambda: ready() == wanted), timeout)
             return ready()
 
-    async def borrow(self, name: str, timeout: float) -> Session | None:
-        """A free session of `name`, waiting up to `timeout`; None if none comes free."""
-
-        def free() -> bool:
-            while self._free[name] and self._free[name][0].closed:
-                self._free[name].popleft()
-            return bool(self._free[name])
-
-        async with self._changed:
-            try:
-                await asyncio.wait_for(self._changed.wait_for(free), timeout)
-            except TimeoutError:
-                return None
-            return self._free[name].popleft()
-
     async def borrow_table(self, names: Iterable[str]) -> dict[str, Session | None]:
         """One free session of every bot, taken together so two tables never deadlock.
 

@@ -81,6 +81,20 @@ class GameRecord:
         return tuple(self.spec.players[s] for s in self.order)
 
 
+def answer_misfit(answer: wire.Answer | None, offer: bool) -> str | None:
+    """Why `answer` does not fit the kind of request it answers, or None when it does.
+
+    The protocol's rule, apart from the game's: a pass answers only a calza
+    offer, and an offer is answered with calza or pass. Whether a fitting
+    action is legal is the engine's to say.
+    """
+    if answer is None or isinstance(answer, wire.Pass):
+        return None if offer else "pass answers only a calza offer"
+    if offer and answer != CALZA:
+        return f"{answer}: a calza offer is answered with calza or pass only"
+    return None
+
+
 class Match:
     """One game in progress."""
 
@@ -156,17 +170,13 @@ class Match:
             reply = await self._ask(state, seat, offer=True)
             if reply.fault is not None:
                 return await self._fault(state, seat, reply.fault)
+            misfit = answer_misfit(reply.answer, offer=True)
+            if misfit is not None:
+                fault = Fault(FaultKind.ILLEGAL_ACTION, misfit, reply.sent, reply.request_id)
+                return await self._fault(state, seat, fault)
             if isinstance(reply.answer, wire.Pass):
                 self._log(seat, "pass", reply)
                 continue
-            if reply.answer != CALZA:
-                fault = Fault(
-                    FaultKind.ILLEGAL_ACTION,
-                    f"{reply.answer}: a calza offer is answered with calza or pass only",
-                    reply.sent,
-                    reply.request_id,
-                )
-                return await self._fault(state, seat, fault)
             self._log(seat, "calza", reply)
             return engine.apply(state, seat, CALZA)
         return state
@@ -177,14 +187,11 @@ class Match:
         if reply.fault is not None:
             return await self._fault(state, seat, reply.fault)
         answer = reply.answer
-        if isinstance(answer, wire.Pass) or answer is None:
-            fault = Fault(
-                FaultKind.ILLEGAL_ACTION,
-                "pass answers only a calza offer",
-                reply.sent,
-                reply.request_id,
-            )
+        misfit = answer_misfit(answer, offer=False)
+        if misfit is not None:
+            fault = Fault(FaultKind.ILLEGAL_ACTION, misfit, reply.sent, reply.request_id)
             return await self._fault(state, seat, fault)
+        assert isinstance(answer, engine.Bid | engine.Dudo | engine.Calza)  # all that fits a turn
         try:
             after = engine.apply(state, seat, answer)
         except engine.IllegalActionError as refusal:

@@ -206,7 +206,8 @@ class Arena:
         await self.wait_connected(names)
 
     async def borrow(self, names: Sequence[str]) -> list[Session]:
-        seats = [await self.lobby.borrow(name, 10) for name in names]
+        borrowed = await asyncio.wait_for(self.lobby.borrow_table(names), 10)
+        seats = list(borrowed.values())
         assert all(seats), f"no free session for some of {names}"
         return [s for s in seats if s is not None]
 
