@@ -32,7 +32,7 @@ from arena.ratings import Standing
 from arena.server import Referee, ServerLimits, Tls
 from arena.store import LeagueStore
 from arena.tournament import Progress, Tournament, TournamentConfig, TournamentError, Venue
-from engine import Ruleset, RulesetError, preset
+from engine import PerudoError, Ruleset, preset, seed_from_hex
 
 REVOCATION_CHECK_S = 2.0
 
@@ -122,7 +122,7 @@ class _Admin(apb_grpc.AdminServiceServicer):
         await self._authorize(context)
         try:
             queue = self._league.start_tournament(request)
-        except (TournamentError, RulesetError, ValueError) as error:
+        except (TournamentError, PerudoError, ValueError) as error:
             await context.abort(grpc.StatusCode.FAILED_PRECONDITION, str(error))
             return
         try:
@@ -278,12 +278,7 @@ class LeagueServer:
             {k: _rule_value(v) for k, v in request.rule_fields.items()},
             base=preset(request.rules or "rulebook"),
         )
-        try:
-            seed = bytes.fromhex(request.seed_hex) if request.seed_hex else None
-        except ValueError:
-            raise ValueError("the seed must be hexadecimal") from None
-        if seed is not None and len(seed) < 16:  # as `arena run --seed` demands
-            raise ValueError("the seed needs at least 16 bytes (32 hex digits)")
+        seed = seed_from_hex(request.seed_hex) if request.seed_hex else None
         return dataclasses.replace(
             base,
             bots_dir=Path(request.bots_dir) if request.bots_dir else None,

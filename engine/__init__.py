@@ -6,7 +6,15 @@ Errors are documented in `engine.errors`.
 
 from engine.actions import CALZA, DUDO, FACES, PACO, Action, Bid, Calza, Dudo, parse_action
 from engine.bidding import count_for
-from engine.dice import DiceSource, HmacDice, commitment, new_seed, roll_hands, rolloff
+from engine.dice import (
+    DiceSource,
+    HmacDice,
+    commitment,
+    new_seed,
+    roll_hands,
+    rolloff,
+    seed_from_hex,
+)
 from engine.errors import (
     DealError,
     IllegalActionError,
@@ -79,4 +87,5 @@ __all__ = [
     "refusal",
     "roll_hands",
     "rolloff",
+    "seed_from_hex",
 ]

@@ -22,6 +22,7 @@ from engine.errors import PerudoError
 from engine.state import GameState
 
 _DOMAIN = b"perudo-arena/dice/v1"
+MIN_SEED_BYTES = 16
 _ADDRESS = struct.Struct(">qIII")  # round, seat, die index, rejection counter
 _ACCEPT_BELOW = 252  # 252 = 42 * 6: bytes at or above it would bias faces.
 
@@ -42,8 +43,8 @@ class HmacDice:
     __slots__ = ("_keyed", "_prefix")
 
     def __init__(self, seed: bytes, game: str) -> None:
-        if len(seed) < 16:
-            raise PerudoError("a dice seed needs at least 16 bytes")
+        if len(seed) < MIN_SEED_BYTES:
+            raise PerudoError(f"a dice seed needs at least {MIN_SEED_BYTES} bytes")
         name = game.encode()
         keyed = hmac.new(seed, digestmod=hashlib.sha256)
         # The OpenSSL object under the wrapper has the same copy/update/digest,
@@ -97,6 +98,19 @@ def rolloff(source: DiceSource, players: int) -> int:
         best = max(sums.values())
         contenders = [s for s in contenders if sums[s] == best]
     return contenders[0]
+
+
+def seed_from_hex(text: str, what: str = "the seed") -> bytes:
+    """A seed given as hex (a flag, a request); `what` names it in the error."""
+    try:
+        seed = bytes.fromhex(text)
+    except ValueError:
+        raise PerudoError(f"{what} must be hexadecimal") from None
+    if len(seed) < MIN_SEED_BYTES:
+        raise PerudoError(
+            f"{what} needs at least {MIN_SEED_BYTES} bytes ({2 * MIN_SEED_BYTES} hex digits)"
+        )
+    return seed
 
 
 def new_seed() -> bytes:

@@ -17,7 +17,7 @@ from arena.processes import ResourceLimits
 from arena.ratings import rate_all
 from arena.store import LeagueStore
 from arena.tournament import Summary, Tournament, TournamentConfig, TournamentError
-from engine import RulesetError
+from engine import PerudoError, RulesetError, seed_from_hex
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -80,11 +80,9 @@ def _config(args: argparse.Namespace) -> TournamentConfig:
     if args.games < 1 or args.jobs < 1 or args.move_time <= 0:
         raise TournamentError("--games and --jobs must be at least 1 and --move-time positive")
     try:
-        seed = bytes.fromhex(args.seed) if args.seed else None
-    except ValueError:
-        raise TournamentError("--seed must be hexadecimal") from None
-    if seed is not None and len(seed) < 16:
-        raise TournamentError("--seed needs at least 16 bytes (32 hex digits)")
+        seed = seed_from_hex(args.seed, "--seed") if args.seed else None
+    except PerudoError as error:
+        raise TournamentError(str(error)) from None
     return TournamentConfig(
         bots_dir=args.bots or Path("."),
         out=args.out,
