@@ -63,12 +63,13 @@ class _EventObserver:
         self.progress: Progress | None = None
         self.folder: Path | None = None
 
-    def _emit(self, event: apb.TournamentEvent) -> None:
+    def emit(self, event: apb.TournamentEvent) -> None:
+        """Queue `event` for every admin stream following the tournament."""
         for queue in self.listeners:
             queue.put_nowait(event)
 
     def note(self, text: str) -> None:
-        self._emit(apb.TournamentEvent(note=text))
+        self.emit(apb.TournamentEvent(note=text))
 
     def started(self, folder: Path, entrants: list[str], progress: Progress) -> None:
         self.progress = progress
@@ -79,7 +80,7 @@ class _EventObserver:
             "done": progress.done,
             "total": progress.total,
         }
-        self._emit(apb.TournamentEvent(started_json=json.dumps(data)))
+        self.emit(apb.TournamentEvent(started_json=json.dumps(data)))
 
     def game_finished(
         self, line: dict[str, Any], table: list[Standing], progress: Progress
@@ -93,7 +94,7 @@ class _EventObserver:
             "played_now": progress.played_now,
             "elapsed": time.monotonic() - progress.started,
         }
-        self._emit(apb.TournamentEvent(game_json=json.dumps(data)))
+        self.emit(apb.TournamentEvent(game_json=json.dumps(data)))
 
 
 def _rows(table: list[Standing]) -> list[dict[str, object]]:
@@ -257,7 +258,7 @@ class LeagueServer:
             except Exception as error:  # the admin stream must always get its end event
                 known = isinstance(error, TournamentError | OSError)
                 text = str(error) if known else f"{type(error).__name__}: {error}"
-                self.observer._emit(apb.TournamentEvent(error=text))
+                self.observer.emit(apb.TournamentEvent(error=text))
                 return
             data = {
                 "folder": str(summary.folder),
@@ -267,7 +268,7 @@ class LeagueServer:
                 "total": summary.total,
                 "seed": summary.seed_hex,
             }
-            self.observer._emit(apb.TournamentEvent(finished_json=json.dumps(data)))
+            self.observer.emit(apb.TournamentEvent(finished_json=json.dumps(data)))
 
         self._task = asyncio.ensure_future(run())
         return queue
