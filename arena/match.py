@@ -124,6 +124,8 @@ class Match:
         n = len(self.seats)
         opener = engine.rolloff(self.dice, n) if ruleset.opener is engine.Opener.ROLLOFF else 0
         state = engine.new_game(ruleset, n, opener)
+        # Only calza `any` offers calza out of turn, after each bid.
+        offers = ruleset.calza is engine.CalzaRule.ANY
         offered_for: tuple[int, int] | None = None
         while not state.is_over:
             if state.phase is Phase.DEAL:
@@ -137,9 +139,8 @@ class Match:
                     }
                 )
                 continue
-            mark = (state.round, len(state.bids))
-            if state.bids and offered_for != mark:
-                offered_for = mark
+            if offers and state.bids and offered_for != (state.round, len(state.bids)):
+                offered_for = (state.round, len(state.bids))
                 state = await self._offer_calza(state)
                 continue
             state = await self._turn(state)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -32,11 +31,6 @@ _request_ids = itertools.count(1)
 
 _Arrival = tuple[pb.BotMessage | None, str, float]
 """What reached a pending request: the message (None if it could not be used), a problem, when."""
-
-
-def _expire(future: asyncio.Future[_Arrival | None]) -> None:
-    if not future.done():
-        future.set_result(None)
 
 
 def next_request_id() -> int:
@@ -79,6 +73,9 @@ class Session:
         self._context = context
         self._crashed = crashed
         self._pending: tuple[int, asyncio.Future[_Arrival | None]] | None = None
+        self._loop = asyncio.get_running_loop()
+        self._deadline = 0.0
+        self._timer: asyncio.TimerHandle | None = None
         self._write_lock = asyncio.Lock()
         self._closed = asyncio.Event()
         self.close_reason = ""
@@ -113,19 +110,18 @@ class Session:
         """Send a request and wait for its reply, or for the fault that replaces it."""
         if self.closed:
             return Reply(None, Fault(FaultKind.DISCONNECT, self.close_reason, "", request_id), 0.0)
-        loop = asyncio.get_running_loop()
+        loop = self._loop
         future: asyncio.Future[_Arrival | None] = loop.create_future()
         self._pending = (request_id, future)
-        started = time.monotonic()
-        if not await self.send(message):
-            self._pending = None
-            return Reply(None, Fault(FaultKind.DISCONNECT, self.close_reason, "", request_id), 0.0)
-        # A timer on the future itself: far cheaper per request than asyncio.wait.
-        timer = loop.call_later(timeout, _expire, future)
+        started = loop.time()
+        self._arm(started + timeout)
         try:
+            if not await self.send(message):
+                return Reply(
+                    None, Fault(FaultKind.DISCONNECT, self.close_reason, "", request_id), 0.0
+                )
             arrival = await future
         finally:
-            timer.cancel()
             self._pending = None
         if arrival is None:
             detail = f"no reply within {timeout * 1000:.0f} ms"
@@ -154,9 +150,34 @@ class Session:
             return Reply(None, fault, elapsed)
         return Reply(answer, None, elapsed, action, request_id)
 
+    def _arm(self, deadline: float) -> None:
+        """Make sure the deadline timer fires by `deadline`.
+
+        One timer per session, re-armed only when it fires early: a timer
+        scheduled and cancelled for every request costs more than the rest of
+        the session's work on a request.
+        """
+        self._deadline = deadline
+        timer = self._timer
+        if timer is not None and timer.when() <= deadline:
+            return
+        if timer is not None:
+            timer.cancel()
+        self._timer = self._loop.call_at(deadline, self._on_timer)
+
+    def _on_timer(self) -> None:
+        self._timer = None
+        pending = self._pending
+        if pending is None or pending[1].done():
+            return
+        if self._loop.time() < self._deadline:  # set for an earlier request
+            self._timer = self._loop.call_at(self._deadline, self._on_timer)
+            return
+        pending[1].set_result(None)
+
     def on_data(self, data: bytes) -> None:
         """Route one raw message from the bot (called by the reader)."""
-        at = time.monotonic()
+        at = self._loop.time()
         try:
             message = pb.BotMessage.FromString(data)
         except DecodeError:
@@ -207,6 +228,9 @@ class Session:
             return
         self.close_reason = reason
         self._closed.set()
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
         pending = self._pending
         if pending is not None and not pending[1].done():
-            pending[1].set_result((None, reason, time.monotonic()))
+            pending[1].set_result((None, reason, self._loop.time()))

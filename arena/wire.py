@@ -178,8 +178,10 @@ class RequestBuilder:
     def __init__(
         self, game_id: str, players: Sequence[str], ruleset: pb.Ruleset, time_left_ms: int
     ) -> None:
-        self._template = pb.ActionRequest(
-            game_id=game_id, players=players, ruleset=ruleset, time_left_ms=time_left_ms
+        self._template = pb.RefereeMessage(
+            request=pb.ActionRequest(
+                game_id=game_id, players=players, ruleset=ruleset, time_left_ms=time_left_ms
+            )
         )
         self._results: list[pb.RoundResult] = []
 
@@ -193,11 +195,9 @@ class RequestBuilder:
         told: int,
     ) -> pb.RefereeMessage:
         """The request for one decision of `obs.seat`, with the rounds after `told` as news."""
-        for outcome in history[len(self._results) :]:
-            self._results.append(outcome_to_proto(outcome))
         message = pb.RefereeMessage()
+        message.CopyFrom(self._template)
         request = message.request
-        request.CopyFrom(self._template)
         request.request_id = request_id
         request.kind = pb.REQUEST_KIND_CALZA_OFFER if offer else pb.REQUEST_KIND_TURN
         request.seat = obs.seat
@@ -207,7 +207,10 @@ class RequestBuilder:
         for placed in obs.bids:
             request.bids.add(seat=placed.seat, count=placed.bid.count, face=placed.bid.face)
         request.palifico = obs.palifico
-        request.results.extend(self._results[told : len(history)])
+        if told < len(history):
+            for outcome in history[len(self._results) :]:
+                self._results.append(outcome_to_proto(outcome))
+            request.results.extend(self._results[told : len(history)])
         request.min_count.extend(obs.floors)
         request.dudo_allowed = obs.can_dudo
         request.calza_allowed = obs.can_calza

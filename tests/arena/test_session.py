@@ -68,6 +68,43 @@ def test_a_late_reply_is_dropped_and_does_not_disturb_the_next_request(live: Are
     run(main())
 
 
+def test_each_request_times_out_at_its_own_deadline(live: Arena) -> None:
+    """One timer serves the session's requests; every deadline must still hold.
+
+    A reply that comes after an earlier request's deadline has passed, but
+    within its own, is on time; and a short limit after a long one faults at
+    the short one.
+    """
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        async with live.serving():
+            client, session = await live.raw_session(BOT)
+            quick = next_request_id()
+            asking = asyncio.ensure_future(session.ask(request(quick), quick, 0.3))
+            assert (await client.read()).request.request_id == quick  # type: ignore[union-attr]
+            await client.send(reply(quick, pb.ACTION_KIND_DUDO))
+            assert (await asking).fault is None
+
+            patient = next_request_id()
+            asking = asyncio.ensure_future(session.ask(request(patient), patient, 1.0))
+            assert (await client.read()).request.request_id == patient  # type: ignore[union-attr]
+            await asyncio.sleep(0.45)  # past the first request's deadline, within this one's
+            await client.send(reply(patient, pb.ACTION_KIND_DUDO))
+            answer = await asking
+            assert answer.fault is None and 0.45 <= answer.elapsed < 1.0
+
+            started = loop.time()
+            short = next_request_id()
+            asking = asyncio.ensure_future(session.ask(request(short), short, 0.05))
+            assert (await client.read()).request.request_id == short  # type: ignore[union-attr]
+            missed = await asking
+            assert missed.fault is not None and missed.fault.kind is FaultKind.TIMEOUT
+            assert loop.time() - started < 0.4, "the short limit waited for the long one's timer"
+
+    run(main())
+
+
 def test_replies_to_requests_never_sent_are_dropped_then_the_session_is_closed(
     live: Arena,
 ) -> None:
