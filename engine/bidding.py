@@ -9,6 +9,8 @@ the same floors, so they cannot disagree.
 
 from __future__ import annotations
 
+import functools
+
 from engine.actions import FACES, PACO, Bid
 from engine.errors import IllegalActionError, Rule
 from engine.ruleset import Ruleset
@@ -33,15 +35,29 @@ def _raw_floors(
 ) -> tuple[int, ...]:
     if standing is None:
         return _OPEN_PALIFICO if palifico else _OPEN_ORDINARY
-    count, current = standing.count, standing.face
+    one_die_free = palifico and ruleset.palifico_one_die_may_change_face and bidder_dice == 1
+    return _raise_floors(
+        standing.count,
+        standing.face,
+        palifico,
+        one_die_free,
+        ruleset.lower_face_with_higher_count,
+    )
+
+
+@functools.lru_cache(maxsize=4096)
+def _raise_floors(
+    count: int, current: int, palifico: bool, one_die_free: bool, lower_allowed: bool
+) -> tuple[int, ...]:
+    """The floors above a standing bid; cached, since the referee asks twice per decision."""
     if palifico:
-        if ruleset.palifico_one_die_may_change_face and bidder_dice == 1:
+        if one_die_free:
             # Pacos are not wild here, so faces rank by value: 1 is lowest.
             return tuple(count if face > current else count + 1 for face in FACES)
         return tuple(count + 1 if face == current else 0 for face in FACES)
     if current == PACO:
         return (count + 1, *(2 * count + 1,) * 5)
-    lower = count + 1 if ruleset.lower_face_with_higher_count else 0
+    lower = count + 1 if lower_allowed else 0
     others = (count if f > current else count + 1 if f == current else lower for f in FACES[1:])
     return ((count + 1) // 2, *others)
 

@@ -17,6 +17,7 @@ from engine.state import GameState, Phase, PlacedBid, RoundEnd, RoundOutcome, le
 
 NO_FLOORS = (0, 0, 0, 0, 0, 0)
 _FACE_SET = frozenset(FACES)
+_INT_ONLY = frozenset({int})
 
 
 def new_game(
@@ -75,7 +76,8 @@ def deal(state: GameState, hands: Sequence[Sequence[int]]) -> GameState:
             raise DealError(
                 f"seat {seat} holds {count} dice but was dealt {len(hand)}: {list(hand)}"
             )
-        if not _FACE_SET.issuperset(hand) or any(type(d) is not int for d in hand):
+        # Exactly int: True == 1 and 1.0 == 1 would pass the face check.
+        if not _FACE_SET.issuperset(hand) or not _INT_ONLY.issuperset(map(type, hand)):
             raise DealError(f"seat {seat} was dealt a die that is not a face 1..6: {list(hand)}")
     return GameState(
         ruleset=state.ruleset,
