@@ -47,7 +47,7 @@ async def _probe(session: Session, probe: Probe, move_time: float) -> Check:
     players = tuple(
         OPPONENT if s != probe.seat else session.name for s in range(probe.state.players)
     )
-    message = wire.request_to_proto(
+    request = wire.encode_request(
         engine.observe(probe.state, probe.seat),
         request_id=request_id,
         offer=probe.offer,
@@ -57,7 +57,7 @@ async def _probe(session: Session, probe: Probe, move_time: float) -> Check:
         news=(),
         time_left_ms=round(move_time * 1000),
     )
-    reply = await session.ask(message, request_id, move_time)
+    reply = await session.ask(request, request_id, move_time)
     check = _judge(probe, reply)
     await session.send(
         wire.game_over_to_proto(

@@ -28,7 +28,9 @@ class Seat(Protocol):
 
     name: str
 
-    async def ask(self, message: pb.RefereeMessage, request_id: int, timeout: float) -> Reply: ...
+    async def ask(self, request: bytes, request_id: int, timeout: float) -> Reply:
+        """Answer an encoded request (`wire.RequestBuilder`)."""
+        ...
 
     async def send(self, message: pb.RefereeMessage) -> bool: ...
 
@@ -42,7 +44,7 @@ class AbsentSeat:
         self.name = name
         self.reason = reason
 
-    async def ask(self, message: pb.RefereeMessage, request_id: int, timeout: float) -> Reply:
+    async def ask(self, request: bytes, request_id: int, timeout: float) -> Reply:
         return Reply(None, Fault(FaultKind.DISCONNECT, self.reason, "", request_id), 0.0)
 
     async def send(self, message: pb.RefereeMessage) -> bool:
@@ -153,14 +155,14 @@ class Match:
         told = self._told[seat]
         self._told[seat] = len(state.history)
         request_id = next_request_id()
-        message = self._requests.build(
+        request = self._requests.build(
             engine.observe(state, seat),
             request_id=request_id,
             offer=offer,
             history=state.history,
             told=told,
         )
-        reply = await self.seats[seat].ask(message, request_id, self.move_time)
+        reply = await self.seats[seat].ask(request, request_id, self.move_time)
         self.record.decisions += 1
         if reply.fault is None:
             self.record.think_ms[seat].append(reply.elapsed * 1000)

@@ -50,8 +50,8 @@ class HouseSeat:
     def __init__(self, name: str) -> None:
         self.name = name
 
-    async def ask(self, message: pb.RefereeMessage, request_id: int, timeout: float) -> Reply:
-        obs = wire.observation_from_proto(message.request, ())
+    async def ask(self, request: bytes, request_id: int, timeout: float) -> Reply:
+        obs = wire.observation_from_proto(pb.RefereeMessage.FromString(request).request, ())
         return Reply(house_policy(obs), None, 0.0)
 
     async def send(self, message: pb.RefereeMessage) -> bool:

@@ -69,7 +69,7 @@ class Referee:
                 "Play": grpc.stream_stream_rpc_method_handler(
                     self._play,
                     request_deserializer=None,
-                    response_serializer=pb.RefereeMessage.SerializeToString,
+                    response_serializer=wire.encode,
                 )
             },
         )

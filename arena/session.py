@@ -94,8 +94,8 @@ class Session:
     def peer_crashed(self) -> bool:
         return self._crashed is not None and self._crashed()
 
-    async def send(self, message: pb.RefereeMessage) -> bool:
-        """Write one message; False when the stream is gone."""
+    async def send(self, message: pb.RefereeMessage | bytes) -> bool:
+        """Write one message (bytes: already encoded); False when the stream is gone."""
         if self.closed:
             return False
         try:
@@ -106,8 +106,8 @@ class Session:
             return False
         return True
 
-    async def ask(self, message: pb.RefereeMessage, request_id: int, timeout: float) -> Reply:
-        """Send a request and wait for its reply, or for the fault that replaces it."""
+    async def ask(self, request: bytes, request_id: int, timeout: float) -> Reply:
+        """Send an encoded request and wait for its reply, or for the fault that replaces it."""
         if self.closed:
             return Reply(None, Fault(FaultKind.DISCONNECT, self.close_reason, "", request_id), 0.0)
         loop = self._loop
@@ -116,7 +116,7 @@ class Session:
         started = loop.time()
         self._arm(started + timeout)
         try:
-            if not await self.send(message):
+            if not await self.send(request):
                 return Reply(
                     None, Fault(FaultKind.DISCONNECT, self.close_reason, "", request_id), 0.0
                 )

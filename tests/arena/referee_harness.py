@@ -56,9 +56,10 @@ def reply(request_id: int, kind: int = pb.ACTION_KIND_DUDO, count: int = 0, face
     ).SerializeToString()
 
 
-def request(request_id: int, game_id: str = "test") -> pb.RefereeMessage:
+def request(request_id: int, game_id: str = "test") -> bytes:
     """A bare request, enough for `Session.ask` (which does not read it)."""
-    return pb.RefereeMessage(request=pb.ActionRequest(request_id=request_id, game_id=game_id))
+    message = pb.RefereeMessage(request=pb.ActionRequest(request_id=request_id, game_id=game_id))
+    return message.SerializeToString()
 
 
 class RawClient:

@@ -12,6 +12,7 @@ import subprocess
 import sys
 
 import engine
+from arena._proto.perudo.v1 import referee_pb2 as pb
 from arena.bench import random_legal, sample_requests
 
 KEYS = {
@@ -56,8 +57,8 @@ def test_bench_json_reports_every_key() -> None:
 def test_the_recorded_requests_are_real_decisions() -> None:
     requests = sample_requests(games=2)
     assert requests
-    for message in requests:
-        request = message.request
+    for encoded in requests:
+        request = pb.RefereeMessage.FromString(encoded).request
         assert len(request.min_count) == 6
         assert request.dice_in_play == sum(request.dice_counts)
         assert len(request.my_dice) == request.dice_counts[request.seat]

@@ -8,7 +8,6 @@ from referee_harness import Arena, run, until
 
 import engine
 from arena import wire
-from arena._proto.perudo.v1 import referee_pb2 as pb
 from arena.faults import FaultKind
 from arena.session import next_request_id
 
@@ -87,11 +86,11 @@ def test_a_kit_bot_still_thinking_at_shutdown_exits_cleanly(live: Arena) -> None
     run(main())
 
 
-def opening_request(request_id: int) -> pb.RefereeMessage:
+def opening_request(request_id: int) -> bytes:
     """A real request: seat 0 opens the first round of a two-player game."""
     state = engine.new_game(engine.Ruleset(), 2, 0)
     state = engine.deal(state, [(1, 2, 3, 4, 5), (6, 6, 6, 6, 6)])
-    return wire.request_to_proto(
+    return wire.encode_request(
         engine.observe(state, 0),
         request_id=request_id,
         offer=False,

@@ -79,14 +79,20 @@ def test_a_bot_rebuilds_exactly_the_view_the_referee_sent(
     state = _random_position(seed, ruleset, players)
     if state.is_over:
         return
-    builder = wire.RequestBuilder(
-        "g", [f"p{i}" for i in range(players)], wire.ruleset_to_proto(ruleset), 900
-    )
+    names = [f"p{i}" for i in range(players)]
+    builder = wire.RequestBuilder("g", names, wire.ruleset_to_proto(ruleset), 900)
     seats = [(state.to_act, False)] + [(s, True) for s in engine.calza_offers(state)]
     for seat, offer in seats:
         view = engine.observe(state, seat)
         message = builder.build(view, request_id=7, offer=offer, history=state.history, told=0)
-        received = pb.RefereeMessage.FromString(message.SerializeToString()).request
+        parsed = pb.RefereeMessage.FromString(message)
+        assert parsed.WhichOneof("kind") == "request"
+        # Re-encoded by protobuf itself: nothing in the pieces was lost or doubled.
+        assert pb.RefereeMessage.FromString(parsed.SerializeToString()) == parsed
+        received = parsed.request
+        assert (received.request_id, received.game_id, list(received.players)) == (7, "g", names)
+        assert wire.ruleset_from_proto(received.ruleset) == ruleset
+        assert received.time_left_ms == 900
         history = tuple(wire.outcome_from_proto(r) for r in received.results)
         assert history == state.history
         assert wire.observation_from_proto(received, history) == view
@@ -100,4 +106,19 @@ def test_news_are_only_the_rounds_after_told() -> None:
     builder = wire.RequestBuilder("g", ["a", "b", "c"], wire.ruleset_to_proto(Ruleset()), 900)
     view = engine.observe(state, state.to_act)
     message = builder.build(view, request_id=1, offer=False, history=state.history, told=1)
-    assert [r.round for r in message.request.results] == [o.round for o in state.history[1:]]
+    request = pb.RefereeMessage.FromString(message).request
+    assert [r.round for r in request.results] == [o.round for o in state.history[1:]]
+
+
+def test_a_long_request_keeps_all_its_news() -> None:
+    """Many rounds of news make a request longer than a one-byte length can say."""
+    positions = (_random_position(seed, Ruleset(), 6) for seed in range(400))
+    state = next(p for p in positions if len(p.history) >= 6 and not p.is_over)
+    names = [f"player-{i}" for i in range(6)]
+    builder = wire.RequestBuilder("long", names, wire.ruleset_to_proto(Ruleset()), 900)
+    view = engine.observe(state, state.to_act)
+    message = builder.build(view, request_id=3, offer=False, history=state.history, told=0)
+    assert len(message) > 300
+    request = pb.RefereeMessage.FromString(message).request
+    assert tuple(wire.outcome_from_proto(r) for r in request.results) == state.history
+    assert wire.observation_from_proto(request, state.history) == view
