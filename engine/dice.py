@@ -8,6 +8,12 @@ seat, die index), turned into a face by rejection sampling, so that:
   publishing the seed afterwards lets anyone check every deal.
 Seats of one game share the key `game`; rotations of a table pass the same key
 so that they play duplicate deals.
+
+To check a deal by hand: the message for a die is b"perudo-arena/dice/v1",
+the game key's length in UTF-8 (4 bytes, big-endian), the key, then the round
+(8 bytes, signed), the seat, the die index and a counter (4 bytes each), all
+big-endian. The face is 1 + (b mod 6) for the first digest byte b below 252;
+only if all 32 bytes are 252 or more does the counter go from 0 to 1.
 """
 
 from __future__ import annotations
@@ -40,23 +46,24 @@ class DiceSource(Protocol):
 class HmacDice:
     """Dice derived from a secret seed; see the module docstring for why."""
 
-    __slots__ = ("_keyed", "_prefix")
+    __slots__ = ("_keyed",)
 
     def __init__(self, seed: bytes, game: str) -> None:
         if len(seed) < MIN_SEED_BYTES:
             raise PerudoError(f"a dice seed needs at least {MIN_SEED_BYTES} bytes")
         name = game.encode()
         keyed = hmac.new(seed, digestmod=hashlib.sha256)
+        # Every die's message starts with the same prefix: absorbed once here.
+        keyed.update(_DOMAIN + struct.pack(">I", len(name)) + name)
         # The OpenSSL object under the wrapper has the same copy/update/digest,
         # minus a layer of Python calls per die.
         self._keyed = getattr(keyed, "_hmac", keyed)
-        self._prefix = _DOMAIN + struct.pack(">I", len(name)) + name
 
     def face(self, round: int, seat: int, index: int) -> int:
         counter = 0
         while True:
             mac = self._keyed.copy()
-            mac.update(self._prefix + _ADDRESS.pack(round, seat, index, counter))
+            mac.update(_ADDRESS.pack(round, seat, index, counter))
             for byte in mac.digest():
                 if byte < _ACCEPT_BELOW:
                     return byte % 6 + 1
@@ -64,11 +71,11 @@ class HmacDice:
 
     def hand(self, round: int, seat: int, count: int) -> tuple[int, ...]:
         # The same derivation as face(), inlined: dealing is a third of a game's cost.
-        keyed, prefix, pack = self._keyed, self._prefix, _ADDRESS.pack
+        keyed, pack = self._keyed, _ADDRESS.pack
         faces = []
         for index in range(count):
             mac = keyed.copy()
-            mac.update(prefix + pack(round, seat, index, 0))
+            mac.update(pack(round, seat, index, 0))
             for byte in mac.digest():
                 if byte < _ACCEPT_BELOW:
                     faces.append(byte % 6 + 1)

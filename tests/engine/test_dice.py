@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import hashlib
+import hmac
+import struct
 from collections import Counter
 
 import pytest
@@ -51,6 +53,21 @@ def test_hand_equals_face_by_face(seed: bytes, game: str, round_: int, seat: int
     hand = dice.hand(round_, seat, n)
     assert hand == tuple(dice.face(round_, seat, i) for i in range(n))
     assert all(1 <= die <= 6 for die in hand)
+
+
+@given(st.binary(min_size=16, max_size=64), st.text(max_size=30), st.integers(-5, 10**6))
+@property_settings(100)
+def test_each_die_is_the_documented_hmac(seed: bytes, game: str, round_: int) -> None:
+    """Anyone with the published seed can recompute a deal from the module's description."""
+    dice = HmacDice(seed, game)
+    key = game.encode()
+    for seat, index in [(0, 0), (3, 4)]:
+        address = struct.pack(">qIII", round_, seat, index, 0)
+        message = b"perudo-arena/dice/v1" + struct.pack(">I", len(key)) + key + address
+        digest = hmac.new(seed, message, hashlib.sha256).digest()
+        expected = next(byte % 6 + 1 for byte in digest if byte < 252)
+        assert dice.face(round_, seat, index) == expected
+        assert dice.hand(round_, seat, index + 1)[index] == expected
 
 
 def test_a_short_seed_is_refused() -> None:
