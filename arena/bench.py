@@ -169,16 +169,20 @@ async def transport_speed(concurrency: int, bots: int, seconds: float, logs: Pat
             pb.RefereeMessage(goodbye=pb.Goodbye(reason="done")).SerializeToString()
         )
 
-    async def chain(index: int, stop_at: float) -> int:
-        trips = 0
-        while time.monotonic() < stop_at:
-            bot = (index + trips) % bots  # the next seat's bot
+    trips = 0
+    running = True
+
+    async def chain(index: int) -> None:
+        nonlocal trips
+        step = 0
+        while running:
+            bot = (index + step) % bots  # the next seat's bot
             context = free[bot].pop()  # each bot holds a stream per chain: never empty
-            await context.write(requests[(trips + 7 * index) % len(requests)])
-            trips += 1
+            await context.write(requests[(step + 7 * index) % len(requests)])
+            step += 1
             await context.read()
             free[bot].append(context)
-        return trips
+            trips += 1
 
     server = grpc.aio.server()
     server.add_generic_rpc_handlers(
@@ -200,18 +204,23 @@ async def transport_speed(concurrency: int, bots: int, seconds: float, logs: Pat
     processes = await _start_bots(port, tokens, bots, concurrency, logs)
     try:
         await _until(lambda: opened >= bots * concurrency, 20)
-        started = time.monotonic()
-        trips = await asyncio.gather(*(chain(i, started + seconds) for i in range(concurrency)))
-        elapsed = time.monotonic() - started
+        chains = asyncio.gather(*(chain(i) for i in range(concurrency)))
+        rate = await _window(lambda: trips, seconds)
+        running = False
+        await chains
     finally:
         done.set()
         await asyncio.gather(*(p.stop(grace=2) for p in processes))
         await server.stop(grace=1)
-    return sum(trips) / elapsed
+    return rate
 
 
 async def arena_speed(concurrency: int, bots: int, seconds: float, logs: Path) -> float:
-    """Decisions per second of the real referee with `concurrency` games at once."""
+    """Decisions per second of the real referee with `concurrency` games at once.
+
+    Games in flight count the decisions they have made so far, so the window
+    is measured exactly as the transport's is.
+    """
     tokens = TokenBook()
     lobby = Lobby(tokens, max_sessions_per_bot=64)
     referee = Referee(lobby, ServerLimits(move_time=5.0))
@@ -219,33 +228,50 @@ async def arena_speed(concurrency: int, bots: int, seconds: float, logs: Path) -
     processes = await _start_bots(port, tokens, bots, concurrency, logs)
     names = [f"bench-{i}" for i in range(bots)]
     seed = engine.new_seed()
-    decisions = 0
+    finished = 0
+    playing: set[Match] = set()
+    running = True
     table = min(bots, 4)
     try:
         await lobby.wait_for(names, concurrency, 20)
-        stop_at = time.monotonic() + seconds
-        started = time.monotonic()
 
         async def worker(w: int) -> None:
-            nonlocal decisions
+            nonlocal finished
             game = 0
-            while time.monotonic() < stop_at:
+            while running:
                 game += 1
                 players = tuple(random.sample(names, table))
                 borrowed = await lobby.borrow_table(players)
                 seats = [s for s in borrowed.values() if s is not None]
                 spec = GameSpec(f"w{w}-g{game}", players, f"w{w}-g{game}", engine.Ruleset())
-                record = await Match(spec, seats, seed, 5.0).play()
+                match = Match(spec, seats, seed, 5.0)
+                playing.add(match)
+                record = await match.play()
+                playing.discard(match)
+                finished += record.decisions
                 for session in seats:
                     await lobby.give_back(session)
-                decisions += record.decisions
 
-        await asyncio.gather(*(worker(w) for w in range(concurrency)))
-        elapsed = time.monotonic() - started
+        workers = asyncio.gather(*(worker(w) for w in range(concurrency)))
+        rate = await _window(lambda: finished + sum(m.record.decisions for m in playing), seconds)
+        running = False
+        await workers
     finally:
         await referee.stop()
         await asyncio.gather(*(p.stop(grace=2) for p in processes))
-    return decisions / elapsed
+    return rate
+
+
+async def _window(count: Callable[[], int], seconds: float) -> float:
+    """The rate of `count` over `seconds`, after a warm-up that is not counted.
+
+    The first moments of a phase (bots' first requests, cold caches) say
+    nothing about its steady speed, and both phases are counted alike.
+    """
+    await asyncio.sleep(min(0.5, seconds / 4))
+    started, first = time.monotonic(), count()
+    await asyncio.sleep(seconds)
+    return (count() - first) / (time.monotonic() - started)
 
 
 async def _until(condition: Callable[[], bool], timeout: float) -> None:
