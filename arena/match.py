@@ -194,7 +194,7 @@ class Match:
         if misfit is not None:
             fault = Fault(FaultKind.ILLEGAL_ACTION, misfit, reply.sent, reply.request_id)
             return await self._fault(state, seat, fault)
-        assert isinstance(answer, engine.Bid | engine.Dudo | engine.Calza)  # all that fits a turn
+        assert isinstance(answer, (engine.Bid, engine.Dudo, engine.Calza))  # all that fits a turn
         try:
             after = engine.apply(state, seat, answer)
         except engine.IllegalActionError as refusal:
