@@ -244,8 +244,9 @@ class Match:
         )
 
     async def _game_over(self, state: GameState) -> None:
-        for seat, bot in enumerate(self.seats):
-            message = wire.game_over_to_proto(
+        """Tell every seat at once: the table's sessions are free only when all are told."""
+        messages = [
+            wire.game_over_to_proto(
                 game_id=self.spec.game_id,
                 seat=seat,
                 order=state.order,
@@ -253,4 +254,6 @@ class Match:
                 news=state.history[self._told[seat] :],
                 fault=self._first_fault.get(seat),
             )
-            await bot.send(message)
+            for seat in range(len(self.seats))
+        ]
+        await asyncio.gather(*(bot.send(m) for bot, m in zip(self.seats, messages, strict=True)))
