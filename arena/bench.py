@@ -288,7 +288,7 @@ def run(
     bots: int,
     logs: Path,
     say: Callable[[str], None],
-    rounds: int = 2,
+    rounds: int = 3,
 ) -> dict[str, float]:
     """Measure everything; transport and arena alternate `rounds` times, best of each kept.
 

@@ -60,7 +60,7 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument("--concurrency", type=int, default=6, help="games (requests) in flight")
     bench.add_argument("--bots", type=int, default=4, help="bot processes")
     bench.add_argument(
-        "--rounds", type=int, default=2, help="times transport and arena alternate (best kept)"
+        "--rounds", type=int, default=3, help="times transport and arena alternate (best kept)"
     )
 
     check = commands.add_parser("check-bot", help="put one bot through a compliance suite")
