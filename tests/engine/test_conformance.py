@@ -105,6 +105,50 @@ def test_the_base_case_passes() -> None:
     assert run_case(BASE) is None
 
 
+def test_count_is_null_before_any_dudo_or_calza_and_after_a_round_ended_by_a_fault() -> None:
+    faulted = {
+        "id": "fault-has-no-count",
+        "start": {"dice": [2, 2, 2], "opener": 0},
+        "steps": [
+            {"expect": {"count": None}},
+            {"roll": [[2, 3], [1, 4], [5, 6]]},
+            {"do": "bid 1 2"},
+            {"fault": 1},
+            {"expect": {"count": None, "dice": [2, 0, 2]}},
+        ],
+    }
+    assert run_case(faulted) is None
+    assert run_case({**faulted, "steps": [{"expect": {"count": 0}}]}) is not None
+
+
+def test_order_leaves_out_the_seats_out_at_the_start() -> None:
+    case = {
+        "id": "absent-seat-unranked",
+        "start": {"dice": [0, 1, 1], "opener": 1},
+        "steps": [
+            {"expect": {"order": None}},
+            {"roll": [[], [2], [3]]},
+            {"do": "bid 1 2"},
+            {"do": "dudo"},
+            {"expect": {"winner": 1, "order": [1, 2], "palifico": False}},
+        ],
+    }
+    assert run_case(case) is None
+    wrong = copy.deepcopy(case)
+    wrong["steps"][-1]["expect"]["order"] = [1, 2, 0]
+    assert run_case(wrong) is not None
+
+
+def test_palifico_is_false_once_the_game_is_over() -> None:
+    # Seat 1 has just dropped to one die (a palifico round is due) when seat 0 faults out.
+    case = {
+        "id": "over-is-not-palifico",
+        "start": {"dice": [2, 1], "opener": 1, "palifico_round": True},
+        "steps": [{"fault": 0}, {"expect": {"winner": 1, "palifico": False, "order": [1, 0]}}],
+    }
+    assert run_case(case) is None
+
+
 def with_change(path: tuple[Any, ...], value: Any) -> dict[str, Any]:
     case = copy.deepcopy(BASE)
     target = case
@@ -151,6 +195,7 @@ MALFORMED: dict[str, Any] = {
     "wrong winner": with_change(("steps", 3, "expect", "winner"), 0),
     "order before the end": with_change(("steps", 3, "expect", "order"), [0, 1]),
     "count before any dudo": with_change(("steps", 1), {"expect": {"count": 0}}),
+    "count null after a dudo": with_change(("steps", 3, "expect", "count"), None),
     "palifico as a number": with_change(("steps", 3, "expect", "palifico"), 1),
     "to_act as a bool": with_change(("steps", 3, "expect", "to_act"), True),
     "dice as floats": with_change(("steps", 3, "expect", "dice"), [2.0, 1.0]),
@@ -175,9 +220,9 @@ def _mutations(case: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
         "dice": lambda v: [v[0] + 1, *v[1:]],
         "bid": lambda v: [1, 2] if v is None else [v[0] + 1, v[1]],
         "palifico": lambda v: not v,
-        "count": lambda v: v + 1,
+        "count": lambda v: 0 if v is None else v + 1,
         "winner": lambda v: 0 if v is None else (v + 1) % players,
-        "order": lambda v: v[::-1],
+        "order": lambda v: [0] if v is None else v[::-1],
     }
     mutants: list[tuple[str, dict[str, Any]]] = []
     for index, step in enumerate(case["steps"]):
