@@ -81,7 +81,7 @@ def disjoint_groups(tables: Sequence[tuple[str, ...]], rng: random.Random) -> li
         bots = set(tables[t])
         for g, taken in enumerate(seated):
             if not taken & bots:
-                taken |= bots
+                taken.update(bots)
                 group_of[t] = g
                 break
         else:
