@@ -228,6 +228,8 @@ class Tournament:
                     raise TournamentError(f"{resume} has already finished")
                 folder.repair()
                 folder.clean_tmp()
+                if "entrants" in info:  # a bad line is refused before any bot is started
+                    folder.finished(folder.schedule(info))
             except BaseException:
                 lock.release()
                 raise
