@@ -29,6 +29,7 @@ from arena._proto.perudo.v1 import admin_pb2_grpc as apb_grpc
 from arena.auth import TokenBook
 from arena.lobby import Lobby
 from arena.ratings import Standing
+from arena.schedule import Deals
 from arena.server import Referee, ServerLimits, Tls
 from arena.store import LeagueStore
 from arena.tournament import Progress, Tournament, TournamentConfig, TournamentError, Venue
@@ -234,10 +235,11 @@ class LeagueServer:
         if self._task is not None and not self._task.done():
             raise TournamentError("a tournament is already running; stop it first")
         config = self._config(request)
+        resume = self._resume_folder(request.resume) if request.resume else None
         connected = set(self.lobby.connected())
         remote = sorted(connected & set(request.only)) if request.only else sorted(connected)
         remote = [n for n in remote if self.store.entrants().get(n)]
-        if not request.bots_dir and len(remote) < 2:
+        if resume is None and not request.bots_dir and len(remote) < 2:
             # Refused here, before a tournament folder exists that a retry under the same
             # name would trip over (the admin service cannot resume it).
             raise TournamentError(
@@ -254,7 +256,7 @@ class LeagueServer:
 
         async def run() -> None:
             try:
-                summary = await tournament.run(venue=venue)
+                summary = await tournament.run(resume, venue=venue)
             except Exception as error:  # the admin stream must always get its end event
                 known = isinstance(error, TournamentError | OSError)
                 text = str(error) if known else f"{type(error).__name__}: {error}"
@@ -272,6 +274,17 @@ class LeagueServer:
 
         self._task = asyncio.ensure_future(run())
         return queue
+
+    def _resume_folder(self, given: str) -> Path:
+        """The folder to resume: a path on this machine, or a name under the results folder."""
+        path = Path(given)
+        if not path.is_absolute() and not path.is_dir():
+            path = self.config.out / path
+        if not path.is_dir():
+            raise TournamentError(
+                f"no tournament folder {given!r} here (nor under {self.config.out})"
+            )
+        return path
 
     def _config(self, request: apb.StartTournamentRequest) -> TournamentConfig:
         base = self.config.defaults
@@ -292,6 +305,7 @@ class LeagueServer:
             ruleset=ruleset,
             seed=seed,
             name=request.name or None,
+            deals=Deals(request.deals) if request.deals else base.deals,
         )
 
 

@@ -11,6 +11,10 @@
 
 `games.jsonl` is the commit point: a game is done when its line is on disk.
 Its replay is written (and synced) first, so a listed game always has one.
+The file is read back only through the schedule: a line that is no game of
+it, or a game's second copy, is reported and left out (a crash cannot write
+either, so someone else did), and a line that is no game record at all stops
+the run with the file and line named, since guessing would rate games wrongly.
 """
 
 from __future__ import annotations
@@ -20,22 +24,43 @@ import csv
 import json
 import os
 import statistics
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from arena.match import GameRecord
 from arena.ratings import GameResult, Standing
+from arena.schedule import Deals, ScheduledGame, build
+
+_LINE_FIELDS: dict[str, type] = {
+    "game": str,
+    "index": int,
+    "players": list,
+    "ranking": list,
+    "faults": list,
+    "think_ms": dict,
+}
+"""What a line of games.jsonl must hold for the arena to rate it."""
+
+
+class ResultsError(Exception):
+    """A tournament folder holds what the arena cannot use; the message says where and why."""
 
 
 def write_atomic(path: Path, text: str) -> None:
     """Replace `path` with `text`, never leaving a half-written file behind."""
     tmp = path.with_name(path.name + ".tmp")
-    with tmp.open("w", encoding="utf-8") as out:
-        out.write(text)
-        out.flush()
-        os.fsync(out.fileno())
-    os.replace(tmp, path)
+    try:
+        with tmp.open("w", encoding="utf-8") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            tmp.unlink()  # a full disk would otherwise keep the partial copy
+        raise
     _sync_dir(path.parent)
 
 
@@ -68,11 +93,66 @@ def game_line(record: GameRecord, index: int) -> dict[str, Any]:
     }
 
 
+def parse_line(text: str, path: Path, number: int) -> dict[str, Any]:
+    """One line of games.jsonl as a game record, or a ResultsError saying where it went wrong."""
+    try:
+        line = json.loads(text)
+    except ValueError as error:
+        problem = f"is not JSON ({error})"
+    else:
+        if not isinstance(line, dict):
+            problem = "is not a game record (not a JSON object)"
+        else:
+            wrong = [k for k, kind in _LINE_FIELDS.items() if not isinstance(line.get(k), kind)]
+            if not wrong:
+                return line
+            problem = f"is not a game record (no valid {', '.join(wrong)})"
+    raise ResultsError(
+        f"{path}, line {number}, {problem}. The arena never writes such a line: restore the "
+        f"file from a backup, or delete that line (its game, if any, is then played again on "
+        f"resume), and try again"
+    )
+
+
 def result_of(line: dict[str, Any]) -> GameResult:
     faults: dict[str, int] = {}
     for fault in line["faults"]:
         faults[fault["bot"]] = faults.get(fault["bot"], 0) + 1
     return GameResult(tuple(line["ranking"]), faults, dict(line["think_ms"]))
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedGames:
+    """The games of the schedule that games.jsonl records, and what it holds besides."""
+
+    lines: tuple[dict[str, Any], ...]
+    """One per finished game of the schedule, in the order they finished."""
+    problems: tuple[str, ...]
+    """A sentence for each line left out."""
+
+    @property
+    def ids(self) -> set[str]:
+        return {line["game"] for line in self.lines}
+
+
+def replay_problem(path: Path, line: dict[str, Any]) -> str | None:
+    """Why the replay at `path` is not the replay of the game `line` records, if it is not."""
+    game = line["game"]
+    try:
+        replay = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return f"the replay of {game} is missing ({path})"
+    except (OSError, ValueError) as error:
+        return f"the replay of {game} is damaged ({path}: {error})"
+    if not isinstance(replay, dict) or not isinstance(replay.get("events"), list):
+        return f"the replay of {game} is damaged ({path}: not a replay)"
+    if (replay.get("game"), replay.get("players"), replay.get("ranking")) != (
+        game,
+        line["players"],
+        line["ranking"],
+    ):
+        return f"the replay of {game} is damaged ({path}: another game, or another result)"
+    return None
 
 
 class TournamentFolder:
@@ -85,14 +165,22 @@ class TournamentFolder:
     @classmethod
     def create(cls, root: Path, info: dict[str, Any], seed: bytes) -> TournamentFolder:
         root.mkdir(parents=True, exist_ok=False)
+        return cls.lay_out(root, info, seed)
+
+    @classmethod
+    def lay_out(cls, root: Path, info: dict[str, Any], seed: bytes) -> TournamentFolder:
+        """Write a new tournament into `root`, over whatever a start that never played left."""
         folder = cls(root)
-        folder.replays.mkdir()
-        folder.logs.mkdir()
+        folder.replays.mkdir(exist_ok=True)
+        folder.logs.mkdir(exist_ok=True)
         secret = root / "seed.secret"
-        secret.write_text(seed.hex() + "\n")
+        # Created private, as chmod after writing leaves it readable by all for a moment.
+        with os.fdopen(os.open(secret, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as out:
+            out.write(seed.hex() + "\n")
         secret.chmod(0o600)
+        folder.games_path.write_bytes(b"")
         folder.write_info(info)
-        folder.games_path.touch()
+        folder.clean_tmp()
         return folder
 
     def info(self) -> dict[str, Any]:
@@ -105,15 +193,59 @@ class TournamentFolder:
     def seed(self) -> bytes:
         return bytes.fromhex((self.root / "seed.secret").read_text().strip())
 
+    def schedule(self, info: dict[str, Any]) -> list[ScheduledGame]:
+        """The games the tournament plans, from its seed (revealed, or still secret)."""
+        seed = bytes.fromhex(info["seed"]) if info.get("seed") else self.seed()
+        deals = Deals(info.get("deals", Deals.OWN.value))
+        return build(info["entrants"], info["table_size"], info["games"], seed, deals)
+
     def games(self) -> Iterator[dict[str, Any]]:
-        """The finished games, in the order they finished; a torn last line is ignored."""
+        """Every line as written, duplicates and all; see `finished` for the games to count."""
+        return (line for _, line in self._lines())
+
+    def _lines(self) -> Iterator[tuple[int, dict[str, Any]]]:
+        """Every line with its number, in the order written; a torn last line is ignored."""
         if not self.games_path.exists():
             return
-        with self.games_path.open(encoding="utf-8") as lines:
-            for line in lines:
+        with self.games_path.open(encoding="utf-8", errors="replace") as lines:
+            for number, line in enumerate(lines, start=1):
                 if not line.endswith("\n"):
                     return  # the process died mid-write: that game is not done
-                yield json.loads(line)
+                yield number, parse_line(line, self.games_path, number)
+
+    def finished(self, schedule: Sequence[ScheduledGame]) -> FinishedGames:
+        """The games of `schedule` on record, each once, as they were planned."""
+        planned = {g.game_id: g for g in schedule}
+        kept: dict[str, dict[str, Any]] = {}
+        problems = []
+        for number, line in self._lines():
+            game = planned.get(line["game"])
+            where = f"{self.games_path.name} line {number}"
+            if game is None:
+                problems.append(f"{where}: {line['game']} is no game of the schedule; ignored")
+            elif (line["index"], tuple(line["players"])) != (game.index, game.players):
+                problems.append(
+                    f"{where}: {line['game']} is not the game the schedule planned "
+                    f"(other index or players); ignored"
+                )
+            elif line["game"] in kept:
+                problems.append(f"{where}: a second copy of {line['game']}; ignored")
+            else:
+                kept[line["game"]] = line
+        return FinishedGames(tuple(kept.values()), tuple(problems))
+
+    def replay_problems(self, lines: Sequence[dict[str, Any]]) -> list[str]:
+        """A sentence for each finished game whose replay is missing or damaged."""
+        found = (replay_problem(self.replays / f"{x['game']}.json", x) for x in lines)
+        return [problem for problem in found if problem is not None]
+
+    def clean_tmp(self) -> list[Path]:
+        """Remove the half-written copies a crash or a full disk left; return them."""
+        leftovers = [*self.root.glob("*.tmp"), *self.replays.glob("*.tmp")]
+        for path in leftovers:
+            with contextlib.suppress(FileNotFoundError):
+                path.unlink()
+        return leftovers
 
     def repair(self) -> None:
         """Cut a torn last line left by a crash, so appends start on a fresh line."""
@@ -136,21 +268,38 @@ class TournamentFolder:
         }
         write_atomic(self.replays / f"{record.spec.game_id}.json", json.dumps(replay) + "\n")
         line = game_line(record, index)
-        with self.games_path.open("a", encoding="utf-8") as out:
-            out.write(json.dumps(line) + "\n")
-            out.flush()
-            os.fsync(out.fileno())
+        data = (json.dumps(line) + "\n").encode()
+        fd = os.open(self.games_path, os.O_WRONLY | os.O_APPEND)
+        try:
+            start = os.fstat(fd).st_size
+            try:
+                written = 0
+                while written < len(data):
+                    written += os.write(fd, data[written:])
+                os.fsync(fd)
+            except OSError:
+                # Half a line would glue itself to the next game's: take it back.
+                with contextlib.suppress(OSError):
+                    os.ftruncate(fd, start)
+                raise
+        finally:
+            os.close(fd)
         return line
 
     def write_leaderboard(self, table: list[Standing]) -> None:
         rows = [s.to_json(rank) for rank, s in enumerate(table, start=1)]
         write_atomic(self.root / "leaderboard.json", json.dumps(rows, indent=2) + "\n")
         tmp = self.root / "leaderboard.csv.tmp"
-        with tmp.open("w", newline="", encoding="utf-8") as out:
-            if rows:
-                writer = csv.DictWriter(out, fieldnames=list(rows[0]))
-                writer.writeheader()
-                writer.writerows(rows)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, self.root / "leaderboard.csv")
+        try:
+            with tmp.open("w", newline="", encoding="utf-8") as out:
+                if rows:
+                    writer = csv.DictWriter(out, fieldnames=list(rows[0]))
+                    writer.writeheader()
+                    writer.writerows(rows)
+                out.flush()
+                os.fsync(out.fileno())
+            os.replace(tmp, self.root / "leaderboard.csv")
+        except OSError:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+            raise

@@ -1,19 +1,26 @@
-"""Which games a tournament plays, in what order.
+"""Which games a tournament plays, in what order, on which dice.
 
 A *table* is a set of bots in a seating order; its *rotation group* is the
-table played once with every seat rotation, all on the same dice (duplicate
-deals), so each bot meets the same luck from each seat. A *unit* is a set of
-tables in which every bot sits equally often: every table of the chosen size
-when that is small enough, else a balanced sample (consecutive windows of a
-random cyclic order, which puts each bot at exactly `size` tables). Each unit
-seats its tables afresh, so over a night every bot also sits after every
-other. The schedule is whole units until at least the requested number of
-games, each unit shuffled on its own, so that whenever the night stops the
-finished units are fair and the unfinished one is a random slice.
+table played once with every seat rotation, so each bot sits in every seat. A
+*unit* is a set of tables in which every bot sits equally often: every table
+of the chosen size when that is small enough, else a balanced sample
+(consecutive windows of a random cyclic order, which puts each bot at exactly
+`size` tables). Each unit seats its tables afresh, so over a night every bot
+also sits after every other. The schedule is whole units until at least the
+requested number of games, each unit shuffled on its own, so that whenever the
+night stops the finished units are fair and the unfinished one is a random
+slice.
+
+Dice: every hand is shown when its round ends, so a bot that meets a deal
+twice knows its opponents' dice the second time. No bot ever may: by default
+each game has dice of its own (keyed by its id); with `Deals.DISJOINT` one
+deal is played at several tables of a unit that share no bot (duplicate deals
+for less luck in the standings, with nobody at two of them).
 """
 
 from __future__ import annotations
 
+import enum
 import hashlib
 import hmac
 import random
@@ -26,6 +33,15 @@ MAX_FULL_TABLES = 400
 """A unit uses every table when there are at most this many, else a sample."""
 
 
+class Deals(enum.Enum):
+    """Which games share their dice."""
+
+    OWN = "own"
+    """Every game is dealt on its own."""
+    DISJOINT = "disjoint"
+    """Tables of a unit with no bot in common play the same deal."""
+
+
 @dataclass(frozen=True, slots=True)
 class ScheduledGame:
     index: int
@@ -33,7 +49,7 @@ class ScheduledGame:
     players: tuple[str, ...]
     """Bot names by seat."""
     deal_key: str
-    """Games of one rotation group share it, and so their dice."""
+    """Games sharing it share their dice: never two with a bot in common."""
 
 
 def unit_tables(entrants: Sequence[str], size: int, rng: random.Random) -> list[tuple[str, ...]]:
@@ -51,21 +67,62 @@ def unit_tables(entrants: Sequence[str], size: int, rng: random.Random) -> list[
     return [tuple(rng.sample(table, size)) for table in tables]
 
 
-def build(entrants: Sequence[str], size: int, games: int, seed: bytes) -> list[ScheduledGame]:
+def disjoint_groups(tables: Sequence[tuple[str, ...]], rng: random.Random) -> list[int]:
+    """A group number per table, tables of a group having no bot in common.
+
+    Greedy over a random order: each table joins the first group it shares no
+    bot with. A table may end alone; its deal is then simply its own.
+    """
+    seated: list[set[str]] = []
+    group_of = [0] * len(tables)
+    order = list(range(len(tables)))
+    rng.shuffle(order)
+    for t in order:
+        bots = set(tables[t])
+        for g, taken in enumerate(seated):
+            if not taken & bots:
+                taken.update(bots)
+                group_of[t] = g
+                break
+        else:
+            group_of[t] = len(seated)
+            seated.append(bots)
+    return group_of
+
+
+def check_deals(deals: Deals, entrants: int, size: int) -> None:
+    """Refuse a deal mode the field cannot play: disjoint tables need two tables' worth."""
+    if deals is Deals.DISJOINT and entrants < 2 * size:
+        raise ValueError(
+            f"--deals disjoint needs at least two tables that share no bot: "
+            f"{2 * size} entrants at tables of {size}, not {entrants}; "
+            f"use --deals own, or smaller tables"
+        )
+
+
+def build(
+    entrants: Sequence[str], size: int, games: int, seed: bytes, deals: Deals = Deals.OWN
+) -> list[ScheduledGame]:
     """Whole units, each a shuffle of its rotation groups, until at least `games` games."""
     if len(set(entrants)) != len(entrants):
         raise ValueError("entrant names must be unique")
     if not 2 <= size <= len(entrants):
         raise ValueError(f"a table seats 2..{len(entrants)} bots here, not {size}")
+    check_deals(deals, len(entrants), size)
     rng = random.Random(hmac.digest(seed, b"perudo-arena/schedule/v1", hashlib.sha256))
+    # Its own generator, so that both modes play the same games in the same order.
+    grouping = random.Random(hmac.digest(seed, b"perudo-arena/deals/v1", hashlib.sha256))
     schedule: list[ScheduledGame] = []
     unit = 0
     while unit == 0 or len(schedule) < games:
-        unit_games = [
-            (f"u{unit:03d}-t{t:03d}-r{r}", table[r:] + table[:r], f"u{unit}-t{t}")
-            for t, table in enumerate(unit_tables(entrants, size, rng))
-            for r in range(size)
-        ]
+        tables = unit_tables(entrants, size, rng)
+        groups = disjoint_groups(tables, grouping) if deals is Deals.DISJOINT else []
+        unit_games = []
+        for t, table in enumerate(tables):
+            for r in range(size):
+                game_id = f"u{unit:03d}-t{t:03d}-r{r}"
+                key = f"u{unit:03d}-d{groups[t]:03d}-r{r}" if groups else game_id
+                unit_games.append((game_id, table[r:] + table[:r], key))
         rng.shuffle(unit_games)
         first = len(schedule)  # not len() inside the generator: extend() grows the list as it goes
         schedule.extend(

@@ -5,6 +5,11 @@ every bot at once, is played by a `Match`, and is recorded (log, replay,
 league store) before the next is taken, so a crash never loses a finished
 game. The scheduler knows nothing of processes or servers: the tournament
 hands it a lobby to borrow from and the places to write.
+
+A write that fails (a full disk, a broken league store) stops the run the
+way Ctrl-C does: the games in flight end as they would have and are recorded
+where they can be, nothing is charged to a bot, and the books are closed
+only as far as the disk allows, so a resume takes up exactly where it was.
 """
 
 from __future__ import annotations
@@ -19,9 +24,9 @@ from typing import Any, Protocol
 from arena.lobby import Lobby
 from arena.match import AbsentSeat, GameSpec, Match, Seat
 from arena.ratings import Standing, rate_all
-from arena.results import TournamentFolder, result_of
-from arena.schedule import ScheduledGame, build
-from arena.store import LeagueStore
+from arena.results import FinishedGames, TournamentFolder, result_of
+from arena.schedule import ScheduledGame
+from arena.store import LeagueStore, StoreError
 from engine import Ruleset
 
 
@@ -81,17 +86,20 @@ class Scheduler:
         self.reconnect_grace = reconnect_grace
         self.error: str | None = None
         """Why the run had to stop (results could not be written), if it did."""
+        self._told: set[str] = set()
+        """The problems with the folder already told to the observer."""
         self.folder = folder
         self.info = info
         self.lobby = lobby
         self.store = store
         self.seed = folder.seed()
         self.ruleset = Ruleset.from_mapping(info["ruleset"])
-        self.schedule = build(info["entrants"], info["table_size"], info["games"], self.seed)
-        lines = list(folder.games())
+        self.schedule = folder.schedule(info)
+        finished = self._check_folder()
+        lines = finished.lines
         for line in lines:  # a crash may have come between the log and the store
             store.add_game(info["id"], line)
-        done = {line["game"] for line in lines}
+        done = finished.ids
         self.live = rate_all(
             [result_of(line) for line in sorted(lines, key=lambda x: x["index"])], info["entrants"]
         )
@@ -162,28 +170,56 @@ class Scheduler:
                     await self.lobby.give_back(session)
         try:
             line = self.folder.record_game(record, game.index)
-            self.store.add_game(self.info["id"], line)
         except OSError as error:
-            self.error = f"cannot write results ({error}); stopped with every finished game on disk"
-            self.stopping.set()
+            self._stop(f"cannot write results under {self.folder.root}: {_why(error)}")
+            return
+        try:
+            self.store.add_game(self.info["id"], line)
+        except StoreError as error:
+            # The game is on record in games.jsonl: a resume gives it to the store.
+            self._stop(str(error))
             return
         self.live.add(result_of(line))
         p = self.progress
         self.progress = Progress(p.done + 1, p.total, p.started, p.played_now + 1)
         self.observer.game_finished(line, self.live.table(), self.progress)
 
+    def _stop(self, why: str) -> None:
+        if self.error is None:  # the first failure is the one to tell
+            self.error = why
+        self.stopping.set()
+
+    def _check_folder(self) -> FinishedGames:
+        """The finished games, telling (once each) of lines left out and replays gone bad."""
+        finished = self.folder.finished(self.schedule)
+        for problem in [*finished.problems, *self.folder.replay_problems(finished.lines)]:
+            if problem not in self._told:
+                self._told.add(problem)
+                self.observer.note(problem)
+        return finished
+
     def finish(self) -> Summary:
         """Rate every recorded game in schedule order and close the books on this run."""
-        lines = sorted(self.folder.games(), key=lambda x: x["index"])
+        lines = sorted(self._check_folder().lines, key=lambda x: x["index"])
         table = rate_all([result_of(x) for x in lines], self.info["entrants"]).table()
-        self.folder.write_leaderboard(table)
         info = self.info
-        complete = len(lines) + len(self.dropped) == len(self.schedule)
+        complete = len(lines) + len(self.dropped) == len(self.schedule) and self.error is None
         info["status"] = "finished" if complete else "interrupted"
         if complete:
             info["seed"] = self.seed.hex()
             info["finished"] = time.time()
-        self.folder.write_info(info)
+        try:
+            self.folder.write_leaderboard(table)
+            self.folder.write_info(info)
+        except OSError as error:
+            # games.jsonl holds every game: a resume writes these again.
+            self._stop(f"cannot write results under {self.folder.root}: {_why(error)}")
+            info["status"], info["seed"] = "interrupted", None
         return Summary(
             self.folder.root, info["status"], table, len(lines), len(self.schedule), info["seed"]
         )
+
+
+def _why(error: OSError) -> str:
+    """An OSError in words, without the path it repeats."""
+    return error.strerror or str(error)

@@ -5,7 +5,9 @@ bot with its address and token, wait for them to connect, play the schedule
 with several games at once, record each game the moment it ends, and stop
 everything that was started, however the run ends. A run that was stopped
 (Ctrl-C, a crash, SIGKILL) resumes from its folder without losing or
-repeating a game.
+repeating a game; one that was stopped before play began resumes (or is
+started again under its name) from the beginning. One arena at a time runs a
+folder: it holds the folder's lock for the whole run.
 """
 
 from __future__ import annotations
@@ -20,13 +22,15 @@ from typing import Any
 
 import engine
 from arena.auth import TokenBook
+from arena.folder_lock import LOCK_NAME, FolderBusyError, FolderLock
 from arena.lobby import Lobby
 from arena.manifest import BotSpec, ManifestError, discover
 from arena.processes import BotProcess, ResourceLimits, run_build
-from arena.results import TournamentFolder
+from arena.results import ResultsError, TournamentFolder
+from arena.schedule import Deals, check_deals
 from arena.scheduler import Observer, Progress, Scheduler, Summary
 from arena.server import Referee, ServerLimits
-from arena.store import LeagueStore
+from arena.store import LeagueStore, StoreError
 from engine import Ruleset
 
 __all__ = [
@@ -63,6 +67,7 @@ class TournamentConfig:
     name: str | None = None
     reconnect_grace: float = 60.0
     """On a league server: how long to wait for a disconnected bot before its games are dropped."""
+    deals: Deals = Deals.OWN
 
     @property
     def league_path(self) -> Path:
@@ -98,8 +103,55 @@ class Tournament:
 
     async def run(self, resume: Path | None = None, venue: Venue | None = None) -> Summary:
         """Play the tournament on a referee of its own, or on `venue` with its remote bots."""
-        folder, info = self._open(resume)
-        store = LeagueStore(self.config.league_path if resume is None else Path(info["league"]))
+        where: list[TournamentFolder] = []
+        try:
+            return await self._run(resume, venue, where)
+        except (ResultsError, StoreError, FolderBusyError) as error:
+            raise TournamentError(str(error)) from None
+        except OSError as error:  # a full disk, say, outside the game records
+            then = f"; once fixed, continue with: {_resume_command(where[0].root, venue)}"
+            raise TournamentError(f"cannot go on: {error}{then if where else ''}") from None
+
+    async def _run(
+        self, resume: Path | None, venue: Venue | None, where: list[TournamentFolder]
+    ) -> Summary:
+        if resume is None:
+            self._check_config()
+            store = LeagueStore(self.config.league_path)  # a damaged one: before any folder
+        else:
+            info = _read_info(resume)
+            if venue is None and _played_on_server(info):
+                raise TournamentError(
+                    f"{resume} was played on a league server: its remote bots connect there, "
+                    f"not here; resume it there with: arena admin start --resume {resume}"
+                )
+            store = LeagueStore(Path(info["league"]))
+        try:
+            folder, info, lock = self._open(resume, venue is not None)
+        except BaseException:
+            store.close()
+            raise
+        where.append(folder)
+        try:
+            return await self._run_in(folder, info, store, venue)
+        finally:
+            store.close()
+            lock.release()
+
+    def _check_config(self) -> None:
+        """What can be refused before anything is written."""
+        cfg = self.config
+        if cfg.bots_dir is not None and not cfg.bots_dir.is_dir():
+            raise TournamentError(f"{cfg.bots_dir} is not a folder")
+
+    async def _run_in(
+        self,
+        folder: TournamentFolder,
+        info: dict[str, Any],
+        store: LeagueStore,
+        venue: Venue | None,
+    ) -> Summary:
+        starting = "entrants" not in info  # a new run, or one stopped before play began
         own: Referee | None = None
         bots: list[BotSpec] = []
         remote: tuple[str, ...] = ()
@@ -114,23 +166,21 @@ class Tournament:
                 referee, port, remote = venue.referee, venue.port, venue.remote
             lobby = referee.lobby
             if info["bots_dir"] is not None:
-                bots = await self._prepare_bots(
-                    folder, info, resume is not None, need=2 - len(remote)
-                )
+                bots = await self._prepare_bots(folder, info, not starting, need=2 - len(remote))
             await self._start_bots(bots, lobby.tokens, lobby, port, folder, info["jobs"])
             connected = await self._await_connections(bots, lobby, folder)
             connected |= {name for name in remote if lobby.connected().get(name)}
-            if resume is None:
+            if starting:
                 entrants = sorted(connected)
                 if len(entrants) < 2:
                     raise TournamentError(
                         f"fewer than two bots can play ({', '.join(entrants) or 'none'}); "
                         f"nothing to do"
                     )
-                info.update(self._entrant_info(entrants, bots))
+                info.update(_entrant_info(info, entrants, bots))
                 folder.write_info(info)
             store.add_tournament(info["id"], info)
-            return await self._play(folder, info, lobby, store, defer=venue is not None)
+            return await self._play(folder, info, lobby, store, venue)
         finally:
             if own is not None:
                 await own.stop("the tournament is over")
@@ -141,7 +191,6 @@ class Tournament:
                 for name in self._processes:
                     venue.referee.lobby.tokens.revoke(name)
             await asyncio.gather(*(p.stop() for p in self._processes.values()))
-            store.close()
 
     async def _await_connections(
         self, bots: list[BotSpec], lobby: Lobby, folder: TournamentFolder
@@ -166,22 +215,26 @@ class Tournament:
             self.observer.note(f"{name}: {why}: {_last_line(log)} (log: {log})")
         return connected
 
-    def _open(self, resume: Path | None) -> tuple[TournamentFolder, dict[str, Any]]:
+    def _open(
+        self, resume: Path | None, on_server: bool
+    ) -> tuple[TournamentFolder, dict[str, Any], FolderLock]:
+        """The folder to play in, locked: `resume`, or a new one (or one that never began)."""
         if resume is not None:
-            folder = TournamentFolder(resume)
+            lock = FolderLock.take(resume)
             try:
-                info = folder.info()
-            except (OSError, ValueError) as error:
-                raise TournamentError(f"{resume} is not a tournament folder: {error}") from None
-            if info.get("status") == "finished":
-                raise TournamentError(f"{resume} has already finished")
-            if "entrants" not in info:  # it stopped before play: fewer than two bots, say
-                raise TournamentError(f"{resume} never began to play; start a new run instead")
-            folder.repair()
-            return folder, info
+                folder = TournamentFolder(resume)
+                info = _read_info(resume)  # again: it may have changed while we waited
+                if info.get("status") == "finished":
+                    raise TournamentError(f"{resume} has already finished")
+                folder.repair()
+                folder.clean_tmp()
+                if "entrants" in info:  # a bad line is refused before any bot is started
+                    folder.finished(folder.schedule(info))
+            except BaseException:
+                lock.release()
+                raise
+            return folder, info, lock
         cfg = self.config
-        if cfg.bots_dir is not None and not cfg.bots_dir.is_dir():  # before writing anything
-            raise TournamentError(f"{cfg.bots_dir} is not a folder")
         seed = cfg.seed or engine.new_seed()
         tid = cfg.name or time.strftime("%Y%m%d-%H%M%S") + "-" + engine.commitment(seed)[:6]
         fresh: dict[str, Any] = {
@@ -190,39 +243,33 @@ class Tournament:
             "created": time.time(),
             "bots_dir": str(cfg.bots_dir.resolve()) if cfg.bots_dir is not None else None,
             "league": str(cfg.league_path.resolve()),
+            "server": on_server,
             "ruleset": cfg.ruleset.to_mapping(),
             "table_size": cfg.table_size,
             "games": cfg.games,
             "jobs": cfg.jobs,
             "move_time": cfg.move_time,
+            "deals": cfg.deals.value,
             "seed_sha256": engine.commitment(seed),
             "seed": None,
         }
+        root = cfg.out / tid
+        cfg.out.mkdir(parents=True, exist_ok=True)
         try:
-            folder = TournamentFolder.create(cfg.out / tid, fresh, seed)
+            root.mkdir()
+            new = True
         except FileExistsError:
-            raise TournamentError(
-                f"{cfg.out / tid} already exists; use --resume to continue it"
-            ) from None
-        return folder, fresh
-
-    def _entrant_info(self, entrants: list[str], bots: list[BotSpec]) -> dict[str, Any]:
-        by_name = {b.name: b for b in bots}
-        size = self.config.table_size or min(len(entrants), 6)
-        if not 2 <= size <= len(entrants):
-            raise TournamentError(f"--table-size {size} does not fit {len(entrants)} entrants")
-        return {
-            "entrants": entrants,
-            "table_size": size,
-            "bots": {
-                n: (
-                    {"path": str(by_name[n].path), "files_sha256": by_name[n].files_hash}
-                    if n in by_name
-                    else {"remote": True}
-                )
-                for n in entrants
-            },
-        }
+            new = False
+        # Locked before a file is written, so two runs of one name cannot both lay it out.
+        lock = FolderLock.take(root)
+        try:
+            if not new and not _never_began(root):
+                raise TournamentError(f"{root} already exists; use --resume to continue it")
+            folder = TournamentFolder.lay_out(root, fresh, seed)
+        except BaseException:
+            lock.release()
+            raise
+        return folder, fresh, lock
 
     async def _prepare_bots(
         self, folder: TournamentFolder, info: dict[str, Any], resuming: bool, need: int = 2
@@ -301,7 +348,7 @@ class Tournament:
         info: dict[str, Any],
         lobby: Lobby,
         store: LeagueStore,
-        defer: bool = False,
+        venue: Venue | None,
     ) -> Summary:
         scheduler = Scheduler(
             folder,
@@ -310,15 +357,77 @@ class Tournament:
             store,
             self.observer,
             self._stopping,
-            reconnect_grace=self.config.reconnect_grace if defer else None,
+            reconnect_grace=self.config.reconnect_grace if venue is not None else None,
         )
         self._workers = [asyncio.ensure_future(scheduler.worker()) for _ in range(info["jobs"])]
         with contextlib.suppress(asyncio.CancelledError):
             await asyncio.gather(*self._workers)
         summary = scheduler.finish()
         if scheduler.error:
-            raise TournamentError(scheduler.error)
+            raise TournamentError(
+                f"{scheduler.error}. Stopped with every finished game on disk; once that is "
+                f"fixed, continue with: {_resume_command(folder.root, venue)}"
+            )
         return summary
+
+
+def _entrant_info(info: dict[str, Any], entrants: list[str], bots: list[BotSpec]) -> dict[str, Any]:
+    """What the tournament knows once its entrants are known: who they are, the table."""
+    by_name = {b.name: b for b in bots}
+    size = info["table_size"] or min(len(entrants), 6)
+    if not 2 <= size <= len(entrants):
+        raise TournamentError(f"--table-size {size} does not fit {len(entrants)} entrants")
+    try:
+        check_deals(Deals(info.get("deals", Deals.OWN.value)), len(entrants), size)
+    except ValueError as error:
+        raise TournamentError(str(error)) from None
+    return {
+        "entrants": entrants,
+        "table_size": size,
+        "bots": {
+            n: (
+                {"path": str(by_name[n].path), "files_sha256": by_name[n].files_hash}
+                if n in by_name
+                else {"remote": True}
+            )
+            for n in entrants
+        },
+    }
+
+
+def _read_info(folder: Path) -> dict[str, Any]:
+    try:
+        return TournamentFolder(folder).info()
+    except (OSError, ValueError) as error:
+        raise TournamentError(f"{folder} is not a tournament folder: {error}") from None
+
+
+def _played_on_server(info: dict[str, Any]) -> bool:
+    bots = info.get("bots", {}).values()
+    remote = any(b.get("remote") for b in bots)
+    return bool(info.get("server")) or remote or info.get("bots_dir") is None
+
+
+_NEVER_BEGAN_FILES = {"tournament.json", "seed.secret", "games.jsonl", "replays", "logs", LOCK_NAME}
+
+
+def _never_began(root: Path) -> bool:
+    """Whether `root` is a tournament folder stopped before its first game, and so reusable."""
+    names = {p.name.removesuffix(".tmp") for p in root.iterdir()}
+    if not names <= _NEVER_BEGAN_FILES or any((root / "replays").glob("*")):
+        return False  # not ours, or it has played
+    if (root / "games.jsonl").is_file() and (root / "games.jsonl").stat().st_size:
+        return False
+    try:
+        return "entrants" not in TournamentFolder(root).info()
+    except FileNotFoundError:
+        return True  # killed before it wrote its tournament.json
+    except (OSError, ValueError):
+        return False
+
+
+def _resume_command(folder: Path, venue: Venue | None) -> str:
+    return f"arena {'admin start' if venue is not None else 'run'} --resume {folder}"
 
 
 def _last_line(log: Path) -> str:

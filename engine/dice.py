@@ -6,8 +6,9 @@ seat, die index), turned into a face by rejection sampling, so that:
 - without the seed no deal can be predicted, even knowing all earlier ones;
 - publishing the seed's SHA-256 up front commits the organiser to it, and
   publishing the seed afterwards lets anyone check every deal.
-Seats of one game share the key `game`; rotations of a table pass the same key
-so that they play duplicate deals.
+Seats of one game share the key `game`; games given the same key play the
+same deal (the arena's schedule gives one key only to games with no bot in
+common, as a bot that met a deal twice would know its opponents' dice).
 
 To check a deal by hand: the message for a die is b"perudo-arena/dice/v1",
 the game key's length in UTF-8 (4 bytes, big-endian), the key, then the round

@@ -14,12 +14,14 @@ from typing import Any
 
 import grpc
 from rich.console import Console
+from rich.markup import escape
 
 from arena._proto.perudo.v1 import admin_pb2 as apb
 from arena._proto.perudo.v1 import admin_pb2_grpc as apb_grpc
 from arena.auth import new_token, token_hash
 from arena.cli import live, options
 from arena.league import LeagueConfig, LeagueServer, admin_token_path
+from arena.league_rebuild import rebuild
 from arena.manifest import valid_name
 from arena.ratings import Standing
 from arena.server import ServerLimits, Tls
@@ -53,6 +55,17 @@ def add_commands(commands: Any) -> None:
     token.add_argument("name", nargs="?")
     token.add_argument("--league", type=Path, default=DEFAULT_LEAGUE)
 
+    league = commands.add_parser("league", help="repair the league store, or take a tournament out")
+    league.add_argument("action", choices=["rebuild", "remove"])
+    league.add_argument("tournament", nargs="?", help="remove: the tournament's id")
+    league.add_argument("--league", type=Path, default=DEFAULT_LEAGUE)
+    league.add_argument(
+        "--results",
+        type=Path,
+        action="append",
+        help="rebuild: a results folder to read (repeatable; default: the league's own folder)",
+    )
+
     admin = commands.add_parser("admin", help="talk to a running league server")
     admin.add_argument("action", choices=["status", "start", "stop"])
     admin.add_argument("--admin", default=DEFAULT_ADMIN, help="the server's admin address")
@@ -60,6 +73,12 @@ def add_commands(commands: Any) -> None:
     admin.add_argument("--league", type=Path, default=DEFAULT_LEAGUE)
     admin.add_argument("--bots", type=Path, help="also start the local bots in this folder")
     admin.add_argument("--only", nargs="+", default=[], help="only these connected bots")
+    admin.add_argument(
+        "--resume",
+        metavar="FOLDER",
+        help="start: continue this interrupted tournament (a folder, or a name under the "
+        "server's results folder) instead of a new one",
+    )
     options.add_schedule_flags(admin)
     options.add_rules_flags(admin)
 
@@ -91,6 +110,48 @@ def cmd_token(args: argparse.Namespace, console: Console) -> int:
         return 0
     finally:
         store.close()
+
+
+def cmd_league(args: argparse.Namespace, console: Console) -> int:
+    if args.action == "rebuild":
+        rebuilt = rebuild(args.league, args.results or [args.league.parent])
+        for tournament, games in rebuilt.tournaments:
+            console.print(f"  {tournament}: {games} games", highlight=False)
+        for note in rebuilt.notes:
+            console.print(f"  [yellow]![/] {escape(note)}", highlight=False)
+        games = sum(n for _, n in rebuilt.tournaments)
+        console.print(
+            f"Rebuilt {args.league}: {len(rebuilt.tournaments)} tournaments, {games} games.",
+            highlight=False,
+        )
+        if rebuilt.entrants is None:
+            console.print(
+                "[yellow]The entrants' tokens could not be read from the old store, and no "
+                "results folder holds them: register each remote bot again with "
+                "arena token add NAME.[/]",
+                highlight=False,
+            )
+        elif rebuilt.entrants:
+            console.print(f"Kept {rebuilt.entrants} entrants' tokens.", highlight=False)
+        for old in rebuilt.set_aside:
+            console.print(f"The old file is kept as {old}", highlight=False)
+        return 0
+    if not args.tournament:
+        raise TournamentError("arena league remove needs a tournament id")
+    store = LeagueStore(args.league)
+    try:
+        removed = store.remove_tournament(args.tournament)
+    finally:
+        store.close()
+    if removed is None:
+        raise TournamentError(f"no tournament {args.tournament!r} in {args.league}")
+    console.print(
+        f"Removed {args.tournament} ({removed} games) from {args.league}; league ratings are "
+        f"rated afresh from the games that remain. Its folder is untouched (so `arena league "
+        f"rebuild` would take it back in: move the folder away first).",
+        highlight=False,
+    )
+    return 0
 
 
 def cmd_serve(args: argparse.Namespace, console: Console) -> int:
@@ -212,6 +273,8 @@ async def _start(
         bots_dir=str(args.bots.resolve()) if args.bots else "",
         name=args.name or "",
         only=args.only,
+        resume=_resume_argument(args.resume),
+        deals=args.deals,
     )
     stream = stub.StartTournament(request, metadata=metadata)
     loop = asyncio.get_running_loop()
@@ -260,6 +323,13 @@ async def _follow(stream: Any, view: live.LiveView, console: Console) -> int:
     raise TournamentError("the league server closed the stream before the tournament ended")
 
 
+def _resume_argument(given: str | None) -> str:
+    """A folder here as an absolute path (the server may run elsewhere), else a name as given."""
+    if not given:
+        return ""
+    return str(Path(given).resolve()) if Path(given).is_dir() else given
+
+
 def _standings(rows: list[dict[str, Any]]) -> list[Standing]:
     return [
         Standing(
@@ -276,4 +346,4 @@ def _standings(rows: list[dict[str, Any]]) -> list[Standing]:
     ]
 
 
-COMMANDS = {"serve": cmd_serve, "token": cmd_token, "admin": cmd_admin}
+COMMANDS = {"serve": cmd_serve, "token": cmd_token, "admin": cmd_admin, "league": cmd_league}

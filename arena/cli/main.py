@@ -12,11 +12,14 @@ from pathlib import Path
 
 from rich.console import Console
 
-from arena.cli import league, live, options, replay
+from arena.cli import league, live, options, replay, verify
 from arena.processes import ResourceLimits
 from arena.ratings import rate_all
-from arena.store import LeagueStore
+from arena.results import ResultsError
+from arena.schedule import Deals
+from arena.store import LeagueStore, StoreError
 from arena.tournament import Summary, Tournament, TournamentConfig, TournamentError
+from arena.verify import VerifyError
 from engine import PerudoError, RulesetError, seed_from_hex
 
 
@@ -69,6 +72,7 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--connect-timeout", type=float, default=20.0)
 
     league.add_commands(commands)
+    verify.add_commands(commands)
 
     show = commands.add_parser("replay", help="tell one game round by round")
     show.add_argument("game", help="game id, TOURNAMENT/GAME, or a replay file")
@@ -96,6 +100,7 @@ def _config(args: argparse.Namespace) -> TournamentConfig:
         connect_timeout=args.connect_timeout,
         limits=ResourceLimits(memory_mb=args.memory_mb, cpu_s=args.cpu_s),
         name=args.name,
+        deals=Deals(args.deals),
     )
 
 
@@ -207,6 +212,7 @@ def cmd_check_bot(args: argparse.Namespace, console: Console) -> int:
 
 COMMANDS = {
     **league.COMMANDS,
+    **verify.COMMANDS,
     "run": cmd_run,
     "bench": cmd_bench,
     "check-bot": cmd_check_bot,
@@ -222,7 +228,15 @@ def main(argv: list[str] | None = None) -> int:
     errors = Console(stderr=True, width=None if sys.stderr.isatty() else 132)
     try:
         return COMMANDS[args.command](args, console)
-    except (TournamentError, RulesetError, FileNotFoundError, ValueError) as error:
+    except (
+        TournamentError,
+        RulesetError,
+        FileNotFoundError,
+        ValueError,
+        StoreError,
+        VerifyError,
+        ResultsError,
+    ) as error:
         errors.print(f"[red]arena {args.command}:[/] {error}", highlight=False)
         return 1
     except KeyboardInterrupt:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from arena.schedule import Deals
 from engine import PRESETS, Ruleset, preset
 
 
@@ -60,3 +61,10 @@ def add_schedule_flags(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--seed", help="hex seed for the dice (default: a fresh secret one)")
     parser.add_argument("--name", help="tournament name (default: time and seed commitment)")
+    parser.add_argument(
+        "--deals",
+        choices=[d.value for d in Deals],
+        default=Deals.OWN.value,
+        help="own: every game its own dice (default); disjoint: one deal at tables that share "
+        "no bot, for less luck (needs two tables' worth of bots). No bot ever meets a deal twice",
+    )

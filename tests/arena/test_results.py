@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import csv
+import errno
 import json
+import os
 import stat
 from pathlib import Path
 
@@ -12,7 +14,8 @@ import pytest
 from arena.faults import Fault, FaultKind, FaultRecord
 from arena.match import GameRecord, GameSpec
 from arena.ratings import GameResult, Standing
-from arena.results import TournamentFolder, result_of, write_atomic
+from arena.results import ResultsError, TournamentFolder, result_of, write_atomic
+from arena.schedule import ScheduledGame
 from engine import Ruleset
 
 SEED = bytes.fromhex("00112233445566778899aabbccddeeff")
@@ -127,3 +130,113 @@ def test_write_atomic_replaces_whole(tmp_path: Path) -> None:
     write_atomic(target, "second\n")
     assert target.read_text() == "second\n"
     assert [p.name for p in tmp_path.iterdir()] == ["x.json"]
+
+
+# -- reading games.jsonl back through the schedule ------------------------------------
+
+
+def _planned(*games: tuple[str, tuple[str, ...]]) -> list[ScheduledGame]:
+    return [ScheduledGame(i, gid, players, gid) for i, (gid, players) in enumerate(games)]
+
+
+def test_only_planned_games_count_each_once(folder: TournamentFolder) -> None:
+    schedule = _planned(("g1", ("a", "b", "c")), ("g2", ("b", "c", "a")), ("g3", ("c", "a", "b")))
+    first = folder.record_game(_record("g1", ("a", "b", "c"), (0, 1, 2)), 0)
+    second = folder.record_game(_record("g2", ("b", "c", "a"), (1, 2, 0)), 1)
+    with folder.games_path.open("a") as out:
+        out.write(json.dumps(first) + "\n")  # a duplicate
+        out.write(json.dumps(dict(first, game="g9")) + "\n")  # a game nobody planned
+        out.write(json.dumps(dict(first, game="g3", index=2)) + "\n")  # g3, at g1's table
+    finished = folder.finished(schedule)
+    assert finished.lines == (first, second)
+    assert finished.ids == {"g1", "g2"}
+    assert finished.problems == (
+        "games.jsonl line 3: a second copy of g1; ignored",
+        "games.jsonl line 4: g9 is no game of the schedule; ignored",
+        "games.jsonl line 5: g3 is not the game the schedule planned (other index or players); "
+        "ignored",
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ("not json at all", "is not JSON"),
+        ("{}", "no valid game, index, players, ranking, faults, think_ms"),
+        ("[1, 2]", "not a JSON object"),
+        (
+            '{"game": "g2", "index": "1", "players": [], "ranking": [], "faults": [], '
+            '"think_ms": {}}',
+            "no valid index",
+        ),
+    ],
+)
+def test_a_bad_line_in_the_middle_names_the_file_and_line(
+    folder: TournamentFolder, text: str, why: str
+) -> None:
+    folder.record_game(_record("g1", ("a", "b", "c"), (0, 1, 2)), 0)
+    with folder.games_path.open("a") as out:
+        out.write(text + "\n")
+    folder.record_game(_record("g3", ("c", "a", "b"), (2, 1, 0)), 2)
+    with pytest.raises(ResultsError) as error:
+        folder.finished(_planned(("g1", ("a", "b", "c"))))
+    message = str(error.value)
+    assert message.startswith(f"{folder.games_path}, line 2, ")
+    assert why in message
+    assert "delete that line" in message
+
+
+def test_replays_missing_or_damaged_are_named(folder: TournamentFolder) -> None:
+    lines = [
+        folder.record_game(_record(g, ("a", "b", "c"), (0, 1, 2)), i)
+        for i, g in enumerate(["g1", "g2", "g3", "g4"])
+    ]
+    assert folder.replay_problems(lines) == []
+    (folder.replays / "g2.json").unlink()
+    (folder.replays / "g3.json").write_text('{"game": "g3", "eve')
+    other = json.loads((folder.replays / "g4.json").read_text())
+    (folder.replays / "g4.json").write_text(json.dumps(dict(other, ranking=["c", "b", "a"])))
+    problems = folder.replay_problems(lines)
+    assert len(problems) == 3
+    assert problems[0].startswith("the replay of g2 is missing")
+    assert problems[1].startswith("the replay of g3 is damaged")
+    assert problems[2].startswith("the replay of g4 is damaged") and "another result" in problems[2]
+
+
+def test_a_failed_write_leaves_no_tmp_and_no_half_line(
+    folder: TournamentFolder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = folder.record_game(_record("g1", ("a", "b", "c"), (0, 1, 2)), 0)
+    real_write = os.write
+
+    def half_then_full(fd: int, data: bytes) -> int:  # what a disk filling up does
+        if len(data) > 20:
+            return real_write(fd, data[:20])
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "write", half_then_full)
+    with pytest.raises(OSError, match="No space"):
+        folder.record_game(_record("g2", ("b", "c", "a"), (1, 2, 0)), 1)
+    monkeypatch.undo()
+    assert list(folder.games()) == [first]  # the half line was taken back
+    assert folder.games_path.read_bytes().endswith(b"\n")
+    assert not list(folder.root.rglob("*.tmp"))
+
+
+def test_write_atomic_removes_its_tmp_when_it_fails(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def full(fd: int) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", full)
+    with pytest.raises(OSError):
+        write_atomic(tmp_path / "x.json", "text\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_clean_tmp_removes_leftovers(folder: TournamentFolder) -> None:
+    (folder.root / "leaderboard.json.tmp").write_text("half")
+    (folder.replays / "g1.json.tmp").write_text("half")
+    assert sorted(p.name for p in folder.clean_tmp()) == ["g1.json.tmp", "leaderboard.json.tmp"]
+    assert not list(folder.root.rglob("*.tmp"))

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arena.schedule import MAX_FULL_TABLES, ScheduledGame, build, unit_tables
+from arena.schedule import MAX_FULL_TABLES, Deals, ScheduledGame, build, unit_tables
 
 SEED = bytes(range(32))
 OTHER_SEED = bytes(range(1, 33))
@@ -35,6 +35,24 @@ def _is_rotation(players: tuple[str, ...], of: tuple[str, ...]) -> bool:
     return any(players == of[r:] + of[:r] for r in range(len(of)))
 
 
+def _table_of(game: ScheduledGame) -> str:
+    """The rotation group a game belongs to: its id without the rotation."""
+    return game.game_id.rpartition("-r")[0]
+
+
+def check_no_deal_seen_twice(games: list[ScheduledGame]) -> None:
+    """Each deal's games share no bot: nobody is dealt, or shown, a deal twice.
+
+    A bot sees the dice of exactly the games it sits in (its own hand as dealt,
+    every hand when a round ends), so this is all it takes.
+    """
+    seen: set[tuple[str, str]] = set()
+    for game in games:
+        for bot in game.players:
+            assert (bot, game.deal_key) not in seen, f"{bot} meets deal {game.deal_key} twice"
+            seen.add((bot, game.deal_key))
+
+
 def check_fair(games: list[ScheduledGame], names: list[str], size: int, units: int) -> None:
     """Equal games and equal seats for every bot, whole rotation groups."""
     per_bot = Counter(p for g in games for p in g.players)
@@ -46,9 +64,9 @@ def check_fair(games: list[ScheduledGame], names: list[str], size: int, units: i
     for game in games:
         assert len(game.players) == size
         assert len(set(game.players)) == size
-        groups[game.deal_key].append(game)
+        groups[_table_of(game)].append(game)
     for key, group in groups.items():
-        assert len(group) == size, f"deal {key} has {len(group)} games, not {size}"
+        assert len(group) == size, f"table {key} has {len(group)} games, not {size}"
         first = group[0].players
         for game in group:
             assert _is_rotation(game.players, first)
@@ -75,6 +93,7 @@ def test_schedule_guarantees(n: int, size: int, target: int) -> None:
     assert [g.index for g in games] == list(range(len(games)))
     assert len({g.game_id for g in games}) == len(games)
     check_fair(games, names, size, units)
+    check_no_deal_seen_twice(games)
     # Every prefix of whole units is fair on its own: the night may stop there.
     for done in range(1, units + 1):
         check_fair(games[: done * unit], names, size, done)
@@ -150,8 +169,8 @@ def test_units_are_shuffled_not_laid_out_in_order() -> None:
     games = build(_names(6), 3, 1, SEED)
     assert [g.game_id for g in games] != sorted(g.game_id for g in games)
     # Rotations of a table are spread out, not played back to back.
-    keys = [g.deal_key for g in games]
-    assert any(a != b for a, b in pairwise(keys))
+    tables = [_table_of(g) for g in games]
+    assert any(a != b for a, b in pairwise(tables))
 
 
 @settings(max_examples=60, deadline=None)
@@ -168,6 +187,39 @@ def test_guarantees_for_any_seed(n: int, data: st.DataObject, target: int, seed:
     units = max(1, ceil(target / _unit_games(n, size)))
     assert len(games) == units * _unit_games(n, size)
     check_fair(games, names, size, units)
+    check_no_deal_seen_twice(games)
+    assert len({g.deal_key for g in games}) == len(games)  # by default, each game its own dice
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    n=st.integers(4, 14),
+    data=st.data(),
+    target=st.integers(1, 400),
+    seed=st.binary(min_size=16, max_size=32),
+)
+def test_disjoint_deals_share_dice_but_no_bot(
+    n: int, data: st.DataObject, target: int, seed: bytes
+) -> None:
+    size = data.draw(st.integers(2, min(n // 2, 6)), label="size")
+    names = _names(n)
+    games = build(names, size, target, seed, Deals.DISJOINT)
+    units = max(1, ceil(target / _unit_games(n, size)))
+    # The same games as by default (every bot in every seat), only the dice are shared.
+    assert [(g.game_id, g.players) for g in games] == [
+        (g.game_id, g.players) for g in build(names, size, target, seed)
+    ]
+    check_fair(games, names, size, units)
+    check_no_deal_seen_twice(games)
+    by_key = Counter(g.deal_key for g in games)
+    assert max(by_key.values()) >= 2  # some deal really is played at two tables
+    assert max(by_key.values()) <= n // size
+
+
+def test_disjoint_deals_need_two_tables_of_entrants() -> None:
+    with pytest.raises(ValueError, match="at least two tables"):
+        build(_names(5), 3, 10, SEED, Deals.DISJOINT)
+    assert build(_names(6), 3, 10, SEED, Deals.DISJOINT)
 
 
 @pytest.mark.parametrize(

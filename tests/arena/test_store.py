@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from arena.store import LeagueStore
+from arena.store import LeagueStore, StoreError
 
 
 def _line(game: str, index: int, ranking: list[str], faults: int = 0) -> dict[str, Any]:
@@ -96,3 +96,59 @@ def test_entrants(store: LeagueStore) -> None:
     assert store.entrants() == {"a": "hash-3"}
     store.set_entrant("b", "hash-4")  # a new token brings it back
     assert store.entrants() == {"a": "hash-3", "b": "hash-4"}
+
+
+def test_removing_a_tournament_takes_its_games_out(store: LeagueStore) -> None:
+    store.add_tournament("t1", {})
+    store.add_tournament("t2", {})
+    store.add_game("t1", _line("g1", 0, ["a", "b"]))
+    store.add_game("t1", _line("g2", 1, ["a", "b"]))
+    store.add_game("t2", _line("g1", 0, ["b", "a"]))
+    assert store.remove_tournament("t1") == 2
+    assert store.remove_tournament("t1") is None
+    assert store.tournaments() == [("t2", 1)]
+    assert [r.ranking for r in store.results()] == [("b", "a")]
+
+
+def _filled(path: Path) -> bytes:
+    store = LeagueStore(path)
+    store.add_tournament("t1", {})
+    for i in range(100):
+        store.add_game("t1", _line(f"g{i}", i, ["a", "b"]) | {"pad": "x" * 300})
+    store.close()
+    return path.read_bytes()
+
+
+@pytest.mark.parametrize(
+    ("damage", "said"),
+    [
+        (lambda data: data[: len(data) // 2], "malformed"),  # truncated
+        (lambda data: data[:5000] + b"\xa5" * 8192 + data[13192:], "malformed"),  # scribbled
+        (lambda data: b"scribble" * 20 + data[160:], "not a database"),  # its header
+        (lambda data: b"", "empty (0 bytes)"),
+    ],
+)
+def test_a_damaged_store_is_refused_at_open_with_a_way_out(
+    tmp_path: Path, damage: Callable[[bytes], bytes], said: str
+) -> None:
+    path = tmp_path / "league.sqlite"
+    path.write_bytes(damage(_filled(path)))
+    with pytest.raises(StoreError) as error:
+        LeagueStore(path)
+    assert said in str(error.value)
+    assert f"arena league rebuild --league {path}" in str(error.value)
+
+
+def test_a_full_store_says_so_and_stays_usable(tmp_path: Path) -> None:
+    store = LeagueStore(tmp_path / "league.sqlite")
+    store.add_tournament("t1", {})
+    pages = store._db.execute("PRAGMA page_count").fetchone()[0]
+    store._db.execute(f"PRAGMA max_page_count = {pages}")  # what a full disk looks like to it
+    with pytest.raises(StoreError, match=r"database or disk is full.*free some space"):
+        for i in range(100):
+            store.add_game("t1", _line(f"g{i}", i, ["a", "b"]) | {"pad": "x" * 300})
+    kept = store.game_ids("t1")
+    store._db.execute("PRAGMA max_page_count = 1000000")
+    assert store.add_game("t1", _line("late", 100, ["a", "b"]))  # no transaction was left open
+    assert store.game_ids("t1") == kept | {"late"}
+    store.close()
