@@ -12,13 +12,14 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
 from arena.lobby import Lobby
 from arena.match import AbsentSeat, GameSpec, Match, Seat
 from arena.ratings import Standing, rate_all
+from arena.report import SlowDecision, faults_by_kind, slowest_decisions
 from arena.results import TournamentFolder, result_of
 from arena.schedule import ScheduledGame, build
 from arena.store import LeagueStore
@@ -43,6 +44,11 @@ class Summary:
     games: int
     total: int
     seed_hex: str | None
+    faults: dict[str, dict[str, int]] = field(default_factory=dict)
+    """Per bot, per fault kind."""
+    slowest: tuple[SlowDecision, ...] = ()
+    skipped: tuple[tuple[str, str], ...] = ()
+    """Bots that did not play, with the reason."""
 
 
 class Observer(Protocol):
@@ -185,5 +191,13 @@ class Scheduler:
             info["finished"] = time.time()
         self.folder.write_info(info)
         return Summary(
-            self.folder.root, info["status"], table, len(lines), len(self.schedule), info["seed"]
+            self.folder.root,
+            info["status"],
+            table,
+            len(lines),
+            len(self.schedule),
+            info["seed"],
+            faults=faults_by_kind(lines),
+            slowest=tuple(slowest_decisions(self.folder.replays, (x["game"] for x in lines))),
+            skipped=tuple((s["name"], s["reason"]) for s in info.get("skipped", [])),
         )

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -78,6 +79,19 @@ class LeagueStore:
             "ORDER BY t.started, t.id, g.idx"
         )
         return [result_of(json.loads(line)) for (line,) in rows]
+
+    def results_of(self, tournament_ids: Collection[str]) -> list[GameResult]:
+        """The games of these tournaments only, in the order `results` rates them."""
+        rows = self._db.execute(
+            "SELECT g.tournament, g.line FROM games g JOIN tournaments t ON t.id = g.tournament "
+            "ORDER BY t.started, t.id, g.idx"
+        )
+        return [result_of(json.loads(line)) for tid, line in rows if tid in tournament_ids]
+
+    def tournament_infos(self) -> list[tuple[str, dict[str, Any]]]:
+        """Each tournament's id and the info it was added with, oldest first."""
+        rows = self._db.execute("SELECT id, info FROM tournaments ORDER BY started, id")
+        return [(tid, json.loads(info)) for tid, info in rows]
 
     def tournaments(self) -> list[tuple[str, int]]:
         rows = self._db.execute(

@@ -202,7 +202,7 @@ async def _start(
 ) -> int:
     ruleset = options.ruleset(args)
     request = apb.StartTournamentRequest(
-        games=args.games,
+        games=args.games or 0,  # 0: the server's default
         table_size=args.table_size or 0,
         jobs=args.jobs,
         move_time=args.move_time,

@@ -9,19 +9,21 @@ import os
 import signal
 import sys
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 
-from arena.cli import league, live, options, replay
+from arena.cli import dryrun, league, live, options, replay, validate
 from arena.processes import ResourceLimits
 from arena.ratings import rate_all
+from arena.results import TournamentFolder
 from arena.store import LeagueStore
 from arena.tournament import Summary, Tournament, TournamentConfig, TournamentError
-from engine import PerudoError, RulesetError, seed_from_hex
+from engine import PRESETS, RulesetError, preset, seed_from_hex
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = validate.OneLineParser(
         prog="arena", description="Perudo Arena: bot tournaments with TrueSkill."
     )
     commands = parser.add_subparsers(dest="command", required=True)
@@ -29,30 +31,66 @@ def _parser() -> argparse.ArgumentParser:
     run = commands.add_parser("run", help="run a tournament of the bots in a folder")
     source = run.add_mutually_exclusive_group(required=True)
     source.add_argument(
-        "--bots", type=Path, help="folder of bots (sub-folders with bot.toml, or scripts)"
+        "--bots",
+        type=validate.folder,
+        help="folder of bots (sub-folders with bot.toml, or scripts)",
     )
     source.add_argument(
-        "--resume", type=Path, metavar="FOLDER", help="continue an interrupted tournament"
+        "--resume",
+        type=validate.folder,
+        metavar="FOLDER",
+        help="continue an interrupted tournament",
     )
     options.add_schedule_flags(run)
     run.add_argument(
-        "--out", type=Path, default=Path("results"), help="where results go (default results/)"
-    )
-    run.add_argument("--league", type=Path, help="league store (default OUT/league.sqlite)")
-    run.add_argument(
-        "--connect-timeout", type=float, default=20.0, help="seconds for bots to connect"
-    )
-    run.add_argument(
-        "--memory-mb", type=int, default=ResourceLimits().memory_mb, help="address space per bot"
+        "--out",
+        type=validate.out_folder,
+        default=Path("results"),
+        help="where results go (default results/)",
     )
     run.add_argument(
-        "--cpu-s", type=int, default=ResourceLimits().cpu_s, help="CPU seconds per bot"
+        "--league", type=validate.league_file, help="league store (default OUT/league.sqlite)"
+    )
+    run.add_argument(
+        "--connect-timeout", type=validate.seconds, default=20.0, help="seconds for bots to connect"
+    )
+    run.add_argument(
+        "--memory-mb",
+        type=validate.int_at_least(validate.MIN_MEMORY_MB),
+        default=ResourceLimits().memory_mb,
+        help="address space per bot",
+    )
+    run.add_argument(
+        "--cpu-s",
+        type=validate.int_at_least(1),
+        default=ResourceLimits().cpu_s,
+        help="CPU seconds per bot",
+    )
+    run.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="show who would play and the schedule's size; build, start and create nothing",
     )
     options.add_rules_flags(run)
 
     board = commands.add_parser("leaderboard", help="show the league standings")
-    board.add_argument("--league", type=Path, default=Path("results/league.sqlite"))
+    board.add_argument("--league", type=validate.league_file, default=Path("results/league.sqlite"))
     board.add_argument("--json", action="store_true", help="print JSON")
+    board.add_argument(
+        "--tournament",
+        action="append",
+        default=[],
+        metavar="ID",
+        help="only this tournament's games (repeatable)",
+    )
+    board.add_argument(
+        "--rules", choices=sorted(PRESETS), help="only tournaments played under this preset"
+    )
+    board.add_argument(
+        "--table-size",
+        type=validate.int_between(2, validate.MAX_TABLE),
+        help="only tournaments with tables of this size",
+    )
 
     bench = commands.add_parser("bench", help="measure the engine, the transport and the referee")
     bench.add_argument("--json", action="store_true", help="print the figures as JSON")
@@ -77,21 +115,16 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _config(args: argparse.Namespace) -> TournamentConfig:
-    if args.games < 1 or args.jobs < 1 or args.move_time <= 0:
-        raise TournamentError("--games and --jobs must be at least 1 and --move-time positive")
-    try:
-        seed = seed_from_hex(args.seed, "--seed") if args.seed else None
-    except PerudoError as error:
-        raise TournamentError(str(error)) from None
+    """The run's configuration; every value was checked as the command line was parsed."""
     return TournamentConfig(
         bots_dir=args.bots or Path("."),
         out=args.out,
         table_size=args.table_size,
-        games=args.games,
+        games=args.games if args.games is not None else options.DEFAULT_GAMES,
         jobs=args.jobs,
         ruleset=options.ruleset(args),
         move_time=args.move_time,
-        seed=seed,
+        seed=seed_from_hex(args.seed, "--seed") if args.seed is not None else None,
         league=args.league,
         connect_timeout=args.connect_timeout,
         limits=ResourceLimits(memory_mb=args.memory_mb, cpu_s=args.cpu_s),
@@ -120,12 +153,62 @@ async def _run_tournament(
     return await tournament.run(resume)
 
 
+def _check_resume(args: argparse.Namespace, console: Console) -> None:
+    """A resume plays the schedule it began with: say so when --games asks for another."""
+    if args.dry_run:
+        raise TournamentError("--dry-run plans a new run: give --bots, not --resume")
+    if args.games is None:
+        return
+    try:
+        planned = TournamentFolder(args.resume).info()["games"]
+    except (OSError, ValueError, KeyError):
+        return  # the run itself says what is wrong with the folder
+    if planned != args.games:
+        console.print(
+            f"--games {args.games} is ignored: a resumed tournament keeps the schedule it "
+            f"began with (--games {planned})",
+            highlight=False,
+        )
+
+
+def _report(summary: Summary, console: Console) -> None:
+    """After the leaderboard: who did not play, faults by kind, and the slowest answers."""
+
+    def say(text: str) -> None:
+        console.print(text, highlight=False, markup=False)
+
+    if summary.skipped:
+        say(f"Skipped ({len(summary.skipped)} bots did not play):")
+        for name, reason in summary.skipped:
+            say(f"  {name}: {reason}")
+    if summary.faults:
+        say("Faults by bot and kind:")
+        for line in live.fault_lines(summary.faults):
+            say(line)
+    else:
+        say("No faults.")
+    if summary.slowest:
+        say("Slowest decisions:")
+        for line in live.slow_lines(summary.slowest):
+            say(line)
+
+
 def cmd_run(args: argparse.Namespace, console: Console) -> int:
     config = _config(args)
+    if args.resume is not None:
+        _check_resume(args, console)
+    else:
+        try:  # the default store is only known now: OUT/league.sqlite
+            validate.league_file(str(config.league_path))
+        except argparse.ArgumentTypeError as error:
+            raise TournamentError(f"--league: {error}") from None
+        if args.dry_run:
+            return dryrun.dry_run(config, console)
     with live.LiveView(console) as view:
         tournament = Tournament(config, view)
         summary = asyncio.run(_run_tournament(tournament, view, args.resume))
     console.print(live.leaderboard_table(summary.table, f"Leaderboard ({summary.games} games)"))
+    _report(summary, console)
     console.print(f"Results: {summary.folder}", highlight=False)
     if summary.status != "finished":
         console.print(
@@ -138,27 +221,52 @@ def cmd_run(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def _chosen(args: argparse.Namespace, infos: list[tuple[str, dict[str, Any]]]) -> list[str]:
+    """The tournaments the filters keep: rating games of different rules together misleads."""
+    known = [tid for tid, _ in infos]
+    unknown = [t for t in args.tournament if t not in known]
+    if unknown:
+        raise TournamentError(
+            f"no tournament {', '.join(unknown)} in the league (it has: {', '.join(known)})"
+        )
+    rules = preset(args.rules).to_mapping() if args.rules else None
+    return [
+        tid
+        for tid, info in infos
+        if (not args.tournament or tid in args.tournament)
+        and (rules is None or info.get("ruleset") == rules)
+        and (args.table_size is None or info.get("table_size") == args.table_size)
+    ]
+
+
 def cmd_leaderboard(args: argparse.Namespace, console: Console) -> int:
     if not args.league.exists():
         raise TournamentError(f"no league store at {args.league}; run a tournament first")
     store = LeagueStore(args.league)
     try:
-        table = rate_all(store.results()).table()
-        tournaments = store.tournaments()
+        filtered = bool(args.tournament or args.rules or args.table_size)
+        chosen = _chosen(args, store.tournament_infos())
+        results = store.results_of(set(chosen)) if filtered else store.results()
+        counts = dict(store.tournaments())
     finally:
         store.close()
+    table = rate_all(results).table()
     if args.json:
         print(json.dumps([s.to_json(r) for r, s in enumerate(table, start=1)], indent=2))
         return 0
-    games = sum(count for _, count in tournaments)
+    games = sum(counts.get(tid, 0) for tid in chosen)
+    which = f" (of {len(counts)}, filtered)" if filtered else ""
     console.print(
-        live.leaderboard_table(table, f"League: {len(tournaments)} tournaments, {games} games")
+        live.leaderboard_table(table, f"League: {len(chosen)} tournaments{which}, {games} games")
     )
     return 0
 
 
 def cmd_replay(args: argparse.Namespace, console: Console) -> int:
     path = replay.find_replay(args.game, args.results)
+    console.print(
+        f"Tournament {replay.tournament_of(path)} ({path})", highlight=False, markup=False
+    )
     for line in replay.tell(replay.load(path)):
         console.print(line, highlight=False, markup=False)
     return 0
