@@ -104,6 +104,8 @@ class Scheduler:
         self.pending = deque(g for g in self.schedule if g.game_id not in done)
         self.dropped: list[str] = info.setdefault("dropped", [])
         self.in_flight = 0
+        self._waiting_for: tuple[str, ...] = ()
+        """The absent bots last announced, so that a wait is said once, not per worker."""
         self.progress = Progress(len(done), len(self.schedule), time.monotonic(), 0)
         observer.started(folder.root, info["entrants"], self.progress)
 
@@ -132,6 +134,14 @@ class Scheduler:
     async def _wait_for_players(self) -> None:
         grace = self.reconnect_grace or 0.0
         stopping = self.stopping
+        absent = tuple(sorted(self._absent()))
+        if absent and absent != self._waiting_for:
+            # Each wait restarts the grace, so this much is left whenever it is said.
+            self.observer.note(
+                f"waiting for {', '.join(absent)} (disconnected), {grace:.0f} s of grace left; "
+                f"{len(self.pending)} games wait"
+            )
+        self._waiting_for = absent
         # A stop must not wait out the grace, nor drop the games it was waiting for.
         waits = (
             asyncio.ensure_future(self.lobby.changed(grace)),
@@ -145,13 +155,17 @@ class Scheduler:
         changed = waits[0].done() and not waits[0].cancelled() and waits[0].result()
         if changed or stopping.is_set() or self.in_flight or not self.pending:
             return
-        absent = sorted({n for g in self.pending for n in g.players} - set(self.lobby.connected()))
+        absent = tuple(sorted(self._absent()))
         self.observer.note(
             f"dropping {len(self.pending)} games: {', '.join(absent)} did not come back "
             f"within {grace:.0f} s"
         )
         self.dropped.extend(g.game_id for g in self.pending)
         self.pending.clear()
+
+    def _absent(self) -> set[str]:
+        """Bots of the waiting games that have no session open."""
+        return {n for g in self.pending for n in g.players} - set(self.lobby.connected())
 
     async def _play_one(self, game: ScheduledGame) -> None:
         spec = GameSpec(game.game_id, game.players, game.deal_key, self.ruleset)

@@ -18,7 +18,7 @@ from rich.console import Console
 from arena._proto.perudo.v1 import admin_pb2 as apb
 from arena._proto.perudo.v1 import admin_pb2_grpc as apb_grpc
 from arena.auth import new_token, token_hash
-from arena.cli import live, options
+from arena.cli import live, options, validate
 from arena.league import LeagueConfig, LeagueServer, admin_token_path
 from arena.manifest import valid_name
 from arena.ratings import Standing
@@ -36,7 +36,7 @@ def add_commands(commands: Any) -> None:
     serve.add_argument("--admin", default=DEFAULT_ADMIN, help="where the organiser connects")
     serve.add_argument("--tls-cert", type=Path, help="certificate (PEM) for TLS")
     serve.add_argument("--tls-key", type=Path, help="private key (PEM) for TLS")
-    serve.add_argument("--league", type=Path, default=DEFAULT_LEAGUE)
+    serve.add_argument("--league", type=validate.league_file, default=DEFAULT_LEAGUE)
     serve.add_argument("--out", type=Path, default=Path("results"))
     serve.add_argument("--sessions-per-bot", type=int, default=8, help="sessions one name may open")
     serve.add_argument("--max-message-bytes", type=int, default=ServerLimits().max_message_bytes)
@@ -49,9 +49,15 @@ def add_commands(commands: Any) -> None:
     )
 
     token = commands.add_parser("token", help="register entrants of the league server")
-    token.add_argument("action", choices=["add", "revoke", "list"])
-    token.add_argument("name", nargs="?")
-    token.add_argument("--league", type=Path, default=DEFAULT_LEAGUE)
+    token.add_argument("--league", type=validate.league_file, default=DEFAULT_LEAGUE)
+    # An action of its own parser, so that `token add --league X alice` reads as
+    # `token add alice --league X` does (one parser's optional NAME would be taken as absent).
+    actions = token.add_subparsers(dest="action", required=True, metavar="{add,revoke,list}")
+    for action in ("add", "revoke", "list"):
+        sub = actions.add_parser(action)
+        if action != "list":
+            sub.add_argument("name", nargs="?")
+        sub.add_argument("--league", type=validate.league_file, default=argparse.SUPPRESS)
 
     admin = commands.add_parser("admin", help="talk to a running league server")
     admin.add_argument("action", choices=["status", "start", "stop"])
@@ -71,7 +77,7 @@ def cmd_token(args: argparse.Namespace, console: Console) -> int:
             for name in sorted(store.entrants()):
                 console.print(name, highlight=False)
             return 0
-        if not args.name:
+        if not getattr(args, "name", None):
             raise TournamentError(f"arena token {args.action} needs a bot name")
         if args.action == "add":
             if not valid_name(args.name):
@@ -115,7 +121,11 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
 
 
 async def _serve(config: LeagueConfig, console: Console) -> int:
-    server = LeagueServer(config)
+    def say(text: str) -> None:
+        stamp = time.strftime("%H:%M:%S")
+        console.print(f"{stamp} {text}", highlight=False, markup=False)
+
+    server = LeagueServer(config, say)
     try:
         await server.start()
     except OSError as error:

@@ -9,6 +9,7 @@ from collections import deque
 from pathlib import Path
 from typing import Any
 
+from rich import box
 from rich.console import Console, Group, RenderableType
 from rich.live import Live
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -21,26 +22,37 @@ from arena.schedule import explain
 from arena.tournament import Progress as TournamentProgress
 
 
+def _figures(title: str, headers: tuple[str, ...], rows: list[tuple[str, ...]]) -> Table:
+    """A table readable at 80 columns: each figure keeps its full width, and a long bot
+    name (column 1) folds onto a second line rather than push a figure into an ellipsis."""
+    view = Table(
+        title=title,
+        title_justify="left",
+        header_style="bold",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+        padding=(0, 0, 0, 1),
+    )
+    for i, header in enumerate(headers):
+        if i == 1:
+            view.add_column(header, overflow="fold", min_width=12)
+            continue
+        width = max([len(header), *(len(row[i]) for row in rows)])
+        view.add_column(header, justify="right", no_wrap=True, min_width=width)
+    faults = headers.index("faults")
+    for row in rows:
+        cells = [Text(cell) for cell in row]  # bot names are the bots' own text: never markup
+        if row[faults] != "0":
+            cells[faults].stylize("red")
+        view.add_row(*cells)
+    return view
+
+
 def leaderboard_table(
     table: list[Standing], title: str = "Leaderboard", limit: int | None = None
 ) -> Table:
-    view = Table(title=title, title_justify="left", header_style="bold")
-    for column, justify in (
-        ("#", "right"),
-        ("bot", "left"),
-        ("rating", "right"),
-        ("mu", "right"),
-        ("sigma", "right"),
-        ("games", "right"),
-        ("wins", "right"),
-        ("win %", "right"),
-        ("avg place", "right"),
-        ("faults", "right"),
-        ("median ms", "right"),
-    ):
-        view.add_column(column, justify=justify)  # type: ignore[arg-type]
-    for rank, s in enumerate(table[:limit] if limit else table, start=1):
-        view.add_row(
+    rows = [
+        (
             str(rank),
             s.name,
             f"{s.conservative:.2f}",
@@ -50,37 +62,37 @@ def leaderboard_table(
             str(s.wins),
             f"{100 * s.win_rate:.1f}",
             f"{s.average_place:.2f}",
-            Text(str(s.faults), style="red" if s.faults else ""),
+            str(s.faults),
             f"{s.median_think_ms:.2f}",
         )
+        for rank, s in enumerate(table[:limit] if limit else table, start=1)
+    ]
+    headers = ("#", "bot", "rating", "mu", "sigma", "games", "wins", "win%", "place", "faults")
+    view = _figures(title, (*headers, "ms"), rows)
+    view.caption = "rating = mu - 3 sigma; place: average finishing place; ms: median decision"
+    view.caption_justify = "left"
     return view
 
 
 def standings_table(table: list[Standing], limit: int) -> Table:
-    """The live standings: the columns that move during play, narrow enough for 80 columns."""
-    view = Table(title="Standings (live)", title_justify="left", header_style="bold")
-    for column, justify in (
-        ("#", "right"),
-        ("bot", "left"),
-        ("rating", "right"),
-        ("games", "right"),
-        ("win %", "right"),
-        ("faults", "right"),
-        ("ms", "right"),
-    ):
-        view.add_column(column, justify=justify, no_wrap=True)  # type: ignore[arg-type]
-    for rank, s in enumerate(table[:limit], start=1):
-        view.add_row(
+    """The live standings: the columns that move during play."""
+    rows = [
+        (
             str(rank),
-            Text(s.name),
+            s.name,
             f"{s.conservative:.2f}",
             str(s.games),
             f"{100 * s.win_rate:.1f}",
-            Text(str(s.faults), style="red" if s.faults else ""),
+            str(s.faults),
             f"{s.median_think_ms:.1f}",
         )
+        for rank, s in enumerate(table[:limit], start=1)
+    ]
+    headers = ("#", "bot", "rating", "games", "win%", "faults", "ms")
+    view = _figures("Standings (live)", headers, rows)
     if len(table) > limit:
         view.caption = f"and {len(table) - limit} more"
+        view.caption_justify = "left"
     return view
 
 
