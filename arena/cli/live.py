@@ -6,6 +6,7 @@ import contextlib
 import json
 import time
 from collections import deque
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,7 @@ from arena.schedule import explain
 from arena.tournament import Progress as TournamentProgress
 
 
-def _figures(title: str, headers: tuple[str, ...], rows: list[tuple[str, ...]]) -> Table:
+def _figures(title: str, headers: tuple[str, ...], rows: Sequence[tuple[str, ...]]) -> Table:
     """A table readable at 80 columns: each figure keeps its full width, and a long bot
     name (column 1) folds onto a second line rather than push a figure into an ellipsis."""
     view = Table(
