@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.text import Text
 
 from arena.cli import dryrun, league, live, options, replay, validate
 from arena.processes import ResourceLimits
@@ -331,7 +332,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return COMMANDS[args.command](args, console)
     except (TournamentError, RulesetError, FileNotFoundError, ValueError) as error:
-        errors.print(f"[red]arena {args.command}:[/] {error}", highlight=False)
+        # One line however long (soft_wrap), and the message as plain text: it may quote a bot.
+        errors.print(
+            Text.assemble((f"arena {args.command}:", "red"), " ", str(error)), soft_wrap=True
+        )
         return 1
     except KeyboardInterrupt:
         return 130

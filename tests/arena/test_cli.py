@@ -140,7 +140,8 @@ def test_replay_tells_the_rounds_dice_and_finish(night: Night, how: str) -> None
     replay = json.loads(path.read_text())
     hands, rounds, actions = _expected_story(replay)
     told = [x.strip() for x in done.stdout.splitlines()]
-    assert told[0] == f"Game {game}: 0:{line['players'][0]}, 1:{line['players'][1]}"
+    assert told[0].startswith("Tournament night1 (")
+    assert told[1] == f"Game {game}: 0:{line['players'][0]}, 1:{line['players'][1]}"
     assert sum(x.startswith("Round ") for x in told) == rounds
     assert any(x.startswith("Round 1") for x in told)
     for hand in hands:
@@ -161,7 +162,7 @@ def test_replay_of_an_unknown_game(night: Night) -> None:
 )
 def test_run_refuses_a_bad_seed(tmp_path: Path, seed: str, message: str) -> None:
     done = arena("run", "--bots", str(BOTS), "--seed", seed, "--out", str(tmp_path / "out"))
-    assert done.returncode == 1
+    assert done.returncode == 2
     assert message in done.stderr
     assert not (tmp_path / "out").exists()
 
@@ -169,7 +170,7 @@ def test_run_refuses_a_bad_seed(tmp_path: Path, seed: str, message: str) -> None
 def test_run_refuses_a_missing_bots_folder(tmp_path: Path) -> None:
     missing = tmp_path / "no-such-bots"
     done = arena("run", "--bots", str(missing), "--out", str(tmp_path / "out"))
-    assert done.returncode == 1
+    assert done.returncode == 2
     assert f"{missing} is not a folder" in done.stderr
     assert "Traceback" not in done.stderr
     assert not (tmp_path / "out").exists()  # nothing half-made is left behind
@@ -177,5 +178,5 @@ def test_run_refuses_a_missing_bots_folder(tmp_path: Path) -> None:
 
 def test_run_refuses_bad_numbers(tmp_path: Path) -> None:
     done = arena("run", "--bots", str(BOTS), "--games", "0", "--out", str(tmp_path / "out"))
-    assert done.returncode == 1
+    assert done.returncode == 2
     assert "--games" in done.stderr
