@@ -29,7 +29,7 @@ def ruleset(args: argparse.Namespace) -> Ruleset:
 
 
 def add_rules_flags(parser: argparse.ArgumentParser) -> None:
-    rules = parser.add_argument_group("rules (RULES.md); flags override the preset")
+    rules = parser.add_argument_group("rules (docs/rules.md); flags override the preset")
     rules.add_argument(
         "--rules", default="rulebook", choices=sorted(PRESETS), help="preset (default rulebook)"
     )
