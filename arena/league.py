@@ -290,6 +290,9 @@ class LeagueServer:
                 "games": summary.games,
                 "total": summary.total,
                 "seed": summary.seed_hex,
+                "skipped": summary.skipped,
+                "faults": summary.faults,
+                "slowest": [dataclasses.asdict(d) for d in summary.slowest],
             }
             self.observer.emit(apb.TournamentEvent(finished_json=json.dumps(data)))
 

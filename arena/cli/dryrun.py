@@ -45,7 +45,9 @@ def dry_run(config: TournamentConfig, console: Console) -> int:
         raise TournamentError("fewer than two bots could play; nothing to plan")
     size = config.table_size or min(len(playing), 6)
     if size > len(playing):
-        raise TournamentError(f"--table-size {size} does not fit {len(playing)} entrants")
+        raise TournamentError(
+            f"--table-size {size} does not fit {len(playing)} bots that could play"
+        )
     say(explain(len(playing), size, config.games))
     changes = config.ruleset.changes()
     rules = ", ".join(f"{k}={v}" for k, v in changes.items()) or "the rulebook's defaults"
@@ -55,3 +57,18 @@ def dry_run(config: TournamentConfig, console: Console) -> int:
         "(a bot whose build fails or that does not connect would also be skipped)."
     )
     return 0
+
+
+def check_table_size(config: TournamentConfig) -> None:
+    """Refuse a table larger than the bots folder before a folder is made for the run."""
+    if config.table_size is None or config.bots_dir is None:
+        return
+    try:
+        found, _ = discover(config.bots_dir)
+    except ManifestError as error:
+        raise TournamentError(str(error)) from None
+    if config.table_size > len(found):
+        raise TournamentError(
+            f"--table-size {config.table_size} does not fit the {len(found)} bots "
+            f"in {config.bots_dir}"
+        )

@@ -22,6 +22,7 @@ from arena.cli import live, options, validate
 from arena.league import LeagueConfig, LeagueServer, admin_token_path
 from arena.manifest import valid_name
 from arena.ratings import Standing
+from arena.report import SlowDecision
 from arena.server import ServerLimits, Tls
 from arena.store import LeagueStore
 from arena.tournament import Progress, TournamentConfig, TournamentError
@@ -37,13 +38,24 @@ def add_commands(commands: Any) -> None:
     serve.add_argument("--tls-cert", type=Path, help="certificate (PEM) for TLS")
     serve.add_argument("--tls-key", type=Path, help="private key (PEM) for TLS")
     serve.add_argument("--league", type=validate.league_file, default=DEFAULT_LEAGUE)
-    serve.add_argument("--out", type=Path, default=Path("results"))
-    serve.add_argument("--sessions-per-bot", type=int, default=8, help="sessions one name may open")
-    serve.add_argument("--max-message-bytes", type=int, default=ServerLimits().max_message_bytes)
-    serve.add_argument("--hello-timeout", type=float, default=ServerLimits().hello_timeout)
+    serve.add_argument("--out", type=validate.out_folder, default=Path("results"))
+    serve.add_argument(
+        "--sessions-per-bot",
+        type=validate.int_at_least(1),
+        default=8,
+        help="sessions one name may open",
+    )
+    serve.add_argument(
+        "--max-message-bytes",
+        type=validate.int_at_least(1024),
+        default=ServerLimits().max_message_bytes,
+    )
+    serve.add_argument(
+        "--hello-timeout", type=validate.seconds, default=ServerLimits().hello_timeout
+    )
     serve.add_argument(
         "--reconnect-grace",
-        type=float,
+        type=validate.seconds,
         default=60.0,
         help="seconds a disconnected bot's games wait before they are dropped",
     )
@@ -263,6 +275,13 @@ async def _follow(stream: Any, view: live.LiveView, console: Console) -> int:
                     _standings(data["table"]), f"Leaderboard ({data['games']} games)"
                 )
             )
+            report = live.report_lines(
+                [tuple(s) for s in data.get("skipped", [])],
+                data.get("faults", {}),
+                [SlowDecision(**d) for d in data.get("slowest", [])],
+            )
+            for line in report:
+                console.print(line, highlight=False, markup=False)
             console.print(f"Results: {data['folder']} ({data['status']})", highlight=False)
             return 0 if data["status"] == "finished" else 130
         else:

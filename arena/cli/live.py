@@ -97,17 +97,34 @@ def standings_table(table: list[Standing], limit: int) -> Table:
     return view
 
 
-def fault_lines(faults: dict[str, dict[str, int]]) -> list[str]:
-    """One line per bot that faulted: its total, then each kind."""
-    return [
-        f"  {bot}: {sum(kinds.values())} "
-        + ", ".join(f"{kind} {count}" for kind, count in sorted(kinds.items()))
-        for bot, kinds in faults.items()
-    ]
+def report_lines(
+    skipped: Sequence[tuple[str, str]],
+    faults: dict[str, dict[str, int]],
+    slowest: Sequence[SlowDecision],
+) -> list[str]:
+    """After the leaderboard: who did not play, faults by bot and kind, the slowest answers.
 
-
-def slow_lines(slowest: tuple[SlowDecision, ...]) -> list[str]:
-    return [f"  {d.ms:9.1f} ms  {d.bot}  {d.game} round {d.round}: {d.action}" for d in slowest]
+    Plain text: the reasons quote bots' output and the names are the bots' own.
+    """
+    lines = []
+    if skipped:
+        lines.append(f"Skipped, did not play ({len(skipped)}):")
+        lines += [f"  {name}: {reason}" for name, reason in skipped]
+    if faults:
+        lines.append("Faults by bot and kind:")
+        lines += [
+            f"  {bot}: {sum(kinds.values())} "
+            + ", ".join(f"{kind} {count}" for kind, count in sorted(kinds.items()))
+            for bot, kinds in faults.items()
+        ]
+    else:
+        lines.append("No faults.")
+    if slowest:
+        lines.append("Slowest decisions:")
+        lines += [
+            f"  {d.ms:9.1f} ms  {d.bot}  {d.game} round {d.round}: {d.action}" for d in slowest
+        ]
+    return lines
 
 
 class LiveView:

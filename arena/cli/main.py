@@ -95,17 +95,26 @@ def _parser() -> argparse.ArgumentParser:
 
     bench = commands.add_parser("bench", help="measure the engine, the transport and the referee")
     bench.add_argument("--json", action="store_true", help="print the figures as JSON")
-    bench.add_argument("--seconds", type=float, default=3.0, help="seconds per measurement")
-    bench.add_argument("--concurrency", type=int, default=6, help="games (requests) in flight")
-    bench.add_argument("--bots", type=int, default=4, help="bot processes")
     bench.add_argument(
-        "--rounds", type=int, default=3, help="times transport and arena alternate (best kept)"
+        "--seconds", type=validate.seconds, default=3.0, help="seconds per measurement"
+    )
+    bench.add_argument(
+        "--concurrency", type=validate.int_at_least(1), default=6, help="games (requests) in flight"
+    )
+    bench.add_argument("--bots", type=validate.int_at_least(1), default=4, help="bot processes")
+    bench.add_argument(
+        "--rounds",
+        type=validate.int_at_least(1),
+        default=3,
+        help="times transport and arena alternate (best kept)",
     )
 
     check = commands.add_parser("check-bot", help="put one bot through a compliance suite")
     check.add_argument("path", type=Path, help="a bot folder (with bot.toml) or script")
-    check.add_argument("--move-time", type=float, default=1.0, help="seconds per decision")
-    check.add_argument("--connect-timeout", type=float, default=20.0)
+    check.add_argument(
+        "--move-time", type=validate.seconds, default=1.0, help="seconds per decision"
+    )
+    check.add_argument("--connect-timeout", type=validate.seconds, default=20.0)
 
     league.add_commands(commands)
 
@@ -172,28 +181,6 @@ def _check_resume(args: argparse.Namespace, console: Console) -> None:
         )
 
 
-def _report(summary: Summary, console: Console) -> None:
-    """After the leaderboard: who did not play, faults by kind, and the slowest answers."""
-
-    def say(text: str) -> None:
-        console.print(text, highlight=False, markup=False)
-
-    if summary.skipped:
-        say(f"Skipped ({len(summary.skipped)} bots did not play):")
-        for name, reason in summary.skipped:
-            say(f"  {name}: {reason}")
-    if summary.faults:
-        say("Faults by bot and kind:")
-        for line in live.fault_lines(summary.faults):
-            say(line)
-    else:
-        say("No faults.")
-    if summary.slowest:
-        say("Slowest decisions:")
-        for line in live.slow_lines(summary.slowest):
-            say(line)
-
-
 def cmd_run(args: argparse.Namespace, console: Console) -> int:
     config = _config(args)
     if args.resume is not None:
@@ -205,11 +192,13 @@ def cmd_run(args: argparse.Namespace, console: Console) -> int:
             raise TournamentError(f"--league: {error}") from None
         if args.dry_run:
             return dryrun.dry_run(config, console)
+        dryrun.check_table_size(config)
     with live.LiveView(console) as view:
         tournament = Tournament(config, view)
         summary = asyncio.run(_run_tournament(tournament, view, args.resume))
     console.print(live.leaderboard_table(summary.table, f"Leaderboard ({summary.games} games)"))
-    _report(summary, console)
+    for line in live.report_lines(summary.skipped, summary.faults, summary.slowest):
+        console.print(line, highlight=False, markup=False)
     console.print(f"Results: {summary.folder}", highlight=False)
     if summary.status != "finished":
         console.print(
@@ -218,7 +207,11 @@ def cmd_run(args: argparse.Namespace, console: Console) -> int:
             highlight=False,
         )
         return 130
-    console.print(f"Dice seed (check any deal in the replays): {summary.seed_hex}", highlight=False)
+    console.print(
+        f"Dice seed (check any deal in the replays): {summary.seed_hex}",
+        highlight=False,
+        soft_wrap=True,
+    )
     return 0
 
 

@@ -365,3 +365,16 @@ def test_the_end_lists_skipped_bots_faults_by_kind_and_the_slowest_decisions(
     slow = printed[start + 1 : start + 1 + min(5, len(times))]
     assert [float(x.split()[0]) for x in slow] == [round(t, 1) for t in sorted(times)[::-1][:5]]
     assert sum("Leaderboard" in x for x in printed) == 1
+
+
+def test_a_table_larger_than_the_bots_folder_is_refused_before_anything_is_made(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "out"
+    bots = copy_bots(tmp_path / "bots")
+    code, _, err = in_process(
+        capsys, "run", "--bots", str(bots), "--out", str(out), "--table-size", "4"
+    )
+    assert code == 1
+    assert "--table-size 4 does not fit the 3 bots" in " ".join(err.split())
+    assert not out.exists()
