@@ -274,7 +274,7 @@ class Tournament:
         failure = await run_build(bot, {}, log)
         elapsed = time.monotonic() - began
         if failure is not None:
-            self._skip(bot.name, f"{failure} after {elapsed:.1f} s (see {log})")
+            self._skip(bot.name, f"{failure} (after {elapsed:.1f} s; see {log})")
             return False
         self.observer.note(f"built {bot.name} in {elapsed:.1f} s")
         return True
