@@ -88,6 +88,14 @@ def _parser() -> argparse.ArgumentParser:
         "--rules", choices=sorted(PRESETS), help="only tournaments played under this preset"
     )
     board.add_argument(
+        "--rule",
+        action="append",
+        default=[],
+        type=validate.rule_field,
+        metavar="FIELD=VALUE",
+        help="only tournaments whose ruleset has this value (repeatable), e.g. dice_per_player=3",
+    )
+    board.add_argument(
         "--table-size",
         type=validate.int_between(2, validate.MAX_TABLE),
         help="only tournaments with tables of this size",
@@ -215,6 +223,9 @@ def cmd_run(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+_ABSENT = object()
+
+
 def _chosen(args: argparse.Namespace, infos: list[tuple[str, dict[str, Any]]]) -> list[str]:
     """The tournaments the filters keep: rating games of different rules together misleads."""
     known = [tid for tid, _ in infos]
@@ -229,6 +240,7 @@ def _chosen(args: argparse.Namespace, infos: list[tuple[str, dict[str, Any]]]) -
         for tid, info in infos
         if (not args.tournament or tid in args.tournament)
         and (rules is None or info.get("ruleset") == rules)
+        and all(info.get("ruleset", {}).get(k, _ABSENT) == v for k, v in args.rule)
         and (args.table_size is None or info.get("table_size") == args.table_size)
     ]
 
@@ -238,7 +250,7 @@ def cmd_leaderboard(args: argparse.Namespace, console: Console) -> int:
         raise TournamentError(f"no league store at {args.league}; run a tournament first")
     store = LeagueStore(args.league)
     try:
-        filtered = bool(args.tournament or args.rules or args.table_size)
+        filtered = bool(args.tournament or args.rules or args.rule or args.table_size)
         chosen = _chosen(args, store.tournament_infos())
         results = store.results_of(set(chosen)) if filtered else store.results()
         counts = dict(store.tournaments())

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NoReturn
 
-from engine import PerudoError, seed_from_hex
+from engine import PerudoError, Ruleset, RulesetError, seed_from_hex
 
 MAX_GAMES = 100_000
 """A night at 50 games a second is over in half an hour; more is a typo."""
@@ -90,6 +90,24 @@ def tournament_name(text: str) -> str:
             "starting with a letter or digit (it becomes a folder inside --out)"
         )
     return text
+
+
+def rule_field(text: str) -> tuple[str, object]:
+    """`FIELD=VALUE` for one ruleset field, as the field's plain value (`calza=off` -> "off")."""
+    name, equals, raw = text.partition("=")
+    if not equals:
+        raise argparse.ArgumentTypeError(f"{text!r} is not FIELD=VALUE (e.g. calza=off)")
+    lowered = raw.strip().lower()
+    value: object = raw.strip()
+    if lowered in {"true", "false"}:
+        value = lowered == "true"
+    elif lowered.isdigit():
+        value = int(lowered)
+    try:
+        plain = Ruleset.from_mapping({name.strip(): value}).to_mapping()
+    except RulesetError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return name.strip(), plain[name.strip()]
 
 
 def folder(text: str) -> Path:

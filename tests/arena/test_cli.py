@@ -272,6 +272,10 @@ def _league_of_three(path: Path) -> dict[str, list[dict[str, Any]]]:
         (["--table-size", "2"], ["three-no-calza", "six-rulebook-pairs"]),
         (["--rules", "rulebook", "--table-size", "2"], ["six-rulebook-pairs"]),
         (["--rules", "calza-any"], []),
+        (["--rule", "calza=off"], ["three-no-calza"]),
+        (["--rule", "calza=turn", "--rule", "dice_per_player=5"],
+         ["six-rulebook", "six-rulebook-pairs"]),
+        (["--rule", "dice_per_player=3"], []),
     ],
 )  # fmt: skip
 def test_leaderboard_rates_only_the_tournaments_asked_for(
@@ -289,6 +293,19 @@ def test_leaderboard_rates_only_the_tournaments_asked_for(
     played = sum(len(games[tid]) for tid in kept)
     said = " ".join(capsys.readouterr().out.split())
     assert f"League: {len(kept)} tournaments (of 3, filtered), {played} games" in said
+
+
+@pytest.mark.parametrize("rule", ["calza=sometimes", "no_such_field=1", "calza"])
+def test_leaderboard_refuses_a_bad_rule_filter(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], rule: str
+) -> None:
+    league = tmp_path / "league.sqlite"
+    _league_of_three(league)
+    with pytest.raises(SystemExit) as refused:
+        main(["leaderboard", "--league", str(league), "--rule", rule])
+    assert refused.value.code == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "--rule" in err
 
 
 def test_leaderboard_names_an_unknown_tournament(tmp_path: Path) -> None:
