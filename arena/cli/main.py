@@ -9,18 +9,15 @@ import os
 import signal
 import sys
 from pathlib import Path
-from typing import Any
 
 from rich.console import Console
 from rich.text import Text
 
-from arena.cli import dryrun, league, live, options, replay, validate
+from arena.cli import board, dryrun, league, live, options, replay, validate
 from arena.processes import ResourceLimits
-from arena.ratings import rate_all
 from arena.results import TournamentFolder
-from arena.store import LeagueStore
 from arena.tournament import Summary, Tournament, TournamentConfig, TournamentError
-from engine import PRESETS, RulesetError, preset, seed_from_hex
+from engine import RulesetError, seed_from_hex
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -74,32 +71,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     options.add_rules_flags(run)
 
-    board = commands.add_parser("leaderboard", help="show the league standings")
-    board.add_argument("--league", type=validate.league_file, default=Path("results/league.sqlite"))
-    board.add_argument("--json", action="store_true", help="print JSON")
-    board.add_argument(
-        "--tournament",
-        action="append",
-        default=[],
-        metavar="ID",
-        help="only this tournament's games (repeatable)",
-    )
-    board.add_argument(
-        "--rules", choices=sorted(PRESETS), help="only tournaments played under this preset"
-    )
-    board.add_argument(
-        "--rule",
-        action="append",
-        default=[],
-        type=validate.rule_field,
-        metavar="FIELD=VALUE",
-        help="only tournaments whose ruleset has this value (repeatable), e.g. dice_per_player=3",
-    )
-    board.add_argument(
-        "--table-size",
-        type=validate.int_between(2, validate.MAX_TABLE),
-        help="only tournaments with tables of this size",
-    )
+    board.add_command(commands)
 
     bench = commands.add_parser("bench", help="measure the engine, the transport and the referee")
     bench.add_argument("--json", action="store_true", help="print the figures as JSON")
@@ -223,51 +195,6 @@ def cmd_run(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
-_ABSENT = object()
-
-
-def _chosen(args: argparse.Namespace, infos: list[tuple[str, dict[str, Any]]]) -> list[str]:
-    """The tournaments the filters keep: rating games of different rules together misleads."""
-    known = [tid for tid, _ in infos]
-    unknown = [t for t in args.tournament if t not in known]
-    if unknown:
-        raise TournamentError(
-            f"no tournament {', '.join(unknown)} in the league (it has: {', '.join(known)})"
-        )
-    rules = preset(args.rules).to_mapping() if args.rules else None
-    return [
-        tid
-        for tid, info in infos
-        if (not args.tournament or tid in args.tournament)
-        and (rules is None or info.get("ruleset") == rules)
-        and all(info.get("ruleset", {}).get(k, _ABSENT) == v for k, v in args.rule)
-        and (args.table_size is None or info.get("table_size") == args.table_size)
-    ]
-
-
-def cmd_leaderboard(args: argparse.Namespace, console: Console) -> int:
-    if not args.league.exists():
-        raise TournamentError(f"no league store at {args.league}; run a tournament first")
-    store = LeagueStore(args.league)
-    try:
-        filtered = bool(args.tournament or args.rules or args.rule or args.table_size)
-        chosen = _chosen(args, store.tournament_infos())
-        results = store.results_of(set(chosen)) if filtered else store.results()
-        counts = dict(store.tournaments())
-    finally:
-        store.close()
-    table = rate_all(results).table()
-    if args.json:
-        print(json.dumps([s.to_json(r) for r, s in enumerate(table, start=1)], indent=2))
-        return 0
-    games = sum(counts.get(tid, 0) for tid in chosen)
-    which = f" (of {len(counts)}, filtered)" if filtered else ""
-    console.print(
-        live.leaderboard_table(table, f"League: {len(chosen)} tournaments{which}, {games} games")
-    )
-    return 0
-
-
 def cmd_replay(args: argparse.Namespace, console: Console) -> int:
     path = replay.find_replay(args.game, args.results)
     console.print(
@@ -324,7 +251,7 @@ COMMANDS = {
     "run": cmd_run,
     "bench": cmd_bench,
     "check-bot": cmd_check_bot,
-    "leaderboard": cmd_leaderboard,
+    "leaderboard": board.cmd_leaderboard,
     "replay": cmd_replay,
 }
 
