@@ -183,17 +183,18 @@ class LiveView:
             self.console.print(
                 f"Dice commitment (SHA-256 of the seed): {commitment}", highlight=False
             )
-        with contextlib.suppress(OSError, ValueError, KeyError, TypeError):
-            info = json.loads((folder / "tournament.json").read_text())
-            self.console.print(
-                explain(len(entrants), info["table_size"], info["games"]),
-                highlight=False,
-                markup=False,
-            )
+        self._say_schedule(folder, len(entrants))
         self._playing = True
         self._bar.update(self._task, total=progress.total, completed=progress.done)
         if not self.interactive:
             self.console.print(f"{progress.done}/{progress.total} games already played")
+
+    def _say_schedule(self, folder: Path, entrants: int) -> None:
+        """Why the schedule holds as many games as it does, before they are played."""
+        with contextlib.suppress(OSError, ValueError, KeyError, TypeError):
+            info = json.loads((folder / "tournament.json").read_text())
+            text = explain(entrants, info["table_size"], info["games"])
+            self.console.print(text, highlight=False, markup=False)
 
     def game_finished(
         self, line: dict[str, Any], table: list[Standing], progress: TournamentProgress
