@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -37,11 +38,20 @@ __all__ = [
     "TournamentConfig",
     "TournamentError",
     "Venue",
+    "valid_tournament_name",
 ]
 
 
 class TournamentError(Exception):
     """The tournament cannot go on; the message says why."""
+
+
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,79}$")
+
+
+def valid_tournament_name(name: str) -> bool:
+    """A name that stays one folder inside the results folder: no '/', no '..'."""
+    return bool(_NAME.match(name)) and ".." not in name
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,6 +202,8 @@ class Tournament:
         cfg = self.config
         if cfg.bots_dir is not None and not cfg.bots_dir.is_dir():  # before writing anything
             raise TournamentError(f"{cfg.bots_dir} is not a folder")
+        if cfg.name is not None and not valid_tournament_name(cfg.name):  # from the admin service
+            raise TournamentError(f"{cfg.name!r} is not a tournament name (it becomes a folder)")
         seed = cfg.seed or engine.new_seed()
         tid = cfg.name or time.strftime("%Y%m%d-%H%M%S") + "-" + engine.commitment(seed)[:6]
         fresh: dict[str, Any] = {

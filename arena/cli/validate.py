@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import argparse
 import math
-import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import NoReturn
 
+from arena.tournament import valid_tournament_name
 from engine import PerudoError, Ruleset, RulesetError, seed_from_hex
 
 MAX_GAMES = 100_000
@@ -27,7 +27,6 @@ MAX_TABLE = 100
 MIN_MEMORY_MB = 256
 """As for `memory_mb` in bot.toml: below this no interpreter starts."""
 SQLITE_HEADER = b"SQLite format 3\x00"
-_TOURNAMENT_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,79}$")
 
 
 def int_between(low: int, high: int) -> Callable[[str], int]:
@@ -84,7 +83,7 @@ def seed(text: str) -> str:
 
 def tournament_name(text: str) -> str:
     """A name that stays one folder inside --out: no '/', no '..', no leading dot."""
-    if not _TOURNAMENT_NAME.match(text) or ".." in text:
+    if not valid_tournament_name(text):
         raise argparse.ArgumentTypeError(
             f"{text!r} is not a tournament name: use 1-80 letters, digits, '-', '_' or '.', "
             "starting with a letter or digit (it becomes a folder inside --out)"

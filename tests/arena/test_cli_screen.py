@@ -6,6 +6,7 @@ nights run as real `arena run` processes with real bots.
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import os
@@ -26,6 +27,7 @@ from arena.cli.main import main
 from arena.ratings import Standing
 from arena.schedule import build, explain, planned_games, unit_size
 from arena.scheduler import Progress
+from arena.tournament import Tournament, TournamentConfig, TournamentError
 
 BOTS = Path(__file__).parent / "tournament_bots"
 ARENA = Path(sys.executable).parent / "arena"
@@ -378,3 +380,28 @@ def test_a_table_larger_than_the_bots_folder_is_refused_before_anything_is_made(
     assert code == 1
     assert "--table-size 4 does not fit the 3 bots" in " ".join(err.split())
     assert not out.exists()
+
+
+@pytest.mark.parametrize("name", ["../x", "a/b", "..", ""])
+def test_a_tournament_refuses_a_name_that_leaves_its_results_folder(
+    tmp_path: Path, name: str
+) -> None:
+    """Also when the name comes from the admin service, not from the command line."""
+    out = tmp_path / "deep" / "out"
+    config = TournamentConfig(bots_dir=copy_bots(tmp_path / "bots"), out=out, name=name)
+    with pytest.raises(TournamentError, match="is not a tournament name"):
+        asyncio.run(Tournament(config, _Quiet()).run())
+    assert not (tmp_path / "deep").exists()
+
+
+class _Quiet:
+    def note(self, text: str) -> None:
+        pass
+
+    def started(self, folder: Path, entrants: list[str], progress: Progress) -> None:
+        pass
+
+    def game_finished(
+        self, line: dict[str, Any], table: list[Standing], progress: Progress
+    ) -> None:
+        pass
