@@ -25,7 +25,7 @@ def dry_run(config: TournamentConfig, console: Console) -> int:
         found, problems = discover(config.bots_dir)
     except ManifestError as error:
         raise TournamentError(str(error)) from None
-    skipped = [(entry, reason) for entry, reason in problems]
+    skipped = list(problems)
     playing = []
     for bot in found:
         missing = bot.missing_programs()

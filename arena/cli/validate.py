@@ -29,13 +29,17 @@ MIN_MEMORY_MB = 256
 SQLITE_HEADER = b"SQLite format 3\x00"
 
 
-def int_between(low: int, high: int) -> Callable[[str], int]:
+def int_between(low: int, high: int | None) -> Callable[[str], int]:
+    """A whole number from `low` to `high` (no upper bound when None)."""
+
     def parse(text: str) -> int:
         try:
             value = int(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-        if not low <= value <= high:
+        if high is None and value < low:
+            raise argparse.ArgumentTypeError(f"must be at least {low:,}, not {value:,}")
+        if high is not None and not low <= value <= high:
             raise argparse.ArgumentTypeError(f"must be {low:,}..{high:,}, not {value:,}")
         return value
 
@@ -43,16 +47,7 @@ def int_between(low: int, high: int) -> Callable[[str], int]:
 
 
 def int_at_least(low: int) -> Callable[[str], int]:
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-        if value < low:
-            raise argparse.ArgumentTypeError(f"must be at least {low:,}, not {value:,}")
-        return value
-
-    return parse
+    return int_between(low, None)
 
 
 def seconds(text: str) -> float:
