@@ -17,7 +17,7 @@ import json
 import os
 import secrets
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -144,8 +144,10 @@ class _Admin(apb_grpc.AdminServiceServicer):
 
 
 class LeagueServer:
-    def __init__(self, config: LeagueConfig) -> None:
+    def __init__(self, config: LeagueConfig, say: Callable[[str], None] | None = None) -> None:
+        """`say` is told, in a line each, when a bot connects and when it leaves."""
         self.config = config
+        self._say = say
         self.store = LeagueStore(config.league)
         self.lobby = Lobby(
             TokenBook(registry=self.store.entrants), max_sessions_per_bot=config.sessions_per_bot
@@ -158,6 +160,7 @@ class LeagueServer:
         self._tournament: Tournament | None = None
         self._task: asyncio.Task[None] | None = None
         self._watch: asyncio.Task[None] | None = None
+        self._arrivals: asyncio.Task[None] | None = None
 
     async def start(self) -> str:
         """Start both services; return the admin token (also written beside the league)."""
@@ -185,6 +188,8 @@ class LeagueServer:
         await server.start()
         self._admin_server = server
         self._watch = asyncio.ensure_future(self._close_revoked())
+        if self._say is not None:
+            self._arrivals = asyncio.ensure_future(self._announce_arrivals(self._say))
         return token
 
     async def stop(self) -> None:
@@ -192,12 +197,30 @@ class LeagueServer:
         if self._task is not None:
             with contextlib.suppress(Exception):
                 await self._task
-        if self._watch is not None:
-            self._watch.cancel()
+        for task in (self._watch, self._arrivals):
+            if task is not None:
+                task.cancel()
         if self._admin_server is not None:
             await self._admin_server.stop(grace=1)
         await self.referee.stop("the league server is shutting down")
         self.store.close()
+
+    async def _announce_arrivals(self, say: Callable[[str], None]) -> None:
+        """Say who connects and who leaves: a bot with its first session, or its last gone.
+
+        The lobby is compared with what was last said after each change (and every
+        second, in case a change came between two waits), so a bot opening eight
+        sessions is one arrival, not eight.
+        """
+        known: dict[str, int] = {}
+        while True:
+            await self.lobby.changed(1.0)
+            now = self.lobby.connected()
+            for name in sorted(now.keys() - known.keys()):
+                say(f"{name} connected ({now[name]} session(s))")
+            for name in sorted(known.keys() - now.keys()):
+                say(f"{name} left (no session open)")
+            known = now
 
     async def _close_revoked(self) -> None:
         while True:
@@ -269,6 +292,9 @@ class LeagueServer:
                 "games": summary.games,
                 "total": summary.total,
                 "seed": summary.seed_hex,
+                "skipped": summary.skipped,
+                "faults": summary.faults,
+                "slowest": [dataclasses.asdict(d) for d in summary.slowest],
             }
             self.observer.emit(apb.TournamentEvent(finished_json=json.dumps(data)))
 

@@ -131,3 +131,29 @@ def build(
         )
         unit += 1
     return schedule
+
+
+def unit_size(entrants: int, size: int) -> int:
+    """Games in one unit: its tables (as `unit_tables` picks them), each in every rotation."""
+    tables = comb(entrants, size) if comb(entrants, size) <= MAX_FULL_TABLES else entrants
+    return tables * size
+
+
+def planned_games(entrants: int, size: int, games: int) -> int:
+    """How many games `build` schedules: `games` rounded up to whole units (at least one)."""
+    unit = unit_size(entrants, size)
+    return max(1, -(-games // unit)) * unit
+
+
+def explain(entrants: int, size: int, games: int) -> str:
+    """Why the schedule has the size it has, in one line for the organiser."""
+    unit = unit_size(entrants, size)
+    total = planned_games(entrants, size, games)
+    if comb(entrants, size) <= MAX_FULL_TABLES:
+        what = "one round of every table in every rotation"
+    else:
+        what = f"one round of a balanced sample of {entrants:,} tables, each in every rotation,"
+    head = f"{entrants:,} bots, tables of {size}: {what} is {unit:,} games"
+    if total == games:
+        return f"{head}; --games {games:,} is {total // unit:,} whole round(s)"
+    return f"{head}; --games {games:,} rounds up to {total:,}"

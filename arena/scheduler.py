@@ -17,13 +17,14 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
 from arena.lobby import Lobby
 from arena.match import AbsentSeat, GameSpec, Match, Seat
 from arena.ratings import Standing, rate_all
+from arena.report import SlowDecision, faults_by_kind, slowest_decisions
 from arena.results import FinishedGames, TournamentFolder, result_of
 from arena.schedule import ScheduledGame
 from arena.store import LeagueStore, StoreError
@@ -48,6 +49,11 @@ class Summary:
     games: int
     total: int
     seed_hex: str | None
+    faults: dict[str, dict[str, int]] = field(default_factory=dict)
+    """Per bot, per fault kind."""
+    slowest: tuple[SlowDecision, ...] = ()
+    skipped: tuple[tuple[str, str], ...] = ()
+    """Bots that did not play, with the reason."""
 
 
 class Observer(Protocol):
@@ -106,6 +112,8 @@ class Scheduler:
         self.pending = deque(g for g in self.schedule if g.game_id not in done)
         self.dropped: list[str] = info.setdefault("dropped", [])
         self.in_flight = 0
+        self._waiting_for: tuple[str, ...] = ()
+        """The absent bots last announced, so that a wait is said once, not per worker."""
         self.progress = Progress(len(done), len(self.schedule), time.monotonic(), 0)
         observer.started(folder.root, info["entrants"], self.progress)
 
@@ -134,6 +142,14 @@ class Scheduler:
     async def _wait_for_players(self) -> None:
         grace = self.reconnect_grace or 0.0
         stopping = self.stopping
+        absent = tuple(sorted(self._absent()))
+        if absent and absent != self._waiting_for:
+            # Each wait restarts the grace, so this much is left whenever it is said.
+            self.observer.note(
+                f"waiting for {', '.join(absent)} (disconnected), {grace:.0f} s of grace left; "
+                f"{len(self.pending)} games wait"
+            )
+        self._waiting_for = absent
         # A stop must not wait out the grace, nor drop the games it was waiting for.
         waits = (
             asyncio.ensure_future(self.lobby.changed(grace)),
@@ -147,13 +163,17 @@ class Scheduler:
         changed = waits[0].done() and not waits[0].cancelled() and waits[0].result()
         if changed or stopping.is_set() or self.in_flight or not self.pending:
             return
-        absent = sorted({n for g in self.pending for n in g.players} - set(self.lobby.connected()))
+        absent = tuple(sorted(self._absent()))
         self.observer.note(
             f"dropping {len(self.pending)} games: {', '.join(absent)} did not come back "
             f"within {grace:.0f} s"
         )
         self.dropped.extend(g.game_id for g in self.pending)
         self.pending.clear()
+
+    def _absent(self) -> set[str]:
+        """Bots of the waiting games that have no session open."""
+        return {n for g in self.pending for n in g.players} - set(self.lobby.connected())
 
     async def _play_one(self, game: ScheduledGame) -> None:
         spec = GameSpec(game.game_id, game.players, game.deal_key, self.ruleset)
@@ -216,7 +236,15 @@ class Scheduler:
             self._stop(f"cannot write results under {self.folder.root}: {_why(error)}")
             info["status"], info["seed"] = "interrupted", None
         return Summary(
-            self.folder.root, info["status"], table, len(lines), len(self.schedule), info["seed"]
+            self.folder.root,
+            info["status"],
+            table,
+            len(lines),
+            len(self.schedule),
+            info["seed"],
+            faults=faults_by_kind(lines),
+            slowest=tuple(slowest_decisions(self.folder.replays, (x["game"] for x in lines))),
+            skipped=tuple((s["name"], s["reason"]) for s in info.get("skipped", [])),
         )
 
 

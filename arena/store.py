@@ -18,7 +18,7 @@ import contextlib
 import json
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -151,6 +151,23 @@ class LeagueStore:
                 "ORDER BY t.started, t.id, g.idx"
             ).fetchall()
         return [result_of(json.loads(line)) for (line,) in rows]
+
+    def results_of(self, tournament_ids: Collection[str]) -> list[GameResult]:
+        """The games of these tournaments only, in the order `results` rates them."""
+        with self._guard("reading games"):
+            rows = self._db.execute(
+                "SELECT g.tournament, g.line FROM games g JOIN tournaments t ON t.id = g.tournament "
+                "ORDER BY t.started, t.id, g.idx"
+            ).fetchall()
+        return [result_of(json.loads(line)) for tid, line in rows if tid in tournament_ids]
+
+    def tournament_infos(self) -> list[tuple[str, dict[str, Any]]]:
+        """Each tournament's id and the info it was added with, oldest first."""
+        with self._guard("reading tournaments"):
+            rows = self._db.execute(
+                "SELECT id, info FROM tournaments ORDER BY started, id"
+            ).fetchall()
+        return [(tid, json.loads(info)) for tid, info in rows]
 
     def tournaments(self) -> list[tuple[str, int]]:
         with self._guard("reading tournaments"):

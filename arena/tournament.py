@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -41,11 +42,20 @@ __all__ = [
     "TournamentConfig",
     "TournamentError",
     "Venue",
+    "valid_tournament_name",
 ]
 
 
 class TournamentError(Exception):
     """The tournament cannot go on; the message says why."""
+
+
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,79}$")
+
+
+def valid_tournament_name(name: str) -> bool:
+    """A name that stays one folder inside the results folder: no '/', no '..'."""
+    return bool(_NAME.match(name)) and ".." not in name
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +100,8 @@ class Tournament:
         self._stopping = asyncio.Event()
         self._workers: list[asyncio.Task[None]] = []
         self._processes: dict[str, BotProcess] = {}
+        self._skipped: list[dict[str, str]] = []
+        """Bots that will not play, with why: said at the end and kept in tournament.json."""
 
     def request_stop(self) -> None:
         """Finish the games in flight, then stop (the first Ctrl-C)."""
@@ -143,6 +155,8 @@ class Tournament:
         cfg = self.config
         if cfg.bots_dir is not None and not cfg.bots_dir.is_dir():
             raise TournamentError(f"{cfg.bots_dir} is not a folder")
+        if cfg.name is not None and not valid_tournament_name(cfg.name):  # from the admin service
+            raise TournamentError(f"{cfg.name!r} is not a tournament name (it becomes a folder)")
 
     async def _run_in(
         self,
@@ -173,11 +187,9 @@ class Tournament:
             if starting:
                 entrants = sorted(connected)
                 if len(entrants) < 2:
-                    raise TournamentError(
-                        f"fewer than two bots can play ({', '.join(entrants) or 'none'}); "
-                        f"nothing to do"
-                    )
+                    raise TournamentError(self._too_few(entrants))
                 info.update(_entrant_info(info, entrants, bots))
+                info["skipped"] = self._skipped
                 folder.write_info(info)
             store.add_tournament(info["id"], info)
             return await self._play(folder, info, lobby, store, venue)
@@ -213,7 +225,17 @@ class Tournament:
             else:
                 why = f"exited with code {process.process.returncode} before connecting"
             self.observer.note(f"{name}: {why}: {_last_line(log)} (log: {log})")
+            self._skipped.append({"name": name, "reason": f"{why}: {_last_line(log)}"})
         return connected
+
+    def _skip(self, name: str, reason: str) -> None:
+        self._skipped.append({"name": name, "reason": reason})
+        self.observer.note(f"{name}: skipped: {reason}")
+
+    def _too_few(self, playing: list[str]) -> str:
+        """Why there is no tournament: who could play, and each other bot's reason."""
+        reasons = "".join(f"; {s['name']}: {s['reason']}" for s in self._skipped)
+        return f"fewer than two bots can play ({', '.join(playing) or 'none'}){reasons}"
 
     def _open(
         self, resume: Path | None, on_server: bool
@@ -279,7 +301,7 @@ class Tournament:
         except ManifestError as error:
             raise TournamentError(str(error)) from None
         for entry, reason in problems:
-            self.observer.note(f"{entry}: skipped: {reason}")
+            self._skip(entry, reason)
         if resuming:
             entrants = set(info["entrants"])
             found = [b for b in found if b.name in entrants]
@@ -292,28 +314,29 @@ class Tournament:
         for bot in found:
             missing = bot.missing_programs()
             if missing:
-                self.observer.note(
-                    f"{bot.name}: skipped: needs {', '.join(missing)}, not found on PATH"
-                )
+                self._skip(bot.name, f"needs {', '.join(missing)}, not found on PATH")
             else:
                 usable.append(bot)
-        builds = await asyncio.gather(
-            *(run_build(b, {}, folder.logs / f"{b.name}.build.log") for b in usable)
-        )
-        ready = []
-        for bot, failure in zip(usable, builds, strict=True):
-            if failure is None:
-                ready.append(bot)
-            else:
-                self.observer.note(
-                    f"{bot.name}: skipped: {failure} (see {folder.logs / f'{bot.name}.build.log'})"
-                )
+        builds = await asyncio.gather(*(self._build(b, folder) for b in usable))
+        ready = [bot for bot, built in zip(usable, builds, strict=True) if built]
         if len(ready) < need and not resuming:
-            raise TournamentError(
-                f"fewer than two bots can play ({', '.join(b.name for b in ready) or 'none'}); "
-                "nothing to do"
-            )
+            raise TournamentError(self._too_few([b.name for b in ready]))
         return ready
+
+    async def _build(self, bot: BotSpec, folder: TournamentFolder) -> bool:
+        """Build one bot, saying when it starts and how long it took: builds can take minutes."""
+        if bot.build is None:
+            return True
+        log = folder.logs / f"{bot.name}.build.log"
+        self.observer.note(f"building {bot.name} (up to {bot.build_timeout:.0f} s)")
+        began = time.monotonic()
+        failure = await run_build(bot, {}, log)
+        elapsed = time.monotonic() - began
+        if failure is not None:
+            self._skip(bot.name, f"{failure} (after {elapsed:.1f} s; see {log})")
+            return False
+        self.observer.note(f"built {bot.name} in {elapsed:.1f} s")
+        return True
 
     async def _start_bots(
         self,
@@ -337,6 +360,7 @@ class Tournament:
                     bot, env, folder.logs / f"{bot.name}.log", self.config.limits
                 )
             except OSError as error:
+                self._skipped.append({"name": bot.name, "reason": f"cannot start: {error}"})
                 self.observer.note(f"{bot.name}: cannot start: {error}")
                 continue
             self._processes[bot.name] = process

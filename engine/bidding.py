@@ -1,4 +1,4 @@
-"""Which bids raise which: the one place the raising rules of RULES.md live.
+"""Which bids raise which: the one place the raising rules of docs/rules.md live.
 
 Every rule about raising reduces to a floor: for each face, the smallest count
 that may be bid on it now, or 0 when that face may not be bid at all. A bid is

@@ -1,6 +1,6 @@
 """The ruleset: every point on which published Perudo rule sheets disagree.
 
-Fields and defaults are those of RULES.md. A ruleset is a value: frozen,
+Fields and defaults are those of docs/rules.md. A ruleset is a value: frozen,
 hashable, and built from plain data with `Ruleset.from_mapping`, which refuses
 unknown fields and bad values rather than guessing.
 """
@@ -40,7 +40,7 @@ class FaultPenalty(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class Ruleset:
-    """Every ruleset field of RULES.md with its default."""
+    """Every ruleset field of docs/rules.md with its default."""
 
     dice_per_player: int = 5
     opener: Opener = Opener.ROLLOFF

@@ -19,11 +19,12 @@ from rich.markup import escape
 from arena._proto.perudo.v1 import admin_pb2 as apb
 from arena._proto.perudo.v1 import admin_pb2_grpc as apb_grpc
 from arena.auth import new_token, token_hash
-from arena.cli import live, options
+from arena.cli import live, options, validate
 from arena.league import LeagueConfig, LeagueServer, admin_token_path
 from arena.league_rebuild import rebuild
 from arena.manifest import valid_name
 from arena.ratings import Standing
+from arena.report import SlowDecision
 from arena.server import ServerLimits, Tls
 from arena.store import LeagueStore
 from arena.tournament import Progress, TournamentConfig, TournamentError
@@ -38,22 +39,39 @@ def add_commands(commands: Any) -> None:
     serve.add_argument("--admin", default=DEFAULT_ADMIN, help="where the organiser connects")
     serve.add_argument("--tls-cert", type=Path, help="certificate (PEM) for TLS")
     serve.add_argument("--tls-key", type=Path, help="private key (PEM) for TLS")
-    serve.add_argument("--league", type=Path, default=DEFAULT_LEAGUE)
-    serve.add_argument("--out", type=Path, default=Path("results"))
-    serve.add_argument("--sessions-per-bot", type=int, default=8, help="sessions one name may open")
-    serve.add_argument("--max-message-bytes", type=int, default=ServerLimits().max_message_bytes)
-    serve.add_argument("--hello-timeout", type=float, default=ServerLimits().hello_timeout)
+    serve.add_argument("--league", type=validate.league_file, default=DEFAULT_LEAGUE)
+    serve.add_argument("--out", type=validate.out_folder, default=Path("results"))
+    serve.add_argument(
+        "--sessions-per-bot",
+        type=validate.int_at_least(1),
+        default=8,
+        help="sessions one name may open",
+    )
+    serve.add_argument(
+        "--max-message-bytes",
+        type=validate.int_at_least(1024),
+        default=ServerLimits().max_message_bytes,
+    )
+    serve.add_argument(
+        "--hello-timeout", type=validate.seconds, default=ServerLimits().hello_timeout
+    )
     serve.add_argument(
         "--reconnect-grace",
-        type=float,
+        type=validate.seconds,
         default=60.0,
         help="seconds a disconnected bot's games wait before they are dropped",
     )
 
     token = commands.add_parser("token", help="register entrants of the league server")
-    token.add_argument("action", choices=["add", "revoke", "list"])
-    token.add_argument("name", nargs="?")
-    token.add_argument("--league", type=Path, default=DEFAULT_LEAGUE)
+    token.add_argument("--league", type=validate.league_file, default=DEFAULT_LEAGUE)
+    # An action of its own parser, so that `token add --league X alice` reads as
+    # `token add alice --league X` does (one parser's optional NAME would be taken as absent).
+    actions = token.add_subparsers(dest="action", required=True, metavar="{add,revoke,list}")
+    for action in ("add", "revoke", "list"):
+        sub = actions.add_parser(action)
+        if action != "list":
+            sub.add_argument("name", nargs="?")
+        sub.add_argument("--league", type=validate.league_file, default=argparse.SUPPRESS)
 
     league = commands.add_parser("league", help="repair the league store, or take a tournament out")
     league.add_argument("action", choices=["rebuild", "remove"])
@@ -90,7 +108,7 @@ def cmd_token(args: argparse.Namespace, console: Console) -> int:
             for name in sorted(store.entrants()):
                 console.print(name, highlight=False)
             return 0
-        if not args.name:
+        if not getattr(args, "name", None):
             raise TournamentError(f"arena token {args.action} needs a bot name")
         if args.action == "add":
             if not valid_name(args.name):
@@ -176,7 +194,11 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
 
 
 async def _serve(config: LeagueConfig, console: Console) -> int:
-    server = LeagueServer(config)
+    def say(text: str) -> None:
+        stamp = time.strftime("%H:%M:%S")
+        console.print(f"{stamp} {text}", highlight=False, markup=False)
+
+    server = LeagueServer(config, say)
     try:
         await server.start()
     except OSError as error:
@@ -263,7 +285,7 @@ async def _start(
 ) -> int:
     ruleset = options.ruleset(args)
     request = apb.StartTournamentRequest(
-        games=args.games,
+        games=args.games or 0,  # 0: the server's default
         table_size=args.table_size or 0,
         jobs=args.jobs,
         move_time=args.move_time,
@@ -316,6 +338,13 @@ async def _follow(stream: Any, view: live.LiveView, console: Console) -> int:
                     _standings(data["table"]), f"Leaderboard ({data['games']} games)"
                 )
             )
+            report = live.report_lines(
+                [tuple(s) for s in data.get("skipped", [])],
+                data.get("faults", {}),
+                [SlowDecision(**d) for d in data.get("slowest", [])],
+            )
+            for line in report:
+                console.print(line, highlight=False, markup=False)
             console.print(f"Results: {data['folder']} ({data['status']})", highlight=False)
             return 0 if data["status"] == "finished" else 130
         else:

@@ -6,39 +6,54 @@ import contextlib
 import json
 import time
 from collections import deque
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console, Group
+from rich import box
+from rich.console import Console, Group, RenderableType
 from rich.live import Live
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 from rich.text import Text
 
 from arena.ratings import Standing
+from arena.report import SlowDecision
+from arena.schedule import explain
 from arena.tournament import Progress as TournamentProgress
+
+
+def _figures(title: str, headers: tuple[str, ...], rows: Sequence[tuple[str, ...]]) -> Table:
+    """A table readable at 80 columns: each figure keeps its full width, and a long bot
+    name (column 1) folds onto a second line rather than push a figure into an ellipsis."""
+    view = Table(
+        title=title,
+        title_justify="left",
+        header_style="bold",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+        padding=(0, 0, 0, 1),
+    )
+    for i, header in enumerate(headers):
+        if i == 1:
+            view.add_column(header, overflow="fold", min_width=12)
+            continue
+        width = max([len(header), *(len(row[i]) for row in rows)])
+        view.add_column(header, justify="right", no_wrap=True, min_width=width)
+    faults = headers.index("faults")
+    for row in rows:
+        cells = [Text(cell) for cell in row]  # bot names are the bots' own text: never markup
+        if row[faults] != "0":
+            cells[faults].stylize("red")
+        view.add_row(*cells)
+    return view
 
 
 def leaderboard_table(
     table: list[Standing], title: str = "Leaderboard", limit: int | None = None
 ) -> Table:
-    view = Table(title=title, title_justify="left", header_style="bold")
-    for column, justify in (
-        ("#", "right"),
-        ("bot", "left"),
-        ("rating", "right"),
-        ("mu", "right"),
-        ("sigma", "right"),
-        ("games", "right"),
-        ("wins", "right"),
-        ("win %", "right"),
-        ("avg place", "right"),
-        ("faults", "right"),
-        ("median ms", "right"),
-    ):
-        view.add_column(column, justify=justify)  # type: ignore[arg-type]
-    for rank, s in enumerate(table[:limit] if limit else table, start=1):
-        view.add_row(
+    rows = [
+        (
             str(rank),
             s.name,
             f"{s.conservative:.2f}",
@@ -48,10 +63,68 @@ def leaderboard_table(
             str(s.wins),
             f"{100 * s.win_rate:.1f}",
             f"{s.average_place:.2f}",
-            Text(str(s.faults), style="red" if s.faults else ""),
+            str(s.faults),
             f"{s.median_think_ms:.2f}",
         )
+        for rank, s in enumerate(table[:limit] if limit else table, start=1)
+    ]
+    headers = ("#", "bot", "rating", "mu", "sigma", "games", "wins", "win%", "place", "faults")
+    view = _figures(title, (*headers, "ms"), rows)
+    view.caption = "rating = mu - 3 sigma; place: average finishing place; ms: median decision"
+    view.caption_justify = "left"
     return view
+
+
+def standings_table(table: list[Standing], limit: int) -> Table:
+    """The live standings: the columns that move during play."""
+    rows = [
+        (
+            str(rank),
+            s.name,
+            f"{s.conservative:.2f}",
+            str(s.games),
+            f"{100 * s.win_rate:.1f}",
+            str(s.faults),
+            f"{s.median_think_ms:.1f}",
+        )
+        for rank, s in enumerate(table[:limit], start=1)
+    ]
+    headers = ("#", "bot", "rating", "games", "win%", "faults", "ms")
+    view = _figures("Standings (live)", headers, rows)
+    if len(table) > limit:
+        view.caption = f"and {len(table) - limit} more"
+        view.caption_justify = "left"
+    return view
+
+
+def report_lines(
+    skipped: Sequence[tuple[str, str]],
+    faults: dict[str, dict[str, int]],
+    slowest: Sequence[SlowDecision],
+) -> list[str]:
+    """After the leaderboard: who did not play, faults by bot and kind, the slowest answers.
+
+    Plain text: the reasons quote bots' output and the names are the bots' own.
+    """
+    lines = []
+    if skipped:
+        lines.append(f"Skipped, did not play ({len(skipped)}):")
+        lines += [f"  {name}: {reason}" for name, reason in skipped]
+    if faults:
+        lines.append("Faults by bot and kind:")
+        lines += [
+            f"  {bot}: {sum(kinds.values())} "
+            + ", ".join(f"{kind} {count}" for kind, count in sorted(kinds.items()))
+            for bot, kinds in faults.items()
+        ]
+    else:
+        lines.append("No faults.")
+    if slowest:
+        lines.append("Slowest decisions:")
+        lines += [
+            f"  {d.ms:9.1f} ms  {d.bot}  {d.game} round {d.round}: {d.action}" for d in slowest
+        ]
+    return lines
 
 
 class LiveView:
@@ -74,6 +147,10 @@ class LiveView:
         self._faults: deque[str] = deque(maxlen=6)
         self._live: Live | None = None
         self._last_line = 0.0
+        self._opened = time.monotonic()
+        self._playing = False
+        """False while bots are found, built and connected: the bar has no total yet."""
+        self._final = False
 
     def __enter__(self) -> LiveView:
         if self.interactive:
@@ -84,6 +161,9 @@ class LiveView:
         return self
 
     def __exit__(self, *exc: object) -> None:
+        # The last frame keeps the progress but not the live standings: they are rated in
+        # the order games finished, the final leaderboard printed next in schedule order.
+        self._final = True
         if self._live is not None:
             self._live.update(self._render())
             self._live.__exit__(None, None, None)
@@ -103,9 +183,18 @@ class LiveView:
             self.console.print(
                 f"Dice commitment (SHA-256 of the seed): {commitment}", highlight=False
             )
+        self._say_schedule(folder, len(entrants))
+        self._playing = True
         self._bar.update(self._task, total=progress.total, completed=progress.done)
         if not self.interactive:
             self.console.print(f"{progress.done}/{progress.total} games already played")
+
+    def _say_schedule(self, folder: Path, entrants: int) -> None:
+        """Why the schedule holds as many games as it does, before they are played."""
+        with contextlib.suppress(OSError, ValueError, KeyError, TypeError):
+            info = json.loads((folder / "tournament.json").read_text())
+            text = explain(entrants, info["table_size"], info["games"])
+            self.console.print(text, highlight=False, markup=False)
 
     def game_finished(
         self, line: dict[str, Any], table: list[Standing], progress: TournamentProgress
@@ -129,11 +218,24 @@ class LiveView:
                 highlight=False,
             )
 
-    def _render(self) -> Group:
+    def _render(self) -> RenderableType:
+        if not self._playing:
+            return _Preparing(self._opened)
         parts: list[Any] = [self._bar]
-        if self._table:
-            parts.append(leaderboard_table(self._table, "Standings", limit=12))
+        if self._table and not self._final:
+            parts.append(standings_table(self._table, limit=12))
         if self._faults:
             parts.append(Text("Recent faults", style="bold red"))
             parts.extend(Text(f"  {f}", style="red") for f in self._faults)
         return Group(*parts)
+
+
+class _Preparing:
+    """Until play begins, the time spent finding, building and connecting the bots."""
+
+    def __init__(self, since: float) -> None:
+        self._since = since
+
+    def __rich__(self) -> Text:
+        elapsed = time.monotonic() - self._since
+        return Text(f"preparing the bots (builds, connections): {elapsed:.0f} s", style="dim")

@@ -11,20 +11,20 @@ import sys
 from pathlib import Path
 
 from rich.console import Console
+from rich.text import Text
 
-from arena.cli import league, live, options, replay, verify
+from arena.cli import board, dryrun, league, live, options, replay, validate, verify
 from arena.processes import ResourceLimits
-from arena.ratings import rate_all
-from arena.results import ResultsError
+from arena.results import ResultsError, TournamentFolder
 from arena.schedule import Deals
-from arena.store import LeagueStore, StoreError
+from arena.store import StoreError
 from arena.tournament import Summary, Tournament, TournamentConfig, TournamentError
 from arena.verify import VerifyError
-from engine import PerudoError, RulesetError, seed_from_hex
+from engine import RulesetError, seed_from_hex
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = validate.OneLineParser(
         prog="arena", description="Perudo Arena: bot tournaments with TrueSkill."
     )
     commands = parser.add_subparsers(dest="command", required=True)
@@ -32,44 +32,72 @@ def _parser() -> argparse.ArgumentParser:
     run = commands.add_parser("run", help="run a tournament of the bots in a folder")
     source = run.add_mutually_exclusive_group(required=True)
     source.add_argument(
-        "--bots", type=Path, help="folder of bots (sub-folders with bot.toml, or scripts)"
+        "--bots",
+        type=validate.folder,
+        help="folder of bots (sub-folders with bot.toml, or scripts)",
     )
     source.add_argument(
-        "--resume", type=Path, metavar="FOLDER", help="continue an interrupted tournament"
+        "--resume",
+        type=validate.folder,
+        metavar="FOLDER",
+        help="continue an interrupted tournament",
     )
     options.add_schedule_flags(run)
     run.add_argument(
-        "--out", type=Path, default=Path("results"), help="where results go (default results/)"
-    )
-    run.add_argument("--league", type=Path, help="league store (default OUT/league.sqlite)")
-    run.add_argument(
-        "--connect-timeout", type=float, default=20.0, help="seconds for bots to connect"
-    )
-    run.add_argument(
-        "--memory-mb", type=int, default=ResourceLimits().memory_mb, help="address space per bot"
+        "--out",
+        type=validate.out_folder,
+        default=Path("results"),
+        help="where results go (default results/)",
     )
     run.add_argument(
-        "--cpu-s", type=int, default=ResourceLimits().cpu_s, help="CPU seconds per bot"
+        "--league", type=validate.league_file, help="league store (default OUT/league.sqlite)"
+    )
+    run.add_argument(
+        "--connect-timeout", type=validate.seconds, default=20.0, help="seconds for bots to connect"
+    )
+    run.add_argument(
+        "--memory-mb",
+        type=validate.int_at_least(validate.MIN_MEMORY_MB),
+        default=ResourceLimits().memory_mb,
+        help="address space per bot",
+    )
+    run.add_argument(
+        "--cpu-s",
+        type=validate.int_at_least(1),
+        default=ResourceLimits().cpu_s,
+        help="CPU seconds per bot",
+    )
+    run.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="show who would play and the schedule's size; build, start and create nothing",
     )
     options.add_rules_flags(run)
 
-    board = commands.add_parser("leaderboard", help="show the league standings")
-    board.add_argument("--league", type=Path, default=Path("results/league.sqlite"))
-    board.add_argument("--json", action="store_true", help="print JSON")
+    board.add_command(commands)
 
     bench = commands.add_parser("bench", help="measure the engine, the transport and the referee")
     bench.add_argument("--json", action="store_true", help="print the figures as JSON")
-    bench.add_argument("--seconds", type=float, default=3.0, help="seconds per measurement")
-    bench.add_argument("--concurrency", type=int, default=6, help="games (requests) in flight")
-    bench.add_argument("--bots", type=int, default=4, help="bot processes")
     bench.add_argument(
-        "--rounds", type=int, default=3, help="times transport and arena alternate (best kept)"
+        "--seconds", type=validate.seconds, default=3.0, help="seconds per measurement"
+    )
+    bench.add_argument(
+        "--concurrency", type=validate.int_at_least(1), default=6, help="games (requests) in flight"
+    )
+    bench.add_argument("--bots", type=validate.int_at_least(1), default=4, help="bot processes")
+    bench.add_argument(
+        "--rounds",
+        type=validate.int_at_least(1),
+        default=3,
+        help="times transport and arena alternate (best kept)",
     )
 
     check = commands.add_parser("check-bot", help="put one bot through a compliance suite")
     check.add_argument("path", type=Path, help="a bot folder (with bot.toml) or script")
-    check.add_argument("--move-time", type=float, default=1.0, help="seconds per decision")
-    check.add_argument("--connect-timeout", type=float, default=20.0)
+    check.add_argument(
+        "--move-time", type=validate.seconds, default=1.0, help="seconds per decision"
+    )
+    check.add_argument("--connect-timeout", type=validate.seconds, default=20.0)
 
     league.add_commands(commands)
     verify.add_commands(commands)
@@ -81,21 +109,16 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _config(args: argparse.Namespace) -> TournamentConfig:
-    if args.games < 1 or args.jobs < 1 or args.move_time <= 0:
-        raise TournamentError("--games and --jobs must be at least 1 and --move-time positive")
-    try:
-        seed = seed_from_hex(args.seed, "--seed") if args.seed else None
-    except PerudoError as error:
-        raise TournamentError(str(error)) from None
+    """The run's configuration; every value was checked as the command line was parsed."""
     return TournamentConfig(
         bots_dir=args.bots or Path("."),
         out=args.out,
         table_size=args.table_size,
-        games=args.games,
+        games=args.games if args.games is not None else options.DEFAULT_GAMES,
         jobs=args.jobs,
         ruleset=options.ruleset(args),
         move_time=args.move_time,
-        seed=seed,
+        seed=seed_from_hex(args.seed, "--seed") if args.seed is not None else None,
         league=args.league,
         connect_timeout=args.connect_timeout,
         limits=ResourceLimits(memory_mb=args.memory_mb, cpu_s=args.cpu_s),
@@ -125,12 +148,42 @@ async def _run_tournament(
     return await tournament.run(resume)
 
 
+def _check_resume(args: argparse.Namespace, console: Console) -> None:
+    """A resume plays the schedule it began with: say so when --games asks for another."""
+    if args.dry_run:
+        raise TournamentError("--dry-run plans a new run: give --bots, not --resume")
+    if args.games is None:
+        return
+    try:
+        planned = TournamentFolder(args.resume).info()["games"]
+    except (OSError, ValueError, KeyError):
+        return  # the run itself says what is wrong with the folder
+    if planned != args.games:
+        console.print(
+            f"--games {args.games} is ignored: a resumed tournament keeps the schedule it "
+            f"began with (--games {planned})",
+            highlight=False,
+        )
+
+
 def cmd_run(args: argparse.Namespace, console: Console) -> int:
     config = _config(args)
+    if args.resume is not None:
+        _check_resume(args, console)
+    else:
+        try:  # the default store is only known now: OUT/league.sqlite
+            validate.league_file(str(config.league_path))
+        except argparse.ArgumentTypeError as error:
+            raise TournamentError(f"--league: {error}") from None
+        if args.dry_run:
+            return dryrun.dry_run(config, console)
+        dryrun.check_table_size(config)
     with live.LiveView(console) as view:
         tournament = Tournament(config, view)
         summary = asyncio.run(_run_tournament(tournament, view, args.resume))
     console.print(live.leaderboard_table(summary.table, f"Leaderboard ({summary.games} games)"))
+    for line in live.report_lines(summary.skipped, summary.faults, summary.slowest):
+        console.print(line, highlight=False, markup=False)
     console.print(f"Results: {summary.folder}", highlight=False)
     if summary.status != "finished":
         console.print(
@@ -139,31 +192,19 @@ def cmd_run(args: argparse.Namespace, console: Console) -> int:
             highlight=False,
         )
         return 130
-    console.print(f"Dice seed (check any deal in the replays): {summary.seed_hex}", highlight=False)
-    return 0
-
-
-def cmd_leaderboard(args: argparse.Namespace, console: Console) -> int:
-    if not args.league.exists():
-        raise TournamentError(f"no league store at {args.league}; run a tournament first")
-    store = LeagueStore(args.league)
-    try:
-        table = rate_all(store.results()).table()
-        tournaments = store.tournaments()
-    finally:
-        store.close()
-    if args.json:
-        print(json.dumps([s.to_json(r) for r, s in enumerate(table, start=1)], indent=2))
-        return 0
-    games = sum(count for _, count in tournaments)
     console.print(
-        live.leaderboard_table(table, f"League: {len(tournaments)} tournaments, {games} games")
+        f"Dice seed (check any deal in the replays): {summary.seed_hex}",
+        highlight=False,
+        soft_wrap=True,
     )
     return 0
 
 
 def cmd_replay(args: argparse.Namespace, console: Console) -> int:
     path = replay.find_replay(args.game, args.results)
+    console.print(
+        f"Tournament {replay.tournament_of(path)} ({path})", highlight=False, markup=False
+    )
     for line in replay.tell(replay.load(path)):
         console.print(line, highlight=False, markup=False)
     return 0
@@ -216,7 +257,7 @@ COMMANDS = {
     "run": cmd_run,
     "bench": cmd_bench,
     "check-bot": cmd_check_bot,
-    "leaderboard": cmd_leaderboard,
+    "leaderboard": board.cmd_leaderboard,
     "replay": cmd_replay,
 }
 
@@ -237,7 +278,10 @@ def main(argv: list[str] | None = None) -> int:
         VerifyError,
         ResultsError,
     ) as error:
-        errors.print(f"[red]arena {args.command}:[/] {error}", highlight=False)
+        # One line however long (soft_wrap), and the message as plain text: it may quote a bot.
+        errors.print(
+            Text.assemble((f"arena {args.command}:", "red"), " ", str(error)), soft_wrap=True
+        )
         return 1
     except KeyboardInterrupt:
         return 130

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import argparse
 
+from arena.cli import validate
 from arena.schedule import Deals
 from engine import PRESETS, Ruleset, preset
+
+DEFAULT_GAMES = 120
 
 
 def ruleset(args: argparse.Namespace) -> Ruleset:
@@ -27,12 +30,17 @@ def ruleset(args: argparse.Namespace) -> Ruleset:
 
 
 def add_rules_flags(parser: argparse.ArgumentParser) -> None:
-    rules = parser.add_argument_group("rules (RULES.md); flags override the preset")
+    rules = parser.add_argument_group("rules (docs/rules.md); flags override the preset")
     rules.add_argument(
         "--rules", default="rulebook", choices=sorted(PRESETS), help="preset (default rulebook)"
     )
     rules.add_argument("--calza", choices=["off", "turn", "any"])
-    rules.add_argument("--dice", type=int, metavar="N", help="dice per player")
+    rules.add_argument(
+        "--dice",
+        type=validate.int_between(1, validate.MAX_DICE),
+        metavar="N",
+        help="dice per player",
+    )
     rules.add_argument("--opener", choices=["rolloff", "seat0"])
     rules.add_argument("--palifico", action=argparse.BooleanOptionalAction, default=None)
     rules.add_argument("--palifico-once", action=argparse.BooleanOptionalAction, default=None)
@@ -49,18 +57,34 @@ def add_rules_flags(parser: argparse.ArgumentParser) -> None:
 
 
 def add_schedule_flags(parser: argparse.ArgumentParser) -> None:
+    # --games has no default here, so that a resume can tell a --games given from none.
     parser.add_argument(
-        "--games", type=int, default=120, help="at least this many games (default 120)"
+        "--games",
+        type=validate.int_between(1, validate.MAX_GAMES),
+        help=f"at least this many games (default {DEFAULT_GAMES})",
     )
     parser.add_argument(
-        "--table-size", type=int, help="players per game (default: all bots, up to 6)"
+        "--table-size",
+        type=validate.int_between(2, validate.MAX_TABLE),
+        help="players per game (default: all bots, up to 6)",
     )
-    parser.add_argument("--jobs", type=int, default=6, help="games at once (default 6)")
     parser.add_argument(
-        "--move-time", type=float, default=1.0, help="seconds per decision (default 1)"
+        "--jobs",
+        type=validate.int_at_least(1),
+        default=6,
+        help="games at once (default 6)",
     )
-    parser.add_argument("--seed", help="hex seed for the dice (default: a fresh secret one)")
-    parser.add_argument("--name", help="tournament name (default: time and seed commitment)")
+    parser.add_argument(
+        "--move-time", type=validate.seconds, default=1.0, help="seconds per decision (default 1)"
+    )
+    parser.add_argument(
+        "--seed", type=validate.seed, help="hex seed for the dice (default: a fresh secret one)"
+    )
+    parser.add_argument(
+        "--name",
+        type=validate.tournament_name,
+        help="tournament name (default: time and seed commitment)",
+    )
     parser.add_argument(
         "--deals",
         choices=[d.value for d in Deals],

@@ -6,9 +6,15 @@ import json
 from pathlib import Path
 from typing import Any
 
+from arena.tournament import TournamentError
+
 
 def find_replay(game: str, results: Path) -> Path:
-    """A replay file from a path, `TOURNAMENT/GAME`, or a game id (newest tournament first)."""
+    """A replay file from a path, `TOURNAMENT/GAME`, or a game id found in one tournament only.
+
+    Game ids repeat across tournaments (every one has `u000-t000-r0`), so a bare
+    id that several tournaments have is refused rather than guessed.
+    """
     direct = Path(game)
     if direct.is_file():
         return direct
@@ -17,23 +23,40 @@ def find_replay(game: str, results: Path) -> Path:
         candidate = results / tournament / "replays" / f"{game_id}.json"
         if candidate.is_file():
             return candidate
-    matches = sorted(
-        results.glob(f"*/replays/{game}.json"), key=lambda p: p.stat().st_mtime, reverse=True
-    )
+        raise FileNotFoundError(f"no replay of game {game_id!r} in {results / tournament}")
+    matches = sorted(results.glob(f"*/replays/{game}.json"))
     if not matches:
         raise FileNotFoundError(f"no replay of game {game!r} under {results}")
+    if len(matches) > 1:
+        names = [tournament_of(m) for m in matches]
+        raise TournamentError(
+            f"game {game!r} is in {len(names)} tournaments ({', '.join(names)}); "
+            f"say which: arena replay {names[-1]}/{game}"
+        )
     return matches[0]
+
+
+def tournament_of(replay: Path) -> str:
+    """The tournament a replay file belongs to (results/<tournament>/replays/<game>.json)."""
+    return replay.parent.parent.name if replay.parent.name == "replays" else "?"
 
 
 def _face(face: int) -> str:
     return "pacos" if face == 1 else f"{face}s"
 
 
+def _bid(text: str) -> str:
+    _, count, face = text.split()
+    return f"{count} x {_face(int(face))}"
+
+
 def tell(replay: dict[str, Any]) -> list[str]:
     names: list[str] = replay["players"]
     lines = [f"Game {replay['game']}: {', '.join(f'{i}:{n}' for i, n in enumerate(names))}"]
+    standing = ""
     for event in replay["events"]:
         if "hands" in event:
+            standing = ""
             kind = " (palifico)" if event["palifico"] else ""
             lines.append(f"Round {event['round']}{kind}, {names[event['opener']]} opens")
             for seat, hand in enumerate(event["hands"]):
@@ -42,8 +65,14 @@ def tell(replay: dict[str, Any]) -> list[str]:
         elif "action" in event:
             action = event["action"]
             if action.startswith("bid "):
-                _, count, face = action.split()
-                action = f"bids {count} x {_face(int(face))}"
+                standing = _bid(action)
+                action = f"bids {standing}"
+            elif action == "pass":  # only ever the answer to a calza offer out of turn
+                action = f"is offered calza on {standing} and declines"
+            elif action == "calza":
+                action = f"calls calza on {standing}"
+            elif action == "dudo":
+                action = f"calls dudo on {standing}"
             lines.append(f"  {names[event['seat']]} {action}  ({event['ms']:.1f} ms)")
         elif "end" in event:
             change = event["change"]

@@ -13,8 +13,12 @@ from typing import Any
 
 import pytest
 
+from arena.cli.main import main
+from arena.cli.replay import tell
 from arena.ratings import rate_all
+from arena.results import result_of
 from arena.store import LeagueStore
+from engine import preset
 
 BOTS = Path(__file__).parent / "tournament_bots"
 ARENA = Path(sys.executable).parent / "arena"
@@ -55,7 +59,9 @@ def night(tmp_path_factory: pytest.TempPathFactory) -> Night:
         "--games",
         "6",
         "--table-size",
-        "2",
+        "3",
+        "--rules",
+        "calza-any",  # so that the replays hold calza offers declined
         "--jobs",
         "3",
         "--move-time",
@@ -140,7 +146,9 @@ def test_replay_tells_the_rounds_dice_and_finish(night: Night, how: str) -> None
     replay = json.loads(path.read_text())
     hands, rounds, actions = _expected_story(replay)
     told = [x.strip() for x in done.stdout.splitlines()]
-    assert told[0] == f"Game {game}: 0:{line['players'][0]}, 1:{line['players'][1]}"
+    assert told[0].startswith("Tournament night1 (")
+    seats = ", ".join(f"{i}:{name}" for i, name in enumerate(line["players"]))
+    assert told[1] == f"Game {game}: {seats}"
     assert sum(x.startswith("Round ") for x in told) == rounds
     assert any(x.startswith("Round 1") for x in told)
     for hand in hands:
@@ -161,7 +169,7 @@ def test_replay_of_an_unknown_game(night: Night) -> None:
 )
 def test_run_refuses_a_bad_seed(tmp_path: Path, seed: str, message: str) -> None:
     done = arena("run", "--bots", str(BOTS), "--seed", seed, "--out", str(tmp_path / "out"))
-    assert done.returncode == 1
+    assert done.returncode == 2
     assert message in done.stderr
     assert not (tmp_path / "out").exists()
 
@@ -169,7 +177,7 @@ def test_run_refuses_a_bad_seed(tmp_path: Path, seed: str, message: str) -> None
 def test_run_refuses_a_missing_bots_folder(tmp_path: Path) -> None:
     missing = tmp_path / "no-such-bots"
     done = arena("run", "--bots", str(missing), "--out", str(tmp_path / "out"))
-    assert done.returncode == 1
+    assert done.returncode == 2
     assert f"{missing} is not a folder" in done.stderr
     assert "Traceback" not in done.stderr
     assert not (tmp_path / "out").exists()  # nothing half-made is left behind
@@ -177,5 +185,151 @@ def test_run_refuses_a_missing_bots_folder(tmp_path: Path) -> None:
 
 def test_run_refuses_bad_numbers(tmp_path: Path) -> None:
     done = arena("run", "--bots", str(BOTS), "--games", "0", "--out", str(tmp_path / "out"))
-    assert done.returncode == 1
+    assert done.returncode == 2
     assert "--games" in done.stderr
+
+
+def test_replay_refuses_a_game_id_that_several_tournaments_have(
+    night: Night, tmp_path: Path
+) -> None:
+    results = tmp_path / "results"
+    for name in ("earlier", "later"):
+        shutil.copytree(night.folder, results / name)
+    game = night.lines[0]["game"]
+    done = arena("replay", game, "--results", str(results))
+    assert done.returncode == 1
+    assert done.stdout == ""
+    said = " ".join(done.stderr.split())
+    assert f"game {game!r} is in 2 tournaments (earlier, later)" in said
+    assert f"arena replay later/{game}" in said
+
+    chosen = arena("replay", f"earlier/{game}", "--results", str(results))
+    assert chosen.returncode == 0, chosen.stderr
+    path = results / "earlier" / "replays" / f"{game}.json"
+    assert chosen.stdout.splitlines()[0] == f"Tournament earlier ({path})"
+
+
+def test_replay_says_in_words_when_a_calza_offer_is_declined(night: Night) -> None:
+    replays = sorted((night.folder / "replays").glob("*.json"))
+    declined = 0
+    for path in replays:
+        replay = json.loads(path.read_text())
+        told = tell(replay)
+        names = replay["players"]
+        actions = [e for e in replay["events"] if "action" in e]
+        lines = [x.strip() for x in told if x.endswith(" ms)")]
+        assert len(lines) == len(actions)
+        standing = ""
+        for event, line in zip(actions, lines, strict=True):
+            if event["action"].startswith("bid "):
+                _, count, face = event["action"].split()
+                standing = f"{count} x {'pacos' if face == '1' else face + 's'}"
+            elif event["action"] == "pass":
+                declined += 1
+                who = names[event["seat"]]
+                assert line.startswith(f"{who} is offered calza on {standing} and declines")
+    assert declined > 0  # the bots pass every offer out of turn
+
+
+def _league_of_three(path: Path) -> dict[str, list[dict[str, Any]]]:
+    """Three tournaments of different rules and table sizes, with the games of each."""
+    plan = {
+        "six-rulebook": ("rulebook", 3, ["ann", "bob", "cy"]),
+        "three-no-calza": ("no-calza", 2, ["dee", "eve"]),
+        "six-rulebook-pairs": ("rulebook", 2, ["ann", "fay"]),
+    }
+    games: dict[str, list[dict[str, Any]]] = {}
+    store = LeagueStore(path)
+    try:
+        for tid, (rules, size, players) in plan.items():
+            store.add_tournament(
+                tid, {"id": tid, "ruleset": preset(rules).to_mapping(), "table_size": size}
+            )
+            games[tid] = [
+                {
+                    "game": f"g{i}",
+                    "index": i,
+                    "ranking": players[i % len(players) :] + players[: i % len(players)],
+                    "faults": [],
+                    "think_ms": {},
+                }
+                for i in range(3)
+            ]
+            for line in games[tid]:
+                store.add_game(tid, line)
+    finally:
+        store.close()
+    return games
+
+
+@pytest.mark.parametrize(
+    ("flags", "kept"),
+    [
+        (["--tournament", "six-rulebook"], ["six-rulebook"]),
+        (["--tournament", "six-rulebook", "--tournament", "three-no-calza"],
+         ["six-rulebook", "three-no-calza"]),
+        (["--rules", "no-calza"], ["three-no-calza"]),
+        (["--table-size", "2"], ["three-no-calza", "six-rulebook-pairs"]),
+        (["--rules", "rulebook", "--table-size", "2"], ["six-rulebook-pairs"]),
+        (["--rules", "calza-any"], []),
+        (["--rule", "calza=off"], ["three-no-calza"]),
+        (["--rule", "calza=turn", "--rule", "dice_per_player=5"],
+         ["six-rulebook", "six-rulebook-pairs"]),
+        (["--rule", "dice_per_player=3"], []),
+    ],
+)  # fmt: skip
+def test_leaderboard_rates_only_the_tournaments_asked_for(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], flags: list[str], kept: list[str]
+) -> None:
+    league = tmp_path / "league.sqlite"
+    games = _league_of_three(league)
+    expected = rate_all([result_of(line) for tid in kept for line in games[tid]]).table()
+    assert main(["leaderboard", "--league", str(league), "--json", *flags]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [(r["bot"], r["games"]) for r in rows] == [(s.name, s.games) for s in expected]
+    assert [r["mu"] for r in rows] == [round(s.mu, 3) for s in expected]
+
+    assert main(["leaderboard", "--league", str(league), *flags]) == 0
+    played = sum(len(games[tid]) for tid in kept)
+    said = " ".join(capsys.readouterr().out.split())
+    assert f"League: {len(kept)} tournaments (of 3, filtered), {played} games" in said
+
+
+@pytest.mark.parametrize("rule", ["calza=sometimes", "no_such_field=1", "calza"])
+def test_leaderboard_refuses_a_bad_rule_filter(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], rule: str
+) -> None:
+    league = tmp_path / "league.sqlite"
+    _league_of_three(league)
+    with pytest.raises(SystemExit) as refused:
+        main(["leaderboard", "--league", str(league), "--rule", rule])
+    assert refused.value.code == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "--rule" in err
+
+
+def test_leaderboard_names_an_unknown_tournament(tmp_path: Path) -> None:
+    league = tmp_path / "league.sqlite"
+    _league_of_three(league)
+    done = arena("leaderboard", "--league", str(league), "--tournament", "nope")
+    assert done.returncode == 1
+    assert "no tournament nope in the league" in " ".join(done.stderr.split())
+
+
+def test_a_resume_says_it_keeps_the_planned_games(night: Night, tmp_path: Path) -> None:
+    folder = tmp_path / "out" / "night1"
+    shutil.copytree(night.folder, folder)
+    shutil.copy(night.out / "league.sqlite", tmp_path / "league.sqlite")
+    info = json.loads((folder / "tournament.json").read_text())
+    info.update(status="interrupted", seed=None, league=str(tmp_path / "league.sqlite"))
+    (folder / "tournament.json").write_text(json.dumps(info))
+    kept = (folder / "games.jsonl").read_text().splitlines(keepends=True)[:3]
+    (folder / "games.jsonl").write_text("".join(kept))
+    done = arena("run", "--resume", str(folder), "--games", "99")
+    assert done.returncode == 0, done.stderr
+    said = " ".join(done.stdout.split())
+    assert (
+        f"--games 99 is ignored: a resumed tournament keeps the schedule it began with "
+        f"(--games {info['games']})"
+    ) in said
+    assert len((folder / "games.jsonl").read_text().splitlines()) == len(night.lines)

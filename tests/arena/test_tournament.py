@@ -323,7 +323,14 @@ def test_bad_bots_are_reported_and_the_night_goes_on(tmp_path: Path) -> None:
     assert "did not connect within 5 s" in sleeper and "sleeping" in sleeper
     quitter = recorder.note_about("quitter")
     assert "exited with code 3 before connecting" in quitter and "no config here" in quitter
-    assert len(recorder.notes) == 5
+    # Each bot that did not play is kept with its reason, and the summary says the same.
+    skipped = {s["name"]: s["reason"] for s in info["skipped"]}
+    assert sorted(skipped) == ["broken", "needy", "no_run", "quitter", "sleeper"]
+    assert "fatal: out of coffee" in skipped["broken"] and "sleeping" in skipped["sleeper"]
+    assert dict(summary.skipped) == skipped
+    built = [n for n in recorder.notes if n.startswith("building ")]
+    assert built == ["building broken (up to 300 s)"]  # said as it begins: builds take a while
+    assert len(recorder.notes) == 6
 
     # Everything started is stopped, the bot that never dialled included.
     pids = [p.process.pid for p in tournament._processes.values()]

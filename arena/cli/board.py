@@ -1,0 +1,96 @@
+"""`arena leaderboard`: the league's standings, of every tournament or of those chosen.
+
+Games played under different rules or at different table sizes are different
+contests; rating them together pools a 6-player rulebook night with a 3-die
+no-calza one. The filters choose tournaments by what their tournament.json
+recorded, and only their games are rated.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from arena.cli import live, validate
+from arena.ratings import rate_all
+from arena.store import LeagueStore
+from arena.tournament import TournamentError
+from engine import PRESETS, preset
+
+
+def add_command(commands: Any) -> None:
+    board = commands.add_parser("leaderboard", help="show the league standings")
+    board.add_argument("--league", type=validate.league_file, default=Path("results/league.sqlite"))
+    board.add_argument("--json", action="store_true", help="print JSON")
+    board.add_argument(
+        "--tournament",
+        action="append",
+        default=[],
+        metavar="ID",
+        help="only this tournament's games (repeatable)",
+    )
+    board.add_argument(
+        "--rules", choices=sorted(PRESETS), help="only tournaments played under this preset"
+    )
+    board.add_argument(
+        "--rule",
+        action="append",
+        default=[],
+        type=validate.rule_field,
+        metavar="FIELD=VALUE",
+        help="only tournaments whose ruleset has this value (repeatable), e.g. dice_per_player=3",
+    )
+    board.add_argument(
+        "--table-size",
+        type=validate.int_between(2, validate.MAX_TABLE),
+        help="only tournaments with tables of this size",
+    )
+
+
+_ABSENT = object()
+
+
+def _chosen(args: argparse.Namespace, infos: list[tuple[str, dict[str, Any]]]) -> list[str]:
+    """The tournaments the filters keep: rating games of different rules together misleads."""
+    known = [tid for tid, _ in infos]
+    unknown = [t for t in args.tournament if t not in known]
+    if unknown:
+        raise TournamentError(
+            f"no tournament {', '.join(unknown)} in the league (it has: {', '.join(known)})"
+        )
+    rules = preset(args.rules).to_mapping() if args.rules else None
+    return [
+        tid
+        for tid, info in infos
+        if (not args.tournament or tid in args.tournament)
+        and (rules is None or info.get("ruleset") == rules)
+        and all(info.get("ruleset", {}).get(k, _ABSENT) == v for k, v in args.rule)
+        and (args.table_size is None or info.get("table_size") == args.table_size)
+    ]
+
+
+def cmd_leaderboard(args: argparse.Namespace, console: Console) -> int:
+    if not args.league.exists():
+        raise TournamentError(f"no league store at {args.league}; run a tournament first")
+    store = LeagueStore(args.league)
+    try:
+        filtered = bool(args.tournament or args.rules or args.rule or args.table_size)
+        chosen = _chosen(args, store.tournament_infos())
+        results = store.results_of(set(chosen)) if filtered else store.results()
+        counts = dict(store.tournaments())
+    finally:
+        store.close()
+    table = rate_all(results).table()
+    if args.json:
+        print(json.dumps([s.to_json(r) for r, s in enumerate(table, start=1)], indent=2))
+        return 0
+    games = sum(counts.get(tid, 0) for tid in chosen)
+    which = f" (of {len(counts)}, filtered)" if filtered else ""
+    console.print(
+        live.leaderboard_table(table, f"League: {len(chosen)} tournaments{which}, {games} games")
+    )
+    return 0

@@ -1,0 +1,74 @@
+"""`arena run --dry-run`: the night's plan without playing it.
+
+It reads the bots folder as a run would, but builds nothing, starts nothing
+and creates no folder, so the organiser can see who would play, who would be
+skipped and why, and how many games the schedule really holds before
+committing an evening to it.
+"""
+
+from __future__ import annotations
+
+from rich.console import Console
+
+from arena.manifest import ManifestError, discover
+from arena.schedule import explain
+from arena.tournament import TournamentConfig, TournamentError
+
+
+def dry_run(config: TournamentConfig, console: Console) -> int:
+    assert config.bots_dir is not None  # a dry run needs --bots, checked by the caller
+
+    def say(text: str) -> None:
+        console.print(text, highlight=False, markup=False)
+
+    try:
+        found, problems = discover(config.bots_dir)
+    except ManifestError as error:
+        raise TournamentError(str(error)) from None
+    skipped = list(problems)
+    playing = []
+    for bot in found:
+        missing = bot.missing_programs()
+        if missing:
+            skipped.append((bot.name, f"needs {', '.join(missing)}, not found on PATH"))
+            continue
+        playing.append(bot.name)
+        if bot.build is not None:
+            say(
+                f"{bot.name}: would build with `{' '.join(bot.build)}` "
+                f"(up to {bot.build_timeout:.0f} s; not run in a dry run)"
+            )
+    for name, reason in skipped:
+        say(f"{name}: would be skipped: {reason}")
+    say(f"{len(playing)} bots would play: {', '.join(playing) or 'none'}")
+    if len(playing) < 2:
+        raise TournamentError("fewer than two bots could play; nothing to plan")
+    size = config.table_size or min(len(playing), 6)
+    if size > len(playing):
+        raise TournamentError(
+            f"--table-size {size} does not fit {len(playing)} bots that could play"
+        )
+    say(explain(len(playing), size, config.games))
+    changes = config.ruleset.changes()
+    rules = ", ".join(f"{k}={v}" for k, v in changes.items()) or "the rulebook's defaults"
+    say(f"rules: {rules}; {config.move_time:g} s per decision; {config.jobs} games at once")
+    say(
+        "Dry run: no folder created, no bot built or started "
+        "(a bot whose build fails or that does not connect would also be skipped)."
+    )
+    return 0
+
+
+def check_table_size(config: TournamentConfig) -> None:
+    """Refuse a table larger than the bots folder before a folder is made for the run."""
+    if config.table_size is None or config.bots_dir is None:
+        return
+    try:
+        found, _ = discover(config.bots_dir)
+    except ManifestError as error:
+        raise TournamentError(str(error)) from None
+    if config.table_size > len(found):
+        raise TournamentError(
+            f"--table-size {config.table_size} does not fit the {len(found)} bots "
+            f"in {config.bots_dir}"
+        )

@@ -1,0 +1,48 @@
+"""`arena serve` tells the organiser who comes and goes."""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from test_cli_league import launch_bot, start_serve, wait_for
+
+from arena.cli.main import main
+
+LEAGUE_BOT = Path(__file__).parent / "league_bots" / "steady.py"
+
+
+@pytest.fixture
+def processes() -> Iterator[list[subprocess.Popen[bytes]]]:
+    started: list[subprocess.Popen[bytes]] = []
+    yield started
+    for process in started:
+        if process.poll() is None:
+            process.kill()
+    for process in started:
+        process.wait(timeout=10)
+
+
+def test_serve_prints_who_connects_and_who_leaves(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], processes: list[subprocess.Popen[bytes]]
+) -> None:
+    league = tmp_path / "league.sqlite"
+    assert main(["token", "add", "alpha", "--league", str(league)]) == 0
+    token = capsys.readouterr().out.strip().splitlines()[-1]
+    serve = start_serve(league, tmp_path / "results", tmp_path / "serve.log", processes)
+
+    def said(text: str) -> bool:
+        return any(line.endswith(text) for line in serve.log.read_text().splitlines())
+
+    bot = launch_bot(LEAGUE_BOT, "alpha", token, serve.port, tmp_path / "alpha.log", processes)
+    arrived = ("alpha connected (1 session(s))", "alpha connected (2 session(s))")
+    wait_for(lambda: any(said(x) for x in arrived), "serve says alpha connected", 20)
+    assert not said("alpha left (no session open)")
+    bot.kill()
+    bot.wait(timeout=10)
+    wait_for(lambda: said("alpha left (no session open)"), "serve says alpha left", 20)
+    # One arrival and one departure, however many sessions the bot opened.
+    log = serve.log.read_text()
+    assert log.count("alpha connected") == 1 and log.count("alpha left") == 1
