@@ -156,8 +156,8 @@ class LeagueStore:
         """The games of these tournaments only, in the order `results` rates them."""
         with self._guard("reading games"):
             rows = self._db.execute(
-                "SELECT g.tournament, g.line FROM games g JOIN tournaments t ON t.id = g.tournament "
-                "ORDER BY t.started, t.id, g.idx"
+                "SELECT g.tournament, g.line FROM games g "
+                "JOIN tournaments t ON t.id = g.tournament ORDER BY t.started, t.id, g.idx"
             ).fetchall()
         return [result_of(json.loads(line)) for tid, line in rows if tid in tournament_ids]
 
