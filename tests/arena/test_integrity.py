@@ -342,21 +342,37 @@ def test_a_second_runner_on_one_folder_is_refused_and_games_stay_unique(tmp_path
     bots = copy_bots(tmp_path / "bots")
     folder = tmp_path / "out" / "t"
     log = tmp_path / "arena.log"
-    first = _arena(*_run_args(bots, tmp_path / "out", games=18), log=log, delay=0.01)
+
+    def refused_by(holder: subprocess.Popen[bytes]) -> None:
+        second_log = tmp_path / "second.log"
+        second = _arena("run", "--resume", str(folder), log=second_log)
+        assert _wait(second, second_log) == 1
+        said = " ".join(second_log.read_text().split())
+        assert f"being played by another arena (pid {holder.pid})" in said, said
+        assert "Traceback" not in said
+
+    def holds_lock(holder: subprocess.Popen[bytes]) -> bool:
+        return (folder / "arena.lock").read_text().strip() == str(holder.pid)
+
+    # Slow bots (some 20 s of play) keep each runner going while the next is refused.
+    runners = [_arena(*_run_args(bots, tmp_path / "out", games=60), log=log, delay=0.02)]
     try:
-        _until(lambda: (folder / "games.jsonl").exists() and lines_of(folder), "a game", first)
-        for _ in range(2):  # a resume while it runs, then another
-            second_log = tmp_path / "second.log"
-            second = _arena("run", "--resume", str(folder), log=second_log)
-            assert _wait(second, second_log) == 1
-            said = second_log.read_text()
-            assert f"being played by another arena (pid {first.pid})" in said, said
-            assert "Traceback" not in said
-        assert _wait(first, log) == 0, log.read_text()[-2000:]
+        _until(lambda: (folder / "games.jsonl").exists() and lines_of(folder), "a game", runners[0])
+        refused_by(runners[0])  # a resume while the original runs
+        os.killpg(runners[0].pid, signal.SIGKILL)
+        runners[0].wait()
+        runners.append(_arena("run", "--resume", str(folder), log=log, delay=0.02))
+        _until(lambda: holds_lock(runners[1]), "the resume holds the folder", runners[1])
+        refused_by(runners[1])  # two resumes at once
+        os.killpg(runners[1].pid, signal.SIGINT)
+        assert _wait(runners[1], log) == 130, log.read_text()[-2000:]
+        runners.append(_arena("run", "--resume", str(folder), log=log))
+        assert _wait(runners[2], log) == 0, log.read_text()[-2000:]
     finally:
-        if first.poll() is None:
-            os.killpg(first.pid, signal.SIGKILL)
-            first.wait()
+        for runner in runners:
+            if runner.poll() is None:
+                os.killpg(runner.pid, signal.SIGKILL)
+                runner.wait()
     ids = Counter(x["game"] for x in lines_of(folder))
     assert ids == Counter(planned_ids(folder))  # each game once
 
