@@ -264,6 +264,36 @@ def test_verify_passes_an_honest_folder_and_catches_a_tampered_replay(
     assert f"FAIL {game}: round 1, {replay['players'][1]} (seat 1): the replay shows" in out
     assert out.count("deals match the seed") == 5
 
+    hand.pop()  # a die fewer: the first dice of a hand are still the seed's
+    path.write_text(json.dumps(replay))
+    assert main(["verify", str(folder)]) == 1
+    assert "the seed deals" in capsys.readouterr().out
+
+    # A game ended by a fault, replayed through the rules: still the seed's.
+    shutil.copy(finished / "replays" / f"{game}.json", path)
+    replay = json.loads(path.read_text())
+    first_action = next(i for i, e in enumerate(replay["events"]) if "action" in e)
+    faulty = 1 - replay["events"][first_action]["seat"]  # the next to act, of two
+    replay["events"][first_action + 1 :] = [
+        {"seat": faulty, "fault": "timeout", "detail": "too slow", "sent": ""}
+    ]
+    winner = replay["players"][1 - faulty]
+    replay["ranking"] = [winner, replay["players"][faulty]]
+    path.write_text(json.dumps(replay))
+    rewritten = [
+        dict(x, ranking=replay["ranking"]) if x["game"] == game else x for x in lines_of(folder)
+    ]
+    (folder / "games.jsonl").write_text("".join(json.dumps(x) + "\n" for x in rewritten))
+    assert main(["verify", str(folder)]) == 0, capsys.readouterr().out
+    capsys.readouterr()
+    # ... but not with another result than those deals and actions give.
+    reversed_ranking = replay["ranking"][::-1]
+    path.write_text(json.dumps(dict(replay, ranking=reversed_ranking)))
+    rewritten = [dict(x, ranking=reversed_ranking) if x["game"] == game else x for x in rewritten]
+    (folder / "games.jsonl").write_text("".join(json.dumps(x) + "\n" for x in rewritten))
+    assert main(["verify", str(folder)]) == 1
+    assert f"its deals and actions finish {replay['ranking']}" in capsys.readouterr().out
+
     _write_info(folder, seed="00" * 32)  # another seed than the one committed to
     assert main(["verify", str(folder)]) == 1
     assert "does not hash to the commitment" in capsys.readouterr().out
