@@ -264,6 +264,12 @@ def test_verify_passes_an_honest_folder_and_catches_a_tampered_replay(
     assert f"FAIL {game}: round 1, {replay['players'][1]} (seat 1): the replay shows" in out
     assert out.count("deals match the seed") == 5
 
+    other = lines_of(folder)[1]["game"]
+    path.write_text(json.dumps(dict(replay, deal_key=other)))  # dealt as another game
+    assert main(["verify", str(folder)]) == 1
+    assert f"FAIL {game}: dealt as '{other}', but the schedule deals it as '{game}'" in (
+        capsys.readouterr().out
+    )
     hand.pop()  # a die fewer: the first dice of a hand are still the seed's
     path.write_text(json.dumps(replay))
     assert main(["verify", str(folder)]) == 1
