@@ -33,7 +33,7 @@ class Rebuilt:
     notes: tuple[str, ...]
     """Folders left out and lines ignored, each with why."""
     entrants: int | None
-    """Entrants whose tokens were carried over; None when the old store could not be read."""
+    """Entrants whose tokens were carried over; None when there was no old store to read."""
     set_aside: tuple[Path, ...]
     """The old store's files, renamed, not deleted."""
 
@@ -112,7 +112,7 @@ def _rebuild(
 def _old_entrants(league: Path) -> dict[str, str] | None:
     """The registered entrants of the old store, if it can still say, damaged or not."""
     if not league.exists():
-        return {}
+        return None
     try:
         old = sqlite3.connect(f"file:{league}?mode=ro", uri=True)
     except sqlite3.Error:

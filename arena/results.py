@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from arena.folder_lock import LOCK_NAME
 from arena.match import GameRecord
 from arena.ratings import GameResult, Standing
 from arena.schedule import Deals, ScheduledGame, build
@@ -42,6 +43,17 @@ _LINE_FIELDS: dict[str, type] = {
     "think_ms": dict,
 }
 """What a line of games.jsonl must hold for the arena to rate it."""
+
+
+_NEVER_PLAYED_FILES = {
+    "tournament.json",
+    "seed.secret",
+    "games.jsonl",
+    "replays",
+    "logs",
+    LOCK_NAME,
+}
+"""All that a tournament folder holds until its first game ends."""
 
 
 class ResultsError(Exception):
@@ -238,6 +250,20 @@ class TournamentFolder:
         """A sentence for each finished game whose replay is missing or damaged."""
         found = (replay_problem(self.replays / f"{x['game']}.json", x) for x in lines)
         return [problem for problem in found if problem is not None]
+
+    def never_played(self) -> bool:
+        """Whether this is a tournament folder stopped before its first game, and so reusable."""
+        names = {p.name.removesuffix(".tmp") for p in self.root.iterdir()}
+        if not names <= _NEVER_PLAYED_FILES or any(self.replays.glob("*")):
+            return False  # not ours, or it has played
+        if self.games_path.is_file() and self.games_path.stat().st_size:
+            return False
+        try:
+            return "entrants" not in self.info()
+        except FileNotFoundError:
+            return True  # killed before it wrote its tournament.json
+        except (OSError, ValueError):
+            return False
 
     def clean_tmp(self) -> list[Path]:
         """Remove the half-written copies a crash or a full disk left; return them."""

@@ -23,7 +23,7 @@ from typing import Any
 
 import engine
 from arena.auth import TokenBook
-from arena.folder_lock import LOCK_NAME, FolderBusyError, FolderLock
+from arena.folder_lock import FolderBusyError, FolderLock
 from arena.lobby import Lobby
 from arena.manifest import BotSpec, ManifestError, discover
 from arena.processes import BotProcess, ResourceLimits, run_build
@@ -285,7 +285,7 @@ class Tournament:
         # Locked before a file is written, so two runs of one name cannot both lay it out.
         lock = FolderLock.take(root)
         try:
-            if not new and not _never_began(root):
+            if not new and not TournamentFolder(root).never_played():
                 raise TournamentError(f"{root} already exists; use --resume to continue it")
             folder = TournamentFolder.lay_out(root, fresh, seed)
         except BaseException:
@@ -430,24 +430,6 @@ def _played_on_server(info: dict[str, Any]) -> bool:
     bots = info.get("bots", {}).values()
     remote = any(b.get("remote") for b in bots)
     return bool(info.get("server")) or remote or info.get("bots_dir") is None
-
-
-_NEVER_BEGAN_FILES = {"tournament.json", "seed.secret", "games.jsonl", "replays", "logs", LOCK_NAME}
-
-
-def _never_began(root: Path) -> bool:
-    """Whether `root` is a tournament folder stopped before its first game, and so reusable."""
-    names = {p.name.removesuffix(".tmp") for p in root.iterdir()}
-    if not names <= _NEVER_BEGAN_FILES or any((root / "replays").glob("*")):
-        return False  # not ours, or it has played
-    if (root / "games.jsonl").is_file() and (root / "games.jsonl").stat().st_size:
-        return False
-    try:
-        return "entrants" not in TournamentFolder(root).info()
-    except FileNotFoundError:
-        return True  # killed before it wrote its tournament.json
-    except (OSError, ValueError):
-        return False
 
 
 def _resume_command(folder: Path, venue: Venue | None) -> str:

@@ -2,11 +2,11 @@
 
 Before play the organiser publishes the seed's SHA-256; at the end, the seed.
 Every die is HMAC-SHA256 of that seed (engine.dice), so anyone holding the
-folder can deal each game again and compare it with its replay: the hands of
-every round, and who opened. A seed that does not hash to the commitment, a
-replay dealt on other dice, or on another game's deal, shows that something
-was changed after the fact. Nothing here reads seed.secret: only what is
-published.
+folder can play each game again on those dice with its recorded actions and
+compare: the hands of every round, who opened, and the result. A seed that
+does not hash to the commitment, a replay dealt on other dice, or on another
+game's deal, shows that something was changed after the fact. Nothing here
+reads seed.secret: only what is published.
 """
 
 from __future__ import annotations
@@ -87,7 +87,8 @@ def verify(root: Path) -> Verdict:
                     f"{game.game_id}: planned, but recorded neither as played nor as dropped"
                 )
             continue
-        checks.append(_check_game(folder, game, line, seed, ruleset))
+        keys = {game.deal_key} if "deals" in info else _keys_before_own_deals(game)
+        checks.append(_check_game(folder, game, line, seed, ruleset, keys))
     return Verdict(info["id"], committed, tuple(checks), tuple(problems))
 
 
@@ -97,55 +98,94 @@ def _check_game(
     line: dict[str, Any],
     seed: bytes,
     ruleset: engine.Ruleset,
+    keys: set[str],
 ) -> GameCheck:
     path = folder.replays / f"{game.game_id}.json"
     damaged = replay_problem(path, line)
     if damaged is not None:
         return GameCheck(game.game_id, damaged, 0)
     replay = json.loads(path.read_text(encoding="utf-8"))
-    if replay.get("deal_key") != game.deal_key:
+    key = replay.get("deal_key")
+    if key not in keys:
+        planned = " or ".join(map(repr, sorted(keys)))
         return GameCheck(
-            game.game_id,
-            f"dealt as {replay.get('deal_key')!r}, but the schedule deals it as {game.deal_key!r}",
-            0,
+            game.game_id, f"dealt as {key!r}, but the schedule deals it as {planned}", 0
         )
-    dice = engine.HmacDice(seed, game.deal_key)
-    deals = [e for e in replay["events"] if isinstance(e, dict) and "hands" in e]
+    dice = engine.HmacDice(seed, str(key))
+    events = [e for e in replay["events"] if isinstance(e, dict)]
+    deals = sum("hands" in e for e in events)
     if not deals:
         return GameCheck(game.game_id, "the replay holds no deal", 0)
-    problem = _first_mismatch(deals, dice, game.players)
-    if problem is None:
-        opener = (
-            engine.rolloff(dice, len(game.players))
-            if ruleset.opener is engine.Opener.ROLLOFF
-            else 0
-        )
-        if deals[0].get("opener") != opener:
-            problem = (
-                f"round 1 is opened by seat {deals[0].get('opener')}, "
-                f"but the seed's roll-off gives seat {opener}"
-            )
-    return GameCheck(game.game_id, problem, len(deals))
+    try:
+        problem = _replay_on_the_seed(events, dice, game.players, ruleset, line["ranking"])
+    except (engine.PerudoError, KeyError, TypeError, ValueError) as error:
+        problem = f"its actions do not follow the rules from its deals ({error})"
+    return GameCheck(game.game_id, problem, deals)
 
 
-def _first_mismatch(
-    deals: Sequence[dict[str, Any]], dice: engine.HmacDice, players: Sequence[str]
+def _keys_before_own_deals(game: ScheduledGame) -> set[str]:
+    """The deal keys a game may have had in a tournament begun before every game had its own.
+
+    Such a folder has no "deals" in tournament.json; it dealt the rotations of
+    a table on one key, `u{unit}-t{table}`, and games it played after an upgrade
+    on their own id.
+    """
+    unit, table, _ = game.game_id.split("-")
+    return {game.game_id, f"u{int(unit[1:])}-t{int(table[1:])}"}
+
+
+def _replay_on_the_seed(
+    events: Sequence[dict[str, Any]],
+    dice: engine.HmacDice,
+    players: Sequence[str],
+    ruleset: engine.Ruleset,
+    ranking: Sequence[str],
 ) -> str | None:
-    for deal in deals:
-        hands = deal["hands"]
-        if not isinstance(hands, list) or len(hands) != len(players):
-            return f"round {deal.get('round')}: not one hand per seat"
-        for seat, hand in enumerate(hands):
-            if not isinstance(hand, list):
-                return f"round {deal.get('round')}, seat {seat}: not a hand"
-            dealt = list(dice.hand(int(deal["round"]), seat, len(hand)))
-            if hand != dealt:
+    """Play the game again on the seed's dice with the replay's actions; say where they part.
+
+    Replaying through the rules engine checks more than the faces: how many dice
+    each seat holds in each round, who opens, and that the recorded result is
+    what those deals and actions give.
+    """
+    n = len(players)
+    rolled = ruleset.opener is engine.Opener.ROLLOFF
+    state = engine.new_game(ruleset, n, engine.rolloff(dice, n) if rolled else 0)
+    for event in events:
+        if "hands" in event:
+            dealt = [list(hand) for hand in engine.roll_hands(state, dice)]
+            if event["hands"] != dealt:
+                return _first_difference(state.round, event["hands"], dealt, players)
+            if event.get("opener") != state.opener:
                 return (
-                    f"round {deal['round']}, {players[seat]} (seat {seat}): the replay shows "
-                    f"{_faces(hand)}, the seed deals {_faces(dealt)}"
+                    f"round {state.round} is opened by seat {event.get('opener')}, "
+                    f"but the seed and the rules give seat {state.opener}"
                 )
+            state = engine.deal(state, dealt)
+        elif "action" in event and event["action"] != "pass":  # a declined calza offer
+            state = engine.apply(state, int(event["seat"]), engine.parse_action(event["action"]))
+        elif "fault" in event:
+            state = engine.fault(state, int(event["seat"]))
+    finish = [players[s] for s in state.order] if state.is_over else None
+    if finish != list(ranking):
+        return f"its deals and actions finish {finish or 'unfinished'}, not {list(ranking)}"
     return None
 
 
-def _faces(hand: Sequence[object]) -> str:
+def _first_difference(
+    round: int, shown: object, dealt: list[list[int]], players: Sequence[str]
+) -> str:
+    if not isinstance(shown, list) or len(shown) != len(dealt):
+        return f"round {round}: not one hand per seat"
+    for seat, (hand, right) in enumerate(zip(shown, dealt, strict=True)):
+        if hand != right:
+            return (
+                f"round {round}, {players[seat]} (seat {seat}): the replay shows "
+                f"{_faces(hand)}, the seed deals {_faces(right)}"
+            )
+    return f"round {round}: the hands differ"
+
+
+def _faces(hand: object) -> str:
+    if not isinstance(hand, list):
+        return repr(hand)
     return " ".join(map(str, hand)) or "no dice"

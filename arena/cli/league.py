@@ -14,7 +14,6 @@ from typing import Any
 
 import grpc
 from rich.console import Console
-from rich.markup import escape
 
 from arena._proto.perudo.v1 import admin_pb2 as apb
 from arena._proto.perudo.v1 import admin_pb2_grpc as apb_grpc
@@ -134,9 +133,9 @@ def cmd_league(args: argparse.Namespace, console: Console) -> int:
     if args.action == "rebuild":
         rebuilt = rebuild(args.league, args.results or [args.league.parent])
         for tournament, games in rebuilt.tournaments:
-            console.print(f"  {tournament}: {games} games", highlight=False)
+            console.print(f"  {tournament}: {games} games", highlight=False, markup=False)
         for note in rebuilt.notes:
-            console.print(f"  [yellow]![/] {escape(note)}", highlight=False)
+            console.print(f"  ! {note}", highlight=False, markup=False, style="yellow")
         games = sum(n for _, n in rebuilt.tournaments)
         console.print(
             f"Rebuilt {args.league}: {len(rebuilt.tournaments)} tournaments, {games} games.",
@@ -144,10 +143,11 @@ def cmd_league(args: argparse.Namespace, console: Console) -> int:
         )
         if rebuilt.entrants is None:
             console.print(
-                "[yellow]The entrants' tokens could not be read from the old store, and no "
-                "results folder holds them: register each remote bot again with "
-                "arena token add NAME.[/]",
+                "No entrant's token was carried over: the old store is missing or unreadable, "
+                "and the results folders do not hold tokens. If remote bots were registered, "
+                "register each again with: arena token add NAME",
                 highlight=False,
+                style="yellow",
             )
         elif rebuilt.entrants:
             console.print(f"Kept {rebuilt.entrants} entrants' tokens.", highlight=False)
@@ -168,6 +168,7 @@ def cmd_league(args: argparse.Namespace, console: Console) -> int:
         f"rated afresh from the games that remain. Its folder is untouched (so `arena league "
         f"rebuild` would take it back in: move the folder away first).",
         highlight=False,
+        markup=False,
     )
     return 0
 

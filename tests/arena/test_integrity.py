@@ -264,6 +264,42 @@ def test_verify_passes_an_honest_folder_and_catches_a_tampered_replay(
     assert f"FAIL {game}: round 1, {replay['players'][1]} (seat 1): the replay shows" in out
     assert out.count("deals match the seed") == 5
 
+    other = lines_of(folder)[1]["game"]
+    path.write_text(json.dumps(dict(replay, deal_key=other)))  # dealt as another game
+    assert main(["verify", str(folder)]) == 1
+    assert f"FAIL {game}: dealt as '{other}', but the schedule deals it as '{game}'" in (
+        capsys.readouterr().out
+    )
+    hand.pop()  # a die fewer: the first dice of a hand are still the seed's
+    path.write_text(json.dumps(replay))
+    assert main(["verify", str(folder)]) == 1
+    assert "the seed deals" in capsys.readouterr().out
+
+    # A game ended by a fault, replayed through the rules: still the seed's.
+    shutil.copy(finished / "replays" / f"{game}.json", path)
+    replay = json.loads(path.read_text())
+    first_action = next(i for i, e in enumerate(replay["events"]) if "action" in e)
+    faulty = 1 - replay["events"][first_action]["seat"]  # the next to act, of two
+    replay["events"][first_action + 1 :] = [
+        {"seat": faulty, "fault": "timeout", "detail": "too slow", "sent": ""}
+    ]
+    winner = replay["players"][1 - faulty]
+    replay["ranking"] = [winner, replay["players"][faulty]]
+    path.write_text(json.dumps(replay))
+    rewritten = [
+        dict(x, ranking=replay["ranking"]) if x["game"] == game else x for x in lines_of(folder)
+    ]
+    (folder / "games.jsonl").write_text("".join(json.dumps(x) + "\n" for x in rewritten))
+    assert main(["verify", str(folder)]) == 0, capsys.readouterr().out
+    capsys.readouterr()
+    # ... but not with another result than those deals and actions give.
+    reversed_ranking = replay["ranking"][::-1]
+    path.write_text(json.dumps(dict(replay, ranking=reversed_ranking)))
+    rewritten = [dict(x, ranking=reversed_ranking) if x["game"] == game else x for x in rewritten]
+    (folder / "games.jsonl").write_text("".join(json.dumps(x) + "\n" for x in rewritten))
+    assert main(["verify", str(folder)]) == 1
+    assert f"its deals and actions finish {replay['ranking']}" in capsys.readouterr().out
+
     _write_info(folder, seed="00" * 32)  # another seed than the one committed to
     assert main(["verify", str(folder)]) == 1
     assert "does not hash to the commitment" in capsys.readouterr().out
@@ -342,21 +378,37 @@ def test_a_second_runner_on_one_folder_is_refused_and_games_stay_unique(tmp_path
     bots = copy_bots(tmp_path / "bots")
     folder = tmp_path / "out" / "t"
     log = tmp_path / "arena.log"
-    first = _arena(*_run_args(bots, tmp_path / "out", games=18), log=log, delay=0.01)
+
+    def refused_by(holder: subprocess.Popen[bytes]) -> None:
+        second_log = tmp_path / "second.log"
+        second = _arena("run", "--resume", str(folder), log=second_log)
+        assert _wait(second, second_log) == 1
+        said = " ".join(second_log.read_text().split())
+        assert f"being played by another arena (pid {holder.pid})" in said, said
+        assert "Traceback" not in said
+
+    def holds_lock(holder: subprocess.Popen[bytes]) -> bool:
+        return (folder / "arena.lock").read_text().strip() == str(holder.pid)
+
+    # Slow bots (some 20 s of play) keep each runner going while the next is refused.
+    runners = [_arena(*_run_args(bots, tmp_path / "out", games=60), log=log, delay=0.02)]
     try:
-        _until(lambda: (folder / "games.jsonl").exists() and lines_of(folder), "a game", first)
-        for _ in range(2):  # a resume while it runs, then another
-            second_log = tmp_path / "second.log"
-            second = _arena("run", "--resume", str(folder), log=second_log)
-            assert _wait(second, second_log) == 1
-            said = second_log.read_text()
-            assert f"being played by another arena (pid {first.pid})" in said, said
-            assert "Traceback" not in said
-        assert _wait(first, log) == 0, log.read_text()[-2000:]
+        _until(lambda: (folder / "games.jsonl").exists() and lines_of(folder), "a game", runners[0])
+        refused_by(runners[0])  # a resume while the original runs
+        os.killpg(runners[0].pid, signal.SIGKILL)
+        runners[0].wait()
+        runners.append(_arena("run", "--resume", str(folder), log=log, delay=0.02))
+        _until(lambda: holds_lock(runners[1]), "the resume holds the folder", runners[1])
+        refused_by(runners[1])  # two resumes at once
+        os.killpg(runners[1].pid, signal.SIGINT)
+        assert _wait(runners[1], log) == 130, log.read_text()[-2000:]
+        runners.append(_arena("run", "--resume", str(folder), log=log))
+        assert _wait(runners[2], log) == 0, log.read_text()[-2000:]
     finally:
-        if first.poll() is None:
-            os.killpg(first.pid, signal.SIGKILL)
-            first.wait()
+        for runner in runners:
+            if runner.poll() is None:
+                os.killpg(runner.pid, signal.SIGKILL)
+                runner.wait()
     ids = Counter(x["game"] for x in lines_of(folder))
     assert ids == Counter(planned_ids(folder))  # each game once
 

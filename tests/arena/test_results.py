@@ -240,3 +240,22 @@ def test_clean_tmp_removes_leftovers(folder: TournamentFolder) -> None:
     (folder.replays / "g1.json.tmp").write_text("half")
     assert sorted(p.name for p in folder.clean_tmp()) == ["g1.json.tmp", "leaderboard.json.tmp"]
     assert not list(folder.root.rglob("*.tmp"))
+
+
+def test_only_a_folder_that_never_played_may_be_laid_out_again(
+    folder: TournamentFolder, tmp_path: Path
+) -> None:
+    assert folder.never_played()
+    (folder.logs / "bot.log").write_text("built")
+    assert folder.never_played()  # logs of a start that failed do not count
+    folder.record_game(_record("g1", ("a", "b", "c"), (0, 1, 2)), 0)
+    assert not folder.never_played()
+    began = TournamentFolder.create(tmp_path / "t2", {"id": "t2", "entrants": ["a"]}, SEED)
+    assert not began.never_played()  # it began to play, though no game ended
+    other = tmp_path / "mine"
+    other.mkdir()
+    (other / "notes.txt").write_text("someone's own folder")
+    assert not TournamentFolder(other).never_played()
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert TournamentFolder(empty).never_played()  # killed before it wrote anything
