@@ -184,7 +184,7 @@ def cmd_run(args: argparse.Namespace, console: Console) -> int:
     console.print(live.leaderboard_table(summary.table, f"Leaderboard ({summary.games} games)"))
     for line in live.report_lines(summary.skipped, summary.faults, summary.slowest):
         console.print(line, highlight=False, markup=False)
-    console.print(f"Results: {summary.folder}", highlight=False)
+    console.print(f"Results: {summary.folder}", highlight=False, markup=False)
     if summary.status != "finished":
         console.print(
             f"[yellow]Interrupted after {summary.games} of {summary.total} games.[/] "
@@ -193,8 +193,9 @@ def cmd_run(args: argparse.Namespace, console: Console) -> int:
         )
         return 130
     console.print(
-        f"Dice seed (check any deal in the replays): {summary.seed_hex}",
+        f"Dice seed: {summary.seed_hex} (check every deal: arena verify {summary.folder})",
         highlight=False,
+        markup=False,
         soft_wrap=True,
     )
     return 0
