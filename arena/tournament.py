@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import shutil
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -20,10 +22,20 @@ from typing import Any
 
 import engine
 from arena.auth import TokenBook
+from arena.cgroups import CgroupRoot
 from arena.lobby import Lobby
 from arena.manifest import BotSpec, ManifestError, discover
-from arena.processes import BotProcess, ResourceLimits, run_build
+from arena.processes import (
+    BotProcess,
+    Confinement,
+    DescriptorError,
+    ResourceLimits,
+    check_descriptors,
+    raise_open_files_limit,
+    run_build,
+)
 from arena.results import TournamentFolder
+from arena.sandbox import SandboxError, SandboxMode, decide
 from arena.scheduler import Observer, Progress, Scheduler, Summary
 from arena.server import Referee, ServerLimits
 from arena.store import LeagueStore
@@ -63,6 +75,7 @@ class TournamentConfig:
     name: str | None = None
     reconnect_grace: float = 60.0
     """On a league server: how long to wait for a disconnected bot before its games are dropped."""
+    sandbox: SandboxMode = SandboxMode.AUTO
 
     @property
     def league_path(self) -> Path:
@@ -85,6 +98,7 @@ class Tournament:
         self._stopping = asyncio.Event()
         self._workers: list[asyncio.Task[None]] = []
         self._processes: dict[str, BotProcess] = {}
+        self._confinement = Confinement()
 
     def request_stop(self) -> None:
         """Finish the games in flight, then stop (the first Ctrl-C)."""
@@ -98,20 +112,29 @@ class Tournament:
 
     async def run(self, resume: Path | None = None, venue: Venue | None = None) -> Summary:
         """Play the tournament on a referee of its own, or on `venue` with its remote bots."""
+        raise_open_files_limit()
+        try:
+            sandbox = decide(self.config.sandbox)
+        except SandboxError as error:
+            raise TournamentError(str(error)) from None
         folder, info = self._open(resume)
         store = LeagueStore(self.config.league_path if resume is None else Path(info["league"]))
         own: Referee | None = None
         bots: list[BotSpec] = []
         remote: tuple[str, ...] = ()
+        private = Path(tempfile.mkdtemp(prefix="perudo-referee-"))  # 0700: the arena's alone
+        cgroups = CgroupRoot.find()
         try:
             if venue is None:
                 own = Referee(
                     Lobby(TokenBook(), max_sessions_per_bot=64),
                     ServerLimits(move_time=info["move_time"]),
                 )
-                referee, port = own, await own.start("127.0.0.1:0")
+                port = await own.start("127.0.0.1:0", unix_socket=private / "referee.sock")
+                referee = own
             else:
                 referee, port, remote = venue.referee, venue.port, venue.remote
+            self._confine(Confinement(sandbox, cgroups, referee.unix_socket), info)
             lobby = referee.lobby
             if info["bots_dir"] is not None:
                 bots = await self._prepare_bots(
@@ -142,6 +165,17 @@ class Tournament:
                     venue.referee.lobby.tokens.revoke(name)
             await asyncio.gather(*(p.stop() for p in self._processes.values()))
             store.close()
+            if cgroups is not None:
+                cgroups.remove()
+            shutil.rmtree(private, ignore_errors=True)
+
+    def _confine(self, confinement: Confinement, info: dict[str, Any]) -> None:
+        """Say at the start, and in tournament.json, how far the bots are kept apart."""
+        self._confinement = confinement
+        isolation = confinement.describe(self.config.limits)
+        for line in isolation:
+            self.observer.note(line)
+        info["isolation"] = isolation
 
     async def _await_connections(
         self, bots: list[BotSpec], lobby: Lobby, folder: TournamentFolder
@@ -160,7 +194,8 @@ class Tournament:
             log = folder.logs / f"{name}.log"
             process = self._processes[name]
             if process.alive:
-                why = f"did not connect within {self.config.connect_timeout:.0f} s"
+                why = f"did not connect within {self.config.connect_timeout:.0f} s; stopped"
+                await process.stop(grace=0)
             else:
                 why = f"exited with code {process.process.returncode} before connecting"
             self.observer.note(f"{name}: {why}: {_last_line(log)} (log: {log})")
@@ -251,7 +286,16 @@ class Tournament:
             else:
                 usable.append(bot)
         builds = await asyncio.gather(
-            *(run_build(b, {}, folder.logs / f"{b.name}.build.log") for b in usable)
+            *(
+                run_build(
+                    b,
+                    {},
+                    folder.logs / f"{b.name}.build.log",
+                    self.config.limits,
+                    self._confinement,
+                )
+                for b in usable
+            )
         )
         ready = []
         for bot, failure in zip(usable, builds, strict=True):
@@ -277,17 +321,31 @@ class Tournament:
         folder: TournamentFolder,
         jobs: int,
     ) -> None:
+        try:
+            check_descriptors(bots, jobs)
+        except DescriptorError as error:
+            raise TournamentError(str(error)) from None
         for bot in bots:
+            if tokens.knows(bot.name):
+                self.observer.note(
+                    f"{bot.name}: refused: a registered remote entrant has that name; "
+                    "rename the local bot"
+                )
+                continue
             sessions = min(bot.sessions or jobs, jobs)
             env = {
-                "PERUDO_ADDRESS": f"127.0.0.1:{port}",
+                "PERUDO_ADDRESS": self._confinement.address(port),
                 "PERUDO_BOT_NAME": bot.name,
                 "PERUDO_TOKEN": tokens.issue(bot.name),
                 "PERUDO_SESSIONS": str(sessions),
             }
             try:
                 process = await BotProcess.start(
-                    bot, env, folder.logs / f"{bot.name}.log", self.config.limits
+                    bot,
+                    env,
+                    folder.logs / f"{bot.name}.log",
+                    self.config.limits,
+                    self._confinement,
                 )
             except OSError as error:
                 self.observer.note(f"{bot.name}: cannot start: {error}")
