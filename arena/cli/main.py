@@ -48,6 +48,13 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument(
         "--cpu-s", type=int, default=ResourceLimits().cpu_s, help="CPU seconds per bot"
     )
+    run.add_argument(
+        "--build-timeout",
+        type=float,
+        default=ResourceLimits().build_timeout,
+        help="most seconds a bot's build may take (its manifest may ask for less)",
+    )
+    options.add_sandbox_flag(run)
     options.add_rules_flags(run)
 
     board = commands.add_parser("leaderboard", help="show the league standings")
@@ -67,6 +74,7 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("path", type=Path, help="a bot folder (with bot.toml) or script")
     check.add_argument("--move-time", type=float, default=1.0, help="seconds per decision")
     check.add_argument("--connect-timeout", type=float, default=20.0)
+    options.add_sandbox_flag(check)
 
     league.add_commands(commands)
 
@@ -94,8 +102,11 @@ def _config(args: argparse.Namespace) -> TournamentConfig:
         seed=seed,
         league=args.league,
         connect_timeout=args.connect_timeout,
-        limits=ResourceLimits(memory_mb=args.memory_mb, cpu_s=args.cpu_s),
+        limits=ResourceLimits(
+            memory_mb=args.memory_mb, cpu_s=args.cpu_s, build_timeout=args.build_timeout
+        ),
         name=args.name,
+        sandbox=args.sandbox,
     )
 
 
@@ -196,7 +207,9 @@ def cmd_check_bot(args: argparse.Namespace, console: Console) -> int:
         console.print(check.detail, highlight=False, markup=False)
 
     console.print(f"Checking {args.path}", highlight=False)
-    run = asyncio.run(check_bot(args.path, say, args.move_time, args.connect_timeout))
+    run = asyncio.run(
+        check_bot(args.path, say, args.move_time, args.connect_timeout, sandbox=args.sandbox)
+    )
     failed = sum(not c.passed for c in run.checks)
     console.print(
         f"{len(run.checks) - failed} passed, {failed} failed",

@@ -4,7 +4,19 @@ from __future__ import annotations
 
 import argparse
 
+from arena.sandbox import SandboxMode
 from engine import PRESETS, Ruleset, preset
+
+
+def add_sandbox_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--sandbox",
+        type=SandboxMode,
+        choices=list(SandboxMode),
+        default=SandboxMode.AUTO,
+        help="isolate local bots with bubblewrap: auto (where possible, else say why not), "
+        "require (refuse without it), off (default auto)",
+    )
 
 
 def ruleset(args: argparse.Namespace) -> Ruleset:
