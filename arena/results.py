@@ -88,9 +88,10 @@ class TournamentFolder:
         folder = cls(root)
         folder.replays.mkdir()
         folder.logs.mkdir()
-        secret = root / "seed.secret"
-        secret.write_text(seed.hex() + "\n")
-        secret.chmod(0o600)
+        # Created private: written first and chmod-ed after, it is readable by all for a moment.
+        fd = os.open(root / "seed.secret", os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as secret:
+            secret.write(seed.hex() + "\n")
         folder.write_info(info)
         folder.games_path.touch()
         return folder

@@ -170,8 +170,10 @@ class Tournament:
             shutil.rmtree(private, ignore_errors=True)
 
     def _confine(self, confinement: Confinement, info: dict[str, Any]) -> None:
-        """Say at the start, and in tournament.json, how far the bots are kept apart."""
+        """Say at the start, and in tournament.json, how far the local bots are kept apart."""
         self._confinement = confinement
+        if info["bots_dir"] is None:
+            return  # remote bots only: nothing here to isolate
         isolation = confinement.describe(self.config.limits)
         for line in isolation:
             self.observer.note(line)

@@ -61,6 +61,7 @@ def add_commands(commands: Any) -> None:
     admin.add_argument("--bots", type=Path, help="also start the local bots in this folder")
     admin.add_argument("--only", nargs="+", default=[], help="only these connected bots")
     options.add_schedule_flags(admin)
+    options.add_sandbox_flag(admin)
     options.add_rules_flags(admin)
 
 
@@ -212,6 +213,7 @@ async def _start(
         bots_dir=str(args.bots.resolve()) if args.bots else "",
         name=args.name or "",
         only=args.only,
+        sandbox=str(args.sandbox),
     )
     stream = stub.StartTournament(request, metadata=metadata)
     loop = asyncio.get_running_loop()

@@ -150,7 +150,7 @@ def test_the_tournament_finishes_and_publishes_its_seed(played: Played) -> None:
         spec = load_entry(played.root / "bots" / f"{name}.py")
         assert spec is not None
         assert info["bots"][name]["files_sha256"] == spec.files_hash
-    assert played.recorder.notes == []
+    assert played.recorder.notes == info["isolation"]  # how the bots were kept apart, only
 
 
 def test_every_scheduled_game_is_played_once(played: Played) -> None:
@@ -322,7 +322,7 @@ def test_bad_bots_are_reported_and_the_night_goes_on(tmp_path: Path) -> None:
     assert "did not connect within 5 s" in sleeper and "sleeping" in sleeper
     quitter = recorder.note_about("quitter")
     assert "exited with code 3 before connecting" in quitter and "no config here" in quitter
-    assert len(recorder.notes) == 5
+    assert len(recorder.notes) == 5 + len(info["isolation"])
 
     # Everything started is stopped, the bot that never dialled included.
     pids = [p.process.pid for p in tournament._processes.values()]
