@@ -13,7 +13,6 @@ import csv
 import hashlib
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -64,10 +63,15 @@ class Recorder:
         return found[0]
 
 
-def copy_bots(dest: Path, names: tuple[str, ...] = GOOD) -> Path:
+def copy_bots(dest: Path, names: tuple[str, ...] = GOOD, delay: float = 0.0) -> Path:
+    """Copies of the test bots; `delay` is written into them, as a bot's environment holds
+    only what the arena gives every bot (no PERUDO_TEST_DELAY of ours)."""
     dest.mkdir(parents=True, exist_ok=True)
     for name in names:
-        shutil.copy(BOTS / f"{name}.py", dest / f"{name}.py")
+        text = (BOTS / f"{name}.py").read_text()
+        knob = 'float(os.environ.get("PERUDO_TEST_DELAY", "0"))'
+        assert knob in text
+        (dest / f"{name}.py").write_text(text.replace(knob, repr(delay)))
     return dest
 
 
@@ -369,15 +373,10 @@ def test_a_missing_bots_folder_writes_nothing(tmp_path: Path) -> None:
 # -- crash, Ctrl-C and resume through the command line ---------------------------------
 
 
-def _arena(*args: str, log: Path, delay: float = 0.0) -> subprocess.Popen[bytes]:
-    env = dict(os.environ, PERUDO_TEST_DELAY=str(delay))
+def _arena(*args: str, log: Path) -> subprocess.Popen[bytes]:
     with log.open("ab") as out:
         return subprocess.Popen(
-            [str(ARENA), *args],
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            env=env,
-            start_new_session=True,
+            [str(ARENA), *args], stdout=out, stderr=subprocess.STDOUT, start_new_session=True
         )
 
 
@@ -465,10 +464,10 @@ def test_a_killed_run_resumes_without_losing_or_repeating_a_game(
     tmp_path: Path, reference: tuple[Path, str]
 ) -> None:
     reference_folder, seed = reference
-    bots = copy_bots(tmp_path / "bots")
+    bots = copy_bots(tmp_path / "bots", delay=0.004)
     folder = tmp_path / "out" / "t1"
     log = tmp_path / "arena.log"
-    process = _arena(*_run_args(bots, tmp_path / "out", "t1", seed), log=log, delay=0.004)
+    process = _arena(*_run_args(bots, tmp_path / "out", "t1", seed), log=log)
     try:
         _wait_for_games(folder, 3, process)
         bots_running = children_of(process.pid)
@@ -493,10 +492,10 @@ def test_ctrl_c_finishes_games_in_flight_then_resume_completes(
     tmp_path: Path, reference: tuple[Path, str]
 ) -> None:
     reference_folder, seed = reference
-    bots = copy_bots(tmp_path / "bots")
+    bots = copy_bots(tmp_path / "bots", delay=0.004)
     folder = tmp_path / "out" / "t1"
     log = tmp_path / "arena.log"
-    process = _arena(*_run_args(bots, tmp_path / "out", "t1", seed), log=log, delay=0.004)
+    process = _arena(*_run_args(bots, tmp_path / "out", "t1", seed), log=log)
     try:
         seen = _wait_for_games(folder, 3, process)
         bots_running = children_of(process.pid)
