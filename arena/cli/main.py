@@ -15,6 +15,7 @@ from rich.console import Console
 from arena.cli import league, live, options, replay
 from arena.processes import ResourceLimits
 from arena.ratings import rate_all
+from arena.sandbox import SandboxError
 from arena.store import LeagueStore
 from arena.tournament import Summary, Tournament, TournamentConfig, TournamentError
 from engine import PerudoError, RulesetError, seed_from_hex
@@ -68,6 +69,11 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument("--bots", type=int, default=4, help="bot processes")
     bench.add_argument(
         "--rounds", type=int, default=3, help="times transport and arena alternate (best kept)"
+    )
+    bench.add_argument(
+        "--sandbox",
+        action="store_true",
+        help="also measure the arena with its bots sandboxed (speed and start-up, side by side)",
     )
 
     check = commands.add_parser("check-bot", help="put one bot through a compliance suite")
@@ -185,7 +191,13 @@ def cmd_bench(args: argparse.Namespace, console: Console) -> int:
 
     with tempfile.TemporaryDirectory(prefix="arena-bench-") as logs:
         figures = bench.run(
-            args.seconds, args.concurrency, args.bots, Path(logs), say, rounds=args.rounds
+            args.seconds,
+            args.concurrency,
+            args.bots,
+            Path(logs),
+            say,
+            rounds=args.rounds,
+            sandbox=args.sandbox,
         )
     if args.json:
         print(json.dumps(figures, indent=2))
@@ -195,6 +207,15 @@ def cmd_bench(args: argparse.Namespace, console: Console) -> int:
             f"(target at least 0.7); engine worst case "
             f"[bold]{figures['engine_us_per_decision']:.1f} us[/] per decision (target at most 20)"
         )
+        if args.sandbox:
+            console.print(
+                f"sandboxed/unsandboxed ratio: "
+                f"[bold]{figures['sandboxed_to_unsandboxed_ratio']:.2f}[/] (target at least 0.95); "
+                f"the sandbox adds [bold]{figures['sandbox_startup_cost_ms']:.0f} ms[/] to a "
+                f"bot's start-up (target under 100); a sandboxed Python bot is ready in "
+                f"{figures['sandboxed_startup_ms_per_bot']:.0f} ms, "
+                f"{figures['startup_ms_per_bot']:.0f} ms unsandboxed"
+            )
     return 0
 
 
@@ -235,7 +256,7 @@ def main(argv: list[str] | None = None) -> int:
     errors = Console(stderr=True, width=None if sys.stderr.isatty() else 132)
     try:
         return COMMANDS[args.command](args, console)
-    except (TournamentError, RulesetError, FileNotFoundError, ValueError) as error:
+    except (TournamentError, RulesetError, SandboxError, FileNotFoundError, ValueError) as error:
         errors.print(f"[red]arena {args.command}:[/] {error}", highlight=False)
         return 1
     except KeyboardInterrupt:
