@@ -138,7 +138,7 @@ class Tournament:
             lobby = referee.lobby
             if info["bots_dir"] is not None:
                 bots = await self._prepare_bots(
-                    folder, info, resume is not None, need=2 - len(remote)
+                    folder, info, resume is not None, lobby.tokens, need=2 - len(remote)
                 )
             await self._start_bots(bots, lobby.tokens, lobby, port, folder, info["jobs"])
             connected = await self._await_connections(bots, lobby, folder)
@@ -262,7 +262,12 @@ class Tournament:
         }
 
     async def _prepare_bots(
-        self, folder: TournamentFolder, info: dict[str, Any], resuming: bool, need: int = 2
+        self,
+        folder: TournamentFolder,
+        info: dict[str, Any],
+        resuming: bool,
+        tokens: TokenBook,
+        need: int = 2,
     ) -> list[BotSpec]:
         try:
             found, problems = discover(Path(info["bots_dir"]))
@@ -270,6 +275,13 @@ class Tournament:
             raise TournamentError(str(error)) from None
         for entry, reason in problems:
             self.observer.note(f"{entry}: skipped: {reason}")
+        for bot in [b for b in found if tokens.knows(b.name)]:
+            # Its token would replace the entrant's for the night: the entrant locked out.
+            self.observer.note(
+                f"{bot.name}: refused: a registered remote entrant has that name; "
+                "rename the local bot"
+            )
+            found.remove(bot)
         if resuming:
             entrants = set(info["entrants"])
             found = [b for b in found if b.name in entrants]
@@ -328,12 +340,6 @@ class Tournament:
         except DescriptorError as error:
             raise TournamentError(str(error)) from None
         for bot in bots:
-            if tokens.knows(bot.name):
-                self.observer.note(
-                    f"{bot.name}: refused: a registered remote entrant has that name; "
-                    "rename the local bot"
-                )
-                continue
             sessions = min(bot.sessions or jobs, jobs)
             env = {
                 "PERUDO_ADDRESS": self._confinement.address(port),
