@@ -32,6 +32,7 @@ import engine
 from arena import bench_bot, wire
 from arena._proto.perudo.v1 import referee_pb2 as pb
 from arena.auth import TokenBook
+from arena.bench_sandbox import ArenaSpeed, sandbox_figures, spawn_time
 from arena.cgroups import CgroupRoot
 from arena.lobby import Lobby
 from arena.manifest import BotSpec
@@ -236,13 +237,6 @@ async def transport_speed(concurrency: int, bots: int, seconds: float, logs: Pat
     return rate
 
 
-@dataclass(frozen=True, slots=True)
-class ArenaSpeed:
-    decisions_per_s: float
-    startup_s: float
-    """The median time from starting a bot's process to its first session."""
-
-
 async def arena_speed(
     concurrency: int, bots: int, seconds: float, logs: Path, sandbox: Sandbox | None = None
 ) -> ArenaSpeed:
@@ -302,48 +296,11 @@ async def arena_speed(
     return ArenaSpeed(rate, statistics.median(startups))
 
 
-async def spawn_time(logs: Path, sandbox: Sandbox | None, times: int = 10) -> float:
-    """The median time to start and end a process that does nothing, as bots are started.
-
-    What the sandbox costs a bot's start-up, apart from the bot's own start-up
-    (a Python bot's imports take far longer, and vary more, than bwrap).
-    """
-    confinement = Confinement(sandbox or Sandbox(None, "off"), CgroupRoot.find())
-    spec = BotSpec(name="spawn", path=_BOT, workdir=_BOT.parent, run=("true",))
-    took = []
-    for _ in range(times):
-        started = time.monotonic()
-        process = await BotProcess.start(
-            spec, {}, logs / "spawn.log", ResourceLimits(), confinement
-        )
-        await process.stop()
-        took.append(time.monotonic() - started)
-    if confinement.cgroups is not None:
-        confinement.cgroups.remove()
-    return statistics.median(took)
-
-
 def _arena_line(label: str, speed: ArenaSpeed, concurrency: int) -> str:
     return (
         f"{label}: {speed.decisions_per_s:.0f} decisions/s at concurrency {concurrency}, "
         f"start-up {speed.startup_s * 1000:.0f} ms per bot"
     )
-
-
-def _sandbox_figures(arenas: list[ArenaSpeed], jailed: list[ArenaSpeed]) -> dict[str, float]:
-    """The sandbox's cost, side by side: best speed of each, median start-up of each."""
-    if not jailed:
-        return {}
-    free = max(a.decisions_per_s for a in arenas)
-    boxed = max(a.decisions_per_s for a in jailed)
-    free_start = statistics.median(a.startup_s for a in arenas) * 1000
-    boxed_start = statistics.median(a.startup_s for a in jailed) * 1000
-    return {
-        "sandboxed_decisions_per_s": round(boxed, 1),
-        "sandboxed_to_unsandboxed_ratio": round(boxed / free, 3),
-        "startup_ms_per_bot": round(free_start, 1),
-        "sandboxed_startup_ms_per_bot": round(boxed_start, 1),
-    }
 
 
 async def _window(count: Callable[[], int], seconds: float) -> float:
@@ -421,7 +378,7 @@ def run(
             "sandbox_startup_cost_ms": round((boxed_spawn - free_spawn) * 1000, 1),
         }
     return {
-        **_sandbox_figures(arenas, jailed),
+        **sandbox_figures(arenas, jailed),
         **spawns,
         "engine_us_per_decision": round(worst, 2),
         **{f"engine_us_per_decision_{s.players}p": round(s.us_per_decision, 2) for s in speeds},
