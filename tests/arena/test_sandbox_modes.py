@@ -5,7 +5,9 @@ from __future__ import annotations
 import asyncio
 import json
 import shutil
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_league import league
@@ -14,7 +16,9 @@ import arena.sandbox
 from arena.cli.main import main
 from arena.manifest import BotSpec
 from arena.processes import DescriptorError, check_descriptors, raise_open_files_limit
+from arena.ratings import Standing
 from arena.sandbox import SandboxError, SandboxMode, decide
+from arena.tournament import Progress, Tournament, TournamentConfig
 
 HERE = Path(__file__).resolve().parent
 GOOD = HERE / "tournament_bots"
@@ -104,3 +108,52 @@ def test_a_league_servers_local_bots_are_sandboxed_and_cannot_take_an_entrants_n
             assert await lg.connected() == {"alpha": 1, "beta": 1}  # the remote alpha stays
 
     asyncio.run(asyncio.wait_for(body(), 120))
+
+
+class _Recorder:
+    def __init__(self, check: Callable[[], bool]) -> None:
+        self.notes: list[str] = []
+        self.first_game: bool | None = None
+        self._check = check
+
+    def note(self, text: str) -> None:
+        self.notes.append(text)
+
+    def started(self, folder: Path, entrants: list[str], progress: Progress) -> None:
+        pass
+
+    def game_finished(
+        self, line: dict[str, Any], table: list[Standing], progress: Progress
+    ) -> None:
+        if self.first_game is None:
+            self.first_game = self._check()
+
+
+def test_a_bot_that_never_connects_is_stopped_at_the_connect_timeout(tmp_path: Path) -> None:
+    bots = _bots(tmp_path / "bots", "one", "two")
+    pidfile = tmp_path / "mute.pid"
+    (bots / "mute.py").write_text(
+        f"import os, time\nopen({str(pidfile)!r}, 'w').write(str(os.getpid()))\ntime.sleep(600)\n"
+    )
+
+    def mute_gone() -> bool:
+        try:
+            stat = Path(f"/proc/{int(pidfile.read_text())}/stat").read_text()
+        except OSError:
+            return True
+        return stat.rpartition(")")[2].split()[0] in {"Z", "X"}
+
+    recorder = _Recorder(mute_gone)
+    config = TournamentConfig(
+        bots_dir=bots,
+        out=tmp_path / "out",
+        games=2,
+        jobs=1,
+        connect_timeout=2,
+        name="t",
+        sandbox=SandboxMode.OFF,  # so that the mute bot may write its pid where the test looks
+    )
+    summary = asyncio.run(Tournament(config, recorder).run())
+    assert summary.status == "finished"
+    assert any("mute: did not connect within 2 s; stopped" in n for n in recorder.notes)
+    assert recorder.first_game is True, "the mute bot was still running when play began"
