@@ -14,8 +14,8 @@ with the arena, even when the arena is killed outright:
   bwrap dies, its PID namespace dies, and every process in it;
 - without a sandbox, `--supervise` keeps the launcher as the parent of the
   command and the subreaper of everything it starts: when the command ends,
-  or the arena dies (SIGTERM), it kills every descendant left, including a
-  daemon that left the process group.
+  or the arena dies (SIGHUP, its parent-death signal), it kills every
+  descendant left, including a daemon that left the process group.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from pathlib import Path
 
 _PR_SET_PDEATHSIG = 1
 _PR_SET_CHILD_SUBREAPER = 36
+_STOP_GRACE_S = 2
 
 
 def _prctl(option: int, value: int) -> None:
@@ -86,24 +87,42 @@ def _kill_descendants() -> None:
 
 
 def _supervise(command: list[str]) -> int:
-    _prctl(_PR_SET_CHILD_SUBREAPER, 1)
-    ending = False
+    """Run `command` as a child; when it ends, or this process is told to stop, end its tree.
 
-    def stop(_signum: int, _frame: object) -> None:
-        nonlocal ending
-        ending = True
+    SIGTERM (the arena stopping the bot) is passed on, and what is left after
+    a grace is killed; SIGHUP (the parent-death signal: the arena is gone)
+    kills everything at once.
+    """
+    _prctl(_PR_SET_CHILD_SUBREAPER, 1)
+    child = 0
+    gone = False
+
+    def kill_all(_signum: int, _frame: object) -> None:
+        nonlocal gone
+        gone = True
         _kill_descendants()
 
+    def stop(_signum: int, _frame: object) -> None:
+        if child:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(child, signal.SIGTERM)
+        signal.alarm(_STOP_GRACE_S)
+
+    signal.signal(signal.SIGHUP, kill_all)
+    signal.signal(signal.SIGALRM, kill_all)
     signal.signal(signal.SIGTERM, stop)
     child = os.fork()
     if child == 0:
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        for sig in (signal.SIGHUP, signal.SIGALRM, signal.SIGTERM):
+            signal.signal(sig, signal.SIG_DFL)
         _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-        if not ending:
-            with contextlib.suppress(OSError):
-                os.execvp(command[0], command)
-            print(f"launcher: cannot start {command[0]!r}", file=sys.stderr)
+        try:
+            os.execvp(command[0], command)
+        except OSError as error:
+            print(f"launcher: cannot start {command[0]!r}: {error}", file=sys.stderr)
         os._exit(127)
+    if gone:  # the arena died while the child was being made
+        _kill_descendants()
     code = 1
     while True:
         try:
@@ -132,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
     if not command:
         parser.error("no command to run")
     # First of all, so that an arena killed while this starts still takes it along.
-    _prctl(_PR_SET_PDEATHSIG, signal.SIGTERM if args.supervise else signal.SIGKILL)
+    _prctl(_PR_SET_PDEATHSIG, signal.SIGHUP if args.supervise else signal.SIGKILL)
     if os.getppid() == 1:
         return 125  # the arena is already gone
     try:

@@ -66,13 +66,18 @@ class ResourceLimits:
     def build_time_for(self, spec: BotSpec) -> float:
         return min(spec.build_timeout, self.build_timeout)
 
-    def describe(self, cgroups: tuple[str, ...]) -> str:
+    def describe(self, cgroups: tuple[str, ...], sandboxed: bool) -> str:
         memory = "cgroup and address space" if "memory" in cgroups else "address space only"
         procs = "cgroup" if "pids" in cgroups else "RLIMIT_NPROC, not enforced for root"
+        disk = (
+            f"scratch /tmp {self.scratch_mb} MiB"
+            if sandboxed
+            else f"files up to {self.scratch_mb} MiB each, anywhere it may write"
+        )
         return (
             f"limits per bot: memory {self.memory_mb} MiB ({memory}), "
             f"processes {self.nproc} ({procs}), CPU {self.cpu_s} s, "
-            f"open files {self.nofile}, scratch {self.scratch_mb} MiB"
+            f"open files {self.nofile}, {disk}"
         )
 
 
@@ -92,7 +97,7 @@ class Confinement:
 
     def describe(self, limits: ResourceLimits) -> list[str]:
         cgroups = self.cgroups.controllers if self.cgroups is not None else ()
-        return [self.sandbox.describe(), limits.describe(cgroups)]
+        return [self.sandbox.describe(), limits.describe(cgroups, self.sandbox.active)]
 
 
 DESCRIPTOR_HEADROOM = 128
@@ -236,11 +241,13 @@ class BotProcess:
         process: asyncio.subprocess.Process,
         drain: asyncio.Task[None],
         group: BotGroup | None = None,
+        sandboxed: bool = False,
     ) -> None:
         self.spec = spec
         self.process = process
         self._drain = drain
         self._group = group
+        self._sandboxed = sandboxed
 
     @classmethod
     async def start(
@@ -270,7 +277,7 @@ class BotProcess:
             raise
         assert process.stdout is not None
         drain = asyncio.ensure_future(_drain(process.stdout, log, limits.log_bytes))
-        return cls(spec, process, drain, group)
+        return cls(spec, process, drain, group, confinement.sandbox.active)
 
     @property
     def alive(self) -> bool:
@@ -281,7 +288,7 @@ class BotProcess:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.process.wait(), grace)
         if self.process.returncode is None:
-            _signal_group(self.process.pid, signal.SIGTERM)
+            self._terminate()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.process.wait(), 2.0)
         # The leader may be gone while its children live on: always sweep the group.
@@ -295,6 +302,29 @@ class BotProcess:
         if self._group is not None:
             self._group.remove()
         return self.process.returncode
+
+    def _terminate(self) -> None:
+        """SIGTERM, so that the bot may end cleanly.
+
+        bwrap passes no signal on, and ends its sandbox at once when it gets
+        one; so a sandboxed bot's processes are told through its cgroup,
+        leaving out bwrap and the sandbox's init (bwrap's child).
+        """
+        if not (self._sandboxed and self._group is not None):
+            _signal_group(self.process.pid, signal.SIGTERM)
+            return
+        bwrap = self.process.pid
+        for pid in self._group.pids() - {bwrap}:
+            if _parent(pid) != bwrap:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGTERM)
+
+
+def _parent(pid: int) -> int | None:
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[1])
+    except (OSError, IndexError, ValueError):
+        return None
 
 
 def _group(spec: BotSpec, limits: ResourceLimits, confinement: Confinement) -> BotGroup | None:

@@ -12,8 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from arena.cgroups import CgroupRoot
 from arena.manifest import BotSpec, load_entry
-from arena.processes import BotProcess, ResourceLimits, bot_environment, run_build
+from arena.processes import BotProcess, Confinement, ResourceLimits, bot_environment, run_build
+from arena.sandbox import SandboxMode, decide
 
 
 def _script_bot(folder: Path, name: str, code: str, memory_mb: int | None = None) -> BotSpec:
@@ -127,6 +129,42 @@ def test_stop_ends_a_stubborn_bot_and_its_grandchild(tmp_path: Path) -> None:
     assert not bot.alive
     assert _wait_gone(pid)
     assert _wait_gone(grandchild), f"grandchild {grandchild} outlived stop()"
+
+
+@pytest.mark.parametrize("sandboxed", [False, True], ids=["off", "sandboxed"])
+def test_sigterm_reaches_the_bot_which_may_end_cleanly(tmp_path: Path, sandboxed: bool) -> None:
+    """Whatever stands between arena and bot (launcher, bwrap) lets SIGTERM reach it."""
+    sandbox = decide(SandboxMode.AUTO if sandboxed else SandboxMode.OFF)
+    if sandboxed and not sandbox.active:
+        pytest.skip(sandbox.why_not)
+    spec = _script_bot(
+        tmp_path,
+        "tidy",
+        "import signal, sys, time\n"
+        "def bye(*_):\n"
+        "    time.sleep(0.3)\n"
+        "    print('tidied up', flush=True)\n"
+        "    sys.exit(0)\n"
+        "signal.signal(signal.SIGTERM, bye)\n"
+        "print('ready', flush=True)\n"
+        "time.sleep(600)\n",
+    )
+    log = tmp_path / "tidy.log"
+
+    async def scenario() -> int | None:
+        cgroups = CgroupRoot.find()
+        confinement = Confinement(sandbox, cgroups)
+        try:
+            bot = await BotProcess.start(spec, {}, log, ResourceLimits(), confinement)
+            await _wait_for_line(log, "ready")
+            return await bot.stop(grace=0)
+        finally:
+            if cgroups is not None:
+                cgroups.remove()
+
+    code = asyncio.run(scenario())
+    assert "tidied up" in log.read_text()
+    assert code == 0
 
 
 def test_children_left_by_a_bot_that_exited_die_with_it(tmp_path: Path) -> None:
