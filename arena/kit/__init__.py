@@ -16,7 +16,9 @@
 `run` reads the referee's address, the bot's name, its token and how many
 sessions to open from the environment the arena sets (PERUDO_ADDRESS,
 PERUDO_BOT_NAME, PERUDO_TOKEN, PERUDO_SESSIONS) or from the same flags on
-the command line, plays until the referee says goodbye, and exits. For a
+the command line, plays until the referee says goodbye, and exits with 0
+(with 1, saying why, when a session was refused or ended without a Goodbye:
+the referee went away, or cut it off). For a
 league server with TLS, set PERUDO_TLS=1 (or --tls), and PERUDO_CA_FILE
 (or --ca-file) to trust a self-signed certificate.
 """
