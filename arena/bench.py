@@ -32,7 +32,7 @@ import engine
 from arena import bench_bot, wire
 from arena._proto.perudo.v1 import referee_pb2 as pb
 from arena.auth import TokenBook
-from arena.bench_sandbox import ArenaSpeed, sandbox_figures, spawn_time
+from arena.bench_sandbox import ArenaSpeed, sandbox_figures, spawn_times
 from arena.cgroups import CgroupRoot
 from arena.lobby import Lobby
 from arena.manifest import BotSpec
@@ -366,8 +366,7 @@ def run(
     worst = max(s.us_per_decision for s in speeds)
     spawns: dict[str, float] = {}
     if jail is not None:
-        free_spawn = asyncio.run(spawn_time(logs, None))
-        boxed_spawn = asyncio.run(spawn_time(logs, jail))
+        free_spawn, boxed_spawn = asyncio.run(spawn_times(logs, jail))
         say(
             f"start a process that does nothing: {free_spawn * 1000:.0f} ms, "
             f"sandboxed {boxed_spawn * 1000:.0f} ms"

@@ -28,25 +28,28 @@ class ArenaSpeed:
     """The median time from starting a bot's process to its first session."""
 
 
-async def spawn_time(logs: Path, sandbox: Sandbox | None, times: int = 10) -> float:
-    """The median time to start and end a process that does nothing, as bots are started.
+async def spawn_times(logs: Path, sandbox: Sandbox, times: int = 15) -> tuple[float, float]:
+    """Median times to start and end a process that does nothing: unsandboxed, sandboxed.
 
     What the sandbox costs a bot's start-up, apart from the bot's own start-up
-    (a Python bot's imports take far longer, and vary more, than bwrap).
+    (a Python bot's imports take far longer, and vary more, than bwrap). The
+    two alternate, so that load from elsewhere weighs on both alike.
     """
-    confinement = Confinement(sandbox or Sandbox(None, "off"), CgroupRoot.find())
+    cgroups = CgroupRoot.find()
+    sides = (Confinement(Sandbox(None, "off"), cgroups), Confinement(sandbox, cgroups))
     spec = BotSpec(name="spawn", path=_BOT, workdir=_BOT.parent, run=("true",))
-    took = []
+    took: tuple[list[float], list[float]] = ([], [])
     for _ in range(times):
-        started = time.monotonic()
-        process = await BotProcess.start(
-            spec, {}, logs / "spawn.log", ResourceLimits(), confinement
-        )
-        await process.stop()
-        took.append(time.monotonic() - started)
-    if confinement.cgroups is not None:
-        confinement.cgroups.remove()
-    return statistics.median(took)
+        for side, confinement in enumerate(sides):
+            started = time.monotonic()
+            process = await BotProcess.start(
+                spec, {}, logs / "spawn.log", ResourceLimits(), confinement
+            )
+            await process.stop()
+            took[side].append(time.monotonic() - started)
+    if cgroups is not None:
+        cgroups.remove()
+    return statistics.median(took[0]), statistics.median(took[1])
 
 
 def sandbox_figures(arenas: list[ArenaSpeed], jailed: list[ArenaSpeed]) -> dict[str, float]:
