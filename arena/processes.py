@@ -22,27 +22,7 @@ from pathlib import Path
 from arena.cgroups import BotGroup, CgroupRoot
 from arena.manifest import BotSpec, resolve_command
 from arena.sandbox import SOCKET_INSIDE, Jail, Sandbox
-
-_BUILD_PASS = (
-    "GOFLAGS",
-    "GOTOOLCHAIN",
-    "GOPROXY",
-    "GOSUMDB",
-    "GOPRIVATE",
-    "GONOSUMDB",
-    "GONOPROXY",
-    "RUSTUP_TOOLCHAIN",
-    "RUSTUP_AUTO_INSTALL",
-    "CARGO_NET_OFFLINE",
-    "http_proxy",
-    "https_proxy",
-    "no_proxy",
-    "HTTP_PROXY",
-    "HTTPS_PROXY",
-    "NO_PROXY",
-    "SSL_CERT_FILE",
-    "SSL_CERT_DIR",
-)
+from arena.toolcache import BuildTools, build_tools
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,27 +130,6 @@ def bot_environment(extra: dict[str, str], sandboxed: bool) -> dict[str, str]:
     return env
 
 
-def _toolchain_caches() -> tuple[dict[str, str], tuple[Path, ...], tuple[Path, ...]]:
-    """(variables, writable caches, read-only files) a build needs to find its toolchains."""
-    home = Path(os.environ.get("HOME", "/root"))
-    wanted = {
-        "GOMODCACHE": os.environ.get("GOMODCACHE") or str(home / "go" / "pkg" / "mod"),
-        "GOCACHE": os.environ.get("GOCACHE") or str(home / ".cache" / "go-build"),
-        "CARGO_HOME": os.environ.get("CARGO_HOME") or str(home / ".cargo"),
-        "RUSTUP_HOME": os.environ.get("RUSTUP_HOME") or str(home / ".rustup"),
-        "NPM_CONFIG_CACHE": os.environ.get("NPM_CONFIG_CACHE") or str(home / ".npm"),
-    }
-    found = {k: v for k, v in wanted.items() if Path(v).is_dir()}
-    env = {k: os.environ[k] for k in _BUILD_PASS if k in os.environ}
-    env.update(found)
-    files: tuple[Path, ...] = ()
-    goenv = Path(os.environ.get("GOENV") or home / ".config" / "go" / "env")
-    if goenv.is_file():
-        env["GOENV"] = str(goenv)
-        files = (goenv,)
-    return env, tuple(Path(v) for v in found.values()), files
-
-
 async def _drain(stream: asyncio.StreamReader, log: Path, cap: int) -> None:
     written = dropped = 0
     with log.open("ab") as out:
@@ -196,7 +155,7 @@ def _launch(
     limits: ResourceLimits,
     confinement: Confinement,
     group: BotGroup | None,
-    build: bool,
+    build: BuildTools | None,
 ) -> list[str]:
     """The launcher's command line, then bwrap's (when sandboxed), then the bot's."""
     launcher = [
@@ -208,26 +167,22 @@ def _launch(
         f"--nproc={limits.nproc}",
         f"--nofile={limits.nofile}",
     ]
-    if not build:
+    if build is None:
         launcher.append(f"--fsize-mb={limits.scratch_mb}")
     for path in group.paths if group is not None else ():
         launcher.append(f"--cgroup={path}")
     bwrap = confinement.sandbox.bwrap
     if bwrap is None:
         return [*launcher, "--supervise", "--", *command]
-    caches: tuple[Path, ...] = ()
-    files: tuple[Path, ...] = ()
-    if build:
-        _, caches, files = _toolchain_caches()
     jail = Jail(
         home=_home(spec),
         workdir=spec.workdir.resolve(),
-        scratch_mb=limits.build_scratch_mb if build else limits.scratch_mb,
-        writable=build,
-        socket=None if build else confinement.socket,
+        scratch_mb=limits.scratch_mb if build is None else limits.build_scratch_mb,
+        writable=build is not None,
+        socket=confinement.socket if build is None else None,
         programs=spec.requires,
-        caches=caches,
-        files=files,
+        caches=build.writable if build is not None else (),
+        readonly=build.readonly if build is not None else (),
     )
     return [*launcher, "--", *jail.command(bwrap, command)]
 
@@ -263,7 +218,7 @@ class BotProcess:
         log.parent.mkdir(parents=True, exist_ok=True)
         try:
             process = await asyncio.create_subprocess_exec(
-                *_launch(spec, resolve_command(spec.run), limits, confinement, group, False),
+                *_launch(spec, resolve_command(spec.run), limits, confinement, group, None),
                 cwd=spec.workdir,
                 env=bot_environment(env, confinement.sandbox.active),
                 stdin=asyncio.subprocess.DEVNULL,
@@ -380,15 +335,15 @@ async def run_build(
     limits = limits or ResourceLimits()
     confinement = confinement or Confinement()
     timeout = limits.build_time_for(spec)
-    toolchain_env, _, _ = _toolchain_caches()
-    env = bot_environment({**toolchain_env, **extra}, confinement.sandbox.active)
+    tools = await asyncio.to_thread(build_tools, confinement.sandbox.active)
+    env = bot_environment({**tools.env, **extra}, confinement.sandbox.active)
     group = _group(spec, limits, confinement)
     log.parent.mkdir(parents=True, exist_ok=True)
     try:
         with log.open("wb") as out:
             try:
                 process = await asyncio.create_subprocess_exec(
-                    *_launch(spec, resolve_command(spec.build), limits, confinement, group, True),
+                    *_launch(spec, resolve_command(spec.build), limits, confinement, group, tools),
                     cwd=spec.workdir,
                     env=env,
                     stdin=asyncio.subprocess.DEVNULL,

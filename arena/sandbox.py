@@ -16,10 +16,12 @@ and open any connection. Inside `bwrap` (the sandbox Flatpak uses) a bot sees:
   Unix socket, bound at `/run/perudo/referee.sock`.
 
 A build is sandboxed the same way, except that the bot's folder is writable,
-the toolchains' download caches (Go modules and build cache, npm, cargo) are
-bound writable so a night does not download everything again, and the network
-is shared: `npm ci`, `go build` and `cargo build` fetch from registries. It
-still cannot see the results folder, the league store or any other bot.
+the arena's own copies of the toolchains' caches (Go modules and build cache,
+npm, cargo; see `arena.toolcache`) are bound writable so that a night neither
+downloads nor compiles everything again, and the network is shared: `npm ci`,
+`go build` and `cargo build` fetch from registries. It still cannot see the
+results folder, the league store, any other bot, or the organiser's own
+caches and credentials.
 
 The environment is the launcher's, which the arena builds from an allow-list
 (see `arena.processes`); it is not passed with `--clearenv --setenv`, which
@@ -40,6 +42,7 @@ from pathlib import Path
 
 import arena
 import engine
+from arena.toolcache import host_caches
 
 SOCKET_INSIDE = Path("/run/perudo/referee.sock")
 _ETC = (
@@ -147,8 +150,8 @@ class Jail:
     """Programs the bot requires, whose install folders are bound when outside /usr."""
     caches: tuple[Path, ...] = ()
     """Toolchain caches a build may write (Go, npm, cargo)."""
-    files: tuple[Path, ...] = ()
-    """Single files bound read-only (the Go toolchain's settings for a build)."""
+    readonly: tuple[Path, ...] = ()
+    """More bound read-only for a build: rustup's toolchains, Go's settings file."""
 
     def command(self, bwrap: str, command: list[str]) -> list[str]:
         args = [
@@ -184,8 +187,8 @@ class Jail:
         args += ["--bind" if self.writable else "--ro-bind", str(self.home), str(self.home)]
         for cache in self.caches:
             args += ["--bind", str(cache), str(cache)]
-        for file in self.files:
-            args += ["--ro-bind", str(file), str(file)]
+        for path in self.readonly:
+            args += ["--ro-bind", str(path), str(path)]
         if self.socket is not None:
             args += ["--ro-bind", str(self.socket), str(SOCKET_INSIDE)]
         args += ["--chdir", str(self.workdir), "--", *command]
@@ -204,14 +207,19 @@ def _python_paths() -> list[Path]:
 
 
 def _program_paths(programs: tuple[str, ...]) -> list[Path]:
-    """The install folder of each program (`~/.cargo` for `~/.cargo/bin/cargo`)."""
+    """The install folder of each program (`/opt/node` for `/opt/node/bin/node`).
+
+    Only the `bin` folder of a toolchain home that also keeps the organiser's
+    credentials and caches (`~/.cargo`): see `arena.toolcache`.
+    """
+    private = set(host_caches().values())
     found = []
     for program in programs:
         where = shutil.which(program)
         if where is None:
             continue
         for path in {Path(where).parent, Path(where).resolve().parent}:
-            folder = path.parent if path.name == "bin" else path
+            folder = path.parent if path.name == "bin" and path.parent not in private else path
             if not _under_usr(folder):
                 found.append(folder)
     return found
