@@ -17,6 +17,7 @@ cost per bot (process start to first session) is measured too.
 from __future__ import annotations
 
 import asyncio
+import functools
 import random
 import statistics
 import sys
@@ -117,9 +118,13 @@ async def _start_bots(
             await BotProcess.start(spec, env, logs / f"{name}.log", ResourceLimits(), confinement)
         )
         if lobby is not None:
-            await _until(lambda n=name: bool(lobby.connected().get(n)), 20)  # type: ignore[misc]
+            await _until(functools.partial(_has_session, lobby, name), 20)
             startups.append(time.monotonic() - started)
     return bots, startups
+
+
+def _has_session(lobby: Lobby, name: str) -> bool:
+    return bool(lobby.connected().get(name))
 
 
 def sample_requests(games: int = 20, players: int = 4) -> list[bytes]:
