@@ -48,7 +48,12 @@ class ResourceLimits:
 
     def describe(self, cgroups: tuple[str, ...], sandboxed: bool) -> str:
         memory = "cgroup and address space" if "memory" in cgroups else "address space only"
-        procs = "cgroup" if "pids" in cgroups else "RLIMIT_NPROC, not enforced for root"
+        rlimit = (
+            "RLIMIT_NPROC, not enforced for root"
+            if os.geteuid() == 0
+            else "RLIMIT_NPROC, over all of this user's processes"
+        )
+        procs = "cgroup" if "pids" in cgroups else rlimit
         disk = (
             f"scratch /tmp {self.scratch_mb} MiB"
             if sandboxed
