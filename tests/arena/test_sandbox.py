@@ -197,9 +197,8 @@ def test_it_cannot_see_signal_or_trace_another_process(night: Night) -> None:
 def test_it_cannot_connect_anywhere_but_the_referee(night: Night) -> None:
     report = night.report()
     assert report["loopback"].startswith("refused"), report["loopback"]
+    # Unreachable, not timed out: an empty network namespace has no route at all.
     assert report["remote"].startswith("refused: ENETUNREACH"), report["remote"]
-    # At once: an empty network namespace has no route, nothing waits for a timeout.
-    assert float(report["remote"].split()[-2]) < 1.0
 
 
 @sandboxed
