@@ -148,8 +148,8 @@ class Jail:
     """The referee's Unix socket on the host, bound at `SOCKET_INSIDE`."""
     programs: tuple[str, ...] = ()
     """Programs the bot requires, whose install folders are bound when outside /usr."""
-    caches: tuple[Path, ...] = ()
-    """Toolchain caches a build may write (Go, npm, cargo)."""
+    caches: tuple[tuple[Path, Path], ...] = ()
+    """(folder, where it is seen): toolchain caches a build may write (Go, npm, cargo)."""
     readonly: tuple[Path, ...] = ()
     """More bound read-only for a build: rustup's toolchains, Go's settings file."""
 
@@ -182,11 +182,11 @@ class Jail:
             args += ["--ro-bind-try", f"/etc/{name}", f"/etc/{name}"]
         args += ["--proc", "/proc", "--dev", "/dev", "--remount-ro", "/dev"]
         args += ["--size", str(self.scratch_mb * 1024 * 1024), "--tmpfs", "/tmp"]
+        for cache, seen in self.caches:  # first: a toolchain's bin may be bound inside one
+            args += ["--bind", str(cache), str(seen)]
         for path in _dedupe(_python_paths() + _program_paths(self.programs)):
             args += ["--ro-bind", str(path), str(path)]
         args += ["--bind" if self.writable else "--ro-bind", str(self.home), str(self.home)]
-        for cache in self.caches:
-            args += ["--bind", str(cache), str(cache)]
         for path in self.readonly:
             args += ["--ro-bind", str(path), str(path)]
         if self.socket is not None:

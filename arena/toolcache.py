@@ -51,8 +51,10 @@ class BuildTools:
     """What a build is given to find its toolchains and caches."""
 
     env: dict[str, str]
-    writable: tuple[Path, ...] = ()
-    """Bound writable in the sandbox: the arena's copies of the caches."""
+    writable: tuple[tuple[Path, Path], ...] = ()
+    """(copy, where it is seen) bound writable in the sandbox: the arena's copies of the
+    caches, each where the organiser's own is, since Go keys its build cache by the
+    paths of the sources it compiled."""
     readonly: tuple[Path, ...] = ()
     """Bound read-only in the sandbox: rustup's toolchains, Go's settings file."""
 
@@ -61,8 +63,7 @@ def _home() -> Path:
     return Path(os.environ.get("HOME", "/root"))
 
 
-def host_caches() -> dict[str, Path]:
-    """The organiser's toolchain caches that exist, by the variable that names each."""
+def _cache_paths() -> dict[str, Path]:
     home = _home()
     wanted = {
         "GOMODCACHE": os.environ.get("GOMODCACHE") or home / "go" / "pkg" / "mod",
@@ -70,7 +71,12 @@ def host_caches() -> dict[str, Path]:
         "CARGO_HOME": os.environ.get("CARGO_HOME") or home / ".cargo",
         "NPM_CONFIG_CACHE": os.environ.get("NPM_CONFIG_CACHE") or home / ".npm",
     }
-    return {k: Path(v) for k, v in wanted.items() if Path(v).is_dir()}
+    return {k: Path(v) for k, v in wanted.items()}
+
+
+def host_caches() -> dict[str, Path]:
+    """The organiser's toolchain caches that exist, by the variable that names each."""
+    return {k: v for k, v in _cache_paths().items() if v.is_dir()}
 
 
 def build_tools(sandboxed: bool) -> BuildTools:
@@ -91,11 +97,11 @@ def build_tools(sandboxed: bool) -> BuildTools:
         return BuildTools(env)
     root = Path(os.environ.get("XDG_CACHE_HOME") or _home() / ".cache") / "perudo-arena" / "builds"
     writable = []
-    for name in ("GOMODCACHE", "GOCACHE", "CARGO_HOME", "NPM_CONFIG_CACHE"):
+    for name, seen in _cache_paths().items():
         copy = root / name.lower()
         _copy_once(caches.get(name), copy, _CARGO_KEEP if name == "CARGO_HOME" else None)
-        env[name] = str(copy)
-        writable.append(copy)
+        env[name] = str(seen)
+        writable.append((copy, seen))
     return BuildTools(env, tuple(writable), tuple(readonly))
 
 

@@ -29,11 +29,15 @@ def organiser(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def test_the_copies_keep_the_caches_and_leave_the_credentials(organiser: Path) -> None:
     tools = build_tools(sandboxed=True)
-    cargo = Path(tools.env["CARGO_HOME"])
+    copies = {seen: copy for copy, seen in tools.writable}
+    # Seen where the organiser's are (Go keys its cache by source paths), but copies.
+    assert tools.env["CARGO_HOME"] == str(organiser / ".cargo")
+    cargo = copies[organiser / ".cargo"]
+    assert organiser / ".cache" / "perudo-arena" in cargo.parents
     assert (cargo / "registry" / "index").is_dir()
     assert not (cargo / "credentials.toml").exists()
-    assert (Path(tools.env["GOCACHE"]) / "entry").read_text() == "trusted\n"
-    assert all(organiser / ".cache" / "perudo-arena" in p.parents for p in tools.writable)
+    assert (copies[Path(tools.env["GOCACHE"])] / "entry").read_text() == "trusted\n"
+    assert all(organiser / ".cache" / "perudo-arena" in c.parents for c in copies.values())
     unsandboxed = build_tools(sandboxed=False)
     assert unsandboxed.env["CARGO_HOME"] == str(organiser / ".cargo")
 
