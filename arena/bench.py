@@ -8,14 +8,20 @@
 - arena: decisions per second of the real referee playing that many games at
   once against the same bot processes.
 The ratio arena/transport says what the referee costs beyond the round trip
-that every decision needs anyway.
+that every decision needs anyway. With `sandbox`, the arena is measured a
+second time with its bots in the bubblewrap sandbox (dialling its Unix
+socket), alternating with the unsandboxed arena, and each side's start-up
+cost per bot (process start to first session) is measured too.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import random
+import statistics
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -27,10 +33,13 @@ import engine
 from arena import bench_bot, wire
 from arena._proto.perudo.v1 import referee_pb2 as pb
 from arena.auth import TokenBook
+from arena.bench_sandbox import ArenaSpeed, sandbox_figures, spawn_times
+from arena.cgroups import CgroupRoot
 from arena.lobby import Lobby
 from arena.manifest import BotSpec
 from arena.match import GameSpec, Match
-from arena.processes import BotProcess, ResourceLimits
+from arena.processes import BotProcess, Confinement, ResourceLimits
+from arena.sandbox import Sandbox, SandboxMode, decide
 from arena.server import SERVICE, Referee, ServerLimits
 
 _EOF = grpc.aio.EOF  # type: ignore[attr-defined]  # missing from the stubs
@@ -84,20 +93,38 @@ def engine_speed(players: int, seconds: float, seed: int = 1) -> EngineSpeed:
 
 
 async def _start_bots(
-    port: int, tokens: TokenBook, count: int, sessions: int, logs: Path
-) -> list[BotProcess]:
-    bots = []
+    port: int,
+    tokens: TokenBook,
+    count: int,
+    sessions: int,
+    logs: Path,
+    confinement: Confinement | None = None,
+    lobby: Lobby | None = None,
+) -> tuple[list[BotProcess], list[float]]:
+    """Start the bots; with a lobby, one at a time, timing each from start to first session."""
+    confinement = confinement or Confinement()
+    bots, startups = [], []
     for i in range(count):
         name = f"bench-{i}"
         spec = BotSpec(name=name, path=_BOT, workdir=_BOT.parent, run=("python", _BOT.name))
         env = {
-            "PERUDO_ADDRESS": f"127.0.0.1:{port}",
+            "PERUDO_ADDRESS": confinement.address(port),
             "PERUDO_BOT_NAME": name,
             "PERUDO_TOKEN": tokens.issue(name),
             "PERUDO_SESSIONS": str(sessions),
         }
-        bots.append(await BotProcess.start(spec, env, logs / f"{name}.log", ResourceLimits()))
-    return bots
+        started = time.monotonic()
+        bots.append(
+            await BotProcess.start(spec, env, logs / f"{name}.log", ResourceLimits(), confinement)
+        )
+        if lobby is not None:
+            await _until(functools.partial(_has_session, lobby, name), 20)
+            startups.append(time.monotonic() - started)
+    return bots, startups
+
+
+def _has_session(lobby: Lobby, name: str) -> bool:
+    return bool(lobby.connected().get(name))
 
 
 def sample_requests(games: int = 20, players: int = 4) -> list[bytes]:
@@ -201,7 +228,7 @@ async def transport_speed(concurrency: int, bots: int, seconds: float, logs: Pat
     )
     port = server.add_insecure_port("127.0.0.1:0")
     await server.start()
-    processes = await _start_bots(port, tokens, bots, concurrency, logs)
+    processes, _ = await _start_bots(port, tokens, bots, concurrency, logs)
     try:
         await _until(lambda: opened >= bots * concurrency, 20)
         chains = asyncio.gather(*(chain(i) for i in range(concurrency)))
@@ -215,17 +242,25 @@ async def transport_speed(concurrency: int, bots: int, seconds: float, logs: Pat
     return rate
 
 
-async def arena_speed(concurrency: int, bots: int, seconds: float, logs: Path) -> float:
+async def arena_speed(
+    concurrency: int, bots: int, seconds: float, logs: Path, sandbox: Sandbox | None = None
+) -> ArenaSpeed:
     """Decisions per second of the real referee with `concurrency` games at once.
 
     Games in flight count the decisions they have made so far, so the window
-    is measured exactly as the transport's is.
+    is measured exactly as the transport's is. The bots run as `arena run`
+    runs them: in cgroups where the machine allows, and in `sandbox` if given.
     """
     tokens = TokenBook()
     lobby = Lobby(tokens, max_sessions_per_bot=64)
     referee = Referee(lobby, ServerLimits(move_time=5.0))
-    port = await referee.start()
-    processes = await _start_bots(port, tokens, bots, concurrency, logs)
+    private = Path(tempfile.mkdtemp(prefix="perudo-bench-"))
+    port = await referee.start(unix_socket=private / "referee.sock")
+    cgroups = CgroupRoot.find()
+    confinement = Confinement(sandbox or Sandbox(None, "off"), cgroups, referee.unix_socket)
+    processes, startups = await _start_bots(
+        port, tokens, bots, concurrency, logs, confinement, lobby
+    )
     names = [f"bench-{i}" for i in range(bots)]
     seed = engine.new_seed()
     finished = 0
@@ -259,7 +294,18 @@ async def arena_speed(concurrency: int, bots: int, seconds: float, logs: Path) -
     finally:
         await referee.stop()
         await asyncio.gather(*(p.stop(grace=2) for p in processes))
-    return rate
+        if cgroups is not None:
+            cgroups.remove()
+        private.joinpath("referee.sock").unlink(missing_ok=True)
+        private.rmdir()
+    return ArenaSpeed(rate, statistics.median(startups))
+
+
+def _arena_line(label: str, speed: ArenaSpeed, concurrency: int) -> str:
+    return (
+        f"{label}: {speed.decisions_per_s:.0f} decisions/s at concurrency {concurrency}, "
+        f"start-up {speed.startup_s * 1000:.0f} ms per bot"
+    )
 
 
 async def _window(count: Callable[[], int], seconds: float) -> float:
@@ -289,12 +335,16 @@ def run(
     logs: Path,
     say: Callable[[str], None],
     rounds: int = 3,
+    sandbox: bool = False,
 ) -> dict[str, float]:
     """Measure everything; transport and arena alternate `rounds` times, best of each kept.
 
     Alternating means a burst of load from elsewhere on a shared machine
-    hurts one sample, not one side of the ratio.
+    hurts one sample, not one side of the ratio. With `sandbox`, the arena
+    with sandboxed bots takes its turn in each round too (`SandboxError` when
+    this machine cannot sandbox).
     """
+    jail = decide(SandboxMode.REQUIRE) if sandbox else None
     speeds = []
     for players in (2, 4, 6):
         speed = min(
@@ -306,15 +356,34 @@ def run(
             f"engine, {players} players: {speed.us_per_decision:.1f} us/decision, "
             f"{speed.games_per_s:.0f} games/s"
         )
-    transports, arenas = [], []
+    transports: list[float] = []
+    arenas: list[ArenaSpeed] = []
+    jailed: list[ArenaSpeed] = []
     for _ in range(rounds):
         transports.append(asyncio.run(transport_speed(concurrency, bots, seconds, logs)))
         say(f"transport: {transports[-1]:.0f} round trips/s at concurrency {concurrency}")
         arenas.append(asyncio.run(arena_speed(concurrency, bots, seconds, logs)))
-        say(f"arena: {arenas[-1]:.0f} decisions/s at concurrency {concurrency}")
-    transport, arena = max(transports), max(arenas)
+        say(_arena_line("arena", arenas[-1], concurrency))
+        if jail is not None:
+            jailed.append(asyncio.run(arena_speed(concurrency, bots, seconds, logs, jail)))
+            say(_arena_line("arena, bots sandboxed", jailed[-1], concurrency))
+    transport, arena = max(transports), max(a.decisions_per_s for a in arenas)
     worst = max(s.us_per_decision for s in speeds)
+    spawns: dict[str, float] = {}
+    if jail is not None:
+        free_spawn, boxed_spawn = asyncio.run(spawn_times(logs, jail))
+        say(
+            f"start a process that does nothing: {free_spawn * 1000:.0f} ms, "
+            f"sandboxed {boxed_spawn * 1000:.0f} ms"
+        )
+        spawns = {
+            "spawn_ms": round(free_spawn * 1000, 1),
+            "sandboxed_spawn_ms": round(boxed_spawn * 1000, 1),
+            "sandbox_startup_cost_ms": round((boxed_spawn - free_spawn) * 1000, 1),
+        }
     return {
+        **sandbox_figures(arenas, jailed),
+        **spawns,
         "engine_us_per_decision": round(worst, 2),
         **{f"engine_us_per_decision_{s.players}p": round(s.us_per_decision, 2) for s in speeds},
         **{f"engine_games_per_s_{s.players}p": round(s.games_per_s, 1) for s in speeds},

@@ -21,17 +21,20 @@ from pathlib import Path
 import engine
 from arena import wire
 from arena.auth import TokenBook
+from arena.cgroups import CgroupRoot
 from arena.lobby import Lobby
-from arena.manifest import ManifestError, load_entry
+from arena.manifest import BotSpec, ManifestError, load_entry
 from arena.match import GameSpec, Match, Seat, answer_misfit
 from arena.probes import HouseSeat, Probe, probes
-from arena.processes import BotProcess, ResourceLimits, run_build
+from arena.processes import BotProcess, Confinement, ResourceLimits, run_build
+from arena.sandbox import Sandbox, SandboxError, SandboxMode, decide
 from arena.server import Referee, ServerLimits
 from arena.session import Reply, Session, next_request_id
 from engine import CalzaRule, Ruleset
 
 SESSIONS = 2
 OPPONENT = "house"
+CONNECTS = "connects and says hello"
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,6 +160,7 @@ async def check_bot(
     move_time: float = 1.0,
     connect_timeout: float = 20.0,
     limits: ResourceLimits | None = None,
+    sandbox: SandboxMode = SandboxMode.AUTO,
 ) -> CheckRun:
     run = CheckRun()
 
@@ -182,37 +186,69 @@ async def check_bot(
     if missing:
         record(Check("toolchain", False, f"needs {', '.join(missing)}, not found on PATH"))
         return run
+    try:
+        decided = decide(sandbox)
+    except SandboxError as error:
+        record(Check("sandbox", False, str(error)))
+        return run
+    limits = limits or ResourceLimits()
+    cgroups = CgroupRoot.find()
     with tempfile.TemporaryDirectory(prefix="check-bot-") as tmp:
-        logs = Path(tmp)
-        failure = await run_build(spec, {}, logs / "build.log")
-        if failure is not None:
-            record(Check("build", False, failure))
-            return run
-        if spec.build is not None:
-            record(Check("build", True, " ".join(spec.build)))
-        tokens = TokenBook()
-        lobby = Lobby(tokens)
-        referee = Referee(lobby, ServerLimits(move_time=move_time))
-        port = await referee.start()
-        env = {
-            "PERUDO_ADDRESS": f"127.0.0.1:{port}",
-            "PERUDO_BOT_NAME": spec.name,
-            "PERUDO_TOKEN": tokens.issue(spec.name),
-            "PERUDO_SESSIONS": str(min(SESSIONS, spec.sessions or SESSIONS)),
-        }
-        process = await BotProcess.start(spec, env, logs / "bot.log", limits or ResourceLimits())
-        lobby.crash_probes[spec.name] = lambda: not process.alive
         try:
-            sessions = min(SESSIONS, spec.sessions or SESSIONS)
-            await _check_running(
-                record, lobby, spec.name, process, logs, move_time, connect_timeout, sessions
+            await _check_in(
+                spec, Path(tmp), record, run, limits, decided, cgroups, move_time, connect_timeout
             )
         finally:
-            await referee.stop("the check is over")
-            code = await process.stop()
-        if run.checks and run.checks[0].passed:
-            record(Check("exits after goodbye", code == 0, f"exit code {code}"))
+            if cgroups is not None:
+                cgroups.remove()
     return run
+
+
+async def _check_in(
+    spec: BotSpec,
+    logs: Path,
+    record: Callable[[Check], None],
+    run: CheckRun,
+    limits: ResourceLimits,
+    sandbox: Sandbox,
+    cgroups: CgroupRoot | None,
+    move_time: float,
+    connect_timeout: float,
+) -> None:
+    """Build, start and probe the bot, confined as in a tournament."""
+    private = logs / "referee"
+    private.mkdir(mode=0o700)
+    socket = private / "referee.sock"
+    confinement = Confinement(sandbox, cgroups, socket)
+    record(Check("sandbox", True, " ".join(confinement.describe(limits))))
+    failure = await run_build(spec, {}, logs / "build.log", limits, confinement)
+    if failure is not None:
+        record(Check("build", False, failure))
+        return
+    if spec.build is not None:
+        record(Check("build", True, " ".join(spec.build)))
+    tokens = TokenBook()
+    lobby = Lobby(tokens)
+    referee = Referee(lobby, ServerLimits(move_time=move_time))
+    port = await referee.start(unix_socket=socket)
+    env = {
+        "PERUDO_ADDRESS": confinement.address(port),
+        "PERUDO_BOT_NAME": spec.name,
+        "PERUDO_TOKEN": tokens.issue(spec.name),
+        "PERUDO_SESSIONS": str(min(SESSIONS, spec.sessions or SESSIONS)),
+    }
+    process = await BotProcess.start(spec, env, logs / "bot.log", limits, confinement)
+    lobby.crash_probes[spec.name] = lambda: not process.alive
+    try:
+        sessions = min(SESSIONS, spec.sessions or SESSIONS)
+        await _check_running(
+            record, lobby, spec.name, process, logs, move_time, connect_timeout, sessions
+        )
+    finally:
+        await referee.stop("the check is over")
+        code = await process.stop()
+    if any(c.name == CONNECTS and c.passed for c in run.checks):
+        record(Check("exits after goodbye", code == 0, f"exit code {code}"))
 
 
 async def _check_running(
@@ -232,13 +268,9 @@ async def _check_running(
         why = (
             "its process exited" if not process.alive else f"nothing within {connect_timeout:.0f} s"
         )
-        record(
-            Check(
-                "connects and says hello", False, f"{why}; last log line: {_tail(logs / 'bot.log')}"
-            )
-        )
+        record(Check(CONNECTS, False, f"{why}; last log line: {_tail(logs / 'bot.log')}"))
         return
-    record(Check("connects and says hello", True, f"{lobby.connected()[name]} session(s)"))
+    record(Check(CONNECTS, True, f"{lobby.connected()[name]} session(s)"))
     with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(_sessions(lobby, name, sessions), 3.0)
     opened = lobby.connected().get(name, 0)

@@ -16,6 +16,8 @@ import hmac
 import json
 import os
 import secrets
+import shutil
+import tempfile
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
@@ -29,6 +31,7 @@ from arena._proto.perudo.v1 import admin_pb2_grpc as apb_grpc
 from arena.auth import TokenBook
 from arena.lobby import Lobby
 from arena.ratings import Standing
+from arena.sandbox import SandboxMode
 from arena.schedule import Deals
 from arena.server import Referee, ServerLimits, Tls
 from arena.store import LeagueStore
@@ -161,11 +164,15 @@ class LeagueServer:
         self._task: asyncio.Task[None] | None = None
         self._watch: asyncio.Task[None] | None = None
         self._arrivals: asyncio.Task[None] | None = None
+        # Local bots (--bots) dial a Unix socket here: sandboxed, they have no network.
+        self._private = Path(tempfile.mkdtemp(prefix="perudo-league-"))
 
     async def start(self) -> str:
         """Start both services; return the admin token (also written beside the league)."""
         try:
-            self.port = await self.referee.start(self.config.listen, self.config.tls)
+            self.port = await self.referee.start(
+                self.config.listen, self.config.tls, unix_socket=self._private / "referee.sock"
+            )
         except RuntimeError:  # what grpc raises for an address it cannot bind
             raise OSError(f"could not listen on {self.config.listen}") from None
         token = secrets.token_urlsafe(32)
@@ -204,6 +211,7 @@ class LeagueServer:
             await self._admin_server.stop(grace=1)
         await self.referee.stop("the league server is shutting down")
         self.store.close()
+        shutil.rmtree(self._private, ignore_errors=True)
 
     async def _announce_arrivals(self, say: Callable[[str], None]) -> None:
         """Say who connects and who leaves: a bot with its first session, or its last gone.
@@ -332,6 +340,7 @@ class LeagueServer:
             seed=seed,
             name=request.name or None,
             deals=Deals(request.deals) if request.deals else base.deals,
+            sandbox=SandboxMode(request.sandbox or SandboxMode.AUTO),
         )
 
 

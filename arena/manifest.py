@@ -5,10 +5,13 @@ A sub-folder is a bot when it holds `bot.toml`:
     name = "my-bot"             # letters, digits, '-', '_', '.'
     run = "python bot.py"       # run in the bot's folder; no shell
     build = "npm ci"            # optional, run once before play
-    build_timeout = 300         # optional, seconds
+    build_timeout = 300         # optional, seconds (at most the organiser's --build-timeout)
     sessions = 4                # optional, most games it plays at once
     requires = ["node"]         # optional, programs that must be on PATH
-    memory_mb = 2048            # optional, address-space limit
+    memory_mb = 2048            # optional, address-space limit (at most --memory-mb)
+
+A manifest may ask for less than the organiser allows, never for more: the
+limits are applied as ceilings where the bot is started (`arena.processes`).
 
 A single file is a bot run by its interpreter (.py, .js, .sh), named after
 the file. A first word of `python` or `python3` in a command means the

@@ -186,10 +186,12 @@ class TournamentFolder:
         folder.replays.mkdir(exist_ok=True)
         folder.logs.mkdir(exist_ok=True)
         secret = root / "seed.secret"
-        # Created private, as chmod after writing leaves it readable by all for a moment.
-        with os.fdopen(os.open(secret, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as out:
+        # Created private: written first and chmod-ed after, it would be readable by all for a
+        # moment (and a start that never played may have left one behind).
+        secret.unlink(missing_ok=True)
+        fd = os.open(secret, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as out:
             out.write(seed.hex() + "\n")
-        secret.chmod(0o600)
         folder.games_path.write_bytes(b"")
         folder.write_info(info)
         folder.clean_tmp()

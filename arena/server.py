@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import uuid
 from dataclasses import dataclass
+from pathlib import Path
 
 import grpc
 from google.protobuf.message import DecodeError
@@ -47,9 +48,13 @@ class Referee:
         self.limits = limits or ServerLimits()
         self._server: grpc.aio.Server | None = None
         self._handlers: set[asyncio.Task[None]] = set()
+        self.unix_socket: Path | None = None
+        """Where local bots dial too (sandboxed bots have no network): see `arena.sandbox`."""
 
-    async def start(self, address: str = "127.0.0.1:0", tls: Tls | None = None) -> int:
-        """Start listening; return the port (useful with port 0)."""
+    async def start(
+        self, address: str = "127.0.0.1:0", tls: Tls | None = None, unix_socket: Path | None = None
+    ) -> int:
+        """Start listening, also on `unix_socket` if given; return the port (useful with port 0)."""
         limit = self.limits.max_message_bytes
         server = grpc.aio.server(
             options=[
@@ -81,7 +86,10 @@ class Referee:
             port = server.add_secure_port(address, creds)
         if port == 0:
             raise OSError(f"could not listen on {address}")
+        if unix_socket is not None and server.add_insecure_port(f"unix:{unix_socket}") == 0:
+            raise OSError(f"could not listen on unix:{unix_socket}")
         await server.start()
+        self.unix_socket = unix_socket
         self._server = server
         return port
 

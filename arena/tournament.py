@@ -15,6 +15,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
+import shutil
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -23,11 +25,21 @@ from typing import Any
 
 import engine
 from arena.auth import TokenBook
+from arena.cgroups import CgroupRoot
 from arena.folder_lock import FolderBusyError, FolderLock
 from arena.lobby import Lobby
 from arena.manifest import BotSpec, ManifestError, discover
-from arena.processes import BotProcess, ResourceLimits, run_build
+from arena.processes import (
+    BotProcess,
+    Confinement,
+    DescriptorError,
+    ResourceLimits,
+    check_descriptors,
+    raise_open_files_limit,
+    run_build,
+)
 from arena.results import ResultsError, TournamentFolder
+from arena.sandbox import Sandbox, SandboxError, SandboxMode, decide
 from arena.schedule import Deals, check_deals
 from arena.scheduler import Observer, Progress, Scheduler, Summary
 from arena.server import Referee, ServerLimits
@@ -78,6 +90,7 @@ class TournamentConfig:
     reconnect_grace: float = 60.0
     """On a league server: how long to wait for a disconnected bot before its games are dropped."""
     deals: Deals = Deals.OWN
+    sandbox: SandboxMode = SandboxMode.AUTO
 
     @property
     def league_path(self) -> Path:
@@ -102,6 +115,7 @@ class Tournament:
         self._processes: dict[str, BotProcess] = {}
         self._skipped: list[dict[str, str]] = []
         """Bots that will not play, with why: said at the end and kept in tournament.json."""
+        self._confinement = Confinement()
 
     def request_stop(self) -> None:
         """Finish the games in flight, then stop (the first Ctrl-C)."""
@@ -127,6 +141,11 @@ class Tournament:
     async def _run(
         self, resume: Path | None, venue: Venue | None, where: list[TournamentFolder]
     ) -> Summary:
+        raise_open_files_limit()
+        try:
+            sandbox = decide(self.config.sandbox)
+        except SandboxError as error:
+            raise TournamentError(str(error)) from None
         if resume is None:
             self._check_config()
             store = LeagueStore(self.config.league_path)  # a damaged one: before any folder
@@ -145,7 +164,7 @@ class Tournament:
             raise
         where.append(folder)
         try:
-            return await self._run_in(folder, info, store, venue)
+            return await self._run_in(folder, info, store, venue, sandbox)
         finally:
             store.close()
             lock.release()
@@ -164,23 +183,30 @@ class Tournament:
         info: dict[str, Any],
         store: LeagueStore,
         venue: Venue | None,
+        sandbox: Sandbox,
     ) -> Summary:
         starting = "entrants" not in info  # a new run, or one stopped before play began
         own: Referee | None = None
         bots: list[BotSpec] = []
         remote: tuple[str, ...] = ()
+        private = Path(tempfile.mkdtemp(prefix="perudo-referee-"))  # 0700: the arena's alone
+        cgroups = CgroupRoot.find()
         try:
             if venue is None:
                 own = Referee(
                     Lobby(TokenBook(), max_sessions_per_bot=64),
                     ServerLimits(move_time=info["move_time"]),
                 )
-                referee, port = own, await own.start("127.0.0.1:0")
+                port = await own.start("127.0.0.1:0", unix_socket=private / "referee.sock")
+                referee = own
             else:
                 referee, port, remote = venue.referee, venue.port, venue.remote
+            self._confine(Confinement(sandbox, cgroups, referee.unix_socket), info)
             lobby = referee.lobby
             if info["bots_dir"] is not None:
-                bots = await self._prepare_bots(folder, info, not starting, need=2 - len(remote))
+                bots = await self._prepare_bots(
+                    folder, info, not starting, lobby.tokens, need=2 - len(remote)
+                )
             await self._start_bots(bots, lobby.tokens, lobby, port, folder, info["jobs"])
             connected = await self._await_connections(bots, lobby, folder)
             connected |= {name for name in remote if lobby.connected().get(name)}
@@ -203,6 +229,19 @@ class Tournament:
                 for name in self._processes:
                     venue.referee.lobby.tokens.revoke(name)
             await asyncio.gather(*(p.stop() for p in self._processes.values()))
+            if cgroups is not None:
+                cgroups.remove()
+            shutil.rmtree(private, ignore_errors=True)
+
+    def _confine(self, confinement: Confinement, info: dict[str, Any]) -> None:
+        """Say at the start, and in tournament.json, how far the local bots are kept apart."""
+        self._confinement = confinement
+        if info["bots_dir"] is None:
+            return  # remote bots only: nothing here to isolate
+        isolation = confinement.describe(self.config.limits)
+        for line in isolation:
+            self.observer.note(line)
+        info["isolation"] = isolation
 
     async def _await_connections(
         self, bots: list[BotSpec], lobby: Lobby, folder: TournamentFolder
@@ -221,7 +260,8 @@ class Tournament:
             log = folder.logs / f"{name}.log"
             process = self._processes[name]
             if process.alive:
-                why = f"did not connect within {self.config.connect_timeout:.0f} s"
+                why = f"did not connect within {self.config.connect_timeout:.0f} s; stopped"
+                await process.stop(grace=0)
             else:
                 why = f"exited with code {process.process.returncode} before connecting"
             self.observer.note(f"{name}: {why}: {_last_line(log)} (log: {log})")
@@ -294,7 +334,12 @@ class Tournament:
         return folder, fresh, lock
 
     async def _prepare_bots(
-        self, folder: TournamentFolder, info: dict[str, Any], resuming: bool, need: int = 2
+        self,
+        folder: TournamentFolder,
+        info: dict[str, Any],
+        resuming: bool,
+        tokens: TokenBook,
+        need: int = 2,
     ) -> list[BotSpec]:
         try:
             found, problems = discover(Path(info["bots_dir"]))
@@ -302,6 +347,16 @@ class Tournament:
             raise TournamentError(str(error)) from None
         for entry, reason in problems:
             self._skip(entry, reason)
+        for bot in [b for b in found if tokens.knows(b.name)]:
+            # Its token would replace the entrant's for the night: the entrant locked out.
+            self._skipped.append(
+                {"name": bot.name, "reason": "a registered remote entrant has that name"}
+            )
+            self.observer.note(
+                f"{bot.name}: refused: a registered remote entrant has that name; "
+                "rename the local bot"
+            )
+            found.remove(bot)
         if resuming:
             entrants = set(info["entrants"])
             found = [b for b in found if b.name in entrants]
@@ -330,7 +385,7 @@ class Tournament:
         log = folder.logs / f"{bot.name}.build.log"
         self.observer.note(f"building {bot.name} (up to {bot.build_timeout:.0f} s)")
         began = time.monotonic()
-        failure = await run_build(bot, {}, log)
+        failure = await run_build(bot, {}, log, self.config.limits, self._confinement)
         elapsed = time.monotonic() - began
         if failure is not None:
             self._skip(bot.name, f"{failure} (after {elapsed:.1f} s; see {log})")
@@ -347,17 +402,25 @@ class Tournament:
         folder: TournamentFolder,
         jobs: int,
     ) -> None:
+        try:
+            check_descriptors(bots, jobs)
+        except DescriptorError as error:
+            raise TournamentError(str(error)) from None
         for bot in bots:
             sessions = min(bot.sessions or jobs, jobs)
             env = {
-                "PERUDO_ADDRESS": f"127.0.0.1:{port}",
+                "PERUDO_ADDRESS": self._confinement.address(port),
                 "PERUDO_BOT_NAME": bot.name,
                 "PERUDO_TOKEN": tokens.issue(bot.name),
                 "PERUDO_SESSIONS": str(sessions),
             }
             try:
                 process = await BotProcess.start(
-                    bot, env, folder.logs / f"{bot.name}.log", self.config.limits
+                    bot,
+                    env,
+                    folder.logs / f"{bot.name}.log",
+                    self.config.limits,
+                    self._confinement,
                 )
             except OSError as error:
                 self._skipped.append({"name": bot.name, "reason": f"cannot start: {error}"})

@@ -97,6 +97,7 @@ def add_commands(commands: Any) -> None:
         "server's results folder) instead of a new one",
     )
     options.add_schedule_flags(admin)
+    options.add_sandbox_flag(admin)
     options.add_rules_flags(admin)
 
 
@@ -298,6 +299,7 @@ async def _start(
         only=args.only,
         resume=_resume_argument(args.resume),
         deals=args.deals,
+        sandbox=str(args.sandbox),
     )
     stream = stub.StartTournament(request, metadata=metadata)
     loop = asyncio.get_running_loop()

@@ -16,6 +16,7 @@ from rich.text import Text
 from arena.cli import board, dryrun, league, live, options, replay, validate, verify
 from arena.processes import ResourceLimits
 from arena.results import ResultsError, TournamentFolder
+from arena.sandbox import SandboxError
 from arena.schedule import Deals
 from arena.store import StoreError
 from arena.tournament import Summary, Tournament, TournamentConfig, TournamentError
@@ -72,6 +73,13 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="show who would play and the schedule's size; build, start and create nothing",
     )
+    run.add_argument(
+        "--build-timeout",
+        type=validate.seconds,
+        default=ResourceLimits().build_timeout,
+        help="most seconds a bot's build may take (its manifest may ask for less)",
+    )
+    options.add_sandbox_flag(run)
     options.add_rules_flags(run)
 
     board.add_command(commands)
@@ -91,6 +99,11 @@ def _parser() -> argparse.ArgumentParser:
         default=3,
         help="times transport and arena alternate (best kept)",
     )
+    bench.add_argument(
+        "--sandbox",
+        action="store_true",
+        help="also measure the arena with its bots sandboxed (speed and start-up, side by side)",
+    )
 
     check = commands.add_parser("check-bot", help="put one bot through a compliance suite")
     check.add_argument("path", type=Path, help="a bot folder (with bot.toml) or script")
@@ -98,6 +111,7 @@ def _parser() -> argparse.ArgumentParser:
         "--move-time", type=validate.seconds, default=1.0, help="seconds per decision"
     )
     check.add_argument("--connect-timeout", type=validate.seconds, default=20.0)
+    options.add_sandbox_flag(check)
 
     league.add_commands(commands)
     verify.add_commands(commands)
@@ -121,9 +135,12 @@ def _config(args: argparse.Namespace) -> TournamentConfig:
         seed=seed_from_hex(args.seed, "--seed") if args.seed is not None else None,
         league=args.league,
         connect_timeout=args.connect_timeout,
-        limits=ResourceLimits(memory_mb=args.memory_mb, cpu_s=args.cpu_s),
+        limits=ResourceLimits(
+            memory_mb=args.memory_mb, cpu_s=args.cpu_s, build_timeout=args.build_timeout
+        ),
         name=args.name,
         deals=Deals(args.deals),
+        sandbox=args.sandbox,
     )
 
 
@@ -221,7 +238,13 @@ def cmd_bench(args: argparse.Namespace, console: Console) -> int:
 
     with tempfile.TemporaryDirectory(prefix="arena-bench-") as logs:
         figures = bench.run(
-            args.seconds, args.concurrency, args.bots, Path(logs), say, rounds=args.rounds
+            args.seconds,
+            args.concurrency,
+            args.bots,
+            Path(logs),
+            say,
+            rounds=args.rounds,
+            sandbox=args.sandbox,
         )
     if args.json:
         print(json.dumps(figures, indent=2))
@@ -231,6 +254,15 @@ def cmd_bench(args: argparse.Namespace, console: Console) -> int:
             f"(target at least 0.7); engine worst case "
             f"[bold]{figures['engine_us_per_decision']:.1f} us[/] per decision (target at most 20)"
         )
+        if args.sandbox:
+            console.print(
+                f"sandboxed/unsandboxed ratio: "
+                f"[bold]{figures['sandboxed_to_unsandboxed_ratio']:.2f}[/] (target at least 0.95); "
+                f"the sandbox adds [bold]{figures['sandbox_startup_cost_ms']:.0f} ms[/] to a "
+                f"bot's start-up (target under 100); a sandboxed Python bot is ready in "
+                f"{figures['sandboxed_startup_ms_per_bot']:.0f} ms, "
+                f"{figures['startup_ms_per_bot']:.0f} ms unsandboxed"
+            )
     return 0
 
 
@@ -243,7 +275,9 @@ def cmd_check_bot(args: argparse.Namespace, console: Console) -> int:
         console.print(check.detail, highlight=False, markup=False)
 
     console.print(f"Checking {args.path}", highlight=False)
-    run = asyncio.run(check_bot(args.path, say, args.move_time, args.connect_timeout))
+    run = asyncio.run(
+        check_bot(args.path, say, args.move_time, args.connect_timeout, sandbox=args.sandbox)
+    )
     failed = sum(not c.passed for c in run.checks)
     console.print(
         f"{len(run.checks) - failed} passed, {failed} failed",
@@ -278,6 +312,7 @@ def main(argv: list[str] | None = None) -> int:
         StoreError,
         VerifyError,
         ResultsError,
+        SandboxError,
     ) as error:
         # One line however long (soft_wrap), and the message as plain text: it may quote a bot.
         errors.print(

@@ -5,10 +5,22 @@ from __future__ import annotations
 import argparse
 
 from arena.cli import validate
+from arena.sandbox import SandboxMode
 from arena.schedule import Deals
 from engine import PRESETS, Ruleset, preset
 
 DEFAULT_GAMES = 120
+
+
+def add_sandbox_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--sandbox",
+        type=SandboxMode,
+        choices=list(SandboxMode),
+        default=SandboxMode.AUTO,
+        help="isolate local bots with bubblewrap: auto (where possible, else say why not), "
+        "require (refuse without it), off (default auto)",
+    )
 
 
 def ruleset(args: argparse.Namespace) -> Ruleset:

@@ -16,7 +16,9 @@
 `run` reads the referee's address, the bot's name, its token and how many
 sessions to open from the environment the arena sets (PERUDO_ADDRESS,
 PERUDO_BOT_NAME, PERUDO_TOKEN, PERUDO_SESSIONS) or from the same flags on
-the command line, plays until the referee says goodbye, and exits. For a
+the command line, plays until the referee says goodbye, and exits with 0
+(with 1, saying why, when a session was refused or ended without a Goodbye:
+the referee went away, or cut it off). For a
 league server with TLS, set PERUDO_TLS=1 (or --tls), and PERUDO_CA_FILE
 (or --ca-file) to trust a self-signed certificate.
 """
@@ -27,6 +29,7 @@ import argparse
 import asyncio
 import dataclasses
 import os
+import signal
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -40,6 +43,7 @@ from arena.kit.client import (
     serve,
     serve_sessions,
 )
+from arena.launcher import set_parent_death_signal
 from arena.wire import PASS, Answer, Pass
 from engine import Observation
 
@@ -110,6 +114,7 @@ def run(
     Python process runs one policy call at a time.
     """
     conn = connection_from_env(name, argv, bot_version=name or "")
+    _die_with_starter()
     copies = _start_copies(conn)
     code = 0
     try:
@@ -127,6 +132,20 @@ def run(
 _CHILD = "PERUDO_KIT_SESSION_COPY"
 
 
+def _die_with_starter() -> None:
+    """A session copy dies with the process that started it, even one killed outright.
+
+    Otherwise a copy whose first process was killed plays on alone until its
+    stream times out, long after the arena is gone.
+    """
+    starter = os.environ.get(_CHILD, "")
+    if not starter.isdigit():
+        return
+    set_parent_death_signal(signal.SIGKILL)
+    if os.getppid() != int(starter):  # it died before the signal was asked for
+        raise SystemExit(1)
+
+
 def _start_copies(conn: Connection) -> list[subprocess.Popen[bytes]]:
     """Copies of this bot's process for sessions 2..n, each told to open one session."""
     if conn.sessions <= 1:
@@ -136,7 +155,7 @@ def _start_copies(conn: Connection) -> list[subprocess.Popen[bytes]]:
         PERUDO_ADDRESS=conn.address,
         PERUDO_BOT_NAME=conn.name,
         PERUDO_TOKEN=conn.token,
-        **{_CHILD: "1"},
+        **{_CHILD: str(os.getpid())},
     )
     command = [sys.executable, *sys.orig_argv[1:]]
     return [subprocess.Popen(command, env=env) for _ in range(conn.sessions - 1)]

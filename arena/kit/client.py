@@ -59,6 +59,14 @@ class RefusedError(Exception):
     """The referee refused the session (wrong token, unknown name, bad version)."""
 
 
+class SessionLostError(ConnectionError):
+    """The session ended without the referee's Goodbye: the referee went away or cut it off.
+
+    A bot that exits 0 then looks like one that finished its night; the arena
+    and the author need to see that it did not, and why.
+    """
+
+
 class Handler(Protocol):
     """Answers the requests of one session."""
 
@@ -121,7 +129,9 @@ async def _session(channel: grpc.aio.Channel, conn: Connection, handler: Handler
         while True:
             message = await call.read()
             if message is _EOF:
-                return
+                raise SessionLostError(
+                    f"the referee ended the session without a Goodbye ({(await call.code()).name})"
+                )
             kind = message.WhichOneof("kind")
             if kind == "request":
                 action = await handler.request(message.request)
@@ -135,6 +145,10 @@ async def _session(channel: grpc.aio.Channel, conn: Connection, handler: Handler
                     code = await call.code()
                     if code in _REFUSALS:
                         raise RefusedError(f"{code.name}: {await call.details()}") from None
+                    print(
+                        f"{conn.name}: the session ended while answering ({code.name})",
+                        file=sys.stderr,
+                    )
                     return
             elif kind == "game_over":
                 await handler.game_over(message.game_over)
@@ -144,9 +158,9 @@ async def _session(channel: grpc.aio.Channel, conn: Connection, handler: Handler
     except grpc.aio.AioRpcError as error:
         if error.code() in _REFUSALS:
             raise RefusedError(f"{error.code().name}: {error.details()}") from None
-        if error.code() in {grpc.StatusCode.CANCELLED, grpc.StatusCode.UNAVAILABLE}:
-            return  # the referee went away: nothing more to play
-        raise
+        raise SessionLostError(
+            f"the session ended without a Goodbye: {error.code().name}: {error.details()}"
+        ) from None
     finally:
         await handler.close()
 
@@ -160,9 +174,14 @@ async def serve_sessions(conn: Connection, make_handler: Callable[[], Handler]) 
             raise ConnectionError(
                 f"no referee answered at {conn.address} within {conn.connect_timeout:.0f} s"
             ) from None
-        await asyncio.gather(
-            *(_session(channel, conn, make_handler()) for _ in range(conn.sessions))
+        # Every session plays to its own end; then the first failure, if any, is the answer.
+        ends = await asyncio.gather(
+            *(_session(channel, conn, make_handler()) for _ in range(conn.sessions)),
+            return_exceptions=True,
         )
+        for end in ends:
+            if isinstance(end, BaseException):
+                raise end
 
 
 async def serve(conn: Connection, policy: Policy, on_game_over: GameOverHook | None = None) -> None:

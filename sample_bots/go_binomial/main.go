@@ -90,7 +90,7 @@ func parseConfig(args []string) (config, error) {
 	}
 
 	fs := flag.NewFlagSet("bot", flag.ContinueOnError)
-	fs.StringVar(&cfg.address, "address", cfg.address, "referee host:port (PERUDO_ADDRESS)")
+	fs.StringVar(&cfg.address, "address", cfg.address, "referee host:port, or unix:PATH in the arena's sandbox (PERUDO_ADDRESS)")
 	fs.StringVar(&cfg.name, "name", cfg.name, "bot name sent in Hello (PERUDO_BOT_NAME)")
 	fs.StringVar(&cfg.token, "token", cfg.token, "token sent in Hello (PERUDO_TOKEN)")
 	fs.IntVar(&cfg.sessions, "sessions", cfg.sessions, "concurrent Play streams (PERUDO_SESSIONS)")

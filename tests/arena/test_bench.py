@@ -11,9 +11,12 @@ import random
 import subprocess
 import sys
 
+import pytest
+
 import engine
 from arena._proto.perudo.v1 import referee_pb2 as pb
 from arena.bench import random_legal, sample_requests
+from arena.sandbox import SandboxMode, decide
 
 KEYS = {
     "engine_us_per_decision",
@@ -76,3 +79,25 @@ def test_the_benchmark_policy_only_plays_legal_moves() -> None:
             action = random_legal(engine.observe(state, state.to_act), rng)
             assert engine.is_legal(state, state.to_act, action)
             state = engine.apply(state, state.to_act, action)
+
+
+@pytest.mark.slow
+def test_bench_with_the_sandbox_reports_both_sides() -> None:
+    if not decide(SandboxMode.AUTO).active:
+        pytest.skip(decide(SandboxMode.AUTO).why_not)
+    done = subprocess.run(
+        [
+            *(sys.executable, "-m", "arena.cli.main", "bench", "--json", "--sandbox"),
+            *("--seconds", "0.5", "--rounds", "1", "--concurrency", "2", "--bots", "2"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    figures = json.loads(done.stdout)
+    assert figures["sandboxed_decisions_per_s"] > 0
+    ratio = figures["sandboxed_decisions_per_s"] / figures["arena_decisions_per_s"]
+    assert abs(figures["sandboxed_to_unsandboxed_ratio"] - ratio) < 0.01
+    assert figures["sandboxed_spawn_ms"] > 0 and figures["spawn_ms"] > 0
+    assert figures["sandboxed_startup_ms_per_bot"] > 0

@@ -80,9 +80,9 @@ def test_a_crashing_bot_is_reported_as_a_crash() -> None:
 
 def test_a_bot_that_never_connects_fails_at_hello() -> None:
     result = run_check(BAD / "silent_bot.py", connect_timeout=1.5)
-    assert [c.name for c in result.checks] == ["connects and says hello"]
+    assert [c.name for c in result.checks] == ["sandbox", "connects and says hello"]
     assert not result.passed
-    assert "within" in result.checks[0].detail
+    assert "within" in result.checks[1].detail
 
 
 def test_a_folder_without_a_manifest_fails_clearly(tmp_path: Path) -> None:

@@ -86,6 +86,22 @@ def test_a_kit_bot_still_thinking_at_shutdown_exits_cleanly(live: Arena) -> None
     run(main())
 
 
+def test_a_kit_bot_cut_off_without_goodbye_says_so_and_exits_non_zero(live: Arena) -> None:
+    """An ended stream is not a finished night: the arena must see the difference."""
+
+    async def main() -> None:
+        async with live.serving():
+            proc = live.spawn("kit_bot", BOT)
+            await live.wait_connected([BOT])
+            [session] = await live.borrow([BOT])
+            session.close("cut off by the test")  # the call ends, with no Goodbye sent
+            assert await live.wait_exit(proc, 10) not in (None, 0)
+            assert "without a Goodbye" in live.log(BOT), live.log(BOT)
+            assert "Traceback" not in live.log(BOT)
+
+    run(main())
+
+
 def opening_request(request_id: int) -> bytes:
     """A real request: seat 0 opens the first round of a two-player game."""
     state = engine.new_game(engine.Ruleset(), 2, 0)

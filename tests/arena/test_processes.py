@@ -12,8 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from arena.cgroups import CgroupRoot
 from arena.manifest import BotSpec, load_entry
-from arena.processes import BotProcess, ResourceLimits, run_build
+from arena.processes import BotProcess, Confinement, ResourceLimits, bot_environment, run_build
+from arena.sandbox import SandboxMode, decide
 
 
 def _script_bot(folder: Path, name: str, code: str, memory_mb: int | None = None) -> BotSpec:
@@ -129,7 +131,43 @@ def test_stop_ends_a_stubborn_bot_and_its_grandchild(tmp_path: Path) -> None:
     assert _wait_gone(grandchild), f"grandchild {grandchild} outlived stop()"
 
 
-def test_stop_sweeps_children_left_by_a_bot_that_exited(tmp_path: Path) -> None:
+@pytest.mark.parametrize("sandboxed", [False, True], ids=["off", "sandboxed"])
+def test_sigterm_reaches_the_bot_which_may_end_cleanly(tmp_path: Path, sandboxed: bool) -> None:
+    """Whatever stands between arena and bot (launcher, bwrap) lets SIGTERM reach it."""
+    sandbox = decide(SandboxMode.AUTO if sandboxed else SandboxMode.OFF)
+    if sandboxed and not sandbox.active:
+        pytest.skip(sandbox.why_not)
+    spec = _script_bot(
+        tmp_path,
+        "tidy",
+        "import signal, sys, time\n"
+        "def bye(*_):\n"
+        "    time.sleep(0.3)\n"
+        "    print('tidied up', flush=True)\n"
+        "    sys.exit(0)\n"
+        "signal.signal(signal.SIGTERM, bye)\n"
+        "print('ready', flush=True)\n"
+        "time.sleep(600)\n",
+    )
+    log = tmp_path / "tidy.log"
+
+    async def scenario() -> int | None:
+        cgroups = CgroupRoot.find()
+        confinement = Confinement(sandbox, cgroups)
+        try:
+            bot = await BotProcess.start(spec, {}, log, ResourceLimits(), confinement)
+            await _wait_for_line(log, "ready")
+            return await bot.stop(grace=0)
+        finally:
+            if cgroups is not None:
+                cgroups.remove()
+
+    code = asyncio.run(scenario())
+    assert "tidied up" in log.read_text()
+    assert code == 0
+
+
+def test_children_left_by_a_bot_that_exited_die_with_it(tmp_path: Path) -> None:
     spec = _script_bot(
         tmp_path,
         "orphaner",
@@ -147,12 +185,12 @@ def test_stop_sweeps_children_left_by_a_bot_that_exited(tmp_path: Path) -> None:
             await asyncio.sleep(0.02)
         assert not bot.alive
         grandchild = int(line.split()[1])
-        assert not _gone(grandchild)  # it outlived its parent...
+        # Before stop(): the launcher that watches over the bot sweeps what it left.
+        assert _wait_gone(grandchild), f"grandchild {grandchild} outlived its bot"
         return await bot.stop(grace=0.1), grandchild
 
-    code, grandchild = asyncio.run(scenario())
+    code, _ = asyncio.run(scenario())
     assert code == 0
-    assert _wait_gone(grandchild), f"grandchild {grandchild} outlived stop()"  # ...not stop()
 
 
 def test_resource_limits_and_environment_reach_the_bot(tmp_path: Path) -> None:
@@ -191,6 +229,50 @@ def test_resource_limits_and_environment_reach_the_bot(tmp_path: Path) -> None:
     assert seen["cwd"] == str(tmp_path)
     assert seen["name"] == "limited"
     assert seen["path0"] == str(Path(sys.executable).parent)
+
+
+def test_a_manifest_cannot_raise_the_organisers_caps(tmp_path: Path) -> None:
+    spec = _script_bot(
+        tmp_path,
+        "greedy",
+        "import resource as r\nprint(r.getrlimit(r.RLIMIT_AS)[0])\n",
+        memory_mb=4_194_304,
+    )
+    log = tmp_path / "greedy.log"
+
+    async def scenario() -> None:
+        bot = await BotProcess.start(spec, {}, log, ResourceLimits(memory_mb=1024))
+        await asyncio.wait_for(bot.process.wait(), 30)
+        await bot.stop(grace=1)
+
+    asyncio.run(scenario())
+    assert int(log.read_text()) == 1024 * 1024 * 1024
+    slow = _build_folder(tmp_path / "slowpoke", "sleep 60\n", timeout=1_000_000)
+    started = time.monotonic()
+    failure = asyncio.run(
+        run_build(slow, {}, tmp_path / "slowpoke.log", ResourceLimits(build_timeout=1))
+    )
+    assert failure is not None and "longer than 1 s" in failure
+    assert time.monotonic() - started < 30
+
+
+def test_a_bot_gets_only_the_listed_variables(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ORGANISER_SECRET", "hunter2")
+    spec = _script_bot(tmp_path, "nosy", "import json, os\nprint(json.dumps(dict(os.environ)))\n")
+    log = tmp_path / "nosy.log"
+
+    async def scenario() -> None:
+        bot = await BotProcess.start(spec, {"PERUDO_TOKEN": "t"}, log, ResourceLimits())
+        await asyncio.wait_for(bot.process.wait(), 30)
+        await bot.stop(grace=1)
+
+    asyncio.run(scenario())
+    seen = json.loads(log.read_text())
+    assert "ORGANISER_SECRET" not in seen
+    assert seen["PERUDO_TOKEN"] == "t"
+    assert set(seen) <= {*bot_environment({}, sandboxed=False), "PERUDO_TOKEN"}
 
 
 def test_a_bot_cannot_raise_its_file_limit_again(tmp_path: Path) -> None:

@@ -14,7 +14,6 @@ import dataclasses
 import hashlib
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -65,10 +64,15 @@ class Recorder:
         return found[0]
 
 
-def copy_bots(dest: Path, names: tuple[str, ...] = GOOD) -> Path:
+def copy_bots(dest: Path, names: tuple[str, ...] = GOOD, delay: float = 0.0) -> Path:
+    """Copies of the test bots; `delay` is written into them, as a bot's environment holds
+    only what the arena gives every bot (no PERUDO_TEST_DELAY of ours)."""
     dest.mkdir(parents=True, exist_ok=True)
     for name in names:
-        shutil.copy(BOTS / f"{name}.py", dest / f"{name}.py")
+        text = (BOTS / f"{name}.py").read_text()
+        knob = 'float(os.environ.get("PERUDO_TEST_DELAY", "0"))'
+        assert knob in text
+        (dest / f"{name}.py").write_text(text.replace(knob, repr(delay)))
     return dest
 
 
@@ -151,7 +155,7 @@ def test_the_tournament_finishes_and_publishes_its_seed(played: Played) -> None:
         spec = load_entry(played.root / "bots" / f"{name}.py")
         assert spec is not None
         assert info["bots"][name]["files_sha256"] == spec.files_hash
-    assert played.recorder.notes == []
+    assert played.recorder.notes == info["isolation"]  # how the bots were kept apart, only
 
 
 def test_every_scheduled_game_is_played_once(played: Played) -> None:
@@ -330,7 +334,7 @@ def test_bad_bots_are_reported_and_the_night_goes_on(tmp_path: Path) -> None:
     assert dict(summary.skipped) == skipped
     built = [n for n in recorder.notes if n.startswith("building ")]
     assert built == ["building broken (up to 300 s)"]  # said as it begins: builds take a while
-    assert len(recorder.notes) == 6
+    assert len(recorder.notes) == 6 + len(info["isolation"])
 
     # Everything started is stopped, the bot that never dialled included.
     pids = [p.process.pid for p in tournament._processes.values()]
@@ -386,15 +390,10 @@ def test_a_missing_bots_folder_writes_nothing(tmp_path: Path) -> None:
 # -- crash, Ctrl-C and resume through the command line ---------------------------------
 
 
-def _arena(*args: str, log: Path, delay: float = 0.0) -> subprocess.Popen[bytes]:
-    env = dict(os.environ, PERUDO_TEST_DELAY=str(delay))
+def _arena(*args: str, log: Path) -> subprocess.Popen[bytes]:
     with log.open("ab") as out:
         return subprocess.Popen(
-            [str(ARENA), *args],
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            env=env,
-            start_new_session=True,
+            [str(ARENA), *args], stdout=out, stderr=subprocess.STDOUT, start_new_session=True
         )
 
 
@@ -482,10 +481,10 @@ def test_a_killed_run_resumes_without_losing_or_repeating_a_game(
     tmp_path: Path, reference: tuple[Path, str]
 ) -> None:
     reference_folder, seed = reference
-    bots = copy_bots(tmp_path / "bots")
+    bots = copy_bots(tmp_path / "bots", delay=0.004)
     folder = tmp_path / "out" / "t1"
     log = tmp_path / "arena.log"
-    process = _arena(*_run_args(bots, tmp_path / "out", "t1", seed), log=log, delay=0.004)
+    process = _arena(*_run_args(bots, tmp_path / "out", "t1", seed), log=log)
     try:
         _wait_for_games(folder, 3, process)
         bots_running = children_of(process.pid)
@@ -510,10 +509,10 @@ def test_ctrl_c_finishes_games_in_flight_then_resume_completes(
     tmp_path: Path, reference: tuple[Path, str]
 ) -> None:
     reference_folder, seed = reference
-    bots = copy_bots(tmp_path / "bots")
+    bots = copy_bots(tmp_path / "bots", delay=0.004)
     folder = tmp_path / "out" / "t1"
     log = tmp_path / "arena.log"
-    process = _arena(*_run_args(bots, tmp_path / "out", "t1", seed), log=log, delay=0.004)
+    process = _arena(*_run_args(bots, tmp_path / "out", "t1", seed), log=log)
     try:
         seen = _wait_for_games(folder, 3, process)
         bots_running = children_of(process.pid)
