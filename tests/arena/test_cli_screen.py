@@ -297,12 +297,18 @@ def test_the_live_view_shows_preparation_then_play_and_ends_without_live_standin
 
 SLOWPOKE = """
 import time
-from arena.kit import run
-from bold import act
+from arena.kit import PASS, run
+from engine import DUDO, Bid
 
 def slow(obs):
+    # Self-contained: a sandboxed single-script bot sees no file but its own.
     time.sleep(0.6)
-    return act(obs)
+    if not obs.my_turn:
+        return PASS
+    if obs.can_dudo:
+        return DUDO
+    face = next(f for f, floor in enumerate(obs.floors, start=1) if floor)
+    return Bid(obs.floors[face - 1], face)
 
 run(slow)
 """
