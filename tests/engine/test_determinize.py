@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 from engine_support import Game, games, property_settings
@@ -145,3 +146,9 @@ def test_sampled_dice_are_uniform_and_keep_the_own_hand() -> None:
     assert chi2 < CHI2_5DF_P001, faces
     # Fresh draws: the other seats' dice are not the same every time.
     assert len({sample_hands(view, rng)[0] for _ in range(20)}) > 1
+
+
+def test_a_view_from_no_seat_at_the_table_is_refused() -> None:
+    view = observe(_mid_round(), 1)
+    with pytest.raises(DealError, match="not at the table"):
+        determinize(replace(view, seat=3), [[1, 2, 3, 4, 5]] * 3)
