@@ -9,6 +9,7 @@ floors as `refusal`, so it cannot disagree with `is_legal`.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Sequence
 from typing import final, overload
 
@@ -37,8 +38,12 @@ class LegalActions(Sequence[Action]):
         self._top = top
 
     def __len__(self) -> int:
-        top = self._top
-        return len(self._calls) + sum(top + 1 - floor for floor in self._floors if floor)
+        # A plain loop: list() asks the length first, and a generator costs more here.
+        size, above = len(self._calls), self._top + 1
+        for floor in self._floors:
+            if floor:
+                size += above - floor
+        return size
 
     def __contains__(self, action: object) -> bool:
         if isinstance(action, Bid):
@@ -50,12 +55,14 @@ class LegalActions(Sequence[Action]):
         return action in self._calls
 
     def __iter__(self) -> Iterator[Action]:
-        yield from self._calls
-        top = self._top
+        return iter(self._listing())
+
+    def _listing(self) -> tuple[Action, ...]:
+        listed, top = self._calls, self._top
         for face, floor in zip(FACES, self._floors, strict=True):
             if floor:
-                for count in range(floor, top + 1):
-                    yield Bid(count, face)
+                listed += _bids(face, floor, top)
+        return listed
 
     @overload
     def __getitem__(self, index: int) -> Action: ...
@@ -65,7 +72,7 @@ class LegalActions(Sequence[Action]):
 
     def __getitem__(self, index: int | slice) -> Action | Sequence[Action]:
         if isinstance(index, slice):
-            return tuple(self)[index]
+            return self._listing()[index]
         position = index + len(self) if index < 0 else index
         calls = len(self._calls)
         if 0 <= position < calls:
@@ -95,6 +102,13 @@ class LegalActions(Sequence[Action]):
 
     def __repr__(self) -> str:
         return f"LegalActions({[str(action) for action in self]})"
+
+
+@functools.lru_cache(maxsize=4096)
+def _bids(face: int, floor: int, top: int) -> tuple[Bid, ...]:
+    """The bids on `face` from `floor` to `top`, built once: bids are immutable values,
+    and building them is most of what a listing costs."""
+    return tuple(Bid(count, face) for count in range(floor, top + 1))
 
 
 def legal_actions(state: GameState, seat: int | None = None) -> LegalActions:
