@@ -3,8 +3,10 @@
 Bots ask "is this legal", "how many choices" and "give me the i-th" far more
 often than they walk the whole list, so the collection keeps only what decides
 legality (dudo, calza, and a floor per face up to the dice in play) and
-answers each question from it without building the bids. It reads the same
-floors as `refusal`, so it cannot disagree with `is_legal`.
+answers `in`, `len` and indexing from it without building the bids; a walk
+through it joins runs of bids built once and shared, since bids are
+immutable values. It reads the same floors as `refusal`, so it cannot
+disagree with `is_legal`.
 """
 
 from __future__ import annotations
