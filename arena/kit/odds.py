@@ -9,14 +9,12 @@ from __future__ import annotations
 from functools import lru_cache
 from math import comb
 
-from engine import PACO, Bid, Observation
+from engine import PACO, Bid, Observation, count_for
 
 
 def counting(dice: tuple[int, ...], face: int, palifico: bool) -> int:
-    """How many of `dice` count for `face`: pacos are wild unless palifico or bid."""
-    if palifico or face == PACO:
-        return dice.count(face)
-    return dice.count(face) + dice.count(PACO)
+    """How many of `dice` count for `face`: the engine's count, for one hand."""
+    return count_for((dice,), face, palifico)
 
 
 def chance_per_die(face: int, palifico: bool) -> float:
