@@ -265,13 +265,7 @@ def observation_from_proto(
     if request.kind == pb.REQUEST_KIND_CALZA_OFFER and bids:
         # An offer goes to a seat other than the one to act: the next seat with
         # dice after the bidder.
-        counts = request.dice_counts
-        to_act = next(
-            s
-            for step in range(1, len(counts) + 1)
-            for s in [(bids[-1].seat + step) % len(counts)]
-            if counts[s] > 0
-        )
+        to_act = engine.left_of(tuple(request.dice_counts), bids[-1].seat)
     return Observation(
         seat=request.seat,
         ruleset=ruleset_from_proto(request.ruleset),

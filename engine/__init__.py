@@ -2,13 +2,20 @@
 
 The public face of the engine; the modules behind it are private detail.
 Errors are documented in `engine.errors`.
+
+For bots that search or learn: `legal_actions` is a collection (`in`, `len`,
+indexing, iteration), `determinize` rebuilds the full state behind a view
+given guessed hands, `sample_hands` guesses them uniformly, and `RandomDice`
+deals fast reproducible dice for playouts.
 """
 
 from engine.actions import CALZA, DUDO, FACES, PACO, Action, Bid, Calza, Dudo, parse_action
 from engine.bidding import count_for
+from engine.determinize import determinize, sample_hands
 from engine.dice import (
     DiceSource,
     HmacDice,
+    RandomDice,
     commitment,
     new_seed,
     roll_hands,
@@ -19,9 +26,12 @@ from engine.errors import (
     DealError,
     IllegalActionError,
     MalformedActionError,
+    NotInGameError,
     PerudoError,
     Rule,
     RulesetError,
+    SeedError,
+    SetupError,
 )
 from engine.game import (
     apply,
@@ -32,12 +42,12 @@ from engine.game import (
     deal,
     fault,
     is_legal,
-    legal_actions,
     new_game,
     refusal,
 )
+from engine.legal import LegalActions, legal_actions
 from engine.ruleset import PRESETS, CalzaRule, FaultPenalty, Opener, Ruleset, preset
-from engine.state import GameState, Phase, PlacedBid, RoundEnd, RoundOutcome
+from engine.state import GameState, Phase, PlacedBid, RoundEnd, RoundOutcome, left_of
 from engine.view import Observation, observe
 
 __all__ = [
@@ -57,17 +67,22 @@ __all__ = [
     "GameState",
     "HmacDice",
     "IllegalActionError",
+    "LegalActions",
     "MalformedActionError",
+    "NotInGameError",
     "Observation",
     "Opener",
     "PerudoError",
     "Phase",
     "PlacedBid",
+    "RandomDice",
     "RoundEnd",
     "RoundOutcome",
     "Rule",
     "Ruleset",
     "RulesetError",
+    "SeedError",
+    "SetupError",
     "apply",
     "bid_floors",
     "calza_offers",
@@ -76,8 +91,10 @@ __all__ = [
     "commitment",
     "count_for",
     "deal",
+    "determinize",
     "fault",
     "is_legal",
+    "left_of",
     "legal_actions",
     "new_game",
     "new_seed",
@@ -87,5 +104,6 @@ __all__ = [
     "refusal",
     "roll_hands",
     "rolloff",
+    "sample_hands",
     "seed_from_hex",
 ]

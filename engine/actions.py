@@ -13,7 +13,9 @@ from dataclasses import dataclass
 from engine.errors import MalformedActionError
 
 PACO = 1
+"""The face of a paco (an ace): wild in ordinary rounds, so it has rules of its own."""
 FACES = (1, 2, 3, 4, 5, 6)
+"""The faces in order: per-face tuples (floors, counts) are indexed by `face - 1`."""
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -44,9 +46,12 @@ class Calza:
 
 
 Action = Bid | Dudo | Calza
+"""What a player may do on the table; a `match` on it covers every case."""
 
 DUDO = Dudo()
+"""The one dudo: the value has no fields, so one instance serves every caller."""
 CALZA = Calza()
+"""The one calza, shared for the same reason as `DUDO`."""
 
 
 def parse_action(text: str) -> Action:

@@ -34,10 +34,13 @@ class CaseError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Verdict:
+    """One case's result, kept apart from printing so the tests can read it."""
+
     case_id: str
     reason: str | None  # None means the case passed
 
     def line(self) -> str:
+        """The line FORMAT.md promises: `PASS <id>` or `FAIL <id>: <reason>`."""
         return (
             f"PASS {self.case_id}" if self.reason is None else f"FAIL {self.case_id}: {self.reason}"
         )
@@ -238,6 +241,11 @@ def load_cases(path: Path) -> Iterator[tuple[str, Any]]:
 
 
 def run_files(paths: Sequence[Path], out: TextIO) -> tuple[int, int]:
+    """Run every case of `paths` in order, one line each to `out`; (passed, failed).
+
+    Case ids are unique across all the files, so a case copied into two of
+    them is caught rather than counted twice.
+    """
     passed = failed = 0
     seen: set[str] = set()
     for path in paths:
@@ -259,6 +267,7 @@ def run_files(paths: Sequence[Path], out: TextIO) -> tuple[int, int]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """The command line: the exit status is 0 only when every case passed."""
     args = list(sys.argv[1:] if argv is None else argv)
     if not args or any(a in {"-h", "--help"} for a in args):
         print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)

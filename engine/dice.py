@@ -1,6 +1,7 @@
 """Where dice come from: a source handed to the game, never a global RNG.
 
-`HmacDice` is the arena's source. Each die is HMAC-SHA256(seed, game, round,
+`HmacDice` is the arena's source; `RandomDice` is for simulations, where
+speed matters and secrecy does not. Each die is HMAC-SHA256(seed, game, round,
 seat, die index), turned into a face by rejection sampling, so that:
 - a tournament replays exactly from its seed;
 - without the seed no deal can be predicted, even knowing all earlier ones;
@@ -21,11 +22,13 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import random
 import secrets
 import struct
 from typing import Protocol
 
-from engine.errors import PerudoError
+from engine.actions import FACES
+from engine.errors import SeedError
 from engine.state import GameState
 
 _DOMAIN = b"perudo-arena/dice/v1"
@@ -37,7 +40,9 @@ _ACCEPT_BELOW = 252  # 252 = 42 * 6: bytes at or above it would bias faces.
 class DiceSource(Protocol):
     """Gives the faces of dice, each addressed by round, seat and index."""
 
-    def face(self, round: int, seat: int, index: int) -> int: ...
+    def face(self, round: int, seat: int, index: int) -> int:
+        """Die `index` (from 0) of `seat` in `round`; rounds below 1 are the roll-off's."""
+        ...
 
     def hand(self, round: int, seat: int, count: int) -> tuple[int, ...]:
         """Dice 0..count-1 of `seat` in `round`: the same faces `face` gives."""
@@ -51,7 +56,10 @@ class HmacDice:
 
     def __init__(self, seed: bytes, game: str) -> None:
         if len(seed) < MIN_SEED_BYTES:
-            raise PerudoError(f"a dice seed needs at least {MIN_SEED_BYTES} bytes")
+            raise SeedError(
+                f"a dice seed needs at least {MIN_SEED_BYTES} bytes, got {len(seed)}: "
+                "make one with new_seed()"
+            )
         name = game.encode()
         keyed = hmac.new(seed, digestmod=hashlib.sha256)
         # Every die's message starts with the same prefix: absorbed once here.
@@ -61,6 +69,7 @@ class HmacDice:
         self._keyed = getattr(keyed, "_hmac", keyed)
 
     def face(self, round: int, seat: int, index: int) -> int:
+        """One die, exactly as the module docstring tells a checker to derive it."""
         counter = 0
         while True:
             mac = self._keyed.copy()
@@ -71,6 +80,7 @@ class HmacDice:
             counter += 1  # all 32 bytes rejected: about one chance in 10**55
 
     def hand(self, round: int, seat: int, count: int) -> tuple[int, ...]:
+        """A seat's dice for a round: the faces `face` gives for indexes 0..count-1."""
         # The same derivation as face(), inlined: dealing is a third of a game's cost.
         keyed, pack = self._keyed, _ADDRESS.pack
         faces = []
@@ -84,6 +94,34 @@ class HmacDice:
             else:
                 faces.append(self.face(round, seat, index))
         return tuple(faces)
+
+
+class RandomDice:
+    """Dice from Python's `random`, seeded: fast and reproducible, but not secret.
+
+    Anyone who knows the seed knows every deal, so the arena never uses it; a
+    bot that plays out many games in its head, or a test that wants dice, does.
+    Each seat's dice in a round come from their own stream, seeded by the seed
+    and that address, so `hand` agrees with `face` and one round's dice do not
+    depend on how many were rolled before it.
+    """
+
+    __slots__ = ("_seed",)
+
+    def __init__(self, seed: int) -> None:
+        self._seed = seed
+
+    def face(self, round: int, seat: int, index: int) -> int:
+        """Die `index` (from 0) of `seat` in `round`: the hand's die at that index."""
+        return self._stream(round, seat).choices(FACES, k=index + 1)[index]
+
+    def hand(self, round: int, seat: int, count: int) -> tuple[int, ...]:
+        """A seat's dice for a round, uniform and independent."""
+        return tuple(self._stream(round, seat).choices(FACES, k=count))
+
+    def _stream(self, round: int, seat: int) -> random.Random:
+        # Seeding by text hashes it (SHA-512): nearby addresses get unrelated streams.
+        return random.Random(f"perudo-arena/random-dice/{self._seed}/{round}/{seat}")
 
 
 def roll_hands(state: GameState, source: DiceSource) -> tuple[tuple[int, ...], ...]:
@@ -113,15 +151,18 @@ def seed_from_hex(text: str, what: str = "the seed") -> bytes:
     try:
         seed = bytes.fromhex(text)
     except ValueError:
-        raise PerudoError(f"{what} must be hexadecimal") from None
+        # The text is not echoed: it may be a secret seed mistyped.
+        raise SeedError(f"{what} must be hexadecimal (digits 0-9 and a-f)") from None
     if len(seed) < MIN_SEED_BYTES:
-        raise PerudoError(
-            f"{what} needs at least {MIN_SEED_BYTES} bytes ({2 * MIN_SEED_BYTES} hex digits)"
+        raise SeedError(
+            f"{what} needs at least {MIN_SEED_BYTES} bytes ({2 * MIN_SEED_BYTES} hex digits), "
+            f"got {len(seed)}"
         )
     return seed
 
 
 def new_seed() -> bytes:
+    """A fresh secret seed for `HmacDice`, from the OS: 32 bytes, twice the minimum."""
     return secrets.token_bytes(32)
 
 

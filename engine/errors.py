@@ -1,8 +1,21 @@
 """Every error the engine raises, in one place.
 
-`PerudoError` is the root. A caller that only needs to know "was this action
-refused" catches `IllegalActionError`; one that parses text or wire input also
-catches `MalformedActionError`, which means the input was not an action at all.
+The hierarchy; "(ValueError)" marks errors that are also `ValueError`s, since
+the value handed in is what was wrong:
+
+* PerudoError - the root: never raised itself, caught to catch them all.
+    + RulesetError (ValueError) - a ruleset field is unknown or out of its domain.
+    + SeedError (ValueError) - a dice seed is too short or not hexadecimal.
+    + SetupError (ValueError) - a table no game can have (seats, dice, opener).
+    + DealError (ValueError) - dice that do not fit the table or the view they fill in.
+    + MalformedActionError (ValueError) - input that is not an action at all.
+    + IllegalActionError - an action the rules refuse here; `.rule` says which rule.
+    + NotInGameError - a fault charged to a seat that is not playing.
+
+A caller that only needs to know "was this action refused" catches
+`IllegalActionError`; one that parses text or wire input also catches
+`MalformedActionError`; a command line that wants one clear line for any bad
+input catches `PerudoError`.
 """
 
 from __future__ import annotations
@@ -11,11 +24,19 @@ import enum
 
 
 class PerudoError(Exception):
-    """The root of every error the engine raises."""
+    """The root of every error the engine raises; the engine raises only its subclasses."""
 
 
 class RulesetError(PerudoError, ValueError):
     """A ruleset field is unknown or has a value outside its domain."""
+
+
+class SeedError(PerudoError, ValueError):
+    """A dice seed is too short to keep deals unpredictable, or is not hexadecimal."""
+
+
+class SetupError(PerudoError, ValueError):
+    """A table that no game can have: fewer than two seats with dice, a bad opener..."""
 
 
 class MalformedActionError(PerudoError, ValueError):
@@ -23,7 +44,11 @@ class MalformedActionError(PerudoError, ValueError):
 
 
 class DealError(PerudoError, ValueError):
-    """Dice handed to a round do not fit the table (wrong number or face)."""
+    """Dice handed to a round do not fit the table, or the view they fill in."""
+
+
+class NotInGameError(PerudoError):
+    """A fault charged to a seat that cannot commit one: it is out, or the game is."""
 
 
 class Rule(enum.Enum):

@@ -7,11 +7,18 @@ dice come from. Every function here is pure and returns a new `GameState`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 
-from engine.actions import CALZA, DUDO, FACES, Action, Bid, Calza, Dudo
+from engine.actions import FACES, Action, Bid, Calza, Dudo
 from engine.bidding import count_for, floors, refuse_bid
-from engine.errors import DealError, IllegalActionError, PerudoError, Rule
+from engine.errors import (
+    DealError,
+    IllegalActionError,
+    MalformedActionError,
+    NotInGameError,
+    Rule,
+    SetupError,
+)
 from engine.ruleset import CalzaRule, FaultPenalty, Ruleset
 from engine.state import GameState, Phase, PlacedBid, RoundEnd, RoundOutcome, left_of
 
@@ -36,16 +43,16 @@ def new_game(
     """
     counts = tuple(dice) if dice is not None else (ruleset.dice_per_player,) * players
     if players < 2 or len(counts) != players:
-        raise PerudoError(f"a game needs 2 or more seats with a dice count each, got {counts}")
+        raise SetupError(f"a game needs 2 or more seats with a dice count each, got {counts}")
     if any(not 0 <= c <= ruleset.dice_per_player for c in counts):
-        raise PerudoError(f"dice counts must be 0..{ruleset.dice_per_player}, got {counts}")
+        raise SetupError(f"dice counts must be 0..{ruleset.dice_per_player}, got {counts}")
     if sum(1 for c in counts if c > 0) < 2:
-        raise PerudoError(f"a game needs 2 or more seats with dice, got {counts}")
+        raise SetupError(f"a game needs 2 or more seats with dice, got {counts}")
     if not 0 <= opener < players or counts[opener] == 0:
-        raise PerudoError(f"the opener must be a seat with dice, got {opener}")
+        raise SetupError(f"the opener must be a seat with dice, got {opener}")
     used = frozenset(palifico_used)
     if any(not 0 <= s < players for s in used):
-        raise PerudoError(f"palifico_used names seats outside 0..{players - 1}: {sorted(used)}")
+        raise SetupError(f"palifico_used names seats outside 0..{players - 1}: {sorted(used)}")
     return GameState(
         ruleset=ruleset,
         dice=counts,
@@ -68,17 +75,7 @@ def deal(state: GameState, hands: Sequence[Sequence[int]]) -> GameState:
         raise DealError(
             f"dice can be dealt only between rounds (the game is in {state.phase.value})"
         )
-    if len(hands) != state.players:
-        raise DealError(f"a deal needs one hand per seat ({state.players}), got {len(hands)}")
-    dealt = tuple(tuple(hand) for hand in hands)
-    for seat, (hand, count) in enumerate(zip(dealt, state.dice, strict=True)):
-        if len(hand) != count:
-            raise DealError(
-                f"seat {seat} holds {count} dice but was dealt {len(hand)}: {list(hand)}"
-            )
-        # Exactly int: True == 1 and 1.0 == 1 would pass the face check.
-        if not _FACE_SET.issuperset(hand) or not _INT_ONLY.issuperset(map(type, hand)):
-            raise DealError(f"seat {seat} was dealt a die that is not a face 1..6: {list(hand)}")
+    dealt = checked_hands(state.dice, hands)
     return GameState(
         ruleset=state.ruleset,
         dice=state.dice,
@@ -93,6 +90,28 @@ def deal(state: GameState, hands: Sequence[Sequence[int]]) -> GameState:
         out=state.out,
         history=state.history,
     )
+
+
+def checked_hands(
+    dice: tuple[int, ...], hands: Sequence[Sequence[int]]
+) -> tuple[tuple[int, ...], ...]:
+    """`hands` as tuples, once they fit `dice` (one hand per seat, faces 1..6).
+
+    Shared by `deal` and `engine.determinize`, so dice filled in for a view
+    are held to exactly the rules of dice dealt by the referee.
+    """
+    if len(hands) != len(dice):
+        raise DealError(f"a deal needs one hand per seat ({len(dice)}), got {len(hands)}")
+    dealt = tuple(tuple(hand) for hand in hands)
+    for seat, (hand, count) in enumerate(zip(dealt, dice, strict=True)):
+        if len(hand) != count:
+            raise DealError(
+                f"seat {seat} holds {count} dice but was dealt {len(hand)}: {list(hand)}"
+            )
+        # Exactly int: True == 1 and 1.0 == 1 would pass the face check.
+        if not _FACE_SET.issuperset(hand) or not _INT_ONLY.issuperset(map(type, hand)):
+            raise DealError(f"seat {seat} was dealt a die that is not a face 1..6: {list(hand)}")
+    return dealt
 
 
 def refusal(state: GameState, seat: int, action: Action) -> IllegalActionError | None:
@@ -118,7 +137,7 @@ def refusal(state: GameState, seat: int, action: Action) -> IllegalActionError |
         return refuse_bid(
             state.ruleset, standing, state.palifico, state.dice[seat], state.dice_in_play, action
         )
-    raise TypeError(f"not an action: {action!r}")
+    raise MalformedActionError(f"not an action: {action!r} (expected a Bid, Dudo or Calza)")
 
 
 def _calza_rule_broken(state: GameState, seat: int) -> Rule | None:
@@ -151,6 +170,7 @@ def _refuse_calza(state: GameState, seat: int) -> IllegalActionError | None:
 
 
 def is_legal(state: GameState, seat: int, action: Action) -> bool:
+    """Whether `seat` may take `action` now: `refusal` without building the reason."""
     return refusal(state, seat, action) is None
 
 
@@ -163,30 +183,22 @@ def bid_floors(state: GameState, seat: int) -> tuple[int, ...]:
 
 
 def can_dudo(state: GameState, seat: int) -> bool:
+    """Whether `seat` may call dudo now; a view carries it so bots need not re-derive it."""
     return state.phase is Phase.BIDDING and seat == state.to_act and bool(state.bids)
 
 
 def can_calza(state: GameState, seat: int) -> bool:
+    """Whether `seat` may call calza now, on its turn or (calza `any`) out of it.
+
+    Read off the same rule check as `refusal`, without building an error, since
+    every view asks it for its seat.
+    """
     return (
         state.phase is Phase.BIDDING
         and 0 <= seat < state.players
         and state.dice[seat] > 0
         and _calza_rule_broken(state, seat) is None
     )
-
-
-def legal_actions(state: GameState, seat: int | None = None) -> Iterator[Action]:
-    """Every action `seat` (default: the seat to act) may take now."""
-    who = state.to_act if seat is None else seat
-    if can_dudo(state, who):
-        yield DUDO
-    if can_calza(state, who):
-        yield CALZA
-    top = state.dice_in_play
-    for face, floor in zip(FACES, bid_floors(state, who), strict=True):
-        if floor:
-            for count in range(floor, top + 1):
-                yield Bid(count, face)
 
 
 def calza_offers(state: GameState) -> tuple[int, ...]:
@@ -311,9 +323,9 @@ def fault(state: GameState, seat: int) -> GameState:
     abandoned round's number is not reused, so the replay gets fresh dice.
     """
     if state.phase is Phase.OVER:
-        raise PerudoError(f"seat {seat} cannot commit a fault: the game is over")
+        raise NotInGameError(f"seat {seat} cannot commit a fault: the game is over")
     if not 0 <= seat < state.players or state.dice[seat] == 0:
-        raise PerudoError(f"seat {seat} cannot commit a fault: it is not in the game")
+        raise NotInGameError(f"seat {seat} cannot commit a fault: it is not in the game")
     in_round = state.phase is Phase.BIDDING
     next_round = state.round + 1 if in_round else state.round
     if state.ruleset.fault_penalty is FaultPenalty.LOSE_DIE:

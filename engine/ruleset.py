@@ -123,6 +123,7 @@ PRESETS: dict[str, Ruleset] = {
 
 
 def preset(name: str) -> Ruleset:
+    """The ruleset a name on the command line stands for; unknown names list the known."""
     try:
         return PRESETS[name]
     except KeyError:

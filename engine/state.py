@@ -8,9 +8,11 @@ behind and any state can be kept, compared or replayed.
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.actions import Bid
+from engine.errors import SetupError
 from engine.ruleset import Ruleset
 
 
@@ -82,28 +84,35 @@ class GameState:
     bids: tuple[PlacedBid, ...]
     """The bids of the current round, oldest first."""
     palifico_used: frozenset[int]
+    """Seats that have dropped to one die (with `palifico_once`, no second palifico)."""
     out: tuple[int, ...]
     """Seats that are out, in the order they went out."""
     history: tuple[RoundOutcome, ...]
+    """How each ended round ended, oldest first: public, so every view carries it."""
 
     @property
     def players(self) -> int:
+        """Seats at the table, out ones included: seat numbers stay fixed all game."""
         return len(self.dice)
 
     @property
     def dice_in_play(self) -> int:
+        """The dice on the table: the ceiling of every bid's count."""
         return sum(self.dice)
 
     @property
     def standing(self) -> PlacedBid | None:
+        """The bid a dudo or calza would challenge; None before the round's first bid."""
         return self.bids[-1] if self.bids else None
 
     @property
     def is_over(self) -> bool:
+        """Whether one seat alone has dice: the loop condition of every referee."""
         return self.phase is Phase.OVER
 
     @property
     def winner(self) -> int | None:
+        """The seat left with dice, once the game is over (None until then)."""
         return self.to_act if self.phase is Phase.OVER else None
 
     @property
@@ -115,18 +124,19 @@ class GameState:
 
     @property
     def last_outcome(self) -> RoundOutcome | None:
+        """How the latest round ended, for telling the players; None before any did."""
         return self.history[-1] if self.history else None
 
-    def left_of(self, seat: int) -> int:
-        """The next seat after `seat` that still has dice."""
-        return left_of(self.dice, seat)
 
+def left_of(dice: Sequence[int], seat: int) -> int:
+    """The next seat after `seat` (clockwise) that still has dice.
 
-def left_of(dice: tuple[int, ...], seat: int) -> int:
-    """The next seat after `seat` that still has dice."""
+    Play passes to the left, and it is also who opens after a seat goes out, so
+    every "who is next" of the rules is this one walk round the table.
+    """
     n = len(dice)
     for step in range(1, n + 1):
         candidate = (seat + step) % n
         if dice[candidate] > 0:
             return candidate
-    raise ValueError("no seat has dice")
+    raise SetupError(f"no seat has dice, so none is left of seat {seat}: {list(dice)}")

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from engine.actions import Bid
 from engine.game import bid_floors, can_calza, can_dudo
 from engine.ruleset import Ruleset
-from engine.state import GameState, PlacedBid, RoundOutcome
+from engine.state import GameState, Phase, PlacedBid, RoundOutcome
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,19 +23,26 @@ class Observation:
     ruleset: Ruleset
     round: int
     my_dice: tuple[int, ...]
+    """This seat's own dice: empty between rounds and once it is out."""
     dice: tuple[int, ...]
     """Every seat's number of dice."""
     bids: tuple[PlacedBid, ...]
     palifico: bool
     to_act: int
+    """Who acts now: another seat when this one is offered an out-of-turn calza."""
     floors: tuple[int, ...]
     """For faces 1..6, the smallest count this seat may bid now (0 = may not)."""
     can_dudo: bool
     can_calza: bool
     history: tuple[RoundOutcome, ...]
+    phase: Phase = Phase.BIDDING
+    """Where the game stands. Bots are asked only during a round, so a view rebuilt
+    from a request is right to leave it out; `observe` always sets it, since a seat
+    that is out cannot otherwise tell a round just dealt from one about to be."""
 
     @property
     def dice_in_play(self) -> int:
+        """The dice on the table: the ceiling of every bid's count."""
         return sum(self.dice)
 
     @property
@@ -45,6 +52,7 @@ class Observation:
 
     @property
     def standing(self) -> Bid | None:
+        """The bid to raise, dudo or calza; None before the round's first bid."""
         return self.bids[-1].bid if self.bids else None
 
     def may_bid(self, bid: Bid) -> bool:
@@ -56,6 +64,11 @@ class Observation:
 
 
 def observe(state: GameState, seat: int) -> Observation:
+    """What `seat` may know of `state`; the referee builds every request from it.
+
+    Its floors and dudo/calza flags are computed here, from the full state, so a
+    bot never has to re-derive the raising rules to know what it may do.
+    """
     return Observation(
         seat=seat,
         ruleset=state.ruleset,
@@ -69,4 +82,5 @@ def observe(state: GameState, seat: int) -> Observation:
         can_dudo=can_dudo(state, seat),
         can_calza=can_calza(state, seat),
         history=state.history,
+        phase=state.phase,
     )

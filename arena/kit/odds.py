@@ -9,14 +9,12 @@ from __future__ import annotations
 from functools import lru_cache
 from math import comb
 
-from engine import PACO, Bid, Observation
+from engine import PACO, Bid, Observation, count_for
 
 
 def counting(dice: tuple[int, ...], face: int, palifico: bool) -> int:
-    """How many of `dice` count for `face`: pacos are wild unless palifico or bid."""
-    if palifico or face == PACO:
-        return dice.count(face)
-    return dice.count(face) + dice.count(PACO)
+    """How many of `dice` count for `face`: the engine's count, for one hand."""
+    return count_for((dice,), face, palifico)
 
 
 def chance_per_die(face: int, palifico: bool) -> float:
@@ -33,14 +31,6 @@ def at_least(n: int, p: float, k: int) -> float:
     return sum(comb(n, i) * p**i * (1 - p) ** (n - i) for i in range(k, n + 1))
 
 
-@lru_cache(maxsize=4096)
-def exactly(n: int, p: float, k: int) -> float:
-    """P(X == k) for X ~ Binomial(n, p)."""
-    if not 0 <= k <= n:
-        return 0.0
-    return comb(n, k) * p**k * (1 - p) ** (n - k)
-
-
 def unseen(obs: Observation) -> int:
     return obs.dice_in_play - len(obs.my_dice)
 
@@ -49,12 +39,6 @@ def chance_true(obs: Observation, bid: Bid) -> float:
     """The chance that `bid` holds, knowing only one's own dice."""
     mine = counting(obs.my_dice, bid.face, obs.palifico)
     return at_least(unseen(obs), chance_per_die(bid.face, obs.palifico), bid.count - mine)
-
-
-def chance_exact(obs: Observation, bid: Bid) -> float:
-    """The chance that exactly `bid.count` dice count for `bid.face`."""
-    mine = counting(obs.my_dice, bid.face, obs.palifico)
-    return exactly(unseen(obs), chance_per_die(bid.face, obs.palifico), bid.count - mine)
 
 
 def legal_bids(obs: Observation, extra: int = 0) -> list[Bid]:

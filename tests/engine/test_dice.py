@@ -15,13 +15,15 @@ from hypothesis import strategies as st
 from engine import (
     DiceSource,
     HmacDice,
-    PerudoError,
+    RandomDice,
     Ruleset,
+    SeedError,
     commitment,
     new_game,
     new_seed,
     roll_hands,
     rolloff,
+    seed_from_hex,
 )
 
 SEED = bytes(range(32))
@@ -71,8 +73,17 @@ def test_each_die_is_the_documented_hmac(seed: bytes, game: str, round_: int) ->
 
 
 def test_a_short_seed_is_refused() -> None:
-    with pytest.raises(PerudoError):
+    with pytest.raises(SeedError, match="at least 16 bytes, got 15"):
         HmacDice(bytes(15), "g")
+
+
+@pytest.mark.parametrize(("text", "why"), [("zz" * 16, "hexadecimal"), ("ab" * 15, "got 15")])
+def test_a_bad_hex_seed_is_refused_as_a_value_error(text: str, why: str) -> None:
+    with pytest.raises(SeedError, match=why) as caught:
+        seed_from_hex(text, "--seed")
+    assert isinstance(caught.value, ValueError) and "--seed" in str(caught.value)
+    assert text not in str(caught.value)  # a mistyped secret is not echoed
+    assert seed_from_hex("ab" * 16) == bytes([0xAB] * 16)
 
 
 def test_faces_are_uniform_chi_square() -> None:
@@ -156,3 +167,49 @@ def test_new_seeds_are_long_and_fresh() -> None:
     assert len(first) >= 16
     assert first != second
     HmacDice(first, "g")  # long enough to be used
+
+
+# --- RandomDice: the plain seeded source for simulations ------------------------------
+
+
+@given(st.integers(-(2**70), 2**70), st.integers(-5, 200), st.integers(0, 5), st.integers(0, 8))
+@property_settings(60)
+def test_random_dice_hand_equals_face_by_face(seed: int, round_: int, seat: int, n: int) -> None:
+    dice = RandomDice(seed)
+    hand = dice.hand(round_, seat, n)
+    assert hand == tuple(dice.face(round_, seat, i) for i in range(n))
+    assert all(1 <= die <= 6 for die in hand)
+    assert RandomDice(seed).hand(round_, seat, n) == hand  # reproducible from the seed alone
+
+
+def test_random_dice_differ_by_seed_round_and_seat() -> None:
+    # 40 dice agreeing by chance has probability 6**-40.
+    base = RandomDice(1).hand(1, 0, 40)
+    assert RandomDice(2).hand(1, 0, 40) != base
+    assert RandomDice(1).hand(2, 0, 40) != base
+    assert RandomDice(1).hand(1, 1, 40) != base
+    # A round's dice do not depend on what was rolled before it.
+    earlier = RandomDice(1)
+    earlier.hand(1, 1, 5)
+    assert earlier.hand(1, 0, 40) == base
+
+
+def test_random_dice_are_uniform_chi_square() -> None:
+    dice = RandomDice(12345)
+    counts: Counter[int] = Counter()
+    for round_ in range(1, 1001):
+        for seat in range(6):
+            counts.update(dice.hand(round_, seat, 10))
+    expected = sum(counts.values()) / 6
+    chi2 = sum((counts[face] - expected) ** 2 / expected for face in range(1, 7))
+    assert chi2 < CHI2_5DF_P001, (chi2, counts)
+
+
+@given(st.integers(0, 2**32), st.integers(2, 6))
+@property_settings(40)
+def test_random_dice_deal_and_roll_off_like_any_source(seed: int, players: int) -> None:
+    source: DiceSource = RandomDice(seed)
+    _roll_off_winner_is_highest(source, players, rolloff(source, players))
+    state = new_game(Ruleset(), players, 0)
+    hands = roll_hands(state, source)
+    assert [len(hand) for hand in hands] == [5] * players

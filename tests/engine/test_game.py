@@ -16,12 +16,14 @@ from engine import (
     FaultPenalty,
     GameState,
     IllegalActionError,
+    NotInGameError,
     PerudoError,
     Phase,
     PlacedBid,
     RoundEnd,
     Rule,
     Ruleset,
+    SetupError,
     apply,
     calza_offers,
     deal,
@@ -90,7 +92,7 @@ def test_new_game_gives_everyone_the_dice_per_player() -> None:
 def test_new_game_refuses_impossible_tables(
     players: int, opener: int, dice: list[int] | None, used: tuple[int, ...]
 ) -> None:
-    with pytest.raises(PerudoError):
+    with pytest.raises(SetupError):
         new_game(RULEBOOK, players, opener, dice=dice, palifico_used=used)
 
 
@@ -358,12 +360,12 @@ def test_fault_lose_die_costs_one_die_and_the_offender_opens() -> None:
 
 @pytest.mark.parametrize("seat", [1, 3, -1])
 def test_fault_needs_a_seat_in_the_game(seat: int) -> None:
-    with pytest.raises(PerudoError):
+    with pytest.raises(NotInGameError, match="not in the game"):
         fault(started([[2, 3], [], [4]]), seat)
 
 
 def test_no_fault_after_the_game() -> None:
-    with pytest.raises(PerudoError):
+    with pytest.raises(NotInGameError, match="game is over"):
         fault(_over(), 1)
 
 

@@ -180,12 +180,14 @@ def test_every_transition_follows_the_rules(game: Game) -> None:
 
 def _check_agreement(state: GameState) -> None:
     for seat in range(-1, state.players + 1):
-        listed = list(legal_actions(state, seat))
-        assert len(listed) == len(set(listed))
+        actions = legal_actions(state, seat)
+        listed = list(actions)
+        assert len(listed) == len(set(listed)) == len(actions)
+        assert list(actions) == listed  # a collection: it can be walked again
         listing = set(listed)
         for action in candidate_actions(state):
             legal = is_legal(state, seat, action)
-            assert legal == (action in listing), (seat, action)
+            assert legal == (action in listing) == (action in actions), (seat, action)
             assert legal == oracle_legal(state, seat, action), (seat, action)
             if legal:
                 apply(state, seat, action)
