@@ -1,4 +1,4 @@
-"""Run rule cases written in the format of conformance/FORMAT.md.
+"""Run rule cases written in the format of docs/conformance.md.
 
     python -m engine.conformance FILE [FILE ...]
 
@@ -40,7 +40,7 @@ class Verdict:
     reason: str | None  # None means the case passed
 
     def line(self) -> str:
-        """The line FORMAT.md promises: `PASS <id>` or `FAIL <id>: <reason>`."""
+        """The line the format promises: `PASS <id>` or `FAIL <id>: <reason>`."""
         return (
             f"PASS {self.case_id}" if self.reason is None else f"FAIL {self.case_id}: {self.reason}"
         )

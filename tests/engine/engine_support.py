@@ -1,7 +1,7 @@
-"""Helpers for the engine tests: a rules oracle written from RULES.md, and random play.
+"""Helpers for the engine tests: a rules oracle written from docs/rules.md, and random play.
 
 The oracle restates the raising table, the counting rule and the calza rules of
-RULES.md directly (it does not call engine.bidding), so the property tests
+the rule book directly (it does not call engine.bidding), so the property tests
 compare two independent readings of the rules.
 """
 
@@ -58,7 +58,7 @@ def property_settings(examples: int) -> settings:
     )
 
 
-# --- the rules, restated from RULES.md -------------------------------------------------
+# --- the rules, restated from the rule book ---------------------------------------------
 
 
 def is_raise(
@@ -70,7 +70,7 @@ def is_raise(
     bidder_dice: int,
     dice_in_play: int,
 ) -> bool:
-    """Whether `new` may follow `standing`, read straight off the RULES.md tables.
+    """Whether `new` may follow `standing`, read straight off the rule book's tables.
 
     In a palifico round "the same face" is read as the standing bid's face: it is
     the opening face unless a one-die bidder changed it.
@@ -105,7 +105,7 @@ def count_dice(hands: Sequence[Sequence[int]], face: int, palifico: bool) -> int
 
 
 def oracle_legal(state: GameState, seat: int, action: Action) -> bool:
-    """Whether RULES.md lets `seat` take `action` now."""
+    """Whether the rule book lets `seat` take `action` now."""
     if state.phase is not Phase.BIDDING:
         return False
     if not 0 <= seat < state.players or state.dice[seat] == 0:

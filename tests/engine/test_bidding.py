@@ -1,4 +1,4 @@
-"""engine.bidding: the raising table of RULES.md as floors, and counting."""
+"""engine.bidding: the raising table of the rule book (docs/rules.md) as floors, and counting."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ def paco_floor(standing: Bid) -> int:
     return floors(RULEBOOK, standing, False, 5, MANY)[0]
 
 
-# RULES.md worked examples.
+# The rule book's worked examples.
 @pytest.mark.parametrize(
     ("standing", "smallest_paco_bid"),
     [
