@@ -27,7 +27,7 @@ from arena.match import GameSpec, Match, Seat, answer_misfit
 from arena.probes import HouseSeat, Probe, probes
 from arena.processes import BotProcess, ResourceLimits, run_build
 from arena.server import Referee, ServerLimits
-from arena.session import Reply, Session, next_request_id
+from arena.session import Reply, Session, exit_probe, next_request_id
 from engine import CalzaRule, Ruleset
 
 SESSIONS = 2
@@ -201,7 +201,7 @@ async def check_bot(
             "PERUDO_SESSIONS": str(min(SESSIONS, spec.sessions or SESSIONS)),
         }
         process = await BotProcess.start(spec, env, logs / "bot.log", limits or ResourceLimits())
-        lobby.crash_probes[spec.name] = lambda: not process.alive
+        lobby.crash_probes[spec.name] = exit_probe(process.process)
         try:
             sessions = min(SESSIONS, spec.sessions or SESSIONS)
             await _check_running(

@@ -34,7 +34,9 @@ class Seat(Protocol):
 
     async def send(self, message: pb.RefereeMessage) -> bool: ...
 
-    def peer_crashed(self) -> bool: ...
+    async def crashed(self) -> str | None:
+        """How the bot's process died, once its stream has ended; None if it did not crash."""
+        ...
 
 
 class AbsentSeat:
@@ -50,8 +52,8 @@ class AbsentSeat:
     async def send(self, message: pb.RefereeMessage) -> bool:
         return False
 
-    def peer_crashed(self) -> bool:
-        return False
+    async def crashed(self) -> str | None:
+        return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,17 +228,16 @@ class Match:
         return engine.fault(state, seat)
 
     async def _crash_or_disconnect(self, seat: int, fault: Fault) -> Fault:
-        # A dying process closes its socket a moment before it can be reaped.
-        for _ in range(10):
-            if self.seats[seat].peer_crashed():
-                return Fault(
-                    FaultKind.CRASH,
-                    f"the bot's process died ({fault.detail})",
-                    fault.sent,
-                    fault.request_id,
-                )
-            await asyncio.sleep(0.02)
-        return fault
+        """Tell a crash by the exit status: a clean exit after hanging up is no crash."""
+        how = await self.seats[seat].crashed()
+        if how is None:
+            return fault
+        return Fault(
+            FaultKind.CRASH,
+            f"the bot's process died, {how} ({fault.detail})",
+            fault.sent,
+            fault.request_id,
+        )
 
     def _log(self, seat: int, action: str, reply: Reply) -> None:
         self.record.events.append(

@@ -2,13 +2,22 @@
 
 The servicer is thin. Messages arrive as raw bytes and are decoded by the
 session, so a garbled message becomes a typed fault instead of a torn-down
-call; grpc enforces the message size limit before anything is decoded.
+call. The message size limit is the referee's own: grpc lets through messages
+up to a larger ceiling (`GRPC_MESSAGE_CEILING`) so that an oversized reply is
+seen, and faulted as a malformed message, instead of ending the stream as if
+the bot had hung up.
+
+Nobody can exhaust the referee's descriptors: streams still waiting for their
+Hello are capped per peer and overall, connections are capped below the
+open-files limit with headroom kept for the results, and idle ones are closed.
 """
 
 from __future__ import annotations
 
 import asyncio
+import resource
 import uuid
+from collections import Counter
 from dataclasses import dataclass
 
 import grpc
@@ -17,12 +26,20 @@ from google.protobuf.message import DecodeError
 from arena import wire
 from arena._proto.perudo.v1 import referee_pb2 as pb
 from arena.auth import token_hash
+from arena.faults import FaultKind
 from arena.lobby import Lobby, RefusalError
+from arena.loop_lag import LoopLag
 from arena.session import Session
 
 SERVICE = "perudo.v1.RefereeService"
 
 _EOF = grpc.aio.EOF  # type: ignore[attr-defined]  # missing from the stubs
+
+GRPC_MESSAGE_CEILING = 4 * 1024 * 1024
+"""The largest message grpc itself lets through (its default); past it a stream just ends."""
+
+DESCRIPTOR_HEADROOM = 128
+"""Open files kept free of connections: results, logs and bot pipes need them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +48,25 @@ class ServerLimits:
     hello_timeout: float = 5.0
     goodbye_grace: float = 2.0
     move_time: float = 1.0
+    max_unauthenticated: int = 64
+    """Streams waiting for their Hello, from everyone together."""
+    max_unauthenticated_per_peer: int = 16
+    """Streams waiting for their Hello, from one address."""
+    idle_connection: float = 30.0
+    """Seconds a connection with no stream open is kept."""
+
+
+def max_connections(headroom: int = DESCRIPTOR_HEADROOM) -> int:
+    """Connections the referee accepts: the open-files limit less the headroom."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        return 65536
+    return max(16, soft - headroom)
+
+
+def _peer_host(peer: str) -> str:
+    """The address part of grpc's peer string ("ipv4:127.0.0.1:5000" -> "ipv4:127.0.0.1")."""
+    return peer.rpartition(":")[0] or peer
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,20 +83,28 @@ class Referee:
         self.limits = limits or ServerLimits()
         self._server: grpc.aio.Server | None = None
         self._handlers: set[asyncio.Task[None]] = set()
+        self.lag = LoopLag()
+        """The referee's own lateness, which no bot is charged for."""
+        self._unauthenticated: Counter[str] = Counter()
 
     async def start(self, address: str = "127.0.0.1:0", tls: Tls | None = None) -> int:
         """Start listening; return the port (useful with port 0)."""
-        limit = self.limits.max_message_bytes
+        limits = self.limits
         server = grpc.aio.server(
             options=[
-                ("grpc.max_receive_message_length", limit),
+                (
+                    "grpc.max_receive_message_length",
+                    max(GRPC_MESSAGE_CEILING, limits.max_message_bytes),
+                ),
                 # Two referees on one port would split the bots between them: fail instead.
                 ("grpc.so_reuseport", 0),
                 ("grpc.max_concurrent_streams", 256),
                 ("grpc.keepalive_permit_without_calls", 0),
                 ("grpc.http2.min_ping_interval_without_data_ms", 10_000),
                 ("grpc.http2.max_ping_strikes", 3),
-                ("grpc.max_connection_idle_ms", 10 * 60 * 1000),
+                ("grpc.max_connection_idle_ms", round(limits.idle_connection * 1000)),
+                ("grpc.max_allowed_incoming_connections", max_connections()),
+                ("grpc.server_handshake_timeout_ms", round(limits.hello_timeout * 1000)),
             ]
         )
         handler = grpc.method_handlers_generic_handler(
@@ -83,6 +127,7 @@ class Referee:
             raise OSError(f"could not listen on {address}")
         await server.start()
         self._server = server
+        self.lag.start()
         return port
 
     async def stop(self, reason: str = "the referee is shutting down") -> None:
@@ -91,22 +136,17 @@ class Referee:
         if self._server is not None:
             await self._server.stop(grace=self.limits.goodbye_grace)
             self._server = None
+        await self.lag.stop()
 
     async def goodbye(self, session: Session, reason: str) -> None:
-        await session.send(pb.RefereeMessage(goodbye=pb.Goodbye(reason=reason)))
+        """Tell a session the referee is done with it; a bot taking no data is not waited for."""
+        goodbye = pb.RefereeMessage(goodbye=pb.Goodbye(reason=reason))
+        await session.send(goodbye, timeout=self.limits.goodbye_grace)
         session.close(f"goodbye: {reason}")
 
     async def _play(self, _requests: object, context: grpc.aio.ServicerContext) -> None:  # type: ignore[type-arg]
-        first = asyncio.ensure_future(context.read())
-        done, _ = await asyncio.wait((first,), timeout=self.limits.hello_timeout)
-        if not done:
-            first.cancel()
-            await context.abort(
-                grpc.StatusCode.DEADLINE_EXCEEDED,
-                f"no Hello within {self.limits.hello_timeout:g} s of opening the stream",
-            )
-        data = first.result()
-        if data is _EOF:
+        data = await self._first_message(context)
+        if not isinstance(data, bytes):  # EOF: the stream ended before a word
             return
         hello = self._hello(data)
         if isinstance(hello, RefusalError):
@@ -118,7 +158,11 @@ class Referee:
             await context.abort(refusal.code, refusal.detail)
             return
         session = Session(
-            hello.name, uuid.uuid4().hex[:12], context, self.lobby.crash_probes.get(hello.name)
+            hello.name,
+            uuid.uuid4().hex[:12],
+            context,
+            self.lobby.crash_probes.get(hello.name),
+            self.lag,
         )
         session.token_hash = token_hash(hello.token)
         welcome = pb.Welcome(
@@ -129,7 +173,10 @@ class Referee:
                 move_time_ms=round(self.limits.move_time * 1000),
             ),
         )
-        if not await session.send(pb.RefereeMessage(welcome=welcome)):
+        welcomed = await session.send(
+            pb.RefereeMessage(welcome=welcome), timeout=self.limits.hello_timeout
+        )
+        if not welcomed:
             return
         try:
             await self.lobby.add(session)
@@ -141,10 +188,49 @@ class Referee:
         finally:
             await self.lobby.remove(session)
             session.close(session.close_reason or "the stream ended")
-        if session.abort_status is not None:
-            await context.abort(*session.abort_status)
+
+    async def _first_message(self, context: grpc.aio.ServicerContext) -> bytes | object:  # type: ignore[type-arg]
+        """The stream's first message, within the Hello timeout and the caps on waiting streams."""
+        peer = _peer_host(context.peer())
+        limits = self.limits
+        waiting = self._unauthenticated
+        if waiting[peer] >= limits.max_unauthenticated_per_peer:
+            await context.abort(
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                f"{limits.max_unauthenticated_per_peer} streams from {peer} are already "
+                "waiting to say Hello, the limit: say Hello on those first",
+            )
+        if waiting.total() >= limits.max_unauthenticated:
+            await context.abort(
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                f"{limits.max_unauthenticated} streams are already waiting to say Hello, "
+                "the limit: try again in a few seconds",
+            )
+        waiting[peer] += 1
+        try:
+            first = asyncio.ensure_future(context.read())
+            done, _ = await asyncio.wait((first,), timeout=limits.hello_timeout)
+        finally:
+            waiting[peer] -= 1
+            if waiting[peer] <= 0:
+                del waiting[peer]
+        if not done:
+            first.cancel()
+            await context.abort(
+                grpc.StatusCode.DEADLINE_EXCEEDED,
+                f"no Hello within {limits.hello_timeout:g} s of opening the stream",
+            )
+        data: bytes | object = first.result()
+        return data
 
     def _hello(self, data: bytes) -> pb.Hello | RefusalError:
+        limit = self.limits.max_message_bytes
+        if len(data) > limit:
+            return RefusalError(
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                f"Received message larger than max ({len(data)} vs. {limit}): "
+                "the Hello is too large",
+            )
         try:
             message = pb.BotMessage.FromString(data)
         except DecodeError:
@@ -168,6 +254,7 @@ class Referee:
 
     async def _serve(self, session: Session, context: grpc.aio.ServicerContext) -> None:  # type: ignore[type-arg]
         """Feed the session until the bot hangs up or the referee closes it."""
+        limit = self.limits.max_message_bytes
 
         async def read_all() -> None:
             while True:
@@ -175,12 +262,24 @@ class Referee:
                 if data is _EOF:
                     session.close("the bot closed the stream")
                     return
+                if len(data) > limit:
+                    session.refuse(
+                        grpc.StatusCode.RESOURCE_EXHAUSTED,
+                        f"Received message larger than max ({len(data)} vs. {limit}): "
+                        "a message too large",
+                        FaultKind.MALFORMED_MESSAGE,
+                    )
+                    return
                 session.on_data(data)
 
         reader = asyncio.ensure_future(read_all())
         closed = asyncio.ensure_future(session.wait_closed())
         try:
             await asyncio.wait((reader, closed), return_when=asyncio.FIRST_COMPLETED)
+            if session.abort_status is not None:
+                # Refused for what it sent: say so now, while its read is still
+                # pending (cancelling that read first would end the call as INTERNAL).
+                await context.abort(*session.abort_status)
             if not reader.done():
                 # Closed by the referee: give a polite bot a moment to hang up.
                 await asyncio.wait((reader,), timeout=self.limits.goodbye_grace)

@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,6 +25,7 @@ from arena.processes import BotProcess, ResourceLimits, run_build
 from arena.results import TournamentFolder
 from arena.scheduler import Observer, Progress, Scheduler, Summary
 from arena.server import Referee, ServerLimits
+from arena.session import exit_probe
 from arena.store import LeagueStore
 from engine import Ruleset
 
@@ -293,7 +293,7 @@ class Tournament:
                 self.observer.note(f"{bot.name}: cannot start: {error}")
                 continue
             self._processes[bot.name] = process
-            lobby.crash_probes[bot.name] = _dead_probe(process)
+            lobby.crash_probes[bot.name] = exit_probe(process.process)
 
     async def _play(
         self,
@@ -327,7 +327,3 @@ def _last_line(log: Path) -> str:
     except OSError:
         return "(no log)"
     return lines[-1][:200] if lines else "(no output)"
-
-
-def _dead_probe(process: BotProcess) -> Callable[[], bool]:
-    return lambda: not process.alive

@@ -172,10 +172,10 @@ def test_the_session_limit_holds_for_hellos_that_arrive_together(
     """Hellos that all pass the first check before any Welcome is written: the limit holds."""
     send = Session.send
 
-    async def slow_welcome(self: Session, message: pb.RefereeMessage) -> bool:
+    async def slow_welcome(self: Session, message: pb.RefereeMessage, timeout: float = 5) -> bool:
         if message.WhichOneof("kind") == "welcome":
             await asyncio.sleep(0.05)  # a slow network: other Hellos get in meanwhile
-        return await send(self, message)
+        return await send(self, message, timeout)
 
     monkeypatch.setattr(Session, "send", slow_welcome)
 

@@ -136,7 +136,9 @@ def test_replies_to_requests_never_sent_are_dropped_then_the_session_is_closed(
             assert await until(lambda: live.lobby.connected() == {}, 5)
             rid = next_request_id()
             gone = await session.ask(request(rid), rid, 1.0)
-            assert gone.fault is not None and gone.fault.kind is FaultKind.DISCONNECT
+            # Expelled for what it sent: a malformed message, not a hang-up.
+            assert gone.fault is not None and gone.fault.kind is FaultKind.MALFORMED_MESSAGE
+            assert gone.fault.detail.startswith("too many unexpected messages")
 
     run(main())
 
