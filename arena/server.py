@@ -38,6 +38,9 @@ _EOF = grpc.aio.EOF  # type: ignore[attr-defined]  # missing from the stubs
 GRPC_MESSAGE_CEILING = 4 * 1024 * 1024
 """The largest message grpc itself lets through (its default); past it a stream just ends."""
 
+QUIET = 0.1
+"""Seconds without a message that tell a refused bot has stopped sending."""
+
 DESCRIPTOR_HEADROOM = 128
 """Open files kept free of connections: results, logs and bot pipes need them."""
 
@@ -252,6 +255,16 @@ class Referee:
             return RefusalError(grpc.StatusCode.INVALID_ARGUMENT, "Hello has no name")
         return hello
 
+    async def _quiet(self, session: Session, reader: asyncio.Future[None]) -> None:
+        """Wait (discarding what comes) until the bot pauses, or the goodbye grace runs out."""
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + self.limits.goodbye_grace
+        while not reader.done() and loop.time() < give_up:
+            heard = session.last_data
+            await asyncio.wait((reader,), timeout=QUIET)
+            if session.last_data == heard:
+                return
+
     async def _serve(self, session: Session, context: grpc.aio.ServicerContext) -> None:  # type: ignore[type-arg]
         """Feed the session until the bot hangs up or the referee closes it."""
         limit = self.limits.max_message_bytes
@@ -277,8 +290,10 @@ class Referee:
         try:
             await asyncio.wait((reader, closed), return_when=asyncio.FIRST_COMPLETED)
             if session.abort_status is not None:
-                # Refused for what it sent: say so now, while its read is still
-                # pending (cancelling that read first would end the call as INTERNAL).
+                # Refused for what it sent: say so once it stops sending (a client
+                # whose write is cut short reads INTERNAL from its own library instead),
+                # while the read is still pending (cancelling it would end the call as INTERNAL).
+                await self._quiet(session, reader)
                 await context.abort(*session.abort_status)
             if not reader.done():
                 # Closed by the referee: give a polite bot a moment to hang up.

@@ -134,6 +134,8 @@ class Session:
         self.token_hash = ""
         """The hash of the token it was admitted with: a new token for the name ends it."""
         self._stray = 0
+        self.last_data = 0.0
+        """When the bot's last message was read (loop time)."""
         self._expired: deque[int] = deque(maxlen=EXPIRED_KEPT)
 
     @property
@@ -287,7 +289,7 @@ class Session:
 
     def on_data(self, data: bytes) -> None:
         """Route one raw message from the bot (called by the reader)."""
-        at = self._loop.time()
+        self.last_data = at = self._loop.time()
         try:
             message = pb.BotMessage.FromString(data)
         except DecodeError:

@@ -1,0 +1,153 @@
+"""Hostile bots, run for real: none of them can freeze a game, hide its fault, or pass as another.
+
+Each game seats the hostile bot at seat 0 (which opens the first round) with
+two well-behaved kit bots, who must finish their game untouched.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+from referee_harness import Arena, replay, run, until
+
+import arena.session
+from arena.faults import FaultKind
+from arena.match import GameRecord
+from engine import Opener, Ruleset
+
+ROGUE = "rogue"
+GOOD = ("steady", "sure")
+SEAT0 = Ruleset(opener=Opener.SEAT0)
+MOVE_TIME = 0.5
+
+
+def check_rogue_faulted(record: GameRecord, kind: FaultKind, rogue: str = ROGUE) -> str:
+    """The rogue's one fault is `kind`; the others finish the game with none. Returns its detail."""
+    assert [(f.bot, f.fault.kind) for f in record.faults] == [(rogue, kind)], record.faults
+    assert sorted(record.order) == [0, 1, 2]
+    assert record.order[-1] == 0
+    assert replay(record).order == record.order
+    return record.faults[0].fault.detail
+
+
+def test_a_bot_that_shuts_its_flow_control_window_is_faulted_for_a_stall(live: Arena) -> None:
+    async def main() -> None:
+        async with live.serving(move_time=MOVE_TIME, goodbye_grace=0.5):
+            live.spawn("stall_bot", ROGUE)
+            await live.launch("kit_bot", GOOD)
+            await live.wait_connected([ROGUE])
+            started = time.monotonic()
+            record = await asyncio.wait_for(live.play((ROGUE, *GOOD), SEAT0), 20)
+            detail = check_rogue_faulted(record, FaultKind.STALL)
+            assert "accepted no data" in detail
+            # The stall cost the game one time limit, not more.
+            assert time.monotonic() - started < 10
+            # Its session is closed: never asked again, gone from the lobby.
+            assert await until(lambda: ROGUE not in live.lobby.connected(), 5)
+            stop = time.monotonic()
+            await asyncio.wait_for(live.referee.stop(), 10)
+            assert time.monotonic() - stop < 5
+
+    run(main())
+
+
+def test_a_stop_ends_a_game_stuck_writing_to_a_stalled_bot(live: Arena) -> None:
+    """With a time limit too long to wait out, the stop itself must end the stuck write."""
+
+    async def main() -> None:
+        async with live.serving(move_time=60.0, goodbye_grace=0.5):
+            live.spawn("stall_bot", ROGUE)
+            await live.launch("kit_bot", GOOD)
+            await live.wait_connected([ROGUE])
+            game = asyncio.ensure_future(live.play((ROGUE, *GOOD), SEAT0))
+            # The first request is stuck: the bot got only what fits in its 64-byte window.
+            assert await until(lambda: "received 64 bytes" in live.log(ROGUE), 10), live.log(ROGUE)
+            await asyncio.sleep(0.2)
+            assert not game.done()
+            stop = time.monotonic()
+            await asyncio.wait_for(live.referee.stop(), 10)
+            record = await asyncio.wait_for(game, 10)
+            assert time.monotonic() - stop < 5
+            assert record.faults[0].bot == ROGUE
+            assert record.faults[0].fault.kind is FaultKind.STALL
+            assert sorted(record.order) == [0, 1, 2]
+
+    run(main())
+
+
+def test_a_reply_over_the_size_limit_is_a_malformed_message(live: Arena) -> None:
+    async def main() -> None:
+        async with live.serving(move_time=MOVE_TIME):
+            live.spawn("raw_bot", ROGUE, BOT_MODE="oversize", BOT_AT=2)
+            await live.launch("kit_bot", GOOD)
+            await live.wait_connected([ROGUE])
+            record = await live.play((ROGUE, *GOOD), SEAT0)
+            detail = check_rogue_faulted(record, FaultKind.MALFORMED_MESSAGE)
+            assert "larger than max (1048588 vs. 16384)" in detail
+            assert await until(lambda: "status" in live.log(ROGUE), 10), live.log(ROGUE)
+            assert "status RESOURCE_EXHAUSTED" in live.log(ROGUE)
+
+    run(main())
+
+
+def test_a_bot_answering_every_request_twice_is_expelled_for_malformed_messages(
+    live: Arena, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(arena.session, "MAX_STRAY_MESSAGES", 2)
+
+    async def main() -> None:
+        async with live.serving(move_time=MOVE_TIME):
+            live.spawn("raw_bot", ROGUE, BOT_MODE="twice", BOT_AT=1)
+            await live.launch("kit_bot", GOOD)
+            await live.wait_connected([ROGUE])
+            faults = []
+            for game in range(4):  # until its session is closed
+                record = await live.play((ROGUE, *GOOD), SEAT0, game_id=f"twice-{game}")
+                faults.extend(record.faults)
+                if faults:
+                    break
+            assert faults, "answering twice went unnoticed"
+            [fault] = faults
+            assert (fault.bot, fault.fault.kind) == (ROGUE, FaultKind.MALFORMED_MESSAGE)
+            assert fault.fault.detail.startswith("too many unexpected messages")
+            assert await until(lambda: "status" in live.log(ROGUE), 10), live.log(ROGUE)
+            assert "status INVALID_ARGUMENT" in live.log(ROGUE)
+
+    run(main())
+
+
+def test_a_flood_of_unprompted_replies_is_malformed_and_ends_with_invalid_argument(
+    live: Arena,
+) -> None:
+    async def main() -> None:
+        async with live.serving(move_time=MOVE_TIME, goodbye_grace=5.0):
+            live.spawn("raw_bot", ROGUE, BOT_MODE="flood", BOT_AT=2, BOT_FLOOD=500)
+            await live.launch("kit_bot", GOOD)
+            await live.wait_connected([ROGUE])
+            record = await live.play((ROGUE, *GOOD), SEAT0)
+            detail = check_rogue_faulted(record, FaultKind.MALFORMED_MESSAGE)
+            assert detail.startswith("too many unexpected messages")
+            assert await until(lambda: "status" in live.log(ROGUE), 10), live.log(ROGUE)
+            assert "status INVALID_ARGUMENT" in live.log(ROGUE), live.log(ROGUE)
+
+    run(main())
+
+
+def test_a_half_close_then_a_clean_exit_is_never_a_crash(live: Arena) -> None:
+    """Exit 0 straight after hanging up is a disconnect, every time (was a crash 1-2 in 3)."""
+
+    async def main() -> None:
+        async with live.serving(move_time=MOVE_TIME):
+            await live.launch("kit_bot", GOOD)
+            for attempt in range(5):
+                rogue = f"{ROGUE}{attempt}"
+                proc = live.spawn("raw_bot", rogue, BOT_MODE="halfclose", BOT_AT=1, BOT_LINGER=0)
+                await live.wait_connected([rogue])
+                record = await live.play((rogue, *GOOD), SEAT0, game_id=f"half-close-{attempt}")
+                detail = check_rogue_faulted(record, FaultKind.DISCONNECT, rogue)
+                assert "closed the stream" in detail
+                assert await live.wait_exit(proc) == 0
+
+    run(main())
