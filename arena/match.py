@@ -78,6 +78,9 @@ class GameRecord:
     decisions: int = 0
     started: float = 0.0
     duration: float = 0.0
+    referee_late: list[dict[str, Any]] = field(default_factory=list)
+    """Decisions the referee itself was late for (its loop held up): over the limit by its
+    clock, not charged to the bot. The game is the arena's to answer for, not the players'."""
 
     @property
     def ranking(self) -> tuple[str, ...]:
@@ -103,13 +106,20 @@ class Match:
     """One game in progress."""
 
     def __init__(
-        self, spec: GameSpec, seats: Sequence[Seat], seed: bytes, move_time: float
+        self,
+        spec: GameSpec,
+        seats: Sequence[Seat],
+        seed: bytes,
+        move_time: float,
+        time_margin: float = 0.0,
     ) -> None:
         if len(seats) != len(spec.players):
             raise ValueError("one seat per player")
         self.spec = spec
         self.seats = list(seats)
         self.move_time = move_time
+        self.limit = move_time + time_margin
+        """What a decision may take before it is a timeout: the move time told, and the margin."""
         self.dice = engine.HmacDice(seed, spec.deal_key)
         self.record = GameRecord(spec, think_ms=[[] for _ in seats])
         self._requests = wire.RequestBuilder(
@@ -164,10 +174,19 @@ class Match:
             history=state.history,
             told=told,
         )
-        reply = await self.seats[seat].ask(request, request_id, self.move_time)
+        reply = await self.seats[seat].ask(request, request_id, self.limit)
         self.record.decisions += 1
         if reply.fault is None:
             self.record.think_ms[seat].append(reply.elapsed * 1000)
+        if reply.referee_lag and reply.elapsed > self.limit:
+            self.record.referee_late.append(
+                {
+                    "seat": seat,
+                    "request_id": request_id,
+                    "ms": round(reply.elapsed * 1000, 3),
+                    "referee_lag_ms": round(reply.referee_lag * 1000, 3),
+                }
+            )
         return reply
 
     async def _offer_calza(self, state: GameState) -> GameState:

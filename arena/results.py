@@ -65,7 +65,7 @@ def game_line(record: GameRecord, index: int) -> dict[str, Any]:
         "think_ms": medians,
         "started": round(record.started, 3),
         "duration_s": round(record.duration, 3),
-    }
+    } | ({"referee_late": record.referee_late} if record.referee_late else {})
 
 
 def result_of(line: dict[str, Any]) -> GameResult:
