@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from rich.console import Console
+from rich.text import Text
 
 from arena.cli import league, live, options, replay
 from arena.processes import ResourceLimits
@@ -223,7 +224,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return COMMANDS[args.command](args, console)
     except (TournamentError, RulesetError, FileNotFoundError, ValueError) as error:
-        errors.print(f"[red]arena {args.command}:[/] {error}", highlight=False)
+        # The message may quote a bot (its name, its last log line): text, never markup.
+        errors.print(Text.assemble((f"arena {args.command}:", "red"), f" {error}"), highlight=False)
         return 1
     except KeyboardInterrupt:
         return 130
