@@ -155,7 +155,10 @@ class Scheduler:
             for n, s in borrowed.items()
         ]
         try:
-            record = await Match(spec, seats, self.seed, self.info["move_time"]).play()
+            match = Match(
+                spec, seats, self.seed, self.info["move_time"], self.info.get("time_margin", 0.0)
+            )
+            record = await match.play()
         finally:
             for session in borrowed.values():
                 if session is not None:

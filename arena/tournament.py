@@ -55,6 +55,8 @@ class TournamentConfig:
     jobs: int = 6
     ruleset: Ruleset = field(default_factory=Ruleset)
     move_time: float = 1.0
+    time_margin: float = 0.0
+    """Seconds added to each decision's limit for scheduling jitter (bots are told `move_time`)."""
     seed: bytes | None = None
     league: Path | None = None
     """The league store; None means `out/league.sqlite`."""
@@ -195,6 +197,7 @@ class Tournament:
             "games": cfg.games,
             "jobs": cfg.jobs,
             "move_time": cfg.move_time,
+            "time_margin": cfg.time_margin,
             "seed_sha256": engine.commitment(seed),
             "seed": None,
         }

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import math
 import os
 import signal
 import sys
@@ -13,6 +14,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.text import Text
 
+from arena.capacity import JobsError, check_jobs, default_jobs
 from arena.cli import league, live, options, replay
 from arena.processes import ResourceLimits
 from arena.ratings import rate_all
@@ -42,6 +44,19 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--league", type=Path, help="league store (default OUT/league.sqlite)")
     run.add_argument(
         "--connect-timeout", type=float, default=20.0, help="seconds for bots to connect"
+    )
+    run.add_argument(
+        "--force-jobs",
+        action="store_true",
+        help="allow more --jobs than the machine has cores (expect timeouts from the load)",
+    )
+    run.add_argument(
+        "--time-margin",
+        type=float,
+        default=TournamentConfig(bots_dir=None).time_margin,
+        metavar="S",
+        help="seconds added to each decision's limit before it is a timeout, for scheduling "
+        "jitter; bots are still told --move-time (default %(default)g)",
     )
     run.add_argument(
         "--memory-mb", type=int, default=ResourceLimits().memory_mb, help="address space per bot"
@@ -78,8 +93,15 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _config(args: argparse.Namespace) -> TournamentConfig:
-    if args.games < 1 or args.jobs < 1 or args.move_time <= 0:
+    jobs = default_jobs() if args.jobs is None else args.jobs
+    if args.games < 1 or jobs < 1 or args.move_time <= 0:
         raise TournamentError("--games and --jobs must be at least 1 and --move-time positive")
+    if not 0 <= args.time_margin < math.inf:
+        raise TournamentError(f"--time-margin {args.time_margin} is not a number of seconds >= 0")
+    try:
+        check_jobs(jobs, args.force_jobs)
+    except JobsError as error:
+        raise TournamentError(str(error)) from None
     try:
         seed = seed_from_hex(args.seed, "--seed") if args.seed else None
     except PerudoError as error:
@@ -89,9 +111,10 @@ def _config(args: argparse.Namespace) -> TournamentConfig:
         out=args.out,
         table_size=args.table_size,
         games=args.games,
-        jobs=args.jobs,
+        jobs=jobs,
         ruleset=options.ruleset(args),
         move_time=args.move_time,
+        time_margin=args.time_margin,
         seed=seed,
         league=args.league,
         connect_timeout=args.connect_timeout,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from arena.capacity import default_jobs
 from engine import PRESETS, Ruleset, preset
 
 
@@ -54,7 +55,12 @@ def add_schedule_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--table-size", type=int, help="players per game (default: all bots, up to 6)"
     )
-    parser.add_argument("--jobs", type=int, default=6, help="games at once (default 6)")
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=None,
+        help=f"games at once (default: one per usable core, here {default_jobs()})",
+    )
     parser.add_argument(
         "--move-time", type=float, default=1.0, help="seconds per decision (default 1)"
     )

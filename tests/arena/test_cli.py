@@ -58,6 +58,7 @@ def night(tmp_path_factory: pytest.TempPathFactory) -> Night:
         "2",
         "--jobs",
         "3",
+        "--force-jobs",  # more games than this machine's cores: concurrency is what is tried
         "--move-time",
         "1",
         "--out",
