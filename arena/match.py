@@ -178,13 +178,14 @@ class Match:
         self.record.decisions += 1
         if reply.fault is None:
             self.record.think_ms[seat].append(reply.elapsed * 1000)
-        if reply.referee_lag and reply.elapsed > self.limit:
+        timed_out = reply.fault is not None and reply.fault.kind is FaultKind.TIMEOUT
+        if reply.wall > self.limit and not timed_out:
             self.record.referee_late.append(
                 {
                     "seat": seat,
                     "request_id": request_id,
-                    "ms": round(reply.elapsed * 1000, 3),
-                    "referee_lag_ms": round(reply.referee_lag * 1000, 3),
+                    "wall_ms": round(reply.wall * 1000, 3),
+                    "bot_ms": round((reply.elapsed - reply.referee_lag) * 1000, 3),
                 }
             )
         return reply

@@ -86,13 +86,16 @@ class Reply:
     answer: wire.Answer | None
     fault: Fault | None
     elapsed: float
-    """From writing the request to reading the reply, on the referee's clock."""
+    """From the request's being written to the reply's being read, on the referee's clock."""
     action: pb.Action | None = None
     """The action as the bot sent it."""
     request_id: int = 0
     """The request answered, so that a fault found later (an illegal action) names it."""
     referee_lag: float = 0.0
     """Seconds of `elapsed` in which the referee itself was held up: never charged to the bot."""
+    wall: float = 0.0
+    """From starting to write the request to reading the reply: `elapsed`, and the
+    referee's own queueing before the request was out."""
 
     @property
     def sent(self) -> str:
@@ -121,6 +124,9 @@ class Session:
         self._pending: tuple[int, asyncio.Future[_Arrival | None]] | None = None
         self._loop = asyncio.get_running_loop()
         self._started = 0.0
+        """When the request in flight began to be written (loop time)."""
+        self._sent_at = 0.0
+        """When it was written: the bot's clock starts here (0 until then)."""
         self._limit = 0.0
         self._deadline = 0.0
         self._timer: asyncio.TimerHandle | None = None
@@ -199,11 +205,12 @@ class Session:
         loop = self._loop
         future: asyncio.Future[_Arrival | None] = loop.create_future()
         self._pending = (request_id, future)
-        self._started = started = loop.time()
+        self._started = loop.time()
+        self._sent_at = 0.0
         self._limit = timeout
         writing = self._writing = loop.create_task(self._write(request))
         writing.add_done_callback(self._written)
-        self._arm(started + timeout)
+        self._arm(self._started + timeout)
         try:
             arrival = await future
         finally:
@@ -211,16 +218,21 @@ class Session:
         if arrival is None:
             self._expired.append(request_id)
             now = loop.time()
-            lag = self._lag.between(started, now)
+            sent = self._sent_at or self._started
+            lag = self._lag.between(sent, now)
+            wall = now - self._started
             detail = f"no reply within {timeout * 1000:.0f} ms"
             fault = Fault(FaultKind.TIMEOUT, detail, "", request_id)
-            return Reply(None, fault, now - started, request_id=request_id, referee_lag=lag)
-        elapsed = arrival.at - started
-        lag = self._lag.between(started, arrival.at)
+            return Reply(None, fault, now - sent, request_id=request_id, referee_lag=lag, wall=wall)
+        # A reply read before the write's completion was: the bot was quicker than the referee.
+        sent = min(self._sent_at or arrival.at, arrival.at)
+        elapsed = arrival.at - sent
+        lag = self._lag.between(sent, arrival.at)
+        wall = arrival.at - self._started
         received = arrival.message
         if received is None:
             fault = Fault(arrival.kind or FaultKind.DISCONNECT, arrival.problem, "", request_id)
-            return Reply(None, fault, elapsed, request_id=request_id, referee_lag=lag)
+            return Reply(None, fault, elapsed, request_id=request_id, referee_lag=lag, wall=wall)
         action = received.reply.action
         charged = elapsed - lag
         if charged > timeout:  # the loop was slow to notice; the bot was not on time
@@ -228,18 +240,19 @@ class Session:
             detail = f"reply after {charged * 1000:.0f} ms, over the {timeout * 1000:.0f} ms limit"
             late = Reply(None, None, elapsed, action, request_id)
             fault = Fault(FaultKind.TIMEOUT, detail, late.sent, request_id)
-            return Reply(None, fault, elapsed, request_id=request_id, referee_lag=lag)
+            return Reply(None, fault, elapsed, request_id=request_id, referee_lag=lag, wall=wall)
         try:
             answer = wire.answer_from_proto(action)
         except MalformedActionError as error:
             bad = Reply(None, None, elapsed, action, request_id)
             fault = Fault(FaultKind.MALFORMED_MESSAGE, str(error), bad.sent, request_id)
-            return Reply(None, fault, elapsed, request_id=request_id, referee_lag=lag)
-        return Reply(answer, None, elapsed, action, request_id, referee_lag=lag)
+            return Reply(None, fault, elapsed, request_id=request_id, referee_lag=lag, wall=wall)
+        return Reply(answer, None, elapsed, action, request_id, referee_lag=lag, wall=wall)
 
     def _written(self, write: asyncio.Task[None]) -> None:
         if self._writing is write:
             self._writing = None
+            self._sent_at = self._loop.time()
         if write.cancelled():
             return
         error = write.exception()
@@ -271,13 +284,16 @@ class Session:
         if now < self._deadline:  # set for an earlier request
             self._timer = self._loop.call_at(self._deadline, self._on_timer)
             return
-        # The referee's own lateness is not the bot's: extend the limit by it.
-        extended = self._started + self._limit + self._lag.between(self._started, now)
+        # The bot's clock starts once the request is written (until then the limit is
+        # the write's); the referee's own lateness is not the bot's: the limit grows by it.
+        writing = self._writing
+        stuck = writing is not None and not writing.done()
+        base = self._started if stuck or not self._sent_at else self._sent_at
+        extended = base + self._limit + self._lag.between(base, now)
         if now < extended:
             self._arm(extended)
             return
-        writing = self._writing
-        if writing is not None and not writing.done():
+        if writing is not None and stuck:
             writing.cancel()
             self.close(
                 f"the bot accepted no data for {self._limit * 1000:.0f} ms: "

@@ -78,6 +78,19 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument(
         "--rounds", type=int, default=3, help="times transport and arena alternate (best kept)"
     )
+    timing = bench.add_argument_group("fair timing under load (--timing)")
+    timing.add_argument(
+        "--timing",
+        action="store_true",
+        help="count timeouts per 1,000 decisions of instant bots at several --jobs instead",
+    )
+    timing.add_argument("--timing-bots", type=int, default=24, help="instant bots (default 24)")
+    timing.add_argument(
+        "--timing-jobs", default="2,8,16", help="games at once, comma-separated (default 2,8,16)"
+    )
+    timing.add_argument(
+        "--move-time", type=float, default=0.05, help="seconds per decision (default 0.05)"
+    )
 
     check = commands.add_parser("check-bot", help="put one bot through a compliance suite")
     check.add_argument("path", type=Path, help="a bot folder (with bot.toml) or script")
@@ -196,6 +209,8 @@ def cmd_bench(args: argparse.Namespace, console: Console) -> int:
     def say(text: str) -> None:
         (Console(stderr=True) if args.json else console).print(text, highlight=False)
 
+    if args.timing:
+        return _bench_timing(args, console)
     with tempfile.TemporaryDirectory(prefix="arena-bench-") as logs:
         figures = bench.run(
             args.seconds, args.concurrency, args.bots, Path(logs), say, rounds=args.rounds
@@ -207,6 +222,40 @@ def cmd_bench(args: argparse.Namespace, console: Console) -> int:
             f"arena/transport ratio: [bold]{figures['arena_to_transport_ratio']:.2f}[/] "
             f"(target at least 0.7); engine worst case "
             f"[bold]{figures['engine_us_per_decision']:.1f} us[/] per decision (target at most 20)"
+        )
+    return 0
+
+
+def _bench_timing(args: argparse.Namespace, console: Console) -> int:
+    import tempfile
+
+    from arena.bench_timing import run_timing
+
+    try:
+        jobs = tuple(int(n) for n in args.timing_jobs.split(","))
+    except ValueError:
+        raise TournamentError(
+            f"--timing-jobs {args.timing_jobs!r} is not numbers with commas"
+        ) from None
+    with tempfile.TemporaryDirectory(prefix="arena-bench-") as logs:
+        results = run_timing(jobs, args.timing_bots, args.move_time, args.seconds, Path(logs))
+    if args.json:
+        print(json.dumps([r.to_json() for r in results], indent=2))
+        return 0
+    console.print(
+        f"{args.timing_bots} instant bots, --move-time {args.move_time:g}, "
+        f"{args.seconds:g} s per setting, on {default_jobs()} usable cores",
+        highlight=False,
+    )
+    for r in results:
+        verdict = "" if r.allowed else "  (arena run refuses this without --force-jobs)"
+        console.print(
+            f"--jobs {r.jobs:>2}: {r.per_1000:6.2f} timeouts per 1,000 decisions "
+            f"({r.timeouts} of {r.decisions}, {r.bots_timed_out} bots), "
+            f"{r.referee_late} excused as the referee's lag (worst {r.worst_lag_ms:.0f} ms)"
+            f"{verdict}",
+            highlight=False,
+            markup=False,
         )
     return 0
 
