@@ -36,6 +36,8 @@ class Lobby:
         self._changed = asyncio.Condition()
         self.crash_probes: dict[str, ExitProbe] = {}
         """Per bot name: how to learn its process's exit status, to tell a crash from a hang-up."""
+        self.process_ids: dict[str, int] = {}
+        """Per bot name: the process the arena started, whose sessions' CPU time is sampled."""
 
     def admit(self, name: str, token: str) -> None:
         """Raise `RefusalError` unless `name` may open one more session with `token`."""

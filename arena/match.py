@@ -194,7 +194,7 @@ class Match:
         for seat in engine.calza_offers(state):
             reply = await self._ask(state, seat, offer=True)
             if reply.fault is not None:
-                return await self._fault(state, seat, reply.fault)
+                return await self._fault(state, seat, reply.fault, reply)
             misfit = answer_misfit(reply.answer, offer=True)
             if misfit is not None:
                 fault = Fault(FaultKind.ILLEGAL_ACTION, misfit, reply.sent, reply.request_id)
@@ -210,7 +210,7 @@ class Match:
         seat = state.to_act
         reply = await self._ask(state, seat, offer=False)
         if reply.fault is not None:
-            return await self._fault(state, seat, reply.fault)
+            return await self._fault(state, seat, reply.fault, reply)
         answer = reply.answer
         misfit = answer_misfit(answer, offer=False)
         if misfit is not None:
@@ -235,16 +235,27 @@ class Match:
             )
         return after
 
-    async def _fault(self, state: GameState, seat: int, fault: Fault) -> GameState:
+    async def _fault(
+        self, state: GameState, seat: int, fault: Fault, reply: Reply | None = None
+    ) -> GameState:
         if fault.kind is FaultKind.DISCONNECT:
             fault = await self._crash_or_disconnect(seat, fault)
         self._first_fault.setdefault(seat, fault)
         self.record.faults.append(
             FaultRecord(self.spec.game_id, self.spec.players[seat], seat, state.round, fault)
         )
-        self.record.events.append(
-            {"seat": seat, "fault": fault.kind.value, "detail": fault.detail, "sent": fault.sent}
-        )
+        event: dict[str, Any] = {
+            "seat": seat,
+            "fault": fault.kind.value,
+            "detail": fault.detail,
+            "sent": fault.sent,
+        }
+        if reply is not None and fault.kind is FaultKind.TIMEOUT:
+            event["wall_ms"] = round(reply.wall * 1000, 3)
+            if reply.cpu is not None and reply.cpu_wait is not None:
+                event["cpu_ms"] = round(reply.cpu * 1000, 3)
+                event["cpu_wait_ms"] = round(reply.cpu_wait * 1000, 3)
+        self.record.events.append(event)
         return engine.fault(state, seat)
 
     async def _crash_or_disconnect(self, seat: int, fault: Fault) -> Fault:
@@ -260,9 +271,14 @@ class Match:
         )
 
     def _log(self, seat: int, action: str, reply: Reply) -> None:
-        self.record.events.append(
-            {"seat": seat, "action": action, "ms": round(reply.elapsed * 1000, 3)}
-        )
+        event: dict[str, Any] = {
+            "seat": seat,
+            "action": action,
+            "ms": round(reply.elapsed * 1000, 3),
+        }
+        if reply.cpu is not None:
+            event["cpu_ms"] = round(reply.cpu * 1000, 3)
+        self.record.events.append(event)
 
     async def _game_over(self, state: GameState) -> None:
         """Tell every seat at once: the table's sessions are free only when all are told."""

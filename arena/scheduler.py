@@ -22,6 +22,7 @@ from arena.ratings import Standing, rate_all
 from arena.results import TournamentFolder, result_of
 from arena.schedule import ScheduledGame, build
 from arena.store import LeagueStore
+from arena.timing_report import TimingReport
 from engine import Ruleset
 
 
@@ -43,6 +44,8 @@ class Summary:
     games: int
     total: int
     seed_hex: str | None
+    notes: tuple[str, ...] = ()
+    """What the run's timing says (see `TimingReport`), for the end-of-run summary."""
 
 
 class Observer(Protocol):
@@ -98,6 +101,7 @@ class Scheduler:
         self.pending = deque(g for g in self.schedule if g.game_id not in done)
         self.dropped: list[str] = info.setdefault("dropped", [])
         self.in_flight = 0
+        self.timing = TimingReport()
         self.progress = Progress(len(done), len(self.schedule), time.monotonic(), 0)
         observer.started(folder.root, info["entrants"], self.progress)
 
@@ -159,6 +163,7 @@ class Scheduler:
                 spec, seats, self.seed, self.info["move_time"], self.info.get("time_margin", 0.0)
             )
             record = await match.play()
+            self.timing.add(record)
         finally:
             for session in borrowed.values():
                 if session is not None:
@@ -188,5 +193,11 @@ class Scheduler:
             info["finished"] = time.time()
         self.folder.write_info(info)
         return Summary(
-            self.folder.root, info["status"], table, len(lines), len(self.schedule), info["seed"]
+            self.folder.root,
+            info["status"],
+            table,
+            len(lines),
+            len(self.schedule),
+            info["seed"],
+            tuple(self.timing.notes()),
         )

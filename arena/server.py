@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import grpc
 from google.protobuf.message import DecodeError
 
-from arena import wire
+from arena import cputime, wire
 from arena._proto.perudo.v1 import referee_pb2 as pb
 from arena.auth import token_hash
 from arena.faults import FaultKind
@@ -168,6 +168,9 @@ class Referee:
             self.lag,
         )
         session.token_hash = token_hash(hello.token)
+        root = self.lobby.process_ids.get(hello.name)
+        if root is not None:
+            session.cpu_pid = cputime.process_holding(root, context.peer()) or root
         welcome = pb.Welcome(
             session_id=session.session_id,
             protocol_version=wire.PROTOCOL_VERSION,

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import itertools
 from collections import deque
 from collections.abc import Awaitable, Callable
@@ -28,7 +29,7 @@ import grpc
 from google.protobuf import text_format
 from google.protobuf.message import DecodeError
 
-from arena import wire
+from arena import cputime, wire
 from arena._proto.perudo.v1 import referee_pb2 as pb
 from arena.faults import Fault, FaultKind
 from arena.loop_lag import LoopLag
@@ -96,6 +97,10 @@ class Reply:
     wall: float = 0.0
     """From starting to write the request to reading the reply: `elapsed`, and the
     referee's own queueing before the request was out."""
+    cpu: float | None = None
+    """CPU seconds the bot's process used meanwhile, where the platform tells (`cputime`)."""
+    cpu_wait: float | None = None
+    """Seconds it was runnable but waiting for a CPU meanwhile: the machine's load."""
 
     @property
     def sent(self) -> str:
@@ -139,6 +144,8 @@ class Session:
         self.abort_status: tuple[grpc.StatusCode, str] | None = None
         self.token_hash = ""
         """The hash of the token it was admitted with: a new token for the name ends it."""
+        self.cpu_pid: int | None = None
+        """The process answering on this session, whose CPU time is sampled around each decision."""
         self._stray = 0
         self.last_data = 0.0
         """When the bot's last message was read (loop time)."""
@@ -202,6 +209,18 @@ class Session:
         """Send an encoded request and wait for its reply, or for the fault that replaces it."""
         if self.closed:
             return self._closed_fault(request_id)
+        if self.cpu_pid is None:
+            return await self._ask(request, request_id, timeout)
+        before = cputime.sample(self.cpu_pid)
+        reply = await self._ask(request, request_id, timeout)
+        after = cputime.sample(self.cpu_pid)
+        if before is None or after is None:
+            return reply
+        return dataclasses.replace(
+            reply, cpu=after.on_cpu - before.on_cpu, cpu_wait=after.waiting - before.waiting
+        )
+
+    async def _ask(self, request: bytes, request_id: int, timeout: float) -> Reply:
         loop = self._loop
         future: asyncio.Future[_Arrival | None] = loop.create_future()
         self._pending = (request_id, future)

@@ -297,6 +297,7 @@ class Tournament:
                 continue
             self._processes[bot.name] = process
             lobby.crash_probes[bot.name] = exit_probe(process.process)
+            lobby.process_ids[bot.name] = process.process.pid
 
     async def _play(
         self,

@@ -163,6 +163,8 @@ def cmd_run(args: argparse.Namespace, console: Console) -> int:
         tournament = Tournament(config, view)
         summary = asyncio.run(_run_tournament(tournament, view, args.resume))
     console.print(live.leaderboard_table(summary.table, f"Leaderboard ({summary.games} games)"))
+    for note in summary.notes:
+        view.note(note)
     console.print(f"Results: {summary.folder}", highlight=False)
     if summary.status != "finished":
         console.print(

@@ -192,6 +192,7 @@ class Arena:
                 start_new_session=True,  # a group of its own: the kit's copies die with it
             )
         holder.append(proc)
+        self.lobby.process_ids[name] = proc.pid
         self.procs.append(proc)
         return proc
 
