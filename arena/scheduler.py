@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from arena.descriptors import DescriptorReserve
 from arena.lobby import Lobby
 from arena.match import AbsentSeat, GameSpec, Match, Seat
 from arena.ratings import Standing, rate_all
@@ -102,6 +103,7 @@ class Scheduler:
         self.dropped: list[str] = info.setdefault("dropped", [])
         self.in_flight = 0
         self.timing = TimingReport()
+        self.reserve = DescriptorReserve()
         self.progress = Progress(len(done), len(self.schedule), time.monotonic(), 0)
         observer.started(folder.root, info["entrants"], self.progress)
 
@@ -169,8 +171,8 @@ class Scheduler:
                 if session is not None:
                     await self.lobby.give_back(session)
         try:
-            line = self.folder.record_game(record, game.index)
-            self.store.add_game(self.info["id"], line)
+            line = self.reserve.run(lambda: self.folder.record_game(record, game.index))
+            self.reserve.run(lambda: self.store.add_game(self.info["id"], line))
         except OSError as error:
             self.error = f"cannot write results ({error}); stopped with every finished game on disk"
             self.stopping.set()
@@ -182,16 +184,17 @@ class Scheduler:
 
     def finish(self) -> Summary:
         """Rate every recorded game in schedule order and close the books on this run."""
-        lines = sorted(self.folder.games(), key=lambda x: x["index"])
+        lines = self.reserve.run(lambda: sorted(self.folder.games(), key=lambda x: x["index"]))
         table = rate_all([result_of(x) for x in lines], self.info["entrants"]).table()
-        self.folder.write_leaderboard(table)
+        self.reserve.run(lambda: self.folder.write_leaderboard(table))
         info = self.info
         complete = len(lines) + len(self.dropped) == len(self.schedule)
         info["status"] = "finished" if complete else "interrupted"
         if complete:
             info["seed"] = self.seed.hex()
             info["finished"] = time.time()
-        self.folder.write_info(info)
+        self.reserve.run(lambda: self.folder.write_info(info))
+        self.reserve.release()
         return Summary(
             self.folder.root,
             info["status"],

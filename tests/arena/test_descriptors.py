@@ -92,3 +92,36 @@ def test_an_idle_connection_flood_loses_no_game(tmp_path: Path) -> None:
     assert len(games) == len({g["game"] for g in games}) >= 30
     assert all(not g["faults"] for g in games), [g["faults"] for g in games if g["faults"]]
     assert held or refused  # the flood happened
+
+
+RESERVE_SCRIPT = """
+import os, resource, sys
+from arena.descriptors import DescriptorReserve
+resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))
+reserve = DescriptorReserve()
+hog = []
+try:
+    while True:
+        hog.append(os.open(os.devnull, os.O_RDONLY))
+except OSError:
+    pass
+def write():
+    with open(sys.argv[1], "w") as out:
+        out.write("kept")
+reserve.run(write)
+for fd in hog:
+    os.close(fd)
+print(open(sys.argv[1]).read() == "kept")
+"""
+
+
+def test_a_write_at_the_open_files_limit_uses_the_reserve(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", RESERVE_SCRIPT, str(tmp_path / "game.json")],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "True"
