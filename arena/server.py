@@ -133,6 +133,10 @@ class Referee:
         self.lag.start()
         return port
 
+    def unauthenticated(self) -> int:
+        """Streams open that have not said Hello yet."""
+        return self._unauthenticated.total()
+
     async def stop(self, reason: str = "the referee is shutting down") -> None:
         """Say goodbye to every session, then stop the server."""
         await asyncio.gather(*(self.goodbye(s, reason) for s in self.lobby.all_sessions()))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import time
 
 import grpc
@@ -247,5 +248,42 @@ def test_stop_during_a_game_ends_the_game(live: Arena) -> None:
             assert "goodbye: the referee is shutting down" in record.faults[0].fault.detail
             for proc in live.procs:
                 assert await live.wait_exit(proc) == 0
+
+    run(main())
+
+
+def test_streams_waiting_for_their_hello_are_capped_per_peer_and_overall(live: Arena) -> None:
+    async def main() -> None:
+        async with live.serving(hello_timeout=30):
+            live.referee.limits = dataclasses.replace(
+                live.limits, max_unauthenticated_per_peer=3, max_unauthenticated=5
+            )
+            silent = [live.raw() for _ in range(3)]
+            for client in silent:
+                await client.call.wait_for_connection()
+            assert await until(lambda: live.referee.unauthenticated() == 3, 5)
+            one_too_many = live.raw()
+            status, details, _ = await one_too_many.status()
+            assert status == grpc.StatusCode.RESOURCE_EXHAUSTED
+            assert "3 streams from ipv4:127.0.0.1 are already waiting to say Hello" in details
+            # A stream that says Hello leaves the queue: there is room again.
+            await silent[0].send(hello(BOT, live.token(BOT)))
+            assert (await silent[0].read()) is not None
+            assert await until(lambda: live.referee.unauthenticated() == 2, 5)
+            again = live.raw()
+            await again.send(hello(BOT, live.token(BOT)))
+            welcome = await again.read()
+            assert welcome is not None and welcome.WhichOneof("kind") == "welcome"
+            # Overall: with the per-peer cap out of the way, the total holds.
+            live.referee.limits = dataclasses.replace(
+                live.limits, max_unauthenticated_per_peer=100, max_unauthenticated=4
+            )
+            more = [live.raw() for _ in range(2)]
+            for client in more:
+                await client.call.wait_for_connection()
+            assert await until(lambda: live.referee.unauthenticated() == 4, 5)
+            status, details, _ = await live.raw().status()
+            assert status == grpc.StatusCode.RESOURCE_EXHAUSTED
+            assert "4 streams are already waiting to say Hello" in details
 
     run(main())
