@@ -177,7 +177,7 @@ class Match:
         reply = await self.seats[seat].ask(request, request_id, self.limit)
         self.record.decisions += 1
         if reply.fault is None:
-            self.record.think_ms[seat].append(reply.elapsed * 1000)
+            self.record.think_ms[seat].append(reply.wall * 1000)
         timed_out = reply.fault is not None and reply.fault.kind is FaultKind.TIMEOUT
         if reply.wall > self.limit and not timed_out:
             self.record.referee_late.append(
@@ -274,7 +274,7 @@ class Match:
         event: dict[str, Any] = {
             "seat": seat,
             "action": action,
-            "ms": round(reply.elapsed * 1000, 3),
+            "ms": round(reply.wall * 1000, 3),
         }
         if reply.cpu is not None:
             event["cpu_ms"] = round(reply.cpu * 1000, 3)

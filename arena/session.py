@@ -135,7 +135,9 @@ class Session:
         self._limit = 0.0
         self._deadline = 0.0
         self._timer: asyncio.TimerHandle | None = None
-        self._writing: asyncio.Task[None] | None = None
+        self._asker: asyncio.Task[object] | None = None
+        """The task writing the request in flight, while it writes (a stall interrupts it)."""
+        self._write_interrupted = False
         self._write_lock = asyncio.Lock()
         self._closed = asyncio.Event()
         self.close_reason = ""
@@ -227,10 +229,9 @@ class Session:
         self._started = loop.time()
         self._sent_at = 0.0
         self._limit = timeout
-        writing = self._writing = loop.create_task(self._write(request))
-        writing.add_done_callback(self._written)
         self._arm(self._started + timeout)
         try:
+            await self._write_request(request)
             arrival = await future
         finally:
             self._pending = None
@@ -268,15 +269,32 @@ class Session:
             return Reply(None, fault, elapsed, request_id=request_id, referee_lag=lag, wall=wall)
         return Reply(answer, None, elapsed, action, request_id, referee_lag=lag, wall=wall)
 
-    def _written(self, write: asyncio.Task[None]) -> None:
-        if self._writing is write:
-            self._writing = None
+    async def _write_request(self, request: bytes) -> None:
+        """Write the request inline (no task: that would cost every decision a loop turn).
+
+        A stall or a close interrupts a write that does not finish by
+        cancelling this task; the cancellation is taken back here, and the
+        request's future tells what happened.
+        """
+        task = asyncio.current_task()
+        self._asker = task
+        self._write_interrupted = False
+        try:
+            async with self._write_lock:
+                await self._context.write(request)
             self._sent_at = self._loop.time()
-        if write.cancelled():
-            return
-        error = write.exception()
-        if error is not None:
+        except asyncio.CancelledError:
+            if not self._write_interrupted or task is None or task.uncancel() > 0:
+                raise
+        except Exception as error:  # any write failure means the stream is unusable
             self.close(f"the stream failed on write: {error}")
+        finally:
+            self._asker = None
+
+    def _interrupt_write(self) -> None:
+        if self._asker is not None and not self._write_interrupted:
+            self._write_interrupted = True
+            self._asker.cancel()
 
     def _arm(self, deadline: float) -> None:
         """Make sure the deadline timer fires by `deadline`.
@@ -305,15 +323,13 @@ class Session:
             return
         # The bot's clock starts once the request is written (until then the limit is
         # the write's); the referee's own lateness is not the bot's: the limit grows by it.
-        writing = self._writing
-        stuck = writing is not None and not writing.done()
+        stuck = self._asker is not None
         base = self._started if stuck or not self._sent_at else self._sent_at
         extended = base + self._limit + self._lag.between(base, now)
         if now < extended:
             self._arm(extended)
             return
-        if writing is not None and stuck:
-            writing.cancel()
+        if stuck:
             self.close(
                 f"the bot accepted no data for {self._limit * 1000:.0f} ms: "
                 "the request could not be written (its flow-control window stayed shut)",
@@ -389,3 +405,4 @@ class Session:
         pending = self._pending
         if pending is not None and not pending[1].done():
             pending[1].set_result(_Arrival(None, kind, reason, self._loop.time()))
+        self._interrupt_write()
