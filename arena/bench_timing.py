@@ -74,7 +74,11 @@ async def timing(
     running = True
     table = min(bots, 6)
     try:
-        await lobby.wait_for(names, jobs, 60)
+        missing = set(names) - await lobby.wait_for(names, jobs, 60)
+        if missing:
+            raise RuntimeError(
+                f"{len(missing)} of the benchmark's bots did not open {jobs} sessions in 60 s"
+            )
 
         async def worker(w: int) -> None:
             nonlocal decisions, late
@@ -84,6 +88,11 @@ async def timing(
                 players = tuple(random.sample(names, table))
                 borrowed = await lobby.borrow_table(players)
                 seats = [s for s in borrowed.values() if s is not None]
+                if len(seats) < table:  # a bot lost a session: its games are not timing's
+                    for session in seats:
+                        await lobby.give_back(session)
+                    await asyncio.sleep(0.01)
+                    continue
                 spec = GameSpec(f"w{w}-g{game}", players, f"w{w}-g{game}", engine.Ruleset())
                 record = await Match(spec, seats, seed, move_time, margin).play()
                 decisions += record.decisions

@@ -11,9 +11,12 @@ import random
 import subprocess
 import sys
 
+import pytest
+
 import engine
 from arena._proto.perudo.v1 import referee_pb2 as pb
 from arena.bench import random_legal, sample_requests
+from arena.capacity import usable_cores
 
 KEYS = {
     "engine_us_per_decision",
@@ -76,3 +79,25 @@ def test_the_benchmark_policy_only_plays_legal_moves() -> None:
             action = random_legal(engine.observe(state, state.to_act), rng)
             assert engine.is_legal(state, state.to_act, action)
             state = engine.apply(state, state.to_act, action)
+
+
+@pytest.mark.slow
+def test_bench_timing_counts_timeouts_per_setting_and_marks_those_over_the_cap() -> None:
+    over = usable_cores() + 1
+    done = subprocess.run(
+        [
+            *(sys.executable, "-m", "arena.cli.main", "bench", "--timing", "--json"),
+            *("--seconds", "1", "--timing-bots", "3", "--timing-jobs", f"1,{over}"),
+            *("--move-time", "0.2"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        check=True,
+    )
+    settings = json.loads(done.stdout)
+    assert [s["jobs"] for s in settings] == [1, over]
+    assert [s["allowed_without_force_jobs"] for s in settings] == [True, False]
+    for s in settings:
+        assert s["decisions"] > 0
+        assert s["timeouts_per_1000"] == round(1000 * s["timeouts"] / s["decisions"], 2)
