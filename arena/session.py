@@ -291,6 +291,25 @@ class Session:
         finally:
             self._asker = None
 
+    def cut_stalled_write(self, grace: float) -> None:
+        """On a stop: a request still unwritten `grace` seconds from now is a stall at once.
+
+        Its deadline may be far off (a long move time); a stop must not wait it out.
+        """
+        if self._asker is None:
+            return
+        started = self._started
+
+        def check() -> None:
+            if self._asker is not None and self._started == started:
+                self.close(
+                    "the bot accepted no data: the request could not be written "
+                    "(its flow-control window stayed shut) by the time the arena stopped",
+                    FaultKind.STALL,
+                )
+
+        self._loop.call_later(grace, check)
+
     def _interrupt_write(self) -> None:
         if self._asker is not None and not self._write_interrupted:
             self._write_interrupted = True

@@ -40,6 +40,10 @@ __all__ = [
 ]
 
 
+STOP_WRITE_GRACE = 1.0
+"""Seconds a request still being written at a stop gets before it is a stall."""
+
+
 class TournamentError(Exception):
     """The tournament cannot go on; the message says why."""
 
@@ -91,10 +95,18 @@ class Tournament:
         self._stopping = asyncio.Event()
         self._workers: list[asyncio.Task[None]] = []
         self._processes: dict[str, BotProcess] = {}
+        self._lobby: Lobby | None = None
 
     def request_stop(self) -> None:
-        """Finish the games in flight, then stop (the first Ctrl-C)."""
+        """Finish the games in flight, then stop (the first Ctrl-C).
+
+        A game waiting on a bot that takes no data would wait out its time
+        limit: such a write is cut short, a stall, so the game can finish now.
+        """
         self._stopping.set()
+        if self._lobby is not None:
+            for session in self._lobby.all_sessions():
+                session.cut_stalled_write(STOP_WRITE_GRACE)
 
     def abort(self) -> None:
         """Stop now, abandoning the games in flight (the second Ctrl-C)."""
@@ -118,7 +130,7 @@ class Tournament:
                 referee, port = own, await own.start("127.0.0.1:0")
             else:
                 referee, port, remote = venue.referee, venue.port, venue.remote
-            lobby = referee.lobby
+            lobby = self._lobby = referee.lobby
             if info["bots_dir"] is not None:
                 bots = await self._prepare_bots(
                     folder, info, resume is not None, need=2 - len(remote)

@@ -7,21 +7,27 @@ two well-behaved kit bots, who must finish their game untouched.
 from __future__ import annotations
 
 import asyncio
+import json
 import re
+import shutil
 import time
+from pathlib import Path
 
 import pytest
-from referee_harness import Arena, replay, run, until
+from referee_harness import BOTS, Arena, replay, run, until
 
 import arena.session
 from arena.faults import FaultKind
 from arena.match import GameRecord
+from arena.ratings import Standing
+from arena.tournament import Progress, Tournament, TournamentConfig
 from engine import Opener, Ruleset
 
 ROGUE = "rogue"
 GOOD = ("steady", "sure")
 SEAT0 = Ruleset(opener=Opener.SEAT0)
 MOVE_TIME = 0.5
+ROGUE_SCRIPT = ("stall", "stall_bot.py")
 
 
 def check_rogue_faulted(record: GameRecord, kind: FaultKind, rogue: str = ROGUE) -> str:
@@ -152,3 +158,54 @@ def test_a_half_close_then_a_clean_exit_is_never_a_crash(live: Arena) -> None:
                 assert await live.wait_exit(proc) == 0
 
     run(main())
+
+
+class _Quiet:
+    """An observer that keeps what it is told."""
+
+    def __init__(self) -> None:
+        self.notes: list[str] = []
+
+    def note(self, text: str) -> None:
+        self.notes.append(text)
+
+    def started(self, folder: Path, entrants: list[str], progress: Progress) -> None:
+        pass
+
+    def game_finished(
+        self, line: dict[str, object], table: list[Standing], progress: Progress
+    ) -> None:
+        pass
+
+
+def test_the_first_ctrl_c_ends_a_game_stuck_on_a_stalled_bot(tmp_path: Path) -> None:
+    """A move time of a minute: the stop may not wait it out."""
+    bots = tmp_path / "bots"
+    for name, script in (("alpha", "kit_bot.py"), ("bravo", "kit_bot.py"), ROGUE_SCRIPT):
+        (bots / name).mkdir(parents=True)
+        shutil.copy(BOTS / script, bots / name / script)
+        shutil.copy(BOTS / "strategy.py", bots / name / "strategy.py")
+        (bots / name / "bot.toml").write_text(f'name = "{name}"\nrun = "python {script}"\n')
+    config = TournamentConfig(
+        bots_dir=bots, out=tmp_path / "out", games=6, jobs=1, move_time=60.0, name="night"
+    )
+    log = tmp_path / "out" / "night" / "logs" / "stall.log"
+
+    async def main() -> None:
+        tournament = Tournament(config, _Quiet())
+        running = asyncio.ensure_future(tournament.run())
+        assert await until(lambda: "received 64 bytes" in _read(log) or running.done(), 60)
+        assert not running.done(), running.result()
+        stop = time.monotonic()
+        tournament.request_stop()  # what the first Ctrl-C and `arena admin stop` do
+        summary = await asyncio.wait_for(running, 20)
+        assert time.monotonic() - stop < 10
+        assert summary.status == "interrupted"
+        [line] = [json.loads(x) for x in (summary.folder / "games.jsonl").read_text().splitlines()]
+        assert [(f["bot"], f["kind"]) for f in line["faults"]] == [("stall", "stall")]
+
+    run(main(), timeout=120)
+
+
+def _read(path: Path) -> str:
+    return path.read_text(errors="replace") if path.exists() else ""
