@@ -51,10 +51,10 @@ class ServerLimits:
     hello_timeout: float = 5.0
     goodbye_grace: float = 2.0
     move_time: float = 1.0
-    max_unauthenticated: int = 64
-    """Streams waiting for their Hello, from everyone together."""
-    max_unauthenticated_per_peer: int = 16
-    """Streams waiting for their Hello, from one address."""
+    max_unauthenticated: int = 256
+    """Streams waiting for their Hello, from everyone together; more wait their turn."""
+    max_unauthenticated_per_peer: int = 64
+    """Streams waiting for their Hello, from one address; more wait their turn."""
     idle_connection: float = 30.0
     """Seconds a connection with no stream open is kept."""
 
@@ -89,6 +89,8 @@ class Referee:
         self.lag = LoopLag()
         """The referee's own lateness, which no bot is charged for."""
         self._unauthenticated: Counter[str] = Counter()
+        self._room = asyncio.Condition()
+        """Told whenever a stream stops waiting for its Hello: room for one more."""
 
     async def start(self, address: str = "127.0.0.1:0", tls: Tls | None = None) -> int:
         """Start listening; return the port (useful with port 0)."""
@@ -200,30 +202,46 @@ class Referee:
             session.close(session.close_reason or "the stream ended")
 
     async def _first_message(self, context: grpc.aio.ServicerContext) -> bytes | object:  # type: ignore[type-arg]
-        """The stream's first message, within the Hello timeout and the caps on waiting streams."""
+        """The stream's first message, within the Hello timeout and the caps on waiting streams.
+
+        A stream over a cap waits its turn (reading nothing) rather than being
+        refused at once: local bots all come from one address, in a burst at the
+        start. Refused only if no turn comes within the Hello timeout.
+        """
         peer = _peer_host(context.peer())
         limits = self.limits
         waiting = self._unauthenticated
-        if waiting[peer] >= limits.max_unauthenticated_per_peer:
-            await context.abort(
-                grpc.StatusCode.RESOURCE_EXHAUSTED,
-                f"{limits.max_unauthenticated_per_peer} streams from {peer} are already "
-                "waiting to say Hello, the limit: say Hello on those first",
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + limits.hello_timeout
+
+        def room() -> bool:
+            return (
+                waiting[peer] < limits.max_unauthenticated_per_peer
+                and waiting.total() < limits.max_unauthenticated
             )
-        if waiting.total() >= limits.max_unauthenticated:
-            await context.abort(
-                grpc.StatusCode.RESOURCE_EXHAUSTED,
-                f"{limits.max_unauthenticated} streams are already waiting to say Hello, "
-                "the limit: try again in a few seconds",
-            )
+
+        if not room():
+            async with self._room:
+                try:
+                    await asyncio.wait_for(self._room.wait_for(room), limits.hello_timeout)
+                except TimeoutError:
+                    await context.abort(
+                        grpc.StatusCode.RESOURCE_EXHAUSTED,
+                        f"too many streams waiting to say Hello (at most "
+                        f"{limits.max_unauthenticated_per_peer} from {peer}, "
+                        f"{limits.max_unauthenticated} in all) for {limits.hello_timeout:g} s: "
+                        "say Hello on the streams already open first",
+                    )
         waiting[peer] += 1
         try:
             first = asyncio.ensure_future(context.read())
-            done, _ = await asyncio.wait((first,), timeout=limits.hello_timeout)
+            done, _ = await asyncio.wait((first,), timeout=max(0.0, give_up - loop.time()))
         finally:
             waiting[peer] -= 1
             if waiting[peer] <= 0:
                 del waiting[peer]
+            async with self._room:
+                self._room.notify_all()
         if not done:
             first.cancel()
             await context.abort(

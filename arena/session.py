@@ -75,6 +75,12 @@ class _Arrival:
     at: float
 
 
+def _settled(task: asyncio.Task[None]) -> None:
+    """Mark a write's outcome as seen, so a write outliving its sender is not reported."""
+    if not task.cancelled():
+        task.exception()
+
+
 def next_request_id() -> int:
     """Request ids are unique across the referee, so a reply can never match another request."""
     return next(_request_ids)
@@ -189,6 +195,7 @@ class Session:
         if self.closed:
             return False
         write = self._loop.create_task(self._write(message))
+        write.add_done_callback(_settled)  # its failure is handled here, or moot if we are gone
         done, _ = await asyncio.wait((write,), timeout=timeout)
         if not done:
             write.cancel()

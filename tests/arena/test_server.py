@@ -253,37 +253,54 @@ def test_stop_during_a_game_ends_the_game(live: Arena) -> None:
 
 
 def test_streams_waiting_for_their_hello_are_capped_per_peer_and_overall(live: Arena) -> None:
+    """Over a cap, a stream waits its turn; it is refused only if none comes in time."""
+
     async def main() -> None:
-        async with live.serving(hello_timeout=30):
+        async with live.serving(hello_timeout=5):
             live.referee.limits = dataclasses.replace(
-                live.limits, max_unauthenticated_per_peer=3, max_unauthenticated=5
+                live.limits, max_unauthenticated_per_peer=3, max_unauthenticated=100
             )
             silent = [live.raw() for _ in range(3)]
             for client in silent:
                 await client.call.wait_for_connection()
             assert await until(lambda: live.referee.unauthenticated() == 3, 5)
-            one_too_many = live.raw()
-            status, details, _ = await one_too_many.status()
-            assert status == grpc.StatusCode.RESOURCE_EXHAUSTED
-            assert "3 streams from ipv4:127.0.0.1 are already waiting to say Hello" in details
-            # A stream that says Hello leaves the queue: there is room again.
+            # One more from the same address waits: its Hello is not even read.
+            waiting = live.raw()
+            await waiting.send(hello(BOT, live.token(BOT)))
+            answer = asyncio.ensure_future(waiting.read(timeout=10))
+            await asyncio.sleep(0.5)
+            assert not answer.done()
+            assert live.referee.unauthenticated() == 3
+            # A stream that says Hello leaves the queue: the waiting one gets its turn.
             await silent[0].send(hello(BOT, live.token(BOT)))
             assert (await silent[0].read()) is not None
-            assert await until(lambda: live.referee.unauthenticated() == 2, 5)
-            again = live.raw()
-            await again.send(hello(BOT, live.token(BOT)))
-            welcome = await again.read()
+            welcome = await answer
             assert welcome is not None and welcome.WhichOneof("kind") == "welcome"
-            # Overall: with the per-peer cap out of the way, the total holds.
+            # The cap over all addresses holds the same way.
             live.referee.limits = dataclasses.replace(
-                live.limits, max_unauthenticated_per_peer=100, max_unauthenticated=4
+                live.limits, max_unauthenticated_per_peer=100, max_unauthenticated=2
             )
-            more = [live.raw() for _ in range(2)]
-            for client in more:
-                await client.call.wait_for_connection()
-            assert await until(lambda: live.referee.unauthenticated() == 4, 5)
-            status, details, _ = await live.raw().status()
+            blocked = live.raw()
+            await blocked.send(hello(BOT, live.token(BOT)))
+            answer = asyncio.ensure_future(blocked.read(timeout=10))
+            await asyncio.sleep(0.5)
+            assert not answer.done()
+            await silent[1].send(hello(BOT, live.token(BOT)))
+            welcome = await answer
+            assert welcome is not None and welcome.WhichOneof("kind") == "welcome"
+
+    run(main())
+
+
+def test_a_stream_that_never_gets_a_turn_is_refused(live: Arena) -> None:
+    async def main() -> None:
+        async with live.serving(hello_timeout=0.5):
+            live.referee.limits = dataclasses.replace(live.limits, max_unauthenticated=0)
+            client = live.raw()
+            await client.send(hello(BOT, live.token(BOT)))
+            status, details, kinds = await client.status()
             assert status == grpc.StatusCode.RESOURCE_EXHAUSTED
-            assert "4 streams are already waiting to say Hello" in details
+            assert details.startswith("too many streams waiting to say Hello")
+            assert kinds == []
 
     run(main())
