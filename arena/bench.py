@@ -92,7 +92,7 @@ def engine_speed(players: int, seconds: float, seed: int = 1) -> EngineSpeed:
     return EngineSpeed(players, elapsed / decisions * 1e6, games / elapsed)
 
 
-async def _start_bots(
+async def start_bots(
     port: int,
     tokens: TokenBook,
     count: int,
@@ -228,7 +228,7 @@ async def transport_speed(concurrency: int, bots: int, seconds: float, logs: Pat
     )
     port = server.add_insecure_port("127.0.0.1:0")
     await server.start()
-    processes, _ = await _start_bots(port, tokens, bots, concurrency, logs)
+    processes, _ = await start_bots(port, tokens, bots, concurrency, logs)
     try:
         await _until(lambda: opened >= bots * concurrency, 20)
         chains = asyncio.gather(*(chain(i) for i in range(concurrency)))
@@ -258,7 +258,7 @@ async def arena_speed(
     port = await referee.start(unix_socket=private / "referee.sock")
     cgroups = CgroupRoot.find()
     confinement = Confinement(sandbox or Sandbox(None, "off"), cgroups, referee.unix_socket)
-    processes, startups = await _start_bots(
+    processes, startups = await start_bots(
         port, tokens, bots, concurrency, logs, confinement, lobby
     )
     names = [f"bench-{i}" for i in range(bots)]

@@ -29,7 +29,7 @@ from arena.probes import HouseSeat, Probe, probes
 from arena.processes import BotProcess, Confinement, ResourceLimits, run_build
 from arena.sandbox import Sandbox, SandboxError, SandboxMode, decide
 from arena.server import Referee, ServerLimits
-from arena.session import Reply, Session, next_request_id
+from arena.session import Reply, Session, exit_probe, next_request_id
 from engine import CalzaRule, Ruleset
 
 SESSIONS = 2
@@ -238,7 +238,7 @@ async def _check_in(
         "PERUDO_SESSIONS": str(min(SESSIONS, spec.sessions or SESSIONS)),
     }
     process = await BotProcess.start(spec, env, logs / "bot.log", limits, confinement)
-    lobby.crash_probes[spec.name] = lambda: not process.alive
+    lobby.crash_probes[spec.name] = exit_probe(process.process)
     try:
         sessions = min(SESSIONS, spec.sessions or SESSIONS)
         await _check_running(

@@ -16,6 +16,8 @@ class FaultKind(enum.Enum):
     MALFORMED_MESSAGE = "malformed_message"
     DISCONNECT = "disconnect"
     CRASH = "crash"
+    STALL = "stall"
+    """The bot stopped accepting data: a request could not even be written to it in time."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,12 +10,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections import defaultdict, deque
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
 import grpc
 
 from arena.auth import TokenBook
-from arena.session import Session
+from arena.session import ExitProbe, Session
 
 
 class RefusalError(Exception):
@@ -34,7 +34,10 @@ class Lobby:
         self._sessions: dict[str, list[Session]] = defaultdict(list)
         self._free: dict[str, deque[Session]] = defaultdict(deque)
         self._changed = asyncio.Condition()
-        self.crash_probes: dict[str, Callable[[], bool]] = {}
+        self.crash_probes: dict[str, ExitProbe] = {}
+        """Per bot name: how to learn its process's exit status, to tell a crash from a hang-up."""
+        self.process_ids: dict[str, int] = {}
+        """Per bot name: the process the arena started, whose sessions' CPU time is sampled."""
 
     def admit(self, name: str, token: str) -> None:
         """Raise `RefusalError` unless `name` may open one more session with `token`."""

@@ -34,7 +34,9 @@ class Seat(Protocol):
 
     async def send(self, message: pb.RefereeMessage) -> bool: ...
 
-    def peer_crashed(self) -> bool: ...
+    async def crashed(self) -> str | None:
+        """How the bot's process died, once its stream has ended; None if it did not crash."""
+        ...
 
 
 class AbsentSeat:
@@ -50,8 +52,8 @@ class AbsentSeat:
     async def send(self, message: pb.RefereeMessage) -> bool:
         return False
 
-    def peer_crashed(self) -> bool:
-        return False
+    async def crashed(self) -> str | None:
+        return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +78,9 @@ class GameRecord:
     decisions: int = 0
     started: float = 0.0
     duration: float = 0.0
+    referee_late: list[dict[str, Any]] = field(default_factory=list)
+    """Decisions the referee itself was late for (its loop held up): over the limit by its
+    clock, not charged to the bot. The game is the arena's to answer for, not the players'."""
 
     @property
     def ranking(self) -> tuple[str, ...]:
@@ -101,13 +106,20 @@ class Match:
     """One game in progress."""
 
     def __init__(
-        self, spec: GameSpec, seats: Sequence[Seat], seed: bytes, move_time: float
+        self,
+        spec: GameSpec,
+        seats: Sequence[Seat],
+        seed: bytes,
+        move_time: float,
+        time_margin: float = 0.0,
     ) -> None:
         if len(seats) != len(spec.players):
             raise ValueError("one seat per player")
         self.spec = spec
         self.seats = list(seats)
         self.move_time = move_time
+        self.limit = move_time + time_margin
+        """What a decision may take before it is a timeout: the move time told, and the margin."""
         self.dice = engine.HmacDice(seed, spec.deal_key)
         self.record = GameRecord(spec, think_ms=[[] for _ in seats])
         self._requests = wire.RequestBuilder(
@@ -162,17 +174,27 @@ class Match:
             history=state.history,
             told=told,
         )
-        reply = await self.seats[seat].ask(request, request_id, self.move_time)
+        reply = await self.seats[seat].ask(request, request_id, self.limit)
         self.record.decisions += 1
         if reply.fault is None:
-            self.record.think_ms[seat].append(reply.elapsed * 1000)
+            self.record.think_ms[seat].append(reply.wall * 1000)
+        timed_out = reply.fault is not None and reply.fault.kind is FaultKind.TIMEOUT
+        if reply.wall > self.limit and not timed_out:
+            self.record.referee_late.append(
+                {
+                    "seat": seat,
+                    "request_id": request_id,
+                    "wall_ms": round(reply.wall * 1000, 3),
+                    "bot_ms": round((reply.elapsed - reply.referee_lag) * 1000, 3),
+                }
+            )
         return reply
 
     async def _offer_calza(self, state: GameState) -> GameState:
         for seat in engine.calza_offers(state):
             reply = await self._ask(state, seat, offer=True)
             if reply.fault is not None:
-                return await self._fault(state, seat, reply.fault)
+                return await self._fault(state, seat, reply.fault, reply)
             misfit = answer_misfit(reply.answer, offer=True)
             if misfit is not None:
                 fault = Fault(FaultKind.ILLEGAL_ACTION, misfit, reply.sent, reply.request_id)
@@ -188,7 +210,7 @@ class Match:
         seat = state.to_act
         reply = await self._ask(state, seat, offer=False)
         if reply.fault is not None:
-            return await self._fault(state, seat, reply.fault)
+            return await self._fault(state, seat, reply.fault, reply)
         answer = reply.answer
         misfit = answer_misfit(answer, offer=False)
         if misfit is not None:
@@ -213,35 +235,50 @@ class Match:
             )
         return after
 
-    async def _fault(self, state: GameState, seat: int, fault: Fault) -> GameState:
+    async def _fault(
+        self, state: GameState, seat: int, fault: Fault, reply: Reply | None = None
+    ) -> GameState:
         if fault.kind is FaultKind.DISCONNECT:
             fault = await self._crash_or_disconnect(seat, fault)
         self._first_fault.setdefault(seat, fault)
         self.record.faults.append(
             FaultRecord(self.spec.game_id, self.spec.players[seat], seat, state.round, fault)
         )
-        self.record.events.append(
-            {"seat": seat, "fault": fault.kind.value, "detail": fault.detail, "sent": fault.sent}
-        )
+        event: dict[str, Any] = {
+            "seat": seat,
+            "fault": fault.kind.value,
+            "detail": fault.detail,
+            "sent": fault.sent,
+        }
+        if reply is not None and fault.kind is FaultKind.TIMEOUT:
+            event["wall_ms"] = round(reply.wall * 1000, 3)
+            if reply.cpu is not None and reply.cpu_wait is not None:
+                event["cpu_ms"] = round(reply.cpu * 1000, 3)
+                event["cpu_wait_ms"] = round(reply.cpu_wait * 1000, 3)
+        self.record.events.append(event)
         return engine.fault(state, seat)
 
     async def _crash_or_disconnect(self, seat: int, fault: Fault) -> Fault:
-        # A dying process closes its socket a moment before it can be reaped.
-        for _ in range(10):
-            if self.seats[seat].peer_crashed():
-                return Fault(
-                    FaultKind.CRASH,
-                    f"the bot's process died ({fault.detail})",
-                    fault.sent,
-                    fault.request_id,
-                )
-            await asyncio.sleep(0.02)
-        return fault
+        """Tell a crash by the exit status: a clean exit after hanging up is no crash."""
+        how = await self.seats[seat].crashed()
+        if how is None:
+            return fault
+        return Fault(
+            FaultKind.CRASH,
+            f"the bot's process died, {how} ({fault.detail})",
+            fault.sent,
+            fault.request_id,
+        )
 
     def _log(self, seat: int, action: str, reply: Reply) -> None:
-        self.record.events.append(
-            {"seat": seat, "action": action, "ms": round(reply.elapsed * 1000, 3)}
-        )
+        event: dict[str, Any] = {
+            "seat": seat,
+            "action": action,
+            "ms": round(reply.wall * 1000, 3),
+        }
+        if reply.cpu is not None:
+            event["cpu_ms"] = round(reply.cpu * 1000, 3)
+        self.record.events.append(event)
 
     async def _game_over(self, state: GameState) -> None:
         """Tell every seat at once: the table's sessions are free only when all are told."""

@@ -57,8 +57,8 @@ class HouseSeat:
     async def send(self, message: pb.RefereeMessage) -> bool:
         return True
 
-    def peer_crashed(self) -> bool:
-        return False
+    async def crashed(self) -> str | None:
+        return None
 
 
 def _position(

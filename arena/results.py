@@ -102,7 +102,7 @@ def game_line(record: GameRecord, index: int) -> dict[str, Any]:
         "think_ms": medians,
         "started": round(record.started, 3),
         "duration_s": round(record.duration, 3),
-    }
+    } | ({"referee_late": record.referee_late} if record.referee_late else {})
 
 
 def parse_line(text: str, path: Path, number: int) -> dict[str, Any]:

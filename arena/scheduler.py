@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from arena.descriptors import DescriptorReserve
 from arena.lobby import Lobby
 from arena.match import AbsentSeat, GameSpec, Match, Seat
 from arena.ratings import Standing, rate_all
@@ -28,6 +29,7 @@ from arena.report import SlowDecision, faults_by_kind, slowest_decisions
 from arena.results import FinishedGames, TournamentFolder, result_of
 from arena.schedule import ScheduledGame
 from arena.store import LeagueStore, StoreError
+from arena.timing_report import TimingReport
 from engine import Ruleset
 
 
@@ -54,6 +56,8 @@ class Summary:
     slowest: tuple[SlowDecision, ...] = ()
     skipped: tuple[tuple[str, str], ...] = ()
     """Bots that did not play, with the reason."""
+    notes: tuple[str, ...] = ()
+    """What the run's timing says (see `TimingReport`), for the end-of-run summary."""
 
 
 class Observer(Protocol):
@@ -114,6 +118,8 @@ class Scheduler:
         self.in_flight = 0
         self._waiting_for: tuple[str, ...] = ()
         """The absent bots last announced, so that a wait is said once, not per worker."""
+        self.timing = TimingReport()
+        self.reserve = DescriptorReserve()
         self.progress = Progress(len(done), len(self.schedule), time.monotonic(), 0)
         observer.started(folder.root, info["entrants"], self.progress)
 
@@ -183,18 +189,22 @@ class Scheduler:
             for n, s in borrowed.items()
         ]
         try:
-            record = await Match(spec, seats, self.seed, self.info["move_time"]).play()
+            match = Match(
+                spec, seats, self.seed, self.info["move_time"], self.info.get("time_margin", 0.0)
+            )
+            record = await match.play()
+            self.timing.add(record)
         finally:
             for session in borrowed.values():
                 if session is not None:
                     await self.lobby.give_back(session)
         try:
-            line = self.folder.record_game(record, game.index)
+            line = self.reserve.run(lambda: self.folder.record_game(record, game.index))
         except OSError as error:
             self._stop(f"cannot write results under {self.folder.root}: {_why(error)}")
             return
         try:
-            self.store.add_game(self.info["id"], line)
+            self.reserve.run(lambda: self.store.add_game(self.info["id"], line))
         except StoreError as error:
             # The game is on record in games.jsonl: a resume gives it to the store.
             self._stop(str(error))
@@ -220,7 +230,9 @@ class Scheduler:
 
     def finish(self) -> Summary:
         """Rate every recorded game in schedule order and close the books on this run."""
-        lines = sorted(self._check_folder().lines, key=lambda x: x["index"])
+        lines = sorted(
+            self.reserve.run(lambda: self._check_folder().lines), key=lambda x: x["index"]
+        )
         table = rate_all([result_of(x) for x in lines], self.info["entrants"]).table()
         info = self.info
         complete = len(lines) + len(self.dropped) == len(self.schedule) and self.error is None
@@ -229,12 +241,13 @@ class Scheduler:
             info["seed"] = self.seed.hex()
             info["finished"] = time.time()
         try:
-            self.folder.write_leaderboard(table)
-            self.folder.write_info(info)
+            self.reserve.run(lambda: self.folder.write_leaderboard(table))
+            self.reserve.run(lambda: self.folder.write_info(info))
         except OSError as error:
             # games.jsonl holds every game: a resume writes these again.
             self._stop(f"cannot write results under {self.folder.root}: {_why(error)}")
             info["status"], info["seed"] = "interrupted", None
+        self.reserve.release()
         return Summary(
             self.folder.root,
             info["status"],
@@ -245,6 +258,7 @@ class Scheduler:
             faults=faults_by_kind(lines),
             slowest=tuple(slowest_decisions(self.folder.replays, (x["game"] for x in lines))),
             skipped=tuple((s["name"], s["reason"]) for s in info.get("skipped", [])),
+            notes=tuple(self.timing.notes()),
         )
 
 

@@ -64,6 +64,7 @@ _FAULT_KIND = {
     FaultKind.MALFORMED_MESSAGE: pb.FAULT_KIND_MALFORMED_MESSAGE,
     FaultKind.DISCONNECT: pb.FAULT_KIND_DISCONNECT,
     FaultKind.CRASH: pb.FAULT_KIND_CRASH,
+    FaultKind.STALL: pb.FAULT_KIND_STALL,
 }
 _OPENER_IN = {v: k for k, v in _OPENER.items()}
 _CALZA_IN = {v: k for k, v in _CALZA.items()}

@@ -18,6 +18,7 @@ from rich.console import Console
 from arena._proto.perudo.v1 import admin_pb2 as apb
 from arena._proto.perudo.v1 import admin_pb2_grpc as apb_grpc
 from arena.auth import new_token, token_hash
+from arena.capacity import default_jobs
 from arena.cli import live, options, validate
 from arena.league import LeagueConfig, LeagueServer, admin_token_path
 from arena.league_rebuild import rebuild
@@ -190,7 +191,9 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
             max_message_bytes=args.max_message_bytes, hello_timeout=args.hello_timeout
         ),
         sessions_per_bot=args.sessions_per_bot,
-        defaults=TournamentConfig(bots_dir=None, reconnect_grace=args.reconnect_grace),
+        defaults=TournamentConfig(
+            bots_dir=None, jobs=default_jobs(), reconnect_grace=args.reconnect_grace
+        ),
     )
     return asyncio.run(_serve(config, console))
 
@@ -289,7 +292,7 @@ async def _start(
     request = apb.StartTournamentRequest(
         games=args.games or 0,  # 0: the server's default
         table_size=args.table_size or 0,
-        jobs=args.jobs,
+        jobs=args.jobs or 0,  # 0: the server's default, one game per core
         move_time=args.move_time,
         rules="rulebook",
         rule_fields={k: str(v) for k, v in ruleset.to_mapping().items()},

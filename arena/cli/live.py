@@ -1,4 +1,9 @@
-"""What the organiser watches: a live view on a terminal, plain lines elsewhere."""
+"""What the organiser watches: a live view on a terminal, plain lines elsewhere.
+
+Bot names, log lines and fault details are written by bots (or their
+authors): they are always shown as text, never read as rich markup, so a
+log line like `[/bold]` is printed as it is instead of ending the arena.
+"""
 
 from __future__ import annotations
 
@@ -170,18 +175,24 @@ class LiveView:
             self._live = None
 
     def note(self, text: str) -> None:
-        self.console.print(f"[yellow]![/] {text}", highlight=False)
+        self.console.print(Text.assemble(("!", "yellow"), " ", text), highlight=False)
 
     def started(self, folder: Path, entrants: list[str], progress: TournamentProgress) -> None:
         self.console.print(
-            f"Tournament [bold]{folder.name}[/] with {len(entrants)} bots: {', '.join(entrants)}",
+            Text.assemble(
+                "Tournament ",
+                (folder.name, "bold"),
+                f" with {len(entrants)} bots: {', '.join(entrants)}",
+            ),
             highlight=False,
         )
-        self.console.print(f"Writing to {folder}", highlight=False)
+        self.console.print(f"Writing to {folder}", highlight=False, markup=False)
         with contextlib.suppress(OSError, ValueError, KeyError):
             commitment = json.loads((folder / "tournament.json").read_text())["seed_sha256"]
             self.console.print(
-                f"Dice commitment (SHA-256 of the seed): {commitment}", highlight=False
+                f"Dice commitment (SHA-256 of the seed): {commitment}",
+                highlight=False,
+                markup=False,
             )
         self._say_schedule(folder, len(entrants))
         self._playing = True
@@ -207,7 +218,7 @@ class LiveView:
             message = f"{line['game']}: {fault['bot']} {fault['kind']}: {fault['detail']}"
             self._faults.append(message)
             if not self.interactive:
-                self.console.print(f"fault {message}", highlight=False)
+                self.console.print(f"fault {message}", highlight=False, markup=False)
         if self._live is not None:
             self._live.update(self._render())
         elif time.monotonic() - self._last_line > 5 or progress.done == progress.total:
@@ -216,6 +227,7 @@ class LiveView:
             self.console.print(
                 f"{progress.done}/{progress.total} games, {rate:.1f} games/s, leader {leader}",
                 highlight=False,
+                markup=False,
             )
 
     def _render(self) -> RenderableType:

@@ -13,6 +13,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.text import Text
 
+from arena.capacity import JobsError, check_jobs, default_jobs
 from arena.cli import board, dryrun, league, live, options, replay, validate, verify
 from arena.processes import ResourceLimits
 from arena.results import ResultsError, TournamentFolder
@@ -49,6 +50,19 @@ def _parser() -> argparse.ArgumentParser:
         type=validate.out_folder,
         default=Path("results"),
         help="where results go (default results/)",
+    )
+    run.add_argument(
+        "--force-jobs",
+        action="store_true",
+        help="allow more --jobs than the machine has cores (expect timeouts from the load)",
+    )
+    run.add_argument(
+        "--time-margin",
+        type=validate.margin,
+        default=TournamentConfig(bots_dir=None).time_margin,
+        metavar="S",
+        help="seconds added to each decision's limit before it is a timeout, for scheduling "
+        "jitter; bots are still told --move-time (default %(default)g)",
     )
     run.add_argument(
         "--league", type=validate.league_file, help="league store (default OUT/league.sqlite)"
@@ -104,6 +118,24 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="also measure the arena with its bots sandboxed (speed and start-up, side by side)",
     )
+    timing = bench.add_argument_group("fair timing under load (--timing)")
+    timing.add_argument(
+        "--timing",
+        action="store_true",
+        help="count timeouts per 1,000 decisions of instant bots at several --jobs instead",
+    )
+    timing.add_argument(
+        "--timing-bots", type=validate.int_at_least(2), default=24, help="instant bots (default 24)"
+    )
+    timing.add_argument(
+        "--timing-jobs", default="2,8,16", help="games at once, comma-separated (default 2,8,16)"
+    )
+    timing.add_argument(
+        "--move-time",
+        type=validate.seconds,
+        default=0.05,
+        help="seconds per decision (default 0.05)",
+    )
 
     check = commands.add_parser("check-bot", help="put one bot through a compliance suite")
     check.add_argument("path", type=Path, help="a bot folder (with bot.toml) or script")
@@ -123,15 +155,21 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _config(args: argparse.Namespace) -> TournamentConfig:
-    """The run's configuration; every value was checked as the command line was parsed."""
+    """The run's configuration; values were checked as the command line was parsed."""
+    jobs = default_jobs() if args.jobs is None else args.jobs
+    try:
+        check_jobs(jobs, args.force_jobs)
+    except JobsError as error:
+        raise TournamentError(str(error)) from None
     return TournamentConfig(
         bots_dir=args.bots or Path("."),
         out=args.out,
         table_size=args.table_size,
         games=args.games if args.games is not None else options.DEFAULT_GAMES,
-        jobs=args.jobs,
+        jobs=jobs,
         ruleset=options.ruleset(args),
         move_time=args.move_time,
+        time_margin=args.time_margin,
         seed=seed_from_hex(args.seed, "--seed") if args.seed is not None else None,
         league=args.league,
         connect_timeout=args.connect_timeout,
@@ -201,6 +239,8 @@ def cmd_run(args: argparse.Namespace, console: Console) -> int:
     console.print(live.leaderboard_table(summary.table, f"Leaderboard ({summary.games} games)"))
     for line in live.report_lines(summary.skipped, summary.faults, summary.slowest):
         console.print(line, highlight=False, markup=False)
+    for note in summary.notes:
+        console.print(note, highlight=False, markup=False)
     console.print(f"Results: {summary.folder}", highlight=False, markup=False)
     if summary.status != "finished":
         console.print(
@@ -236,6 +276,8 @@ def cmd_bench(args: argparse.Namespace, console: Console) -> int:
     def say(text: str) -> None:
         (Console(stderr=True) if args.json else console).print(text, highlight=False)
 
+    if args.timing:
+        return _bench_timing(args, console)
     with tempfile.TemporaryDirectory(prefix="arena-bench-") as logs:
         figures = bench.run(
             args.seconds,
@@ -263,6 +305,40 @@ def cmd_bench(args: argparse.Namespace, console: Console) -> int:
                 f"{figures['sandboxed_startup_ms_per_bot']:.0f} ms, "
                 f"{figures['startup_ms_per_bot']:.0f} ms unsandboxed"
             )
+    return 0
+
+
+def _bench_timing(args: argparse.Namespace, console: Console) -> int:
+    import tempfile
+
+    from arena.bench_timing import run_timing
+
+    try:
+        jobs = tuple(int(n) for n in args.timing_jobs.split(","))
+    except ValueError:
+        raise TournamentError(
+            f"--timing-jobs {args.timing_jobs!r} is not numbers with commas"
+        ) from None
+    with tempfile.TemporaryDirectory(prefix="arena-bench-") as logs:
+        results = run_timing(jobs, args.timing_bots, args.move_time, args.seconds, Path(logs))
+    if args.json:
+        print(json.dumps([r.to_json() for r in results], indent=2))
+        return 0
+    console.print(
+        f"{args.timing_bots} instant bots, --move-time {args.move_time:g}, "
+        f"{args.seconds:g} s per setting, on {default_jobs()} usable cores",
+        highlight=False,
+    )
+    for r in results:
+        verdict = "" if r.allowed else "  (arena run refuses this without --force-jobs)"
+        console.print(
+            f"--jobs {r.jobs:>2}: {r.per_1000:6.2f} timeouts per 1,000 decisions "
+            f"({r.timeouts} of {r.decisions}, {r.bots_timed_out} bots), "
+            f"{r.referee_late} excused as the referee's lag (worst {r.worst_lag_ms:.0f} ms)"
+            f"{verdict}",
+            highlight=False,
+            markup=False,
+        )
     return 0
 
 

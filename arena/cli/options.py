@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from arena.capacity import default_jobs
 from arena.cli import validate
 from arena.sandbox import SandboxMode
 from arena.schedule import Deals
@@ -83,8 +84,8 @@ def add_schedule_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--jobs",
         type=validate.int_at_least(1),
-        default=6,
-        help="games at once (default 6)",
+        default=None,
+        help=f"games at once (default: one per usable core, here {default_jobs()})",
     )
     parser.add_argument(
         "--move-time", type=validate.seconds, default=1.0, help="seconds per decision (default 1)"

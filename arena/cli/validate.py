@@ -65,6 +65,19 @@ def seconds(text: str) -> float:
     return value
 
 
+def margin(text: str) -> float:
+    """Seconds of slack, 0 included: a finite number no larger than a decision's own limit."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not math.isfinite(value) or not 0 <= value <= MAX_SECONDS:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is out of range: give 0 or more, at most {MAX_SECONDS:.0f} seconds"
+        )
+    return value
+
+
 def seed(text: str) -> str:
     """A hex seed of enough bytes; an empty one is a mistake, not a request for a fresh seed."""
     if not text:

@@ -173,8 +173,15 @@ class Arena:
         stderr = self.tmp / f"{name}.stderr"
         self.stderr[name] = stderr
         holder: list[subprocess.Popen[bytes]] = []
+
+        async def exit_status(within: float) -> int | None:
+            deadline = time.monotonic() + within
+            while holder and holder[0].poll() is None and time.monotonic() < deadline:
+                await asyncio.sleep(0.01)
+            return holder[0].poll() if holder else None
+
         # The probe is in place before the bot can connect (sessions read it then).
-        self.lobby.crash_probes[name] = lambda: bool(holder) and holder[0].poll() is not None
+        self.lobby.crash_probes[name] = exit_status
         with open(stderr, "wb") as err:
             proc = subprocess.Popen(
                 [sys.executable, str(BOTS / f"{script}.py")],
@@ -185,6 +192,7 @@ class Arena:
                 start_new_session=True,  # a group of its own: the kit's copies die with it
             )
         holder.append(proc)
+        self.lobby.process_ids[name] = proc.pid
         self.procs.append(proc)
         return proc
 

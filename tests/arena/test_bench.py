@@ -16,6 +16,7 @@ import pytest
 import engine
 from arena._proto.perudo.v1 import referee_pb2 as pb
 from arena.bench import random_legal, sample_requests
+from arena.capacity import usable_cores
 from arena.sandbox import SandboxMode, decide
 
 KEYS = {
@@ -101,3 +102,25 @@ def test_bench_with_the_sandbox_reports_both_sides() -> None:
     assert abs(figures["sandboxed_to_unsandboxed_ratio"] - ratio) < 0.01
     assert figures["sandboxed_spawn_ms"] > 0 and figures["spawn_ms"] > 0
     assert figures["sandboxed_startup_ms_per_bot"] > 0
+
+
+@pytest.mark.slow
+def test_bench_timing_counts_timeouts_per_setting_and_marks_those_over_the_cap() -> None:
+    over = usable_cores() + 1
+    done = subprocess.run(
+        [
+            *(sys.executable, "-m", "arena.cli.main", "bench", "--timing", "--json"),
+            *("--seconds", "1", "--timing-bots", "3", "--timing-jobs", f"1,{over}"),
+            *("--move-time", "0.2"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        check=True,
+    )
+    settings = json.loads(done.stdout)
+    assert [s["jobs"] for s in settings] == [1, over]
+    assert [s["allowed_without_force_jobs"] for s in settings] == [True, False]
+    for s in settings:
+        assert s["decisions"] > 0
+        assert s["timeouts_per_1000"] == round(1000 * s["timeouts"] / s["decisions"], 2)

@@ -64,6 +64,7 @@ def night(tmp_path_factory: pytest.TempPathFactory) -> Night:
         "calza-any",  # so that the replays hold calza offers declined
         "--jobs",
         "3",
+        "--force-jobs",  # more games than this machine's cores: concurrency is what is tried
         "--move-time",
         "1",
         "--out",

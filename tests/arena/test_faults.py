@@ -177,7 +177,9 @@ def test_a_bot_answering_at_half_its_time_is_never_faulted(live: Arena) -> None:
             assert record.faults == []
             thinking = record.think_ms[0]
             assert thinking, "the slow bot was never asked"
-            assert all(move_time / 2 * 1000 <= ms < move_time * 1000 for ms in thinking)
+            # Thinking time is what the referee saw: from writing the request to reading the
+            # reply. (It may pass the limit when the referee itself was late: that is not charged.)
+            assert all(move_time / 2 * 1000 <= ms for ms in thinking), thinking
             assert sorted(record.order) == [0, 1, 2]
             assert replay(record).order == record.order
 

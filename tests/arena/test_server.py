@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import time
 
 import grpc
@@ -172,10 +173,10 @@ def test_the_session_limit_holds_for_hellos_that_arrive_together(
     """Hellos that all pass the first check before any Welcome is written: the limit holds."""
     send = Session.send
 
-    async def slow_welcome(self: Session, message: pb.RefereeMessage) -> bool:
+    async def slow_welcome(self: Session, message: pb.RefereeMessage, timeout: float = 5) -> bool:
         if message.WhichOneof("kind") == "welcome":
             await asyncio.sleep(0.05)  # a slow network: other Hellos get in meanwhile
-        return await send(self, message)
+        return await send(self, message, timeout)
 
     monkeypatch.setattr(Session, "send", slow_welcome)
 
@@ -247,5 +248,59 @@ def test_stop_during_a_game_ends_the_game(live: Arena) -> None:
             assert "goodbye: the referee is shutting down" in record.faults[0].fault.detail
             for proc in live.procs:
                 assert await live.wait_exit(proc) == 0
+
+    run(main())
+
+
+def test_streams_waiting_for_their_hello_are_capped_per_peer_and_overall(live: Arena) -> None:
+    """Over a cap, a stream waits its turn; it is refused only if none comes in time."""
+
+    async def main() -> None:
+        async with live.serving(hello_timeout=5):
+            live.referee.limits = dataclasses.replace(
+                live.limits, max_unauthenticated_per_peer=3, max_unauthenticated=100
+            )
+            silent = [live.raw() for _ in range(3)]
+            for client in silent:
+                await client.call.wait_for_connection()
+            assert await until(lambda: live.referee.unauthenticated() == 3, 5)
+            # One more from the same address waits: its Hello is not even read.
+            waiting = live.raw()
+            await waiting.send(hello(BOT, live.token(BOT)))
+            answer = asyncio.ensure_future(waiting.read(timeout=10))
+            await asyncio.sleep(0.5)
+            assert not answer.done()
+            assert live.referee.unauthenticated() == 3
+            # A stream that says Hello leaves the queue: the waiting one gets its turn.
+            await silent[0].send(hello(BOT, live.token(BOT)))
+            assert (await silent[0].read()) is not None
+            welcome = await answer
+            assert welcome is not None and welcome.WhichOneof("kind") == "welcome"
+            # The cap over all addresses holds the same way.
+            live.referee.limits = dataclasses.replace(
+                live.limits, max_unauthenticated_per_peer=100, max_unauthenticated=2
+            )
+            blocked = live.raw()
+            await blocked.send(hello(BOT, live.token(BOT)))
+            answer = asyncio.ensure_future(blocked.read(timeout=10))
+            await asyncio.sleep(0.5)
+            assert not answer.done()
+            await silent[1].send(hello(BOT, live.token(BOT)))
+            welcome = await answer
+            assert welcome is not None and welcome.WhichOneof("kind") == "welcome"
+
+    run(main())
+
+
+def test_a_stream_that_never_gets_a_turn_is_refused(live: Arena) -> None:
+    async def main() -> None:
+        async with live.serving(hello_timeout=0.5):
+            live.referee.limits = dataclasses.replace(live.limits, max_unauthenticated=0)
+            client = live.raw()
+            await client.send(hello(BOT, live.token(BOT)))
+            status, details, kinds = await client.status()
+            assert status == grpc.StatusCode.RESOURCE_EXHAUSTED
+            assert details.startswith("too many streams waiting to say Hello")
+            assert kinds == []
 
     run(main())

@@ -7,11 +7,13 @@ every moment is under the test's control; the referee is real.
 from __future__ import annotations
 
 import asyncio
+import time
 
 import grpc
 import pytest
 from referee_harness import Arena, hello, reply, request, run, until
 
+import arena.session
 import engine
 from arena import wire
 from arena._proto.perudo.v1 import referee_pb2 as pb
@@ -136,7 +138,9 @@ def test_replies_to_requests_never_sent_are_dropped_then_the_session_is_closed(
             assert await until(lambda: live.lobby.connected() == {}, 5)
             rid = next_request_id()
             gone = await session.ask(request(rid), rid, 1.0)
-            assert gone.fault is not None and gone.fault.kind is FaultKind.DISCONNECT
+            # Expelled for what it sent: a malformed message, not a hang-up.
+            assert gone.fault is not None and gone.fault.kind is FaultKind.MALFORMED_MESSAGE
+            assert gone.fault.detail.startswith("too many unexpected messages")
 
     run(main())
 
@@ -239,5 +243,74 @@ def test_a_stream_closed_while_a_request_waits_is_a_prompt_disconnect(
             assert answer.fault.request_id == rid
             assert answer.elapsed < 5
             assert await until(lambda: live.lobby.connected() == {}, 5)
+
+    run(main())
+
+
+def test_late_replies_to_timed_out_requests_never_count_toward_expulsion(
+    live: Arena, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A loaded machine makes replies late; each is expected once, and never stray."""
+    monkeypatch.setattr(arena.session, "MAX_STRAY_MESSAGES", 2)
+
+    async def main() -> None:
+        async with live.serving(goodbye_grace=0.3):
+            client, session = await live.raw_session(BOT)
+            for _ in range(6):  # three times the tolerance for stray messages
+                rid = next_request_id()
+                asking = asyncio.ensure_future(session.ask(request(rid), rid, 0.05))
+                assert (await client.read()).request.request_id == rid  # type: ignore[union-attr]
+                late = await asking
+                assert late.fault is not None and late.fault.kind is FaultKind.TIMEOUT
+                await client.send(reply(rid))  # too late, but an answer to a request sent
+            rid = next_request_id()
+            asking = asyncio.ensure_future(session.ask(request(rid), rid, 2.0))
+            assert (await client.read()).request.request_id == rid  # type: ignore[union-attr]
+            await client.send(reply(rid))
+            assert (await asking).answer == engine.DUDO
+            assert not session.closed
+            # A second answer to one request is not late but unexpected: it counts.
+            for _ in range(3):
+                await client.send(reply(rid))
+            status, details, _ = await client.status()
+            assert status == grpc.StatusCode.INVALID_ARGUMENT
+            assert details.startswith("too many unexpected messages")
+
+    run(main())
+
+
+def test_the_referees_own_stall_is_never_charged_to_a_bot(live: Arena) -> None:
+    """The referee's loop is held up (time.sleep in a callback) while the bots answer at once.
+
+    Every reply is in before its deadline, but read only after it: by the
+    referee's clock each is late, and none may be charged. The decisions the
+    referee was late for are recorded as its own.
+    """
+    names = ("alpha", "bravo", "charlie")
+    move_time = 0.1
+    stall = 0.4
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        async with live.serving(move_time=move_time):
+            await live.launch("kit_bot", names)
+            stalls = 0
+
+            def hold_up() -> None:
+                nonlocal stalls
+                stalls += 1
+                time.sleep(stall)  # the whole referee stops, as under SIGSTOP or a long GC
+                if stalls < 6:
+                    loop.call_later(0.15, hold_up)
+
+            loop.call_later(0.05, hold_up)
+            record = await live.play(names, game_id="stalled")
+            while stalls < 6:  # the game may end before the last stall: play on
+                more = await live.play(names, game_id=f"stalled-{stalls}")
+                assert more.faults == [], more.faults
+            assert record.faults == [], record.faults
+            assert record.referee_late, "no decision was caught in a stall"
+            for late in record.referee_late:
+                assert late["wall_ms"] > move_time * 1000 >= late["bot_ms"]
 
     run(main())

@@ -6,6 +6,7 @@ BOT_MODE:
   timeout  sleep BOT_SLEEP seconds before answering request number BOT_AT
   illegal  answer request number BOT_AT with a bid the rules refuse
   crash    die abruptly (os._exit(1)) on request number BOT_AT
+  busy     compute (spin on a CPU) for BOT_SLEEP seconds before answering request BOT_AT
 Requests are counted from 1 in each process (the kit runs one session per
 process). Every other request is answered with `strategy.act`.
 """
@@ -37,6 +38,10 @@ def act(obs: Observation) -> Answer:
         time.sleep(SLEEP)
     elif asked == AT and MODE == "illegal":
         return strategy.illegal(obs)
+    elif asked == AT and MODE == "busy":
+        until = time.monotonic() + SLEEP
+        while time.monotonic() < until:
+            pass
     elif asked == AT and MODE == "crash":
         sys.stdout.flush()
         os._exit(1)

@@ -9,8 +9,13 @@ BOT_AT (counted from 1), where BOT_MODE decides:
   dudo_count   a dudo that carries a count and a face
   halfclose    close its side of the stream (done_writing) and answer nothing
   cancel       cancel the call outright
+  oversize     a reply of about 1 MiB, far over the message size limit
+  twice        (from request BOT_AT on) answer every request twice
+  flood        send BOT_FLOOD replies to requests never sent, without waiting
 After `halfclose` or `cancel` the process lingers BOT_LINGER seconds (default
-1), alive, so that the referee can tell a disconnect from a crash.
+1), alive, so that the referee can tell a disconnect from a crash; with
+BOT_LINGER=0 it exits 0 at once, without waiting for the call to end. When
+the call ends it prints its status to stderr ("status OK").
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ MODE = os.environ.get("BOT_MODE", "play")
 AT = int(os.environ.get("BOT_AT", "1"))
 LINGER = float(os.environ.get("BOT_LINGER", "1"))
 RECORD = os.environ.get("BOT_RECORD")
+FLOOD = int(os.environ.get("BOT_FLOOD", "500"))
 
 
 def answer(request: pb.ActionRequest, number: int) -> pb.Action | None:
@@ -47,7 +53,19 @@ def answer(request: pb.ActionRequest, number: int) -> pb.Action | None:
         return pb.Action(kind=pb.ACTION_KIND_UNSPECIFIED, count=2, face=3)
     if MODE == "dudo_count":
         return pb.Action(kind=pb.ACTION_KIND_DUDO, count=2, face=3)
-    return None  # halfclose, cancel: no answer
+    if MODE == "twice":
+        return wire.answer_to_proto(strategy.act(obs))
+    return None  # halfclose, cancel, oversize, flood: no answer of the usual kind
+
+
+def huge_reply(request_id: int) -> pb.BotMessage:
+    """A dudo for `request_id` carrying 1 MiB in a field unknown to the referee."""
+    reply = pb.BotMessage(
+        reply=pb.ActionReply(request_id=request_id, action=pb.Action(kind=pb.ACTION_KIND_DUDO))
+    ).SerializeToString()
+    size = 1024 * 1024
+    varint = bytes([(size >> s & 0x7F) | (0x80 if size >> (s + 7) else 0) for s in (0, 7, 14)])
+    return pb.BotMessage.FromString(reply + b"\x7a" + varint + b"x" * size)  # field 15, bytes
 
 
 async def main() -> int:
@@ -66,32 +84,48 @@ async def main() -> int:
             response_deserializer=None,  # raw bytes: record exactly what arrived
         )()
         await call.write(pb.BotMessage(hello=hello))
-        while True:
-            data = await call.read()
-            if data is grpc.aio.EOF:
-                break
-            if record is not None:
-                record.write(base64.b64encode(data).decode() + "\n")
-                record.flush()
-            message = pb.RefereeMessage.FromString(data)
-            kind = message.WhichOneof("kind")
-            if kind == "goodbye":
-                await call.done_writing()
-                break
-            if kind != "request":
-                continue
-            asked += 1
-            action = answer(message.request, asked)
-            if action is not None:
-                reply = pb.ActionReply(request_id=message.request.request_id, action=action)
-                await call.write(pb.BotMessage(reply=reply))
-            elif MODE == "halfclose":
-                await call.done_writing()
-            else:
-                call.cancel()
-                await asyncio.sleep(LINGER)
-                return 0
+        try:
+            while True:
+                data = await call.read()
+                if data is grpc.aio.EOF:
+                    break
+                if record is not None:
+                    record.write(base64.b64encode(data).decode() + "\n")
+                    record.flush()
+                message = pb.RefereeMessage.FromString(data)
+                kind = message.WhichOneof("kind")
+                if kind == "goodbye":
+                    await call.done_writing()
+                    break
+                if kind != "request":
+                    continue
+                asked += 1
+                action = answer(message.request, asked)
+                rid = message.request.request_id
+                if action is not None:
+                    reply = pb.ActionReply(request_id=rid, action=action)
+                    await call.write(pb.BotMessage(reply=reply))
+                    if MODE == "twice" and asked >= AT:
+                        await call.write(pb.BotMessage(reply=reply))
+                elif MODE == "oversize":
+                    await call.write(huge_reply(rid))
+                elif MODE == "flood":
+                    for _ in range(FLOOD):
+                        bogus = pb.ActionReply(request_id=0, action=pb.Action(kind=1))
+                        await call.write(pb.BotMessage(reply=bogus))
+                elif MODE == "halfclose":
+                    await call.done_writing()
+                    if LINGER == 0:
+                        os._exit(0)  # a clean exit, at once
+                else:
+                    call.cancel()
+                    await asyncio.sleep(LINGER)
+                    return 0
+        except (grpc.aio.AioRpcError, asyncio.InvalidStateError):
+            pass  # the call ended with a status: read it below
         code = await call.code()
+        details = await call.details()
+        print(f"status {code.name}: {details}", file=sys.stderr, flush=True)
     if MODE == "halfclose":
         await asyncio.sleep(LINGER)
     return 0 if code == grpc.StatusCode.OK else 2

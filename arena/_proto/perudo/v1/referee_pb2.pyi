@@ -55,6 +55,7 @@ class FaultKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     FAULT_KIND_MALFORMED_MESSAGE: _ClassVar[FaultKind]
     FAULT_KIND_DISCONNECT: _ClassVar[FaultKind]
     FAULT_KIND_CRASH: _ClassVar[FaultKind]
+    FAULT_KIND_STALL: _ClassVar[FaultKind]
 REQUEST_KIND_UNSPECIFIED: RequestKind
 REQUEST_KIND_TURN: RequestKind
 REQUEST_KIND_CALZA_OFFER: RequestKind
@@ -83,6 +84,7 @@ FAULT_KIND_ILLEGAL_ACTION: FaultKind
 FAULT_KIND_MALFORMED_MESSAGE: FaultKind
 FAULT_KIND_DISCONNECT: FaultKind
 FAULT_KIND_CRASH: FaultKind
+FAULT_KIND_STALL: FaultKind
 
 class BotMessage(_message.Message):
     __slots__ = ("hello", "reply")

@@ -1,0 +1,90 @@
+"""The referee's own lateness: how long its event loop could not run, and when.
+
+A bot is timed by the referee's clock, but the referee learns of a reply
+only when its loop gets to it. When the loop is held up (the process was
+stopped, a long garbage collection, a burst of work from other games), replies
+that came in time sit unread while deadlines pass. A small task that sleeps a
+tick at a time measures how late each wake-up is: that lateness is the
+referee's, and a decision's time limit is extended by whatever of it fell
+inside the decision, so no bot is ever charged for it.
+
+The price is a benefit of the doubt: while the loop was held up the referee
+cannot tell when a reply arrived, so a bot's reply read after a stall is
+taken as having arrived as early as it could have.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import bisect
+import contextlib
+
+TICK = 0.01
+"""Seconds between the monitor's wake-ups: lateness shorter than a tick may go unseen."""
+
+SLACK = 0.002
+"""Wake-ups later than this count as the loop being held up; less is ordinary timer jitter."""
+
+KEEP = 600.0
+"""Seconds of history kept: longer than any decision's time limit."""
+
+
+class LoopLag:
+    """Records the intervals in which the event loop was held up."""
+
+    def __init__(self, tick: float = TICK, slack: float = SLACK) -> None:
+        self.tick = tick
+        self.slack = slack
+        self._starts: list[float] = []
+        self._ends: list[float] = []
+        self._due = 0.0
+        self._task: asyncio.Task[None] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self.worst = 0.0
+        """The longest hold-up seen, in seconds."""
+
+    def start(self) -> None:
+        if self._task is None:
+            self._loop = asyncio.get_running_loop()
+            self._due = self._loop.time() + self.tick
+            self._task = self._loop.create_task(self._watch())
+
+    async def stop(self) -> None:
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def _watch(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            self._due = due = loop.time() + self.tick
+            await asyncio.sleep(self.tick)
+            now = loop.time()
+            if now - due > self.slack:
+                self._starts.append(due)
+                self._ends.append(now)
+                self.worst = max(self.worst, now - due)
+                if self._starts[0] < now - KEEP:
+                    cut = bisect.bisect_left(self._ends, now - KEEP)
+                    del self._starts[:cut], self._ends[:cut]
+
+    def between(self, start: float, end: float) -> float:
+        """Seconds of [start, end] (loop time) in which the loop was held up.
+
+        A hold-up in progress counts up to `end`: the monitor's overdue
+        wake-up has not yet run to record it.
+        """
+        held = 0.0
+        first = bisect.bisect_right(self._ends, start)
+        for i in range(first, len(self._starts)):
+            s = self._starts[i]
+            if s >= end:
+                break
+            held += min(self._ends[i], end) - max(s, start)
+        if self._task is not None:
+            overdue_from = max(self._due, start)
+            if end - overdue_from > self.slack:
+                held += end - overdue_from
+        return held

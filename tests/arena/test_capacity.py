@@ -1,0 +1,66 @@
+"""`--jobs` defaults to what the machine can run, and more is refused unless forced."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from arena import capacity
+from arena.cli.main import _config, _parser
+from arena.tournament import TournamentError
+
+
+def test_the_default_is_one_game_per_usable_core() -> None:
+    cores = len(os.sched_getaffinity(0))
+    assert capacity.usable_cores() <= cores
+    args = _parser().parse_args(["run", "--bots", "."])
+    assert _config(args).jobs == capacity.usable_cores() == capacity.default_jobs()
+
+
+def test_a_cgroup_cpu_quota_caps_the_cores(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    quota = tmp_path / "cpu.max"
+    monkeypatch.setattr(capacity, "CPU_MAX", quota)
+    quota.write_text("50000 100000\n")  # half a core: still one game
+    assert capacity.usable_cores() == 1
+    quota.write_text("max 100000\n")
+    assert capacity.usable_cores() == len(os.sched_getaffinity(0))
+
+
+def test_more_jobs_than_cores_is_refused_before_anything_is_made(tmp_path: Path) -> None:
+    too_many = capacity.usable_cores() + 1
+    out = tmp_path / "results"
+    done = subprocess.run(
+        [
+            *(sys.executable, "-m", "arena.cli.main", "run", "--bots", str(tmp_path)),
+            *("--out", str(out), "--jobs", str(too_many)),
+        ],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 1
+    assert f"--jobs {too_many} is more games at once than" in done.stderr
+    assert "--force-jobs" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert not out.exists()
+
+
+def test_force_jobs_allows_more() -> None:
+    too_many = capacity.usable_cores() * 4
+    args = _parser().parse_args(["run", "--bots", ".", "--jobs", str(too_many), "--force-jobs"])
+    assert _config(args).jobs == too_many
+    with pytest.raises(capacity.JobsError, match="--force-jobs"):
+        capacity.check_jobs(too_many)
+
+
+def test_the_time_margin_is_kept_and_checked() -> None:
+    args = _parser().parse_args(["run", "--bots", ".", "--time-margin", "0.03"])
+    assert _config(args).time_margin == 0.03
+    bad = _parser().parse_args(["run", "--bots", ".", "--time-margin", "nan"])
+    with pytest.raises(TournamentError, match="--time-margin"):
+        _config(bad)

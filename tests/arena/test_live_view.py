@@ -1,0 +1,68 @@
+"""The organiser's screen shows whatever a bot wrote as text: markup in it is never obeyed."""
+
+from __future__ import annotations
+
+import io
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from rich.console import Console
+
+from arena.cli.live import LiveView, leaderboard_table
+from arena.ratings import rate_all
+from arena.results import result_of
+from arena.tournament import Progress
+
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_bots"
+HOSTILE = "[/bold] [red]not red[/red] [link=x]"
+
+
+def test_notes_faults_and_names_written_by_bots_are_printed_as_they_are() -> None:
+    out = io.StringIO()
+    console = Console(file=out, width=200, force_terminal=False)
+    with LiveView(console) as view:
+        view.note(f"rogue: exited with code 1 before connecting: {HOSTILE}")
+        line = {
+            "game": "g1",
+            "ranking": [HOSTILE, "steady"],
+            "faults": [{"bot": HOSTILE, "kind": "malformed_message", "detail": HOSTILE}],
+            "think_ms": {},
+        }
+        table = rate_all([result_of(line)], [HOSTILE, "steady"]).table()
+        view.game_finished(line, table, Progress(1, 1, 0.0, 1))
+    console.print(leaderboard_table(table))
+    text = out.getvalue()
+    assert f"before connecting: {HOSTILE}" in text
+    assert f"fault g1: {HOSTILE} malformed_message: {HOSTILE}" in text
+    assert "[/bold]" in text.split("Leaderboard")[1]
+
+
+def test_a_bot_whose_last_log_line_is_markup_does_not_crash_the_arena(tmp_path: Path) -> None:
+    bots = tmp_path / "bots"
+    bots.mkdir()
+    (bots / "shouty.sh").write_text("#!/bin/sh\necho 'starting'\necho '[/bold]'\nexit 1\n")
+    shutil.copy(SAMPLES / "random_bot.py", bots / "random_bot.py")  # one bot that connects
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "arena.cli.main",
+            "run",
+            "--bots",
+            str(bots),
+            "--out",
+            str(tmp_path / "results"),
+            "--connect-timeout",
+            "30",
+        ],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert "Traceback" not in done.stderr, done.stderr
+    assert "shouty: exited with code 1 before connecting: [/bold]" in done.stdout, done.stdout
+    assert done.returncode == 1  # fewer than two bots can play
+    assert "fewer than two bots can play (random" in done.stderr

@@ -1,0 +1,77 @@
+"""The referee stopped outright (SIGSTOP for 2.5 s) in the middle of play: no bot is charged.
+
+`arena run` runs in a process of its own with three quick bots; once play has
+begun it is stopped and continued, as a loaded machine, a debugger or a
+terminal's Ctrl-Z would. The bots answered in time; the referee was away.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+BOTS = Path(__file__).resolve().parent / "bots"
+ROOT = Path(__file__).resolve().parents[2]
+STOPPED = 2.5
+
+
+def _bot(folder: Path, name: str, script: str) -> None:
+    (folder / name).mkdir()
+    shutil.copy(BOTS / script, folder / name / script)
+    shutil.copy(BOTS / "strategy.py", folder / name / "strategy.py")
+    (folder / name / "bot.toml").write_text(f'name = "{name}"\nrun = "python {script}"\n')
+
+
+@pytest.mark.slow
+def test_a_stopped_referee_charges_no_bot(tmp_path: Path) -> None:
+    bots = tmp_path / "bots"
+    bots.mkdir()
+    for name in ("alpha", "bravo"):
+        _bot(bots, name, "kit_bot.py")
+    _bot(bots, "gamma", "idle_flood_bot.py")  # with no flood: it says when play begins
+    began = tmp_path / "began"
+    # Each bot thinks 20 ms, so that a request is nearly always out when the referee stops.
+    env = dict(
+        os.environ,
+        BOT_MODE="slow",
+        BOT_SLEEP="0.02",
+        BOT_CONNECTIONS="0",
+        BOT_ADDRESS_FILE=str(began),
+    )
+    out = tmp_path / "results"
+    command = [sys.executable, "-m", "arena.cli.main", "run", "--bots", str(bots)]
+    command += ["--games", "6", "--jobs", "1", "--move-time", "0.2", "--out", str(out)]
+    command += ["--name", "stopped"]
+    arena = subprocess.Popen(
+        command, env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while not began.exists() and arena.poll() is None:
+            assert time.monotonic() < deadline, "play never began"
+            time.sleep(0.02)
+        time.sleep(0.1)
+        arena.send_signal(signal.SIGSTOP)
+        time.sleep(STOPPED)
+        arena.send_signal(signal.SIGCONT)
+        stdout, stderr = arena.communicate(timeout=300)
+    finally:
+        if arena.poll() is None:
+            arena.send_signal(signal.SIGCONT)
+            arena.kill()
+    assert arena.returncode == 0, stdout[-2000:] + stderr[-2000:]
+    games = [
+        json.loads(line) for line in (out / "stopped" / "games.jsonl").read_text().splitlines()
+    ]
+    assert len(games) >= 6
+    # The stop fell inside a game (it lasted the stop at least), and no game has a fault.
+    assert any(g["duration_s"] >= STOPPED for g in games), [g["duration_s"] for g in games]
+    assert [g["faults"] for g in games if g["faults"]] == []
