@@ -329,7 +329,7 @@ def night(tmp_path_factory: pytest.TempPathFactory) -> Night:
     needy_bot(bots, "needy")
     done = arena(
         *("run", "--bots", str(bots), "--out", str(root / "out"), "--name", "end"),
-        *("--games", "5", "--table-size", "2", "--jobs", "3", "--move-time", "0.2"),
+        *("--games", "5", "--table-size", "2", "--jobs", "3", "--force-jobs", "--move-time", "0.2"),
     )
     assert done.returncode == 0, done.stdout + done.stderr
     folder = root / "out" / "end"

@@ -112,6 +112,7 @@ def _night(root: Path, hostile: str, sandbox: str, listener: int) -> Night:
             "6",
             "--jobs",
             "3",
+            "--force-jobs",  # more games than cores on purpose: the bots' sessions all in use
             "--move-time",
             "2",
             "--connect-timeout",
@@ -266,7 +267,17 @@ def _kill_mid(root: Path, phase: str, sandbox: str) -> list[str]:
     arena = subprocess.Popen(
         [
             *(sys.executable, "-m", "arena.cli.main", "run", "--bots", str(bots)),
-            *("--out", str(out), "--name", "night", "--games", "200", "--jobs", "3"),
+            *(
+                "--out",
+                str(out),
+                "--name",
+                "night",
+                "--games",
+                "200",
+                "--jobs",
+                "3",
+                "--force-jobs",
+            ),
             *("--sandbox", sandbox),
         ],
         stdout=subprocess.DEVNULL,

@@ -29,15 +29,25 @@ ADDRESS_FILE = os.environ.get("BOT_ADDRESS_FILE")
 _held: list[socket.socket] = []
 
 
+def _connect(address: str) -> socket.socket:
+    """One idle connection to the referee, over TCP or (sandboxed) its Unix socket."""
+    if not address.startswith("unix:"):
+        host, _, port = address.rpartition(":")
+        return socket.create_connection((host, int(port)), timeout=2)
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock.settimeout(2)
+    sock.connect(address.removeprefix("unix:"))
+    return sock
+
+
 def act(obs: Observation) -> Answer:
     time.sleep(SLEEP)
     if ADDRESS_FILE and not os.path.exists(ADDRESS_FILE):
         Path(ADDRESS_FILE).write_text(os.environ["PERUDO_ADDRESS"])
     if CONNECTIONS and not _held:
-        host, _, port = os.environ["PERUDO_ADDRESS"].rpartition(":")
         for _ in range(CONNECTIONS):
             try:
-                _held.append(socket.create_connection((host, int(port)), timeout=2))
+                _held.append(_connect(os.environ["PERUDO_ADDRESS"]))
             except OSError as error:
                 print(f"connection {len(_held) + 1} failed: {error}", file=sys.stderr, flush=True)
                 break
