@@ -16,9 +16,9 @@ from typing import Any
 from rich.console import Console
 
 from arena.cli import live, validate
-from arena.ratings import rate_all
-from arena.store import LeagueStore
-from arena.tournament import TournamentError
+from arena.league.store import LeagueStore
+from arena.tournament.ratings import rate_all
+from arena.tournament.tournament import TournamentError
 from engine import PRESETS, preset
 
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from rich.console import Console
 
-from arena.manifest import ManifestError, discover
-from arena.schedule import explain
-from arena.tournament import TournamentConfig, TournamentError
+from arena.bots.manifest import ManifestError, discover
+from arena.tournament.schedule import explain
+from arena.tournament.tournament import TournamentConfig, TournamentError
 
 
 def dry_run(config: TournamentConfig, console: Console) -> int:

@@ -15,19 +15,19 @@ from typing import Any
 import grpc
 from rich.console import Console
 
-from arena._proto.perudo.v1 import admin_pb2 as apb
-from arena._proto.perudo.v1 import admin_pb2_grpc as apb_grpc
-from arena.auth import new_token, token_hash
-from arena.capacity import default_jobs
+from arena.bots.capacity import default_jobs
+from arena.bots.manifest import valid_name
 from arena.cli import live, options, validate
-from arena.league import LeagueConfig, LeagueServer, admin_token_path
-from arena.league_rebuild import rebuild
-from arena.manifest import valid_name
-from arena.ratings import Standing
-from arena.report import SlowDecision
-from arena.server import ServerLimits, Tls
-from arena.store import LeagueStore
-from arena.tournament import Progress, TournamentConfig, TournamentError
+from arena.league.rebuild import rebuild
+from arena.league.server import LeagueConfig, LeagueServer, admin_token_path
+from arena.league.store import LeagueStore
+from arena.protocol._proto.perudo.v1 import admin_pb2 as apb
+from arena.protocol._proto.perudo.v1 import admin_pb2_grpc as apb_grpc
+from arena.referee.auth import new_token, token_hash
+from arena.referee.server import ServerLimits, Tls
+from arena.tournament.ratings import Standing
+from arena.tournament.report import SlowDecision
+from arena.tournament.tournament import Progress, TournamentConfig, TournamentError
 
 DEFAULT_LEAGUE = Path("results/league.sqlite")
 DEFAULT_ADMIN = "127.0.0.1:50052"

@@ -22,10 +22,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from arena.ratings import Standing
-from arena.report import SlowDecision
-from arena.schedule import explain
-from arena.tournament import Progress as TournamentProgress
+from arena.tournament.ratings import Standing
+from arena.tournament.report import SlowDecision
+from arena.tournament.schedule import explain
+from arena.tournament.tournament import Progress as TournamentProgress
 
 
 def _figures(title: str, headers: tuple[str, ...], rows: Sequence[tuple[str, ...]]) -> Table:

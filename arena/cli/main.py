@@ -13,15 +13,15 @@ from pathlib import Path
 from rich.console import Console
 from rich.text import Text
 
-from arena.capacity import JobsError, check_jobs, default_jobs
+from arena.bots.capacity import JobsError, check_jobs, default_jobs
+from arena.bots.processes import ResourceLimits
+from arena.bots.sandbox import SandboxError
 from arena.cli import board, dryrun, league, live, options, replay, validate, verify
-from arena.processes import ResourceLimits
-from arena.results import ResultsError, TournamentFolder
-from arena.sandbox import SandboxError
-from arena.schedule import Deals
-from arena.store import StoreError
-from arena.tournament import Summary, Tournament, TournamentConfig, TournamentError
-from arena.verify import VerifyError
+from arena.league.store import StoreError
+from arena.tournament.folder import ResultsError, TournamentFolder
+from arena.tournament.schedule import Deals
+from arena.tournament.tournament import Summary, Tournament, TournamentConfig, TournamentError
+from arena.tournament.verify import VerifyError
 from engine import RulesetError, seed_from_hex
 
 
@@ -271,7 +271,7 @@ def cmd_replay(args: argparse.Namespace, console: Console) -> int:
 def cmd_bench(args: argparse.Namespace, console: Console) -> int:
     import tempfile
 
-    from arena import bench
+    from arena.bench import benchmark as bench
 
     def say(text: str) -> None:
         (Console(stderr=True) if args.json else console).print(text, highlight=False)
@@ -311,7 +311,7 @@ def cmd_bench(args: argparse.Namespace, console: Console) -> int:
 def _bench_timing(args: argparse.Namespace, console: Console) -> int:
     import tempfile
 
-    from arena.bench_timing import run_timing
+    from arena.bench.timing import run_timing
 
     try:
         jobs = tuple(int(n) for n in args.timing_jobs.split(","))
@@ -343,7 +343,7 @@ def _bench_timing(args: argparse.Namespace, console: Console) -> int:
 
 
 def cmd_check_bot(args: argparse.Namespace, console: Console) -> int:
-    from arena.checkbot import Check, check_bot
+    from arena.checkbot.check import Check, check_bot
 
     def say(check: Check) -> None:
         mark = "[green]PASS[/]" if check.passed else "[red]FAIL[/]"

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import argparse
 
-from arena.capacity import default_jobs
+from arena.bots.capacity import default_jobs
+from arena.bots.sandbox import SandboxMode
 from arena.cli import validate
-from arena.sandbox import SandboxMode
-from arena.schedule import Deals
+from arena.tournament.schedule import Deals
 from engine import PRESETS, Ruleset, preset
 
 DEFAULT_GAMES = 120

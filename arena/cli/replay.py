@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from arena.tournament import TournamentError
+from arena.tournament.tournament import TournamentError
 
 
 def find_replay(game: str, results: Path) -> Path:

@@ -27,6 +27,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import ctypes
 import dataclasses
 import os
 import signal
@@ -43,8 +45,7 @@ from arena.kit.client import (
     serve,
     serve_sessions,
 )
-from arena.launcher import set_parent_death_signal
-from arena.wire import PASS, Answer, Pass
+from arena.protocol.wire import PASS, Answer, Pass
 from engine import Observation
 
 __all__ = [
@@ -132,6 +133,16 @@ def run(
 _CHILD = "PERUDO_KIT_SESSION_COPY"
 
 
+_PR_SET_PDEATHSIG = 1
+
+
+def _ask_kill_on_parent_death() -> None:
+    """prctl(PR_SET_PDEATHSIG, SIGKILL). The kit runs in the bot, apart from the arena's
+    launcher, so it asks Linux itself; elsewhere the copy notices its closed stream instead."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
 def _die_with_starter() -> None:
     """A session copy dies with the process that started it, even one killed outright.
 
@@ -141,7 +152,7 @@ def _die_with_starter() -> None:
     starter = os.environ.get(_CHILD, "")
     if not starter.isdigit():
         return
-    set_parent_death_signal(signal.SIGKILL)
+    _ask_kill_on_parent_death()
     if os.getppid() != int(starter):  # it died before the signal was asked for
         raise SystemExit(1)
 

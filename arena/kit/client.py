@@ -16,9 +16,9 @@ from typing import Protocol
 
 import grpc
 
-from arena import wire
-from arena._proto.perudo.v1 import referee_pb2 as pb
-from arena._proto.perudo.v1 import referee_pb2_grpc as pb_grpc
+from arena.protocol import wire
+from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
+from arena.protocol._proto.perudo.v1 import referee_pb2_grpc as pb_grpc
 from engine import Observation, RoundOutcome
 
 _EOF = grpc.aio.EOF  # type: ignore[attr-defined]  # missing from the stubs

@@ -24,12 +24,12 @@ from typing import Any, TypeVar
 import grpc
 
 import engine
-from arena._proto.perudo.v1 import referee_pb2 as pb
-from arena.auth import TokenBook
-from arena.lobby import Lobby
-from arena.match import GameRecord, GameSpec, Match
-from arena.server import Referee, ServerLimits
-from arena.session import Session
+from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
+from arena.referee.auth import TokenBook
+from arena.referee.match import GameRecord, GameSpec, Match
+from arena.referee.pool import Lobby
+from arena.referee.server import Referee, ServerLimits
+from arena.referee.session import Session
 from engine import Ruleset
 
 BOTS = Path(__file__).resolve().parent / "bots"

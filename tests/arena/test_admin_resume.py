@@ -11,7 +11,7 @@ import pytest
 from test_league import Tournament, league, run
 from test_tournament import ARENA
 
-from arena._proto.perudo.v1 import admin_pb2 as apb
+from arena.protocol._proto.perudo.v1 import admin_pb2 as apb
 
 
 @pytest.mark.slow

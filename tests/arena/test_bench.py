@@ -14,10 +14,10 @@ import sys
 import pytest
 
 import engine
-from arena._proto.perudo.v1 import referee_pb2 as pb
-from arena.bench import random_legal, sample_requests
-from arena.capacity import usable_cores
-from arena.sandbox import SandboxMode, decide
+from arena.bench.benchmark import random_legal, sample_requests
+from arena.bots.capacity import usable_cores
+from arena.bots.sandbox import SandboxMode, decide
+from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
 
 KEYS = {
     "engine_us_per_decision",

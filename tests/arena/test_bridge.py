@@ -7,9 +7,9 @@ from pathlib import Path
 
 from referee_harness import Arena, run
 
-from arena._proto.perudo.v1 import referee_pb2 as pb
-from arena.bridge import parse_answer, to_json
-from arena.faults import FaultKind
+from arena.kit.bridge import parse_answer, to_json
+from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
+from arena.protocol.faults import FaultKind
 from engine import CalzaRule, Ruleset
 
 

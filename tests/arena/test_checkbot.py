@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from arena.checkbot import Check, CheckRun, check_bot
-from arena.manifest import load_entry
-from arena.probes import probes
+from arena.bots.manifest import load_entry
+from arena.checkbot.check import Check, CheckRun, check_bot
+from arena.checkbot.positions import probes
 from engine import CALZA, refusal
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -15,9 +15,8 @@ import pytest
 
 from arena.cli.main import main
 from arena.cli.replay import tell
-from arena.ratings import rate_all
-from arena.results import result_of
-from arena.store import LeagueStore
+from arena.league.store import LeagueStore
+from arena.tournament.ratings import rate_all, result_of
 from engine import preset
 
 BOTS = Path(__file__).parent / "tournament_bots"

@@ -24,11 +24,11 @@ from typing import Any
 
 import pytest
 
-from arena.auth import token_hash
 from arena.cli.main import main
-from arena.league import admin_token_path
-from arena.schedule import build
-from arena.store import LeagueStore
+from arena.league.server import admin_token_path
+from arena.league.store import LeagueStore
+from arena.referee.auth import token_hash
+from arena.tournament.schedule import build
 
 SAMPLE_BOTS = Path(__file__).parents[2] / "sample_bots"
 SEED = "c0ffee" * 11 + "00"

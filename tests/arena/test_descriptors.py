@@ -96,7 +96,7 @@ def test_an_idle_connection_flood_loses_no_game(tmp_path: Path) -> None:
 
 RESERVE_SCRIPT = """
 import os, resource, sys
-from arena.descriptors import DescriptorReserve
+from arena.referee.descriptors import DescriptorReserve
 resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))
 reserve = DescriptorReserve()
 hog = []

@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 from referee_harness import Arena, replay, run, until
 
-from arena.faults import FaultKind
-from arena.match import GameRecord
+from arena.protocol.faults import FaultKind
+from arena.referee.match import GameRecord
 from engine import FaultPenalty, Opener, Ruleset
 
 ROGUE = "rogue"

@@ -16,11 +16,11 @@ from pathlib import Path
 import pytest
 from referee_harness import BOTS, Arena, replay, run, until
 
-import arena.session
-from arena.faults import FaultKind
-from arena.match import GameRecord
-from arena.ratings import Standing
-from arena.tournament import Progress, Tournament, TournamentConfig
+import arena.referee.session
+from arena.protocol.faults import FaultKind
+from arena.referee.match import GameRecord
+from arena.tournament.ratings import Standing
+from arena.tournament.tournament import Progress, Tournament, TournamentConfig
 from engine import Opener, Ruleset
 
 ROGUE = "rogue"
@@ -102,7 +102,7 @@ def test_a_reply_over_the_size_limit_is_a_malformed_message(live: Arena) -> None
 def test_a_bot_answering_every_request_twice_is_expelled_for_malformed_messages(
     live: Arena, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(arena.session, "MAX_STRAY_MESSAGES", 2)
+    monkeypatch.setattr(arena.referee.session, "MAX_STRAY_MESSAGES", 2)
 
     async def main() -> None:
         async with live.serving(move_time=MOVE_TIME):

@@ -23,9 +23,9 @@ import pytest
 from test_tournament import ARENA, Recorder, copy_bots, lines_of
 
 from arena.cli.main import main
-from arena.results import TournamentFolder
-from arena.store import LeagueStore
-from arena.tournament import Tournament, TournamentConfig, TournamentError
+from arena.league.store import LeagueStore
+from arena.tournament.folder import TournamentFolder
+from arena.tournament.tournament import Tournament, TournamentConfig, TournamentError
 
 
 @pytest.fixture(scope="module")

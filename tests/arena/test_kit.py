@@ -7,9 +7,9 @@ import time
 from referee_harness import Arena, run, until
 
 import engine
-from arena import wire
-from arena.faults import FaultKind
-from arena.session import next_request_id
+from arena.protocol import wire
+from arena.protocol.faults import FaultKind
+from arena.referee.session import next_request_id
 
 BOT = "kitted"
 

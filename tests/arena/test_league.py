@@ -27,14 +27,14 @@ from typing import Any
 import grpc
 import pytest
 
-from arena._proto.perudo.v1 import admin_pb2 as apb
-from arena._proto.perudo.v1 import admin_pb2_grpc as apb_grpc
-from arena.auth import new_token, token_hash
-from arena.league import LeagueConfig, LeagueServer, admin_token_path
-from arena.schedule import build
-from arena.server import Tls
-from arena.store import LeagueStore
-from arena.tournament import TournamentConfig
+from arena.league.server import LeagueConfig, LeagueServer, admin_token_path
+from arena.league.store import LeagueStore
+from arena.protocol._proto.perudo.v1 import admin_pb2 as apb
+from arena.protocol._proto.perudo.v1 import admin_pb2_grpc as apb_grpc
+from arena.referee.auth import new_token, token_hash
+from arena.referee.server import Tls
+from arena.tournament.schedule import build
+from arena.tournament.tournament import TournamentConfig
 
 HERE = Path(__file__).parent
 STEADY = HERE / "league_bots" / "steady.py"

@@ -11,9 +11,8 @@ from pathlib import Path
 from rich.console import Console
 
 from arena.cli.live import LiveView, leaderboard_table
-from arena.ratings import rate_all
-from arena.results import result_of
-from arena.tournament import Progress
+from arena.tournament.ratings import rate_all, result_of
+from arena.tournament.tournament import Progress
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_bots"
 HOSTILE = "[/bold] [red]not red[/red] [link=x]"

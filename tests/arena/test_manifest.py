@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.manifest import BotSpec, ManifestError, discover, load_entry, resolve_command
+from arena.bots.manifest import BotSpec, ManifestError, discover, load_entry, resolve_command
 
 
 def _bot_folder(root: Path, folder: str, manifest: str | None) -> Path:

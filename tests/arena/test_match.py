@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from referee_harness import Arena, replay, run
 
 import engine
-from arena.match import GameRecord
+from arena.referee.match import GameRecord
 from engine import CalzaRule, Ruleset
 
 NAMES = ("alpha", "bravo", "charlie")

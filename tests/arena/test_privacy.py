@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from referee_harness import Arena, read_record, replay, run
 
-from arena._proto.perudo.v1 import referee_pb2 as pb
-from arena.match import GameRecord
+from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
+from arena.referee.match import GameRecord
 from engine import CalzaRule, FaultPenalty, Opener, Ruleset
 
 NAMES = ("ann", "bob", "cy")

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from arena.cgroups import CgroupRoot
-from arena.manifest import BotSpec, load_entry
-from arena.processes import BotProcess, Confinement, ResourceLimits, bot_environment, run_build
-from arena.sandbox import SandboxMode, decide
+from arena.bots.cgroups import CgroupRoot
+from arena.bots.manifest import BotSpec, load_entry
+from arena.bots.processes import BotProcess, Confinement, ResourceLimits, bot_environment, run_build
+from arena.bots.sandbox import SandboxMode, decide
 
 
 def _script_bot(folder: Path, name: str, code: str, memory_mb: int | None = None) -> BotSpec:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from arena import protogen
+from arena.protocol import protogen
 
 
 def test_generated_code_matches_the_proto_files() -> None:
     stale = protogen.stale_files()
-    assert stale == [], f"run `python -m arena.protogen`; stale: {stale}"
+    assert stale == [], f"run `python -m arena.protocol.protogen`; stale: {stale}"
 
 
 def test_a_changed_proto_is_detected(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from arena.faults import Fault, FaultKind, FaultRecord
-from arena.match import GameRecord, GameSpec
-from arena.ratings import GameResult, Standing
-from arena.results import ResultsError, TournamentFolder, result_of, write_atomic
-from arena.schedule import ScheduledGame
+from arena.protocol.faults import Fault, FaultKind, FaultRecord
+from arena.referee.match import GameRecord, GameSpec
+from arena.tournament.folder import ResultsError, TournamentFolder, write_atomic
+from arena.tournament.ratings import GameResult, Standing, result_of
+from arena.tournament.schedule import ScheduledGame
 from engine import Ruleset
 
 SEED = bytes.fromhex("00112233445566778899aabbccddeeff")

@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from arena.sandbox import SandboxMode, decide
+from arena.bots.sandbox import SandboxMode, decide
 
 HERE = Path(__file__).resolve().parent
 BOTS = HERE / "sandbox_bots"

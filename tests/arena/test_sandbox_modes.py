@@ -12,13 +12,13 @@ from typing import Any
 import pytest
 from test_league import league
 
-import arena.sandbox
+import arena.bots.sandbox
+from arena.bots.manifest import BotSpec
+from arena.bots.processes import DescriptorError, check_descriptors, raise_open_files_limit
+from arena.bots.sandbox import SandboxError, SandboxMode, decide
 from arena.cli.main import main
-from arena.manifest import BotSpec
-from arena.processes import DescriptorError, check_descriptors, raise_open_files_limit
-from arena.ratings import Standing
-from arena.sandbox import SandboxError, SandboxMode, decide
-from arena.tournament import Progress, Tournament, TournamentConfig
+from arena.tournament.ratings import Standing
+from arena.tournament.tournament import Progress, Tournament, TournamentConfig
 
 HERE = Path(__file__).resolve().parent
 GOOD = HERE / "tournament_bots"
@@ -28,7 +28,7 @@ MISSING = "bwrap missing: apt install bubblewrap"
 @pytest.fixture
 def no_bwrap(monkeypatch: pytest.MonkeyPatch) -> None:
     """This machine as one without bubblewrap."""
-    monkeypatch.setattr(arena.sandbox, "_probe", lambda: (None, MISSING))
+    monkeypatch.setattr(arena.bots.sandbox, "_probe", lambda: (None, MISSING))
 
 
 def _bots(folder: Path, *names: str) -> Path:

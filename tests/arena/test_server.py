@@ -10,9 +10,9 @@ import grpc
 import pytest
 from referee_harness import Arena, hello, reply, run, until
 
-from arena._proto.perudo.v1 import referee_pb2 as pb
-from arena.faults import FaultKind
-from arena.session import Session
+from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
+from arena.protocol.faults import FaultKind
+from arena.referee.session import Session
 
 BOT = "bot"
 

@@ -13,12 +13,12 @@ import grpc
 import pytest
 from referee_harness import Arena, hello, reply, request, run, until
 
-import arena.session
+import arena.referee.session
 import engine
-from arena import wire
-from arena._proto.perudo.v1 import referee_pb2 as pb
-from arena.faults import FaultKind
-from arena.session import MAX_STRAY_MESSAGES, next_request_id
+from arena.protocol import wire
+from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
+from arena.protocol.faults import FaultKind
+from arena.referee.session import MAX_STRAY_MESSAGES, next_request_id
 
 BOT = "bot"
 
@@ -251,7 +251,7 @@ def test_late_replies_to_timed_out_requests_never_count_toward_expulsion(
     live: Arena, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A loaded machine makes replies late; each is expected once, and never stray."""
-    monkeypatch.setattr(arena.session, "MAX_STRAY_MESSAGES", 2)
+    monkeypatch.setattr(arena.referee.session, "MAX_STRAY_MESSAGES", 2)
 
     async def main() -> None:
         async with live.serving(goodbye_grace=0.3):

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from arena.store import LeagueStore, StoreError
+from arena.league.store import LeagueStore, StoreError
 
 
 def _line(game: str, index: int, ranking: list[str], faults: int = 0) -> dict[str, Any]:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from referee_harness import Arena, run
 
-from arena.faults import FaultKind
-from arena.match import GameRecord, GameSpec
-from arena.timing_report import TimingReport
+from arena.protocol.faults import FaultKind
+from arena.referee.match import GameRecord, GameSpec
+from arena.tournament.timing import TimingReport
 from engine import Opener, Ruleset
 
 NAMES = ("rogue", "steady", "sure")

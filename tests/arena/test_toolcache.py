@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from arena.manifest import load_entry
-from arena.processes import Confinement, run_build
-from arena.sandbox import SandboxMode, decide
-from arena.toolcache import build_tools
+from arena.bots.manifest import load_entry
+from arena.bots.processes import Confinement, run_build
+from arena.bots.sandbox import SandboxMode, decide
+from arena.bots.toolcache import build_tools
 
 
 @pytest.fixture

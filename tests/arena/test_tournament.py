@@ -26,12 +26,17 @@ from typing import Any
 import pytest
 
 import engine
-from arena.manifest import load_entry
-from arena.ratings import Standing, rate_all
-from arena.results import result_of
-from arena.schedule import build
-from arena.store import LeagueStore
-from arena.tournament import Progress, Summary, Tournament, TournamentConfig, TournamentError
+from arena.bots.manifest import load_entry
+from arena.league.store import LeagueStore
+from arena.tournament.ratings import Standing, rate_all, result_of
+from arena.tournament.schedule import build
+from arena.tournament.tournament import (
+    Progress,
+    Summary,
+    Tournament,
+    TournamentConfig,
+    TournamentError,
+)
 
 BOTS = Path(__file__).parent / "tournament_bots"
 GOOD = ("bold", "meek", "steady")

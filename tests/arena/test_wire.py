@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import engine
-from arena import wire
-from arena._proto.perudo.v1 import referee_pb2 as pb
+from arena.protocol import wire
+from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
 from engine import CalzaRule, FaultPenalty, MalformedActionError, Opener, Ruleset
 
 rulesets = st.builds(

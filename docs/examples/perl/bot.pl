@@ -1,5 +1,5 @@
 #!/usr/bin/perl
-# A minimal Perudo Arena bot in Perl, behind the JSON-lines bridge (arena.bridge).
+# A minimal Perudo Arena bot in Perl, behind the JSON-lines bridge (arena.kit.bridge).
 use strict;
 use warnings;
 use JSON::PP;

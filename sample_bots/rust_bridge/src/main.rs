@@ -1,5 +1,5 @@
 //! rust-bridge: a Perudo Arena sample bot that speaks JSON lines to the arena's
-//! bridge (`python -m arena.bridge -- ./target/release/bot`) instead of gRPC.
+//! bridge (`python -m arena.kit.bridge -- ./target/release/bot`) instead of gRPC.
 //!
 //! One JSON object per line on stdin: `{"type":"request",...}` must be answered
 //! with exactly one line on stdout, `{"type":"game_over",...}` needs no answer.

@@ -3,7 +3,7 @@
 import sys
 from pathlib import Path
 
-from arena.bridge import main
+from arena.kit.bridge import main
 
 program = Path(__file__).with_name("jsonl_program.py")
 raise SystemExit(main(["--", sys.executable, str(program)]))

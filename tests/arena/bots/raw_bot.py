@@ -32,8 +32,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import strategy
 
-from arena import wire
-from arena._proto.perudo.v1 import referee_pb2 as pb
+from arena.protocol import wire
+from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
 
 PLAY = "/perudo.v1.RefereeService/Play"
 MODE = os.environ.get("BOT_MODE", "play")

@@ -18,8 +18,8 @@ import struct
 import sys
 import time
 
-from arena import wire
-from arena._proto.perudo.v1 import referee_pb2 as pb
+from arena.protocol import wire
+from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
 
 WINDOW = int(os.environ.get("BOT_WINDOW", "64"))
 LINGER = float(os.environ.get("BOT_LINGER", "60"))

@@ -1,0 +1,1 @@
+"""Benchmarks, measured side by side in one run, and the bot they play with."""

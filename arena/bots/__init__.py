@@ -1,0 +1,1 @@
+"""Local bot processes: manifests, the launcher, the sandbox; no other arena module."""

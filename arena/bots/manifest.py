@@ -1,0 +1,204 @@
+"""Finding bots in a folder: one bot per entry, with a manifest or as a script.
+
+A sub-folder is a bot when it holds `bot.toml`:
+
+    name = "my-bot"             # letters, digits, '-', '_', '.'
+    run = "python bot.py"       # run in the bot's folder; no shell
+    build = "npm ci"            # optional, run once before play
+    build_timeout = 300         # optional, seconds (at most the organiser's --build-timeout)
+    sessions = 4                # optional, most games it plays at once
+    requires = ["node"]         # optional, programs that must be on PATH
+    memory_mb = 2048            # optional, address-space limit (at most --memory-mb)
+
+A manifest may ask for less than the organiser allows, never for more: the
+limits are applied as ceilings where the bot is started (`arena.bots.processes`).
+
+A single file is a bot run by its interpreter (.py, .js, .sh), named after
+the file. A first word of `python` or `python3` in a command means the
+arena's own interpreter, so Python bots can import the bot kit.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import shlex
+import shutil
+import sys
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+MANIFEST = "bot.toml"
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")
+_KEYS = {"name", "run", "build", "build_timeout", "sessions", "requires", "memory_mb"}
+_INTERPRETERS = {".py": ["python"], ".js": ["node"], ".sh": ["bash"]}
+
+
+def valid_name(name: str) -> bool:
+    return bool(_NAME.match(name))
+
+
+class ManifestError(Exception):
+    """A bot entry that cannot be used, with the reason in words."""
+
+
+@dataclass(frozen=True, slots=True)
+class BotSpec:
+    name: str
+    path: Path
+    """The bot's folder, or its script."""
+    workdir: Path
+    run: tuple[str, ...]
+    build: tuple[str, ...] | None = None
+    build_timeout: float = 300.0
+    sessions: int | None = None
+    requires: tuple[str, ...] = ()
+    memory_mb: int | None = None
+    files_hash: str = field(default="", compare=False)
+
+    def missing_programs(self) -> list[str]:
+        return [p for p in self.requires if shutil.which(p) is None]
+
+
+def resolve_command(words: tuple[str, ...]) -> list[str]:
+    """The command to start: `python` means this interpreter."""
+    if words and words[0] in {"python", "python3"}:
+        return [sys.executable, *words[1:]]
+    return list(words)
+
+
+def discover(folder: Path) -> tuple[list[BotSpec], list[tuple[str, str]]]:
+    """The bots in `folder`, and (entry, reason) for each entry that is not usable."""
+    if not folder.is_dir():
+        raise ManifestError(f"{folder} is not a folder")
+    bots: list[BotSpec] = []
+    problems: list[tuple[str, str]] = []
+    names: dict[str, Path] = {}
+    for entry in sorted(folder.iterdir()):
+        if entry.name.startswith((".", "_")) or entry.name == "node_modules":
+            continue
+        try:
+            spec = load_entry(entry)
+        except ManifestError as error:
+            problems.append((entry.name, str(error)))
+            continue
+        if spec is None:
+            continue
+        if spec.name in names:
+            problems.append(
+                (entry.name, f"the name {spec.name!r} is taken by {names[spec.name].name}")
+            )
+            continue
+        names[spec.name] = entry
+        bots.append(spec)
+    return bots, problems
+
+
+def load_entry(entry: Path) -> BotSpec | None:
+    """The bot at `entry`, None when the entry is not a bot at all (a README, say)."""
+    if entry.is_dir():
+        manifest = entry / MANIFEST
+        if not manifest.is_file():
+            raise ManifestError(f"a bot folder needs a {MANIFEST}")
+        return _from_manifest(entry, manifest)
+    interpreter = _INTERPRETERS.get(entry.suffix)
+    if interpreter is None:
+        return None
+    name = entry.stem.replace("_", "-")
+    if not _NAME.match(name):
+        raise ManifestError(f"{entry.name}: {name!r} is not a usable bot name")
+    requires = () if interpreter[0] == "python" else (interpreter[0],)
+    return BotSpec(
+        name=name,
+        path=entry,
+        workdir=entry.parent,
+        run=(*interpreter, entry.name),
+        requires=requires,
+        files_hash=_hash_files([entry], entry.parent),
+    )
+
+
+def _from_manifest(folder: Path, manifest: Path) -> BotSpec:
+    try:
+        data = tomllib.loads(manifest.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        raise ManifestError(f"{MANIFEST} cannot be read: {error}") from None
+    unknown = sorted(set(data) - _KEYS)
+    if unknown:
+        raise ManifestError(f"{MANIFEST}: unknown key(s) {unknown} (known: {sorted(_KEYS)})")
+    name = _get(data, "name", str)
+    if name is None or not _NAME.match(name):
+        raise ManifestError(
+            f"{MANIFEST}: 'name' must be 1-40 letters, digits, '-', '_' or '.', got {name!r}"
+        )
+    run = _command(data, "run")
+    if run is None:
+        raise ManifestError(f"{MANIFEST}: 'run' (the command that starts the bot) is missing")
+    timeout = _get(data, "build_timeout", (int, float))
+    sessions = _get(data, "sessions", int)
+    memory = _get(data, "memory_mb", int)
+    requires = data.get("requires", [])
+    if not isinstance(requires, list) or not all(isinstance(r, str) for r in requires):
+        raise ManifestError(f"{MANIFEST}: 'requires' must be a list of program names")
+    if timeout is not None and timeout <= 0:
+        raise ManifestError(f"{MANIFEST}: 'build_timeout' must be positive")
+    if sessions is not None and not 1 <= sessions <= 64:
+        raise ManifestError(f"{MANIFEST}: 'sessions' must be 1..64")
+    if memory is not None and memory < 256:
+        raise ManifestError(f"{MANIFEST}: 'memory_mb' must be at least 256 (address space)")
+    return BotSpec(
+        name=name,
+        path=folder,
+        workdir=folder,
+        run=run,
+        build=_command(data, "build"),
+        build_timeout=float(timeout) if timeout is not None else 300.0,
+        sessions=sessions,
+        requires=tuple(requires),
+        memory_mb=memory,
+        files_hash=_hash_files(_source_files(folder), folder),
+    )
+
+
+def _get(data: dict[str, Any], key: str, kind: type | tuple[type, ...]) -> Any:
+    value = data.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, kind) or isinstance(value, bool):
+        raise ManifestError(f"{MANIFEST}: {key!r} has the wrong type: {value!r}")
+    return value
+
+
+def _command(data: dict[str, Any], key: str) -> tuple[str, ...] | None:
+    value = _get(data, key, str)
+    if value is None:
+        return None
+    try:
+        words = tuple(shlex.split(value))
+    except ValueError as error:
+        raise ManifestError(f"{MANIFEST}: {key!r} cannot be split into words: {error}") from None
+    if not words:
+        raise ManifestError(f"{MANIFEST}: {key!r} is empty")
+    return words
+
+
+_SKIP_DIRS = {"node_modules", "bin", "target", "__pycache__", ".git"}
+
+
+def _source_files(folder: Path) -> list[Path]:
+    return [
+        p
+        for p in folder.rglob("*")
+        if p.is_file() and not (_SKIP_DIRS & set(p.relative_to(folder).parts))
+    ]
+
+
+def _hash_files(files: list[Path], root: Path) -> str:
+    """A SHA-256 over the bot's files, so results say exactly which code played."""
+    digest = hashlib.sha256()
+    for path in sorted(files):
+        digest.update(str(path.relative_to(root)).encode() + b"\0")
+        digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()

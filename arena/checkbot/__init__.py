@@ -1,0 +1,1 @@
+"""check-bot: exact positions sent as real requests, then whole games."""

@@ -1,0 +1,331 @@
+"""`arena check-bot`: put one bot through the situations that trip bots up.
+
+The bot runs as it would in a tournament (its manifest, build, process,
+session), against a real referee. Each probe is an exact position built with
+the engine (an opening, a raise after a paco bid, a palifico round, a calza
+offer, ...) sent to the bot as a real request; its answer must be legal and
+on time. Then it plays whole games, several at once, against opponents that
+run in process. Every failure says what the bot sent and what was expected.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import engine
+from arena.bots.cgroups import CgroupRoot
+from arena.bots.manifest import BotSpec, ManifestError, load_entry
+from arena.bots.processes import BotProcess, Confinement, ResourceLimits, run_build
+from arena.bots.sandbox import Sandbox, SandboxError, SandboxMode, decide
+from arena.checkbot.positions import HouseSeat, Probe, probes
+from arena.protocol import wire
+from arena.referee.auth import TokenBook
+from arena.referee.match import GameSpec, Match, Seat, answer_misfit
+from arena.referee.pool import Lobby
+from arena.referee.server import Referee, ServerLimits
+from arena.referee.session import Reply, Session, exit_probe, next_request_id
+from engine import CalzaRule, Ruleset
+
+SESSIONS = 2
+OPPONENT = "house"
+CONNECTS = "connects and says hello"
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    name: str
+    passed: bool
+    detail: str = ""
+
+
+async def _probe(session: Session, probe: Probe, move_time: float) -> Check:
+    request_id = next_request_id()
+    game_id = f"check-{probe.name.replace(' ', '-')}"
+    players = tuple(
+        OPPONENT if s != probe.seat else session.name for s in range(probe.state.players)
+    )
+    request = wire.encode_request(
+        engine.observe(probe.state, probe.seat),
+        request_id=request_id,
+        offer=probe.offer,
+        game_id=game_id,
+        players=players,
+        ruleset=wire.ruleset_to_proto(probe.state.ruleset),
+        news=(),
+        time_left_ms=round(move_time * 1000),
+    )
+    reply = await session.ask(request, request_id, move_time)
+    check = _judge(probe, reply)
+    await session.send(
+        wire.game_over_to_proto(
+            game_id=game_id,
+            seat=probe.seat,
+            order=[probe.seat, *(s for s in range(probe.state.players) if s != probe.seat)],
+            players=players,
+            news=(),
+            fault=reply.fault,
+        )
+    )
+    return check
+
+
+def _judge(probe: Probe, reply: Reply) -> Check:
+    name = f"{probe.name}"
+    if reply.fault is not None:
+        sent = f"; it sent {reply.fault.sent}" if reply.fault.sent else ""
+        return Check(
+            name,
+            False,
+            f"{reply.fault.kind.value}: {reply.fault.detail}{sent}; expected {probe.expect}",
+        )
+    answer = reply.answer
+    timing = f"{reply.elapsed * 1000:.1f} ms"
+    why = answer_misfit(answer, probe.offer)
+    if why is None and isinstance(answer, engine.Bid | engine.Dudo | engine.Calza):
+        refusal = engine.refusal(probe.state, probe.seat, answer)
+        why = None if refusal is None else str(refusal)
+    if why is None:
+        return Check(name, True, f"{answer} ({timing})")
+    return Check(
+        name, False, f"it sent {answer}, which is illegal ({why}); expected {probe.expect}"
+    )
+
+
+async def _games(
+    session_pool: list[Session], move_time: float, say: Callable[[Check], None]
+) -> list[Check]:
+    variants = [
+        ("rulebook", Ruleset()),
+        ("calza by anyone", Ruleset(calza=CalzaRule.ANY)),
+        ("no calza, palifico every time", Ruleset(calza=CalzaRule.OFF, palifico_once=False)),
+        ("one-die face change", Ruleset(palifico_one_die_may_change_face=True, dice_per_player=3)),
+    ]
+    checks: list[Check] = []
+    seed = engine.new_seed()
+
+    async def play(index: int, label: str, ruleset: Ruleset, session: Session) -> Check:
+        seats: list[Seat] = [HouseSeat(f"{OPPONENT}-{i}") for i in range(3)]
+        seat = index % 3
+        seats[seat] = session
+        names = tuple(s.name for s in seats)
+        spec = GameSpec(f"check-game-{index}", names, f"check-{index}", ruleset)
+        record = await Match(spec, seats, seed, move_time).play()
+        faults = [f for f in record.faults if f.seat == seat]
+        place = record.order.index(seat) + 1
+        name = f"whole game: {label}"
+        if faults:
+            f = faults[0].fault
+            sent = f"; it sent {f.sent}" if f.sent else ""
+            return Check(
+                name, False, f"{f.kind.value} in round {faults[0].round}: {f.detail}{sent}"
+            )
+        times = record.think_ms[seat]
+        slowest = max(times) if times else 0.0
+        return Check(
+            name, True, f"place {place} of 3, {len(times)} decisions, slowest {slowest:.1f} ms"
+        )
+
+    for start in range(0, len(variants), len(session_pool)):
+        batch = variants[start : start + len(session_pool)]
+        results = await asyncio.gather(
+            *(
+                play(start + i, label, rules, session_pool[i])
+                for i, (label, rules) in enumerate(batch)
+            )
+        )
+        for check in results:
+            say(check)
+            checks.append(check)
+    return checks
+
+
+@dataclass
+class CheckRun:
+    checks: list[Check] = field(default_factory=list)
+
+    @property
+    def passed(self) -> bool:
+        return bool(self.checks) and all(c.passed for c in self.checks)
+
+
+async def check_bot(
+    path: Path,
+    say: Callable[[Check], None],
+    move_time: float = 1.0,
+    connect_timeout: float = 20.0,
+    limits: ResourceLimits | None = None,
+    sandbox: SandboxMode = SandboxMode.AUTO,
+) -> CheckRun:
+    run = CheckRun()
+
+    def record(check: Check) -> None:
+        run.checks.append(check)
+        say(check)
+
+    try:
+        spec = load_entry(path)
+    except ManifestError as error:
+        record(Check("manifest", False, str(error)))
+        return run
+    if spec is None:
+        record(
+            Check(
+                "manifest",
+                False,
+                f"{path} is not a bot (a folder with bot.toml, or a .py/.js/.sh script)",
+            )
+        )
+        return run
+    missing = spec.missing_programs()
+    if missing:
+        record(Check("toolchain", False, f"needs {', '.join(missing)}, not found on PATH"))
+        return run
+    try:
+        decided = decide(sandbox)
+    except SandboxError as error:
+        record(Check("sandbox", False, str(error)))
+        return run
+    limits = limits or ResourceLimits()
+    cgroups = CgroupRoot.find()
+    with tempfile.TemporaryDirectory(prefix="check-bot-") as tmp:
+        try:
+            await _check_in(
+                spec, Path(tmp), record, run, limits, decided, cgroups, move_time, connect_timeout
+            )
+        finally:
+            if cgroups is not None:
+                cgroups.remove()
+    return run
+
+
+async def _check_in(
+    spec: BotSpec,
+    logs: Path,
+    record: Callable[[Check], None],
+    run: CheckRun,
+    limits: ResourceLimits,
+    sandbox: Sandbox,
+    cgroups: CgroupRoot | None,
+    move_time: float,
+    connect_timeout: float,
+) -> None:
+    """Build, start and probe the bot, confined as in a tournament."""
+    private = logs / "referee"
+    private.mkdir(mode=0o700)
+    socket = private / "referee.sock"
+    confinement = Confinement(sandbox, cgroups, socket)
+    record(Check("sandbox", True, " ".join(confinement.describe(limits))))
+    failure = await run_build(spec, {}, logs / "build.log", limits, confinement)
+    if failure is not None:
+        record(Check("build", False, failure))
+        return
+    if spec.build is not None:
+        record(Check("build", True, " ".join(spec.build)))
+    tokens = TokenBook()
+    lobby = Lobby(tokens)
+    referee = Referee(lobby, ServerLimits(move_time=move_time))
+    port = await referee.start(unix_socket=socket)
+    env = {
+        "PERUDO_ADDRESS": confinement.address(port),
+        "PERUDO_BOT_NAME": spec.name,
+        "PERUDO_TOKEN": tokens.issue(spec.name),
+        "PERUDO_SESSIONS": str(min(SESSIONS, spec.sessions or SESSIONS)),
+    }
+    process = await BotProcess.start(spec, env, logs / "bot.log", limits, confinement)
+    lobby.crash_probes[spec.name] = exit_probe(process.process)
+    try:
+        sessions = min(SESSIONS, spec.sessions or SESSIONS)
+        await _check_running(
+            record, lobby, spec.name, process, logs, move_time, connect_timeout, sessions
+        )
+    finally:
+        await referee.stop("the check is over")
+        code = await process.stop()
+    if any(c.name == CONNECTS and c.passed for c in run.checks):
+        record(Check("exits after goodbye", code == 0, f"exit code {code}"))
+
+
+async def _check_running(
+    record: Callable[[Check], None],
+    lobby: Lobby,
+    name: str,
+    process: BotProcess,
+    logs: Path,
+    move_time: float,
+    connect_timeout: float,
+    sessions: int,
+) -> None:
+    deadline = time.monotonic() + connect_timeout
+    while not lobby.connected().get(name) and process.alive and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+    if not lobby.connected().get(name):
+        why = (
+            "its process exited" if not process.alive else f"nothing within {connect_timeout:.0f} s"
+        )
+        record(Check(CONNECTS, False, f"{why}; last log line: {_tail(logs / 'bot.log')}"))
+        return
+    record(Check(CONNECTS, True, f"{lobby.connected()[name]} session(s)"))
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(_sessions(lobby, name, sessions), 3.0)
+    opened = lobby.connected().get(name, 0)
+    record(
+        Check(
+            f"opens {sessions} session(s) when asked",
+            opened >= sessions,
+            f"opened {opened} (PERUDO_SESSIONS={sessions})",
+        )
+    )
+    borrowed = await lobby.borrow_table([name])
+    session = borrowed[name]
+    if session is None:
+        record(
+            Check(
+                "stays connected",
+                False,
+                f"the session closed; last log line: {_tail(logs / 'bot.log')}",
+            )
+        )
+        return
+    pool = [session]
+    if sessions > 1 and opened >= sessions:
+        second = (await lobby.borrow_table([name]))[name]
+        if second is not None:
+            pool.append(second)
+    for probe in probes():
+        record(await _probe(session, probe, move_time))
+        if session.closed:
+            record(
+                Check(
+                    "stays connected",
+                    False,
+                    f"{session.close_reason}; last log line: {_tail(logs / 'bot.log')}",
+                )
+            )
+            return
+    record(
+        Check(
+            "keeps playing after game over",
+            not session.closed,
+            "answered every probe after its game over",
+        )
+    )
+    await _games(pool, move_time, record)
+
+
+async def _sessions(lobby: Lobby, name: str, count: int) -> None:
+    while lobby.connected().get(name, 0) < count:
+        await asyncio.sleep(0.05)
+
+
+def _tail(log: Path) -> str:
+    try:
+        lines = log.read_text(errors="replace").strip().splitlines()
+    except OSError:
+        return "(no log)"
+    return lines[-1][:300] if lines else "(no output)"

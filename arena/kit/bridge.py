@@ -1,0 +1,171 @@
+"""Play in the arena from any language, without a gRPC library.
+
+    python -m arena.kit.bridge [--sessions N] -- PROGRAM [ARGS...]
+
+The bridge dials the referee like any bot (PERUDO_* variables or flags) and
+starts PROGRAM once per session. It writes each request to the program's
+stdin as one JSON object per line and reads one JSON line back per request:
+
+    -> {"type": "request", "request_id": 7, "kind": "turn", "seat": 1, "my_dice": [2, 5, 1],
+        "min_count": [2, 3, 3, 3, 3, 4], "dudo_allowed": true, ...}
+    <- {"request_id": 7, "action": "bid", "count": 3, "face": 5}
+    <- {"request_id": 7, "action": "dudo"}          (or "calza", or "pass" on a calza offer)
+    -> {"type": "game_over", "game_id": "...", "order": [2, 0, 1], ...}
+
+Fields are those of ActionRequest and GameOver in proto/perudo/v1/referee.proto,
+named the same, with enum values as short lower-case words ("turn",
+"calza_offer", "any", "dudo", ...). The program's stderr goes to the bot's
+log; it must never write anything but answers to stdout.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from google.protobuf.json_format import MessageToDict
+from google.protobuf.message import Message
+
+from arena.kit import Connection, RefusedError, connection_from_env, serve_sessions
+from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
+
+MAX_LINE = 64 * 1024
+_ACTIONS = {
+    "bid": pb.ACTION_KIND_BID,
+    "dudo": pb.ACTION_KIND_DUDO,
+    "calza": pb.ACTION_KIND_CALZA,
+    "pass": pb.ACTION_KIND_PASS,
+}
+_ENUM_PREFIXES = (
+    "REQUEST_KIND_",
+    "ACTION_KIND_",
+    "OPENER_",
+    "CALZA_RULE_",
+    "FAULT_PENALTY_",
+    "ROUND_END_",
+    "FAULT_KIND_",
+)
+
+
+def _plain(value: Any) -> Any:
+    """Proto3 JSON, made friendlier: short enum words and 64-bit ids as numbers."""
+    if isinstance(value, dict):
+        return {k: (int(v) if k == "request_id" else _plain(v)) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, str):
+        for prefix in _ENUM_PREFIXES:
+            if value.startswith(prefix):
+                return value.removeprefix(prefix).lower()
+    return value
+
+
+def to_json(kind: str, message: Message) -> str:
+    data = MessageToDict(
+        message, preserving_proto_field_name=True, always_print_fields_with_no_presence=True
+    )
+    return json.dumps({"type": kind, **_plain(data)}, separators=(",", ":"))
+
+
+def parse_answer(line: bytes, request_id: int) -> tuple[pb.Action, str | None]:
+    """The action in one line from the program, and a complaint when it is not right.
+
+    A line that cannot be understood becomes an action of no kind, which the
+    referee records as a malformed message; the complaint goes to the log.
+    """
+    try:
+        data = json.loads(line)
+        if not isinstance(data, dict):
+            raise ValueError("the answer must be a JSON object")
+        if data.get("request_id") != request_id:
+            raise ValueError(f"request_id must be {request_id}, got {data.get('request_id')!r}")
+        kind = _ACTIONS[data["action"]]
+        count, face = data.get("count", 0), data.get("face", 0)
+        if not (isinstance(count, int) and isinstance(face, int)) or count < 0 or face < 0:
+            raise ValueError("count and face must be whole numbers")
+        return pb.Action(kind=kind, count=count, face=face), None
+    except (ValueError, KeyError, TypeError) as error:
+        text = line.decode(errors="replace").strip()[:200]
+        return pb.Action(), f"bridge: cannot use the program's answer {text!r}: {error}"
+
+
+class ProgramHandler:
+    """One session's program, fed JSON lines."""
+
+    def __init__(self, command: Sequence[str]) -> None:
+        self._command = list(command)
+        self._process: asyncio.subprocess.Process | None = None
+
+    async def open(self) -> None:
+        # Started before Hello, so that its start-up never eats a decision's time.
+        await self._program()
+
+    async def _program(self) -> asyncio.subprocess.Process:
+        if self._process is None:
+            self._process = await asyncio.create_subprocess_exec(
+                *self._command,
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+                limit=MAX_LINE,
+            )
+        return self._process
+
+    async def _send(self, line: str) -> asyncio.subprocess.Process:
+        process = await self._program()
+        assert process.stdin is not None
+        process.stdin.write(line.encode() + b"\n")
+        await process.stdin.drain()
+        return process
+
+    async def request(self, request: pb.ActionRequest) -> pb.Action:
+        process = await self._send(to_json("request", request))
+        assert process.stdout is not None
+        line = await process.stdout.readline()
+        if not line:
+            code = await process.wait()
+            raise SystemExit(f"bridge: the program exited (code {code}) instead of answering")
+        action, complaint = parse_answer(line, request.request_id)
+        if complaint:
+            print(complaint, file=sys.stderr, flush=True)
+        return action
+
+    async def game_over(self, message: pb.GameOver) -> None:
+        await self._send(to_json("game_over", message))
+
+    async def close(self) -> None:
+        process = self._process
+        if process is None or process.returncode is not None:
+            return
+        assert process.stdin is not None
+        process.stdin.close()
+        try:
+            await asyncio.wait_for(process.wait(), 2)
+        except TimeoutError:
+            process.kill()
+            await process.wait()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if "--" not in args:
+        print(__doc__, file=sys.stderr)
+        return 2
+    split = args.index("--")
+    flags, command = args[:split], args[split + 1 :]
+    if not command:
+        print("bridge: no program given after --", file=sys.stderr)
+        return 2
+    conn: Connection = connection_from_env(argv=flags, bot_version="bridge")
+    try:
+        asyncio.run(serve_sessions(conn, lambda: ProgramHandler(command)))
+    except (RefusedError, ConnectionError) as error:
+        print(f"bridge: {error}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""The league: the store every tournament adds to, and the league server."""

@@ -1,0 +1,132 @@
+"""`arena league rebuild`: a league store made again from the tournaments' folders.
+
+Each game is committed to its tournament's games.jsonl before the store
+hears of it, so the folders hold the whole league; the store is an index
+that can always be made again. What the folders do not hold is the token
+hashes of a league server's entrants: they are carried over when the old
+store can still be read, and must be registered again otherwise.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from arena.league.store import LeagueStore, StoreError
+from arena.tournament.folder import ResultsError, TournamentFolder
+from arena.tournament.lock import FolderBusyError, FolderLock
+
+_SIDECARS = ("", "-wal", "-shm")
+"""The files of one SQLite store in WAL mode: the database, its log and its index."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rebuilt:
+    tournaments: tuple[tuple[str, int], ...]
+    """Each tournament taken in, with its number of games."""
+    notes: tuple[str, ...]
+    """Folders left out and lines ignored, each with why."""
+    entrants: int | None
+    """Entrants whose tokens were carried over; None when there was no old store to read."""
+    set_aside: tuple[Path, ...]
+    """The old store's files, renamed, not deleted."""
+
+
+def rebuild(league: Path, results: Sequence[Path]) -> Rebuilt:
+    """Make `league` again from every tournament folder under `results` that belongs to it."""
+    target = league.resolve()
+    notes: list[str] = []
+    found: list[tuple[TournamentFolder, dict[str, Any]]] = []
+    for info_path in sorted(p for root in results for p in root.glob("*/tournament.json")):
+        folder = TournamentFolder(info_path.parent)
+        try:
+            info = folder.info()
+        except (OSError, ValueError) as error:
+            notes.append(f"{folder.root}: left out, its tournament.json is unreadable ({error})")
+            continue
+        if "entrants" not in info:
+            continue  # it never began to play: no games
+        if Path(info.get("league", "")).resolve() != target:
+            notes.append(f"{folder.root}: left out, it belongs to the league {info.get('league')}")
+            continue
+        found.append((folder, info))
+    if not found:
+        where = ", ".join(str(r) for r in results)
+        raise StoreError(f"no tournament of the league {league} under {where}; nothing rebuilt")
+    locks = []
+    try:
+        for folder, _ in found:  # a running tournament would add games behind our back
+            locks.append(FolderLock.take(folder.root))
+        return _rebuild(league, found, notes)
+    except FolderBusyError as error:
+        raise StoreError(f"cannot rebuild while a tournament runs: {error}") from None
+    finally:
+        for lock in locks:
+            lock.release()
+
+
+def _rebuild(
+    league: Path, found: list[tuple[TournamentFolder, dict[str, Any]]], notes: list[str]
+) -> Rebuilt:
+    entrants = _old_entrants(league)
+    fresh = league.with_name(league.name + ".rebuilding")
+    _remove(fresh)
+    store = LeagueStore(fresh)
+    taken = []
+    try:
+        if entrants is not None:
+            for name, token_hash in entrants.items():
+                store.set_entrant(name, token_hash)
+        for folder, info in found:
+            try:
+                games = folder.finished(folder.schedule(info))
+            except (ResultsError, OSError, ValueError) as error:
+                notes.append(f"{folder.root}: left out: {error}")
+                continue
+            notes.extend(f"{folder.root}: {problem}" for problem in games.problems)
+            store.add_tournament(info["id"], info, started=info.get("created"))
+            for line in games.lines:
+                store.add_game(info["id"], line)
+            taken.append((info["id"], len(games.lines)))
+    finally:
+        store.close()
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    aside = []
+    for suffix in _SIDECARS:
+        old = league.with_name(league.name + suffix)
+        if old.exists():
+            moved = old.with_name(f"{league.name}.before-rebuild-{stamp}{suffix}")
+            os.replace(old, moved)
+            aside.append(moved)
+    os.replace(fresh, league)
+    kept = None if entrants is None else len(entrants)
+    return Rebuilt(tuple(taken), tuple(notes), kept, tuple(aside))
+
+
+def _old_entrants(league: Path) -> dict[str, str] | None:
+    """The registered entrants of the old store, if it can still say, damaged or not."""
+    if not league.exists():
+        return None
+    try:
+        old = sqlite3.connect(f"file:{league}?mode=ro", uri=True)
+    except sqlite3.Error:
+        return None
+    try:
+        rows = old.execute("SELECT name, token_hash FROM entrants WHERE revoked = 0")
+        return {str(name): str(token) for name, token in rows.fetchall()}
+    except sqlite3.Error:
+        return None
+    finally:
+        old.close()
+
+
+def _remove(store: Path) -> None:
+    for suffix in _SIDECARS:
+        with contextlib.suppress(FileNotFoundError):
+            store.with_name(store.name + suffix).unlink()

@@ -1,0 +1,1 @@
+"""The wire: the only package that touches the generated protobuf code."""

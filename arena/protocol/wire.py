@@ -1,0 +1,306 @@
+"""The one place where protobuf messages and engine values meet.
+
+The referee turns an engine `Observation` into an `ActionRequest` here, and
+a bot's `Action` message back into an engine action; the bot kit does the
+reverse of both. Nothing else in the arena touches `arena.protocol._proto` message
+fields, so a protocol change is a change to this module and the .proto file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import engine
+from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
+from arena.protocol.faults import Fault, FaultKind
+from engine import (
+    CalzaRule,
+    FaultPenalty,
+    MalformedActionError,
+    Observation,
+    Opener,
+    PlacedBid,
+    RoundEnd,
+    RoundOutcome,
+    Ruleset,
+)
+
+PROTOCOL_VERSION = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """Declining an out-of-turn calza offer; a protocol answer, not a game action."""
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+PASS = Pass()
+Answer = engine.Action | Pass
+"""What a bot may answer a request with."""
+
+_OPENER = {Opener.ROLLOFF: pb.OPENER_ROLLOFF, Opener.SEAT0: pb.OPENER_SEAT0}
+_CALZA = {
+    CalzaRule.OFF: pb.CALZA_RULE_OFF,
+    CalzaRule.TURN: pb.CALZA_RULE_TURN,
+    CalzaRule.ANY: pb.CALZA_RULE_ANY,
+}
+_PENALTY = {
+    FaultPenalty.ELIMINATE: pb.FAULT_PENALTY_ELIMINATE,
+    FaultPenalty.LOSE_DIE: pb.FAULT_PENALTY_LOSE_DIE,
+}
+_END = {
+    RoundEnd.DUDO: pb.ROUND_END_DUDO,
+    RoundEnd.CALZA: pb.ROUND_END_CALZA,
+    RoundEnd.FAULT: pb.ROUND_END_FAULT,
+}
+
+
+_FAULT_KIND = {
+    FaultKind.TIMEOUT: pb.FAULT_KIND_TIMEOUT,
+    FaultKind.ILLEGAL_ACTION: pb.FAULT_KIND_ILLEGAL_ACTION,
+    FaultKind.MALFORMED_MESSAGE: pb.FAULT_KIND_MALFORMED_MESSAGE,
+    FaultKind.DISCONNECT: pb.FAULT_KIND_DISCONNECT,
+    FaultKind.CRASH: pb.FAULT_KIND_CRASH,
+    FaultKind.STALL: pb.FAULT_KIND_STALL,
+}
+_OPENER_IN = {v: k for k, v in _OPENER.items()}
+_CALZA_IN = {v: k for k, v in _CALZA.items()}
+_PENALTY_IN = {v: k for k, v in _PENALTY.items()}
+_END_IN = {v: k for k, v in _END.items()}
+
+
+def ruleset_to_proto(ruleset: Ruleset) -> pb.Ruleset:
+    return pb.Ruleset(
+        dice_per_player=ruleset.dice_per_player,
+        opener=_OPENER[ruleset.opener],
+        lower_face_with_higher_count=ruleset.lower_face_with_higher_count,
+        calza=_CALZA[ruleset.calza],
+        palifico=ruleset.palifico,
+        palifico_once=ruleset.palifico_once,
+        palifico_one_die_may_change_face=ruleset.palifico_one_die_may_change_face,
+        fault_penalty=_PENALTY[ruleset.fault_penalty],
+    )
+
+
+def ruleset_from_proto(msg: pb.Ruleset) -> Ruleset:
+    return Ruleset(
+        dice_per_player=msg.dice_per_player,
+        opener=_OPENER_IN[msg.opener],
+        lower_face_with_higher_count=msg.lower_face_with_higher_count,
+        calza=_CALZA_IN[msg.calza],
+        palifico=msg.palifico,
+        palifico_once=msg.palifico_once,
+        palifico_one_die_may_change_face=msg.palifico_one_die_may_change_face,
+        fault_penalty=_PENALTY_IN[msg.fault_penalty],
+    )
+
+
+def answer_to_proto(answer: Answer) -> pb.Action:
+    if isinstance(answer, engine.Bid):
+        return pb.Action(kind=pb.ACTION_KIND_BID, count=answer.count, face=answer.face)
+    if isinstance(answer, engine.Dudo):
+        return pb.Action(kind=pb.ACTION_KIND_DUDO)
+    if isinstance(answer, engine.Calza):
+        return pb.Action(kind=pb.ACTION_KIND_CALZA)
+    if isinstance(answer, Pass):
+        return pb.Action(kind=pb.ACTION_KIND_PASS)
+    raise TypeError(f"not an answer: {answer!r}")
+
+
+def answer_from_proto(msg: pb.Action) -> Answer:
+    """The answer a bot sent; `MalformedActionError` when it is not one."""
+    kind = msg.kind
+    if kind == pb.ACTION_KIND_BID:
+        return engine.Bid(msg.count, msg.face)
+    if kind != pb.ACTION_KIND_UNSPECIFIED and (msg.count or msg.face):
+        raise MalformedActionError(f"only a bid has a count and a face; got {_describe(msg)}")
+    if kind == pb.ACTION_KIND_DUDO:
+        return engine.DUDO
+    if kind == pb.ACTION_KIND_CALZA:
+        return engine.CALZA
+    if kind == pb.ACTION_KIND_PASS:
+        return PASS
+    raise MalformedActionError(f"the action has no valid kind; got {_describe(msg)}")
+
+
+def _describe(msg: pb.Action) -> str:
+    return f"kind={msg.kind} count={msg.count} face={msg.face}"
+
+
+def placed_bid_to_proto(placed: PlacedBid) -> pb.Bid:
+    return pb.Bid(seat=placed.seat, count=placed.bid.count, face=placed.bid.face)
+
+
+def placed_bid_from_proto(msg: pb.Bid) -> PlacedBid:
+    return PlacedBid(msg.seat, engine.Bid(msg.count, msg.face))
+
+
+def outcome_to_proto(outcome: RoundOutcome) -> pb.RoundResult:
+    result = pb.RoundResult(
+        round=outcome.round,
+        end=_END[outcome.end],
+        caller_seat=outcome.caller,
+        counted=outcome.counted,
+        changed_seat=outcome.changed_seat,
+        dice_change=outcome.dice_change,
+        palifico=outcome.palifico,
+    )
+    for hand in outcome.hands:  # added in place: building Hand messages to copy in is slower
+        result.hands.add(dice=hand)
+    if outcome.standing is not None:
+        bid = result.bid
+        bid.seat = outcome.standing.seat
+        bid.count = outcome.standing.bid.count
+        bid.face = outcome.standing.bid.face
+    return result
+
+
+def outcome_from_proto(msg: pb.RoundResult) -> RoundOutcome:
+    return RoundOutcome(
+        round=msg.round,
+        end=_END_IN[msg.end],
+        caller=msg.caller_seat,
+        standing=placed_bid_from_proto(msg.bid) if msg.HasField("bid") else None,
+        counted=msg.counted,
+        hands=tuple(tuple(hand.dice) for hand in msg.hands),
+        changed_seat=msg.changed_seat,
+        dice_change=msg.dice_change,
+        palifico=msg.palifico,
+    )
+
+
+def encode(message: pb.RefereeMessage | bytes) -> bytes:
+    """A message for the stream, which takes requests already encoded by `RequestBuilder`."""
+    return message if isinstance(message, bytes) else message.SerializeToString()
+
+
+def _varint(value: int) -> bytes:
+    out = bytearray()
+    while value > 0x7F:
+        out.append(value & 0x7F | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
+
+
+_REQUEST_KEY = _varint(pb.RefereeMessage.REQUEST_FIELD_NUMBER << 3 | 2)  # length-delimited
+
+
+class RequestBuilder:
+    """Builds the requests of one game, encoded.
+
+    A request repeats what its seat was already told: the game's fixed fields
+    and the rounds that ended. Those parts are encoded once per game and each
+    request is their concatenation with its own fields, encoded fresh; the
+    protobuf encoding allows fields in any order, so the result is one
+    ordinary `RefereeMessage`. Copying round results into a message for every
+    request would cost the referee more than the rest of its work on a decision.
+    """
+
+    def __init__(
+        self, game_id: str, players: Sequence[str], ruleset: pb.Ruleset, time_left_ms: int
+    ) -> None:
+        self._fixed = pb.ActionRequest(
+            game_id=game_id, players=players, ruleset=ruleset, time_left_ms=time_left_ms
+        ).SerializeToString()
+        self._results: list[bytes] = []
+
+    def build(
+        self,
+        obs: Observation,
+        *,
+        request_id: int,
+        offer: bool,
+        history: Sequence[RoundOutcome],
+        told: int,
+    ) -> bytes:
+        """The request for one decision of `obs.seat`, with the rounds after `told` as news."""
+        for outcome in history[len(self._results) :]:
+            part = pb.ActionRequest(results=[outcome_to_proto(outcome)])
+            self._results.append(part.SerializeToString())
+        own = pb.ActionRequest()
+        own.request_id = request_id
+        own.kind = pb.REQUEST_KIND_CALZA_OFFER if offer else pb.REQUEST_KIND_TURN
+        own.seat = obs.seat
+        own.round = obs.round
+        own.my_dice.extend(obs.my_dice)
+        own.dice_counts.extend(obs.dice)
+        for placed in obs.bids:
+            own.bids.add(seat=placed.seat, count=placed.bid.count, face=placed.bid.face)
+        own.palifico = obs.palifico
+        own.min_count.extend(obs.floors)
+        own.dudo_allowed = obs.can_dudo
+        own.calza_allowed = obs.can_calza
+        own.dice_in_play = obs.dice_in_play
+        request = b"".join(
+            (self._fixed, own.SerializeToString(), *self._results[told : len(history)])
+        )
+        return _REQUEST_KEY + _varint(len(request)) + request
+
+
+def encode_request(
+    obs: Observation,
+    *,
+    request_id: int,
+    offer: bool,
+    game_id: str,
+    players: Sequence[str],
+    ruleset: pb.Ruleset,
+    news: Iterable[RoundOutcome],
+    time_left_ms: int,
+) -> bytes:
+    """One request on its own; `news` are rounds the seat has not been told of."""
+    builder = RequestBuilder(game_id, players, ruleset, time_left_ms)
+    return builder.build(obs, request_id=request_id, offer=offer, history=tuple(news), told=0)
+
+
+def observation_from_proto(
+    request: pb.ActionRequest, history: tuple[RoundOutcome, ...]
+) -> Observation:
+    """The bot's view, rebuilt from a request and the rounds the bot has been told of."""
+    bids = tuple(placed_bid_from_proto(b) for b in request.bids)
+    to_act = request.seat
+    if request.kind == pb.REQUEST_KIND_CALZA_OFFER and bids:
+        # An offer goes to a seat other than the one to act: the next seat with
+        # dice after the bidder.
+        to_act = engine.left_of(tuple(request.dice_counts), bids[-1].seat)
+    return Observation(
+        seat=request.seat,
+        ruleset=ruleset_from_proto(request.ruleset),
+        round=request.round,
+        my_dice=tuple(request.my_dice),
+        dice=tuple(request.dice_counts),
+        bids=bids,
+        palifico=request.palifico,
+        to_act=to_act,
+        floors=tuple(request.min_count),
+        can_dudo=request.dudo_allowed,
+        can_calza=request.calza_allowed,
+        history=history,
+    )
+
+
+def game_over_to_proto(
+    *,
+    game_id: str,
+    seat: int,
+    order: Sequence[int],
+    players: Sequence[str],
+    news: Iterable[RoundOutcome],
+    fault: Fault | None,
+) -> pb.RefereeMessage:
+    message = pb.GameOver(
+        game_id=game_id,
+        seat=seat,
+        order=order,
+        players=players,
+        results=[outcome_to_proto(o) for o in news],
+    )
+    if fault is not None:
+        message.fault.CopyFrom(
+            pb.Fault(kind=_FAULT_KIND[fault.kind], detail=fault.detail, request_id=fault.request_id)
+        )
+    return pb.RefereeMessage(game_over=message)

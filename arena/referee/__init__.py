@@ -1,0 +1,1 @@
+"""The referee: sessions, their pool, admission, the match runner, the gRPC server."""

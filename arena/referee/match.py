@@ -1,0 +1,301 @@
+"""Play one game: the engine decides, sessions answer, failures become faults.
+
+The runner owns no sockets and no processes. It asks a `Seat` for each
+decision and gets back an answer or a typed fault; a fault is applied to the
+game by the ruleset's penalty and recorded, and the game goes on with the
+others. Everything that happened is kept as a replay: every deal, every
+answer with its thinking time, every fault.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import engine
+from arena.protocol import wire
+from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
+from arena.protocol.faults import Fault, FaultKind, FaultRecord
+from arena.referee.session import Reply, next_request_id
+from engine import CALZA, GameState, Phase, Ruleset
+
+
+class Seat(Protocol):
+    """Whoever answers for one seat: a live session, or an absent bot."""
+
+    name: str
+
+    async def ask(self, request: bytes, request_id: int, timeout: float) -> Reply:
+        """Answer an encoded request (`wire.RequestBuilder`)."""
+        ...
+
+    async def send(self, message: pb.RefereeMessage) -> bool: ...
+
+    async def crashed(self) -> str | None:
+        """How the bot's process died, once its stream has ended; None if it did not crash."""
+        ...
+
+
+class AbsentSeat:
+    """A bot with no session to play on: every request is a disconnect fault."""
+
+    def __init__(self, name: str, reason: str) -> None:
+        self.name = name
+        self.reason = reason
+
+    async def ask(self, request: bytes, request_id: int, timeout: float) -> Reply:
+        return Reply(None, Fault(FaultKind.DISCONNECT, self.reason, "", request_id), 0.0)
+
+    async def send(self, message: pb.RefereeMessage) -> bool:
+        return False
+
+    async def crashed(self) -> str | None:
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class GameSpec:
+    """One game of a schedule. Games sharing `deal_key` get the same dice."""
+
+    game_id: str
+    players: tuple[str, ...]
+    deal_key: str
+    ruleset: Ruleset
+
+
+@dataclass
+class GameRecord:
+    """Everything about a finished game that the results keep."""
+
+    spec: GameSpec
+    order: tuple[int, ...] = ()
+    faults: list[FaultRecord] = field(default_factory=list)
+    events: list[dict[str, Any]] = field(default_factory=list)
+    think_ms: list[list[float]] = field(default_factory=list)
+    decisions: int = 0
+    started: float = 0.0
+    duration: float = 0.0
+    referee_late: list[dict[str, Any]] = field(default_factory=list)
+    """Decisions the referee itself was late for (its loop held up): over the limit by its
+    clock, not charged to the bot. The game is the arena's to answer for, not the players'."""
+
+    @property
+    def ranking(self) -> tuple[str, ...]:
+        """Bot names in finishing order, winner first."""
+        return tuple(self.spec.players[s] for s in self.order)
+
+
+def answer_misfit(answer: wire.Answer | None, offer: bool) -> str | None:
+    """Why `answer` does not fit the kind of request it answers, or None when it does.
+
+    The protocol's rule, apart from the game's: a pass answers only a calza
+    offer, and an offer is answered with calza or pass. Whether a fitting
+    action is legal is the engine's to say.
+    """
+    if answer is None or isinstance(answer, wire.Pass):
+        return None if offer else "pass answers only a calza offer"
+    if offer and answer != CALZA:
+        return f"{answer}: a calza offer is answered with calza or pass only"
+    return None
+
+
+DEFAULT_TIME_MARGIN = 0.025
+"""Seconds a decision may run past the move time before it is a timeout: the scheduling
+jitter of a busy machine (cutechess's timemargin), which bots are not told of."""
+
+
+class Match:
+    """One game in progress."""
+
+    def __init__(
+        self,
+        spec: GameSpec,
+        seats: Sequence[Seat],
+        seed: bytes,
+        move_time: float,
+        time_margin: float = 0.0,
+    ) -> None:
+        if len(seats) != len(spec.players):
+            raise ValueError("one seat per player")
+        self.spec = spec
+        self.seats = list(seats)
+        self.move_time = move_time
+        self.limit = move_time + time_margin
+        """What a decision may take before it is a timeout: the move time told, and the margin."""
+        self.dice = engine.HmacDice(seed, spec.deal_key)
+        self.record = GameRecord(spec, think_ms=[[] for _ in seats])
+        self._requests = wire.RequestBuilder(
+            spec.game_id,
+            spec.players,
+            wire.ruleset_to_proto(spec.ruleset),
+            round(move_time * 1000),
+        )
+        self._told = [0] * len(seats)
+        self._first_fault: dict[int, Fault] = {}
+
+    async def play(self) -> GameRecord:
+        self.record.started = time.time()
+        clock = time.monotonic()
+        ruleset = self.spec.ruleset
+        n = len(self.seats)
+        opener = engine.rolloff(self.dice, n) if ruleset.opener is engine.Opener.ROLLOFF else 0
+        state = engine.new_game(ruleset, n, opener)
+        # Only calza `any` offers calza out of turn, after each bid.
+        offers = ruleset.calza is engine.CalzaRule.ANY
+        offered_for: tuple[int, int] | None = None
+        while not state.is_over:
+            if state.phase is Phase.DEAL:
+                state = engine.deal(state, engine.roll_hands(state, self.dice))
+                self.record.events.append(
+                    {
+                        "round": state.round,
+                        "opener": state.opener,
+                        "palifico": state.palifico,
+                        "hands": [list(h) for h in state.hands],
+                    }
+                )
+                continue
+            if offers and state.bids and offered_for != (state.round, len(state.bids)):
+                offered_for = (state.round, len(state.bids))
+                state = await self._offer_calza(state)
+                continue
+            state = await self._turn(state)
+        self.record.order = state.order
+        self.record.duration = time.monotonic() - clock
+        await self._game_over(state)
+        return self.record
+
+    async def _ask(self, state: GameState, seat: int, offer: bool) -> Reply:
+        told = self._told[seat]
+        self._told[seat] = len(state.history)
+        request_id = next_request_id()
+        request = self._requests.build(
+            engine.observe(state, seat),
+            request_id=request_id,
+            offer=offer,
+            history=state.history,
+            told=told,
+        )
+        reply = await self.seats[seat].ask(request, request_id, self.limit)
+        self.record.decisions += 1
+        if reply.fault is None:
+            self.record.think_ms[seat].append(reply.wall * 1000)
+        timed_out = reply.fault is not None and reply.fault.kind is FaultKind.TIMEOUT
+        if reply.wall > self.limit and not timed_out:
+            self.record.referee_late.append(
+                {
+                    "seat": seat,
+                    "request_id": request_id,
+                    "wall_ms": round(reply.wall * 1000, 3),
+                    "bot_ms": round((reply.elapsed - reply.referee_lag) * 1000, 3),
+                }
+            )
+        return reply
+
+    async def _offer_calza(self, state: GameState) -> GameState:
+        for seat in engine.calza_offers(state):
+            reply = await self._ask(state, seat, offer=True)
+            if reply.fault is not None:
+                return await self._fault(state, seat, reply.fault, reply)
+            misfit = answer_misfit(reply.answer, offer=True)
+            if misfit is not None:
+                fault = Fault(FaultKind.ILLEGAL_ACTION, misfit, reply.sent, reply.request_id)
+                return await self._fault(state, seat, fault)
+            if isinstance(reply.answer, wire.Pass):
+                self._log(seat, "pass", reply)
+                continue
+            self._log(seat, "calza", reply)
+            return engine.apply(state, seat, CALZA)
+        return state
+
+    async def _turn(self, state: GameState) -> GameState:
+        seat = state.to_act
+        reply = await self._ask(state, seat, offer=False)
+        if reply.fault is not None:
+            return await self._fault(state, seat, reply.fault, reply)
+        answer = reply.answer
+        misfit = answer_misfit(answer, offer=False)
+        if misfit is not None:
+            fault = Fault(FaultKind.ILLEGAL_ACTION, misfit, reply.sent, reply.request_id)
+            return await self._fault(state, seat, fault)
+        assert isinstance(answer, (engine.Bid, engine.Dudo, engine.Calza))  # all that fits a turn
+        try:
+            after = engine.apply(state, seat, answer)
+        except engine.IllegalActionError as refusal:
+            fault = Fault(FaultKind.ILLEGAL_ACTION, str(refusal), reply.sent, reply.request_id)
+            return await self._fault(state, seat, fault)
+        self._log(seat, str(answer), reply)
+        if after.phase is not Phase.BIDDING and after.history:
+            outcome = after.history[-1]
+            self.record.events.append(
+                {
+                    "end": outcome.end.value,
+                    "counted": outcome.counted,
+                    "changed": outcome.changed_seat,
+                    "change": outcome.dice_change,
+                }
+            )
+        return after
+
+    async def _fault(
+        self, state: GameState, seat: int, fault: Fault, reply: Reply | None = None
+    ) -> GameState:
+        if fault.kind is FaultKind.DISCONNECT:
+            fault = await self._crash_or_disconnect(seat, fault)
+        self._first_fault.setdefault(seat, fault)
+        self.record.faults.append(
+            FaultRecord(self.spec.game_id, self.spec.players[seat], seat, state.round, fault)
+        )
+        event: dict[str, Any] = {
+            "seat": seat,
+            "fault": fault.kind.value,
+            "detail": fault.detail,
+            "sent": fault.sent,
+        }
+        if reply is not None and fault.kind is FaultKind.TIMEOUT:
+            event["wall_ms"] = round(reply.wall * 1000, 3)
+            if reply.cpu is not None and reply.cpu_wait is not None:
+                event["cpu_ms"] = round(reply.cpu * 1000, 3)
+                event["cpu_wait_ms"] = round(reply.cpu_wait * 1000, 3)
+        self.record.events.append(event)
+        return engine.fault(state, seat)
+
+    async def _crash_or_disconnect(self, seat: int, fault: Fault) -> Fault:
+        """Tell a crash by the exit status: a clean exit after hanging up is no crash."""
+        how = await self.seats[seat].crashed()
+        if how is None:
+            return fault
+        return Fault(
+            FaultKind.CRASH,
+            f"the bot's process died, {how} ({fault.detail})",
+            fault.sent,
+            fault.request_id,
+        )
+
+    def _log(self, seat: int, action: str, reply: Reply) -> None:
+        event: dict[str, Any] = {
+            "seat": seat,
+            "action": action,
+            "ms": round(reply.wall * 1000, 3),
+        }
+        if reply.cpu is not None:
+            event["cpu_ms"] = round(reply.cpu * 1000, 3)
+        self.record.events.append(event)
+
+    async def _game_over(self, state: GameState) -> None:
+        """Tell every seat at once: the table's sessions are free only when all are told."""
+        messages = [
+            wire.game_over_to_proto(
+                game_id=self.spec.game_id,
+                seat=seat,
+                order=state.order,
+                players=self.spec.players,
+                news=state.history[self._told[seat] :],
+                fault=self._first_fault.get(seat),
+            )
+            for seat in range(len(self.seats))
+        ]
+        await asyncio.gather(*(bot.send(m) for bot, m in zip(self.seats, messages, strict=True)))

@@ -1,0 +1,343 @@
+"""The referee's gRPC face: admit sessions, hand them to the lobby, close them.
+
+The servicer is thin. Messages arrive as raw bytes and are decoded by the
+session, so a garbled message becomes a typed fault instead of a torn-down
+call. The message size limit is the referee's own: grpc lets through messages
+up to a larger ceiling (`GRPC_MESSAGE_CEILING`) so that an oversized reply is
+seen, and faulted as a malformed message, instead of ending the stream as if
+the bot had hung up.
+
+Nobody can exhaust the referee's descriptors: streams still waiting for their
+Hello are capped per peer and overall, connections are capped below the
+open-files limit with headroom kept for the results, and idle ones are closed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import resource
+import uuid
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+import grpc
+from google.protobuf.message import DecodeError
+
+from arena.protocol import wire
+from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
+from arena.protocol.faults import FaultKind
+from arena.referee import cputime
+from arena.referee.auth import token_hash
+from arena.referee.loop_lag import LoopLag
+from arena.referee.pool import Lobby, RefusalError
+from arena.referee.session import Session
+
+SERVICE = "perudo.v1.RefereeService"
+
+_EOF = grpc.aio.EOF  # type: ignore[attr-defined]  # missing from the stubs
+
+GRPC_MESSAGE_CEILING = 4 * 1024 * 1024
+"""The largest message grpc itself lets through (its default); past it a stream just ends."""
+
+QUIET = 0.1
+"""Seconds without a message that tell a refused bot has stopped sending."""
+
+DESCRIPTOR_HEADROOM = 128
+"""Open files kept free of connections: results, logs and bot pipes need them."""
+
+
+@dataclass(frozen=True, slots=True)
+class ServerLimits:
+    max_message_bytes: int = 16 * 1024
+    hello_timeout: float = 5.0
+    goodbye_grace: float = 2.0
+    move_time: float = 1.0
+    max_unauthenticated: int = 256
+    """Streams waiting for their Hello, from everyone together; more wait their turn."""
+    max_unauthenticated_per_peer: int = 64
+    """Streams waiting for their Hello, from one address; more wait their turn."""
+    idle_connection: float = 30.0
+    """Seconds a connection with no stream open is kept."""
+
+
+def max_connections(headroom: int = DESCRIPTOR_HEADROOM) -> int:
+    """Connections the referee accepts: the open-files limit less the headroom."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        return 65536
+    return max(16, soft - headroom)
+
+
+def _peer_host(peer: str) -> str:
+    """The address part of grpc's peer string ("ipv4:127.0.0.1:5000" -> "ipv4:127.0.0.1")."""
+    return peer.rpartition(":")[0] or peer
+
+
+@dataclass(frozen=True, slots=True)
+class Tls:
+    certificate: bytes
+    private_key: bytes
+
+
+class Referee:
+    """A gRPC server that admits bot sessions into a lobby."""
+
+    def __init__(self, lobby: Lobby, limits: ServerLimits | None = None) -> None:
+        self.lobby = lobby
+        self.limits = limits or ServerLimits()
+        self._server: grpc.aio.Server | None = None
+        self._handlers: set[asyncio.Task[None]] = set()
+        self.unix_socket: Path | None = None
+        """Where local bots dial too (sandboxed bots have no network): see `arena.bots.sandbox`."""
+        self.lag = LoopLag()
+        """The referee's own lateness, which no bot is charged for."""
+        self._unauthenticated: Counter[str] = Counter()
+        self._room = asyncio.Condition()
+        """Told whenever a stream stops waiting for its Hello: room for one more."""
+
+    async def start(
+        self, address: str = "127.0.0.1:0", tls: Tls | None = None, unix_socket: Path | None = None
+    ) -> int:
+        """Start listening, also on `unix_socket` if given; return the port (useful with port 0)."""
+        limits = self.limits
+        server = grpc.aio.server(
+            options=[
+                (
+                    "grpc.max_receive_message_length",
+                    max(GRPC_MESSAGE_CEILING, limits.max_message_bytes),
+                ),
+                # Two referees on one port would split the bots between them: fail instead.
+                ("grpc.so_reuseport", 0),
+                ("grpc.max_concurrent_streams", 256),
+                ("grpc.keepalive_permit_without_calls", 0),
+                ("grpc.http2.min_ping_interval_without_data_ms", 10_000),
+                ("grpc.http2.max_ping_strikes", 3),
+                ("grpc.max_connection_idle_ms", round(limits.idle_connection * 1000)),
+                ("grpc.max_allowed_incoming_connections", max_connections()),
+                ("grpc.server_handshake_timeout_ms", round(limits.hello_timeout * 1000)),
+            ]
+        )
+        handler = grpc.method_handlers_generic_handler(
+            SERVICE,
+            {
+                "Play": grpc.stream_stream_rpc_method_handler(
+                    self._play,
+                    request_deserializer=None,
+                    response_serializer=wire.encode,
+                )
+            },
+        )
+        server.add_generic_rpc_handlers((handler,))
+        if tls is None:
+            port = server.add_insecure_port(address)
+        else:
+            creds = grpc.ssl_server_credentials([(tls.private_key, tls.certificate)])
+            port = server.add_secure_port(address, creds)
+        if port == 0:
+            raise OSError(f"could not listen on {address}")
+        if unix_socket is not None and server.add_insecure_port(f"unix:{unix_socket}") == 0:
+            raise OSError(f"could not listen on unix:{unix_socket}")
+        await server.start()
+        self.unix_socket = unix_socket
+        self._server = server
+        self.lag.start()
+        return port
+
+    def unauthenticated(self) -> int:
+        """Streams open that have not said Hello yet."""
+        return self._unauthenticated.total()
+
+    async def stop(self, reason: str = "the referee is shutting down") -> None:
+        """Say goodbye to every session, then stop the server."""
+        await asyncio.gather(*(self.goodbye(s, reason) for s in self.lobby.all_sessions()))
+        if self._server is not None:
+            await self._server.stop(grace=self.limits.goodbye_grace)
+            self._server = None
+        await self.lag.stop()
+
+    async def goodbye(self, session: Session, reason: str) -> None:
+        """Tell a session the referee is done with it; a bot taking no data is not waited for."""
+        goodbye = pb.RefereeMessage(goodbye=pb.Goodbye(reason=reason))
+        await session.send(goodbye, timeout=self.limits.goodbye_grace)
+        session.close(f"goodbye: {reason}")
+
+    async def _play(self, _requests: object, context: grpc.aio.ServicerContext) -> None:  # type: ignore[type-arg]
+        data = await self._first_message(context)
+        if not isinstance(data, bytes):  # EOF: the stream ended before a word
+            return
+        hello = self._hello(data)
+        if isinstance(hello, RefusalError):
+            await context.abort(hello.code, hello.detail)
+            return
+        try:
+            self.lobby.admit(hello.name, hello.token)
+        except RefusalError as refusal:
+            await context.abort(refusal.code, refusal.detail)
+            return
+        session = Session(
+            hello.name,
+            uuid.uuid4().hex[:12],
+            context,
+            self.lobby.crash_probes.get(hello.name),
+            self.lag,
+        )
+        session.token_hash = token_hash(hello.token)
+        root = self.lobby.process_ids.get(hello.name)
+        if root is not None:
+            session.cpu_pid = cputime.process_holding(root, context.peer()) or root
+        welcome = pb.Welcome(
+            session_id=session.session_id,
+            protocol_version=wire.PROTOCOL_VERSION,
+            limits=pb.Limits(
+                max_message_bytes=self.limits.max_message_bytes,
+                move_time_ms=round(self.limits.move_time * 1000),
+            ),
+        )
+        welcomed = await session.send(
+            pb.RefereeMessage(welcome=welcome), timeout=self.limits.hello_timeout
+        )
+        if not welcomed:
+            return
+        try:
+            await self.lobby.add(session)
+        except RefusalError as refusal:
+            await context.abort(refusal.code, refusal.detail)
+            return
+        try:
+            await self._serve(session, context)
+        finally:
+            await self.lobby.remove(session)
+            session.close(session.close_reason or "the stream ended")
+
+    async def _first_message(self, context: grpc.aio.ServicerContext) -> bytes | object:  # type: ignore[type-arg]
+        """The stream's first message, within the Hello timeout and the caps on waiting streams.
+
+        A stream over a cap waits its turn (reading nothing) rather than being
+        refused at once: local bots all come from one address, in a burst at the
+        start. Refused only if no turn comes within the Hello timeout.
+        """
+        peer = _peer_host(context.peer())
+        limits = self.limits
+        waiting = self._unauthenticated
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + limits.hello_timeout
+
+        def room() -> bool:
+            return (
+                waiting[peer] < limits.max_unauthenticated_per_peer
+                and waiting.total() < limits.max_unauthenticated
+            )
+
+        if not room():
+            async with self._room:
+                try:
+                    await asyncio.wait_for(self._room.wait_for(room), limits.hello_timeout)
+                except TimeoutError:
+                    await context.abort(
+                        grpc.StatusCode.RESOURCE_EXHAUSTED,
+                        f"too many streams waiting to say Hello (at most "
+                        f"{limits.max_unauthenticated_per_peer} from {peer}, "
+                        f"{limits.max_unauthenticated} in all) for {limits.hello_timeout:g} s: "
+                        "say Hello on the streams already open first",
+                    )
+        waiting[peer] += 1
+        try:
+            first = asyncio.ensure_future(context.read())
+            done, _ = await asyncio.wait((first,), timeout=max(0.0, give_up - loop.time()))
+        finally:
+            waiting[peer] -= 1
+            if waiting[peer] <= 0:
+                del waiting[peer]
+            async with self._room:
+                self._room.notify_all()
+        if not done:
+            first.cancel()
+            await context.abort(
+                grpc.StatusCode.DEADLINE_EXCEEDED,
+                f"no Hello within {limits.hello_timeout:g} s of opening the stream",
+            )
+        data: bytes | object = first.result()
+        return data
+
+    def _hello(self, data: bytes) -> pb.Hello | RefusalError:
+        limit = self.limits.max_message_bytes
+        if len(data) > limit:
+            return RefusalError(
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                f"Received message larger than max ({len(data)} vs. {limit}): "
+                "the Hello is too large",
+            )
+        try:
+            message = pb.BotMessage.FromString(data)
+        except DecodeError:
+            return RefusalError(
+                grpc.StatusCode.INVALID_ARGUMENT, "the first message is not a BotMessage"
+            )
+        if message.WhichOneof("kind") != "hello":
+            return RefusalError(
+                grpc.StatusCode.INVALID_ARGUMENT, "the first message must be a Hello"
+            )
+        hello = message.hello
+        if hello.protocol_version != wire.PROTOCOL_VERSION:
+            return RefusalError(
+                grpc.StatusCode.FAILED_PRECONDITION,
+                f"protocol version {hello.protocol_version} is not spoken here; "
+                f"this referee speaks version {wire.PROTOCOL_VERSION}",
+            )
+        if not hello.name:
+            return RefusalError(grpc.StatusCode.INVALID_ARGUMENT, "Hello has no name")
+        return hello
+
+    async def _quiet(self, session: Session, reader: asyncio.Future[None]) -> None:
+        """Wait (discarding what comes) until the bot pauses, or the goodbye grace runs out."""
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + self.limits.goodbye_grace
+        while not reader.done() and loop.time() < give_up:
+            heard = session.last_data
+            await asyncio.wait((reader,), timeout=QUIET)
+            if session.last_data == heard:
+                return
+
+    async def _serve(self, session: Session, context: grpc.aio.ServicerContext) -> None:  # type: ignore[type-arg]
+        """Feed the session until the bot hangs up or the referee closes it."""
+        limit = self.limits.max_message_bytes
+
+        async def read_all() -> None:
+            while True:
+                data = await context.read()
+                if data is _EOF:
+                    session.close("the bot closed the stream")
+                    return
+                if len(data) > limit:
+                    session.refuse(
+                        grpc.StatusCode.RESOURCE_EXHAUSTED,
+                        f"Received message larger than max ({len(data)} vs. {limit}): "
+                        "a message too large",
+                        FaultKind.MALFORMED_MESSAGE,
+                    )
+                    return
+                session.on_data(data)
+
+        reader = asyncio.ensure_future(read_all())
+        closed = asyncio.ensure_future(session.wait_closed())
+        try:
+            await asyncio.wait((reader, closed), return_when=asyncio.FIRST_COMPLETED)
+            if session.abort_status is not None:
+                # Refused for what it sent: say so once it stops sending (a client
+                # whose write is cut short reads INTERNAL from its own library instead),
+                # while the read is still pending (cancelling it would end the call as INTERNAL).
+                await self._quiet(session, reader)
+                await context.abort(*session.abort_status)
+            if not reader.done():
+                # Closed by the referee: give a polite bot a moment to hang up.
+                await asyncio.wait((reader,), timeout=self.limits.goodbye_grace)
+        except asyncio.CancelledError:
+            session.close("the call was cancelled")
+            raise
+        finally:
+            for task in (reader, closed):
+                if not task.done():
+                    task.cancel()
+            if reader.done() and not reader.cancelled() and reader.exception() is not None:
+                session.close(f"the stream broke: {reader.exception()}")

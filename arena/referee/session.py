@@ -1,0 +1,435 @@
+"""One bot session: a Play stream, and at most one request in flight on it.
+
+The referee never cancels a pending stream read to enforce a deadline (in
+grpc.aio that kills the whole call). A reader task owns the stream's reads;
+`ask` starts writing a request and times the wait for its reply from that
+moment, so the deadline covers the write too: a bot that stops accepting data
+(a flow-control window never reopened) cannot hold a game, it is faulted for
+a stall when the deadline passes with the request still unwritten, and its
+session is closed. Time in which the referee's own event loop was held up
+(`LoopLag`) is never counted against a bot.
+
+A reply that comes late to a request that already timed out is expected and
+dropped; one that answers a request never sent, or answers a request twice,
+is unexpected, and a bot that keeps sending those has its session closed
+(INVALID_ARGUMENT, a malformed-message fault).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import itertools
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+import grpc
+from google.protobuf import text_format
+from google.protobuf.message import DecodeError
+
+from arena.protocol import wire
+from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
+from arena.protocol.faults import Fault, FaultKind
+from arena.referee import cputime
+from arena.referee.loop_lag import LoopLag
+from engine import MalformedActionError
+
+MAX_STRAY_MESSAGES = 20
+"""Unexpected messages tolerated on one session before it is closed."""
+
+EXPIRED_KEPT = 64
+"""Timed-out requests remembered per session, whose late replies are expected."""
+
+CRASH_WAIT = 1.0
+"""Seconds to wait for a bot's process to end after its stream did, to tell a crash."""
+
+WRITE_TIMEOUT = 5.0
+"""Seconds a message other than a request (a Welcome, a GameOver) may take to be written."""
+
+ExitProbe = Callable[[float], Awaitable[int | None]]
+"""The bot process's exit status if it ends within the given seconds, else None."""
+
+_request_ids = itertools.count(1)
+
+
+def exit_probe(process: asyncio.subprocess.Process) -> ExitProbe:
+    """The `ExitProbe` of a bot process the arena started."""
+
+    async def exit_status(within: float) -> int | None:
+        if process.returncode is None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(process.wait()), within)
+        return process.returncode
+
+    return exit_status
+
+
+@dataclass(frozen=True, slots=True)
+class _Arrival:
+    """What reached a pending request: a message, or the fault that replaces it."""
+
+    message: pb.BotMessage | None
+    kind: FaultKind | None
+    problem: str
+    at: float
+
+
+def _settled(task: asyncio.Task[None]) -> None:
+    """Mark a write's outcome as seen, so a write outliving its sender is not reported."""
+    if not task.cancelled():
+        task.exception()
+
+
+def next_request_id() -> int:
+    """Request ids are unique across the referee, so a reply can never match another request."""
+    return next(_request_ids)
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """What became of one request: an answer, or the fault that replaced it."""
+
+    answer: wire.Answer | None
+    fault: Fault | None
+    elapsed: float
+    """From the request's being written to the reply's being read, on the referee's clock."""
+    action: pb.Action | None = None
+    """The action as the bot sent it."""
+    request_id: int = 0
+    """The request answered, so that a fault found later (an illegal action) names it."""
+    referee_lag: float = 0.0
+    """Seconds of `elapsed` in which the referee itself was held up: never charged to the bot."""
+    wall: float = 0.0
+    """From starting to write the request to reading the reply: `elapsed`, and the
+    referee's own queueing before the request was out."""
+    cpu: float | None = None
+    """CPU seconds the bot's process used meanwhile, where the platform tells (`cputime`)."""
+    cpu_wait: float | None = None
+    """Seconds it was runnable but waiting for a CPU meanwhile: the machine's load."""
+
+    @property
+    def sent(self) -> str:
+        """The action as text, for fault records (rendered only when asked: it is slow)."""
+        if self.action is None:
+            return ""
+        return text_format.MessageToString(self.action, as_one_line=True)
+
+
+class Session:
+    """A bot's stream, as the match runner sees it."""
+
+    def __init__(
+        self,
+        name: str,
+        session_id: str,
+        context: grpc.aio.ServicerContext,  # type: ignore[type-arg]
+        exit_probe: ExitProbe | None = None,
+        lag: LoopLag | None = None,
+    ) -> None:
+        self.name = name
+        self.session_id = session_id
+        self._context = context
+        self._exit_probe = exit_probe
+        self._lag = lag or LoopLag()
+        self._pending: tuple[int, asyncio.Future[_Arrival | None]] | None = None
+        self._loop = asyncio.get_running_loop()
+        self._started = 0.0
+        """When the request in flight began to be written (loop time)."""
+        self._sent_at = 0.0
+        """When it was written: the bot's clock starts here (0 until then)."""
+        self._limit = 0.0
+        self._deadline = 0.0
+        self._timer: asyncio.TimerHandle | None = None
+        self._asker: asyncio.Task[object] | None = None
+        """The task writing the request in flight, while it writes (a stall interrupts it)."""
+        self._write_interrupted = False
+        self._write_lock = asyncio.Lock()
+        self._closed = asyncio.Event()
+        self.close_reason = ""
+        self.close_kind = FaultKind.DISCONNECT
+        """What a request on the closed session is: a disconnect unless the referee knows better."""
+        self.abort_status: tuple[grpc.StatusCode, str] | None = None
+        self.token_hash = ""
+        """The hash of the token it was admitted with: a new token for the name ends it."""
+        self.cpu_pid: int | None = None
+        """The process answering on this session, whose CPU time is sampled around each decision."""
+        self._stray = 0
+        self.last_data = 0.0
+        """When the bot's last message was read (loop time)."""
+        self._expired: deque[int] = deque(maxlen=EXPIRED_KEPT)
+
+    @property
+    def closed(self) -> bool:
+        return self._closed.is_set()
+
+    async def wait_closed(self) -> None:
+        await self._closed.wait()
+
+    async def crashed(self) -> str | None:
+        """How the bot's process ended, if it crashed (a signal or a non-zero exit); else None.
+
+        Its stream ends a moment before the process can be reaped, so the
+        probe waits a little for the exit status; a process that lives on,
+        or exits 0, merely disconnected.
+        """
+        if self._exit_probe is None:
+            return None
+        status = await self._exit_probe(CRASH_WAIT)
+        if status is None or status == 0:
+            return None
+        return f"killed by signal {-status}" if status < 0 else f"exited with code {status}"
+
+    async def _write(self, message: pb.RefereeMessage | bytes) -> None:
+        async with self._write_lock:
+            await self._context.write(message)
+
+    async def send(
+        self, message: pb.RefereeMessage | bytes, timeout: float = WRITE_TIMEOUT
+    ) -> bool:
+        """Write one message (bytes: already encoded); False when the stream is gone.
+
+        A write still unfinished after `timeout` means the bot has stopped
+        accepting data: the session is closed as stalled.
+        """
+        if self.closed:
+            return False
+        write = self._loop.create_task(self._write(message))
+        write.add_done_callback(_settled)  # its failure is handled here, or moot if we are gone
+        done, _ = await asyncio.wait((write,), timeout=timeout)
+        if not done:
+            write.cancel()
+            self.close(
+                f"the bot accepted no data for {timeout * 1000:.0f} ms "
+                "(a message stayed unwritten)",
+                FaultKind.STALL,
+            )
+            return False
+        error = write.exception()
+        if error is not None:  # any write failure means the stream is unusable
+            self.close(f"the stream failed on write: {error}")
+            return False
+        return True
+
+    def _closed_fault(self, request_id: int) -> Reply:
+        return Reply(None, Fault(self.close_kind, self.close_reason, "", request_id), 0.0)
+
+    async def ask(self, request: bytes, request_id: int, timeout: float) -> Reply:
+        """Send an encoded request and wait for its reply, or for the fault that replaces it."""
+        if self.closed:
+            return self._closed_fault(request_id)
+        if self.cpu_pid is None:
+            return await self._ask(request, request_id, timeout)
+        before = cputime.sample(self.cpu_pid)
+        reply = await self._ask(request, request_id, timeout)
+        after = cputime.sample(self.cpu_pid)
+        if before is None or after is None:
+            return reply
+        return dataclasses.replace(
+            reply, cpu=after.on_cpu - before.on_cpu, cpu_wait=after.waiting - before.waiting
+        )
+
+    async def _ask(self, request: bytes, request_id: int, timeout: float) -> Reply:
+        loop = self._loop
+        future: asyncio.Future[_Arrival | None] = loop.create_future()
+        self._pending = (request_id, future)
+        self._started = loop.time()
+        self._sent_at = 0.0
+        self._limit = timeout
+        self._arm(self._started + timeout)
+        try:
+            await self._write_request(request)
+            arrival = await future
+        finally:
+            self._pending = None
+        if arrival is None:
+            self._expired.append(request_id)
+            now = loop.time()
+            sent = self._sent_at or self._started
+            lag = self._lag.between(sent, now)
+            wall = now - self._started
+            detail = f"no reply within {timeout * 1000:.0f} ms"
+            fault = Fault(FaultKind.TIMEOUT, detail, "", request_id)
+            return Reply(None, fault, now - sent, request_id=request_id, referee_lag=lag, wall=wall)
+        # A reply read before the write's completion was: the bot was quicker than the referee.
+        sent = min(self._sent_at or arrival.at, arrival.at)
+        elapsed = arrival.at - sent
+        lag = self._lag.between(sent, arrival.at)
+        wall = arrival.at - self._started
+        received = arrival.message
+        if received is None:
+            fault = Fault(arrival.kind or FaultKind.DISCONNECT, arrival.problem, "", request_id)
+            return Reply(None, fault, elapsed, request_id=request_id, referee_lag=lag, wall=wall)
+        action = received.reply.action
+        charged = elapsed - lag
+        if charged > timeout:  # the loop was slow to notice; the bot was not on time
+            self._expired.append(request_id)
+            detail = f"reply after {charged * 1000:.0f} ms, over the {timeout * 1000:.0f} ms limit"
+            late = Reply(None, None, elapsed, action, request_id)
+            fault = Fault(FaultKind.TIMEOUT, detail, late.sent, request_id)
+            return Reply(None, fault, elapsed, request_id=request_id, referee_lag=lag, wall=wall)
+        try:
+            answer = wire.answer_from_proto(action)
+        except MalformedActionError as error:
+            bad = Reply(None, None, elapsed, action, request_id)
+            fault = Fault(FaultKind.MALFORMED_MESSAGE, str(error), bad.sent, request_id)
+            return Reply(None, fault, elapsed, request_id=request_id, referee_lag=lag, wall=wall)
+        return Reply(answer, None, elapsed, action, request_id, referee_lag=lag, wall=wall)
+
+    async def _write_request(self, request: bytes) -> None:
+        """Write the request inline (no task: that would cost every decision a loop turn).
+
+        A stall or a close interrupts a write that does not finish by
+        cancelling this task; the cancellation is taken back here, and the
+        request's future tells what happened.
+        """
+        task = asyncio.current_task()
+        self._asker = task
+        self._write_interrupted = False
+        try:
+            async with self._write_lock:
+                await self._context.write(request)
+            self._sent_at = self._loop.time()
+        except asyncio.CancelledError:
+            if not self._write_interrupted or task is None or task.uncancel() > 0:
+                raise
+        except Exception as error:  # any write failure means the stream is unusable
+            self.close(f"the stream failed on write: {error}")
+        finally:
+            self._asker = None
+
+    def cut_stalled_write(self, grace: float) -> None:
+        """On a stop: a request still unwritten `grace` seconds from now is a stall at once.
+
+        Its deadline may be far off (a long move time); a stop must not wait it out.
+        """
+        if self._asker is None:
+            return
+        started = self._started
+
+        def check() -> None:
+            if self._asker is not None and self._started == started:
+                self.close(
+                    "the bot accepted no data: the request could not be written "
+                    "(its flow-control window stayed shut) by the time the arena stopped",
+                    FaultKind.STALL,
+                )
+
+        self._loop.call_later(grace, check)
+
+    def _interrupt_write(self) -> None:
+        if self._asker is not None and not self._write_interrupted:
+            self._write_interrupted = True
+            self._asker.cancel()
+
+    def _arm(self, deadline: float) -> None:
+        """Make sure the deadline timer fires by `deadline`.
+
+        One timer per session, re-armed only when it fires early. A timer
+        scheduled and cancelled for every request would leave a cancelled
+        entry in the loop's heap for a whole time limit: thousands of them at
+        a time, each pushed and popped at a cost.
+        """
+        self._deadline = deadline
+        timer = self._timer
+        if timer is not None and timer.when() <= deadline:
+            return
+        if timer is not None:
+            timer.cancel()
+        self._timer = self._loop.call_at(deadline, self._on_timer)
+
+    def _on_timer(self) -> None:
+        self._timer = None
+        pending = self._pending
+        if pending is None or pending[1].done():
+            return
+        now = self._loop.time()
+        if now < self._deadline:  # set for an earlier request
+            self._timer = self._loop.call_at(self._deadline, self._on_timer)
+            return
+        # The bot's clock starts once the request is written (until then the limit is
+        # the write's); the referee's own lateness is not the bot's: the limit grows by it.
+        stuck = self._asker is not None
+        base = self._started if stuck or not self._sent_at else self._sent_at
+        extended = base + self._limit + self._lag.between(base, now)
+        if now < extended:
+            self._arm(extended)
+            return
+        if stuck:
+            self.close(
+                f"the bot accepted no data for {self._limit * 1000:.0f} ms: "
+                "the request could not be written (its flow-control window stayed shut)",
+                FaultKind.STALL,
+            )
+            return
+        pending[1].set_result(None)
+
+    def on_data(self, data: bytes) -> None:
+        """Route one raw message from the bot (called by the reader)."""
+        self.last_data = at = self._loop.time()
+        try:
+            message = pb.BotMessage.FromString(data)
+        except DecodeError:
+            self._resolve_or_stray(f"could not decode a BotMessage from {len(data)} bytes", at)
+            return
+        kind = message.WhichOneof("kind")
+        if kind != "reply":
+            what = "a second Hello" if kind == "hello" else "a message with no kind set"
+            self._resolve_or_stray(f"expected an ActionReply, got {what}", at)
+            return
+        rid = message.reply.request_id
+        pending = self._pending
+        if pending is not None and not pending[1].done():
+            if rid == pending[0]:
+                pending[1].set_result(_Arrival(message, None, "", at))
+                return
+            if rid > pending[0]:  # not a late answer to an old request
+                problem = (
+                    f"the reply names request {rid}, "
+                    f"but the request awaiting an answer is {pending[0]}"
+                )
+                pending[1].set_result(_Arrival(None, FaultKind.MALFORMED_MESSAGE, problem, at))
+                return
+        if rid in self._expired:  # late for a request already faulted: expected, once
+            self._expired.remove(rid)
+            return
+        self._stray_message(f"reply to request {rid}, which is not awaiting an answer")
+
+    def _resolve_or_stray(self, problem: str, at: float) -> None:
+        pending = self._pending
+        if pending is not None and not pending[1].done():
+            pending[1].set_result(_Arrival(None, FaultKind.MALFORMED_MESSAGE, problem, at))
+        else:
+            self._stray_message(problem)
+
+    def _stray_message(self, what: str) -> None:
+        self._stray += 1
+        if self._stray > MAX_STRAY_MESSAGES:
+            self.refuse(
+                grpc.StatusCode.INVALID_ARGUMENT,
+                f"too many unexpected messages (last: {what})",
+                FaultKind.MALFORMED_MESSAGE,
+            )
+
+    def refuse(self, code: grpc.StatusCode, detail: str, kind: FaultKind) -> None:
+        """Close the session for what the bot sent; its stream ends with `code`."""
+        if self.closed:
+            return
+        self.abort_status = (code, detail)
+        self.close(detail, kind)
+
+    def close(self, reason: str, kind: FaultKind = FaultKind.DISCONNECT) -> None:
+        """Mark the session gone; a request in flight fails as `kind` (a disconnect by default)."""
+        if self._closed.is_set():
+            return
+        self.close_reason = reason
+        self.close_kind = kind
+        self._closed.set()
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        pending = self._pending
+        if pending is not None and not pending[1].done():
+            pending[1].set_result(_Arrival(None, kind, reason, self._loop.time()))
+        self._interrupt_write()

@@ -1,0 +1,326 @@
+"""A tournament's folder: everything it did, written so that a crash loses nothing.
+
+    results/<tournament>/
+        tournament.json     config, ruleset, bots and their hashes, the seed's commitment
+                            (and the seed, once finished)
+        seed.secret         the seed, kept private until the end so a run can resume
+        games.jsonl         one line per finished game, appended and fsynced as it ends
+        replays/<game>.json every deal and action of the game
+        leaderboard.json / leaderboard.csv
+        logs/               each bot's output and build log
+
+`games.jsonl` is the commit point: a game is done when its line is on disk.
+Its replay is written (and synced) first, so a listed game always has one.
+The file is read back only through the schedule: a line that is no game of
+it, or a game's second copy, is reported and left out (a crash cannot write
+either, so someone else did), and a line that is no game record at all stops
+the run with the file and line named, since guessing would rate games wrongly.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import json
+import os
+import statistics
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from arena.referee.match import GameRecord
+from arena.tournament.lock import LOCK_NAME
+from arena.tournament.ratings import Standing
+from arena.tournament.schedule import Deals, ScheduledGame, build
+
+_LINE_FIELDS: dict[str, type] = {
+    "game": str,
+    "index": int,
+    "players": list,
+    "ranking": list,
+    "faults": list,
+    "think_ms": dict,
+}
+"""What a line of games.jsonl must hold for the arena to rate it."""
+
+
+_NEVER_PLAYED_FILES = {
+    "tournament.json",
+    "seed.secret",
+    "games.jsonl",
+    "replays",
+    "logs",
+    LOCK_NAME,
+}
+"""All that a tournament folder holds until its first game ends."""
+
+
+class ResultsError(Exception):
+    """A tournament folder holds what the arena cannot use; the message says where and why."""
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Replace `path` with `text`, never leaving a half-written file behind."""
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        with tmp.open("w", encoding="utf-8") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            tmp.unlink()  # a full disk would otherwise keep the partial copy
+        raise
+    _sync_dir(path.parent)
+
+
+def _sync_dir(folder: Path) -> None:
+    with contextlib.suppress(OSError):
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def game_line(record: GameRecord, index: int) -> dict[str, Any]:
+    spec = record.spec
+    medians = {}
+    for seat, times in enumerate(record.think_ms):
+        if times:
+            medians[spec.players[seat]] = round(statistics.median(times), 3)
+    return {
+        "game": spec.game_id,
+        "index": index,
+        "players": list(spec.players),
+        "deal_key": spec.deal_key,
+        "ranking": list(record.ranking),
+        "faults": [f.to_json() for f in record.faults],
+        "decisions": record.decisions,
+        "think_ms": medians,
+        "started": round(record.started, 3),
+        "duration_s": round(record.duration, 3),
+    } | ({"referee_late": record.referee_late} if record.referee_late else {})
+
+
+def parse_line(text: str, path: Path, number: int) -> dict[str, Any]:
+    """One line of games.jsonl as a game record, or a ResultsError saying where it went wrong."""
+    try:
+        line = json.loads(text)
+    except ValueError as error:
+        problem = f"is not JSON ({error})"
+    else:
+        if not isinstance(line, dict):
+            problem = "is not a game record (not a JSON object)"
+        else:
+            wrong = [k for k, kind in _LINE_FIELDS.items() if not isinstance(line.get(k), kind)]
+            if not wrong:
+                return line
+            problem = f"is not a game record (no valid {', '.join(wrong)})"
+    raise ResultsError(
+        f"{path}, line {number}, {problem}. The arena never writes such a line: restore the "
+        f"file from a backup, or delete that line (its game, if any, is then played again on "
+        f"resume), and try again"
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedGames:
+    """The games of the schedule that games.jsonl records, and what it holds besides."""
+
+    lines: tuple[dict[str, Any], ...]
+    """One per finished game of the schedule, in the order they finished."""
+    problems: tuple[str, ...]
+    """A sentence for each line left out."""
+
+    @property
+    def ids(self) -> set[str]:
+        return {line["game"] for line in self.lines}
+
+
+def replay_problem(path: Path, line: dict[str, Any]) -> str | None:
+    """Why the replay at `path` is not the replay of the game `line` records, if it is not."""
+    game = line["game"]
+    try:
+        replay = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return f"the replay of {game} is missing ({path})"
+    except (OSError, ValueError) as error:
+        return f"the replay of {game} is damaged ({path}: {error})"
+    if not isinstance(replay, dict) or not isinstance(replay.get("events"), list):
+        return f"the replay of {game} is damaged ({path}: not a replay)"
+    if (replay.get("game"), replay.get("players"), replay.get("ranking")) != (
+        game,
+        line["players"],
+        line["ranking"],
+    ):
+        return f"the replay of {game} is damaged ({path}: another game, or another result)"
+    return None
+
+
+class TournamentFolder:
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.games_path = root / "games.jsonl"
+        self.replays = root / "replays"
+        self.logs = root / "logs"
+
+    @classmethod
+    def create(cls, root: Path, info: dict[str, Any], seed: bytes) -> TournamentFolder:
+        root.mkdir(parents=True, exist_ok=False)
+        return cls.lay_out(root, info, seed)
+
+    @classmethod
+    def lay_out(cls, root: Path, info: dict[str, Any], seed: bytes) -> TournamentFolder:
+        """Write a new tournament into `root`, over whatever a start that never played left."""
+        folder = cls(root)
+        folder.replays.mkdir(exist_ok=True)
+        folder.logs.mkdir(exist_ok=True)
+        secret = root / "seed.secret"
+        # Created private: written first and chmod-ed after, it would be readable by all for a
+        # moment (and a start that never played may have left one behind).
+        secret.unlink(missing_ok=True)
+        fd = os.open(secret, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as out:
+            out.write(seed.hex() + "\n")
+        folder.games_path.write_bytes(b"")
+        folder.write_info(info)
+        folder.clean_tmp()
+        return folder
+
+    def info(self) -> dict[str, Any]:
+        data: dict[str, Any] = json.loads((self.root / "tournament.json").read_text())
+        return data
+
+    def write_info(self, info: dict[str, Any]) -> None:
+        write_atomic(self.root / "tournament.json", json.dumps(info, indent=2) + "\n")
+
+    def seed(self) -> bytes:
+        return bytes.fromhex((self.root / "seed.secret").read_text().strip())
+
+    def schedule(self, info: dict[str, Any]) -> list[ScheduledGame]:
+        """The games the tournament plans, from its seed (revealed, or still secret)."""
+        seed = bytes.fromhex(info["seed"]) if info.get("seed") else self.seed()
+        deals = Deals(info.get("deals", Deals.OWN.value))
+        return build(info["entrants"], info["table_size"], info["games"], seed, deals)
+
+    def games(self) -> Iterator[dict[str, Any]]:
+        """Every line as written, duplicates and all; see `finished` for the games to count."""
+        return (line for _, line in self._lines())
+
+    def _lines(self) -> Iterator[tuple[int, dict[str, Any]]]:
+        """Every line with its number, in the order written; a torn last line is ignored."""
+        if not self.games_path.exists():
+            return
+        with self.games_path.open(encoding="utf-8", errors="replace") as lines:
+            for number, line in enumerate(lines, start=1):
+                if not line.endswith("\n"):
+                    return  # the process died mid-write: that game is not done
+                yield number, parse_line(line, self.games_path, number)
+
+    def finished(self, schedule: Sequence[ScheduledGame]) -> FinishedGames:
+        """The games of `schedule` on record, each once, as they were planned."""
+        planned = {g.game_id: g for g in schedule}
+        kept: dict[str, dict[str, Any]] = {}
+        problems = []
+        for number, line in self._lines():
+            game = planned.get(line["game"])
+            where = f"{self.games_path.name} line {number}"
+            if game is None:
+                problems.append(f"{where}: {line['game']} is no game of the schedule; ignored")
+            elif (line["index"], tuple(line["players"])) != (game.index, game.players):
+                problems.append(
+                    f"{where}: {line['game']} is not the game the schedule planned "
+                    f"(other index or players); ignored"
+                )
+            elif line["game"] in kept:
+                problems.append(f"{where}: a second copy of {line['game']}; ignored")
+            else:
+                kept[line["game"]] = line
+        return FinishedGames(tuple(kept.values()), tuple(problems))
+
+    def replay_problems(self, lines: Sequence[dict[str, Any]]) -> list[str]:
+        """A sentence for each finished game whose replay is missing or damaged."""
+        found = (replay_problem(self.replays / f"{x['game']}.json", x) for x in lines)
+        return [problem for problem in found if problem is not None]
+
+    def never_played(self) -> bool:
+        """Whether this is a tournament folder stopped before its first game, and so reusable."""
+        names = {p.name.removesuffix(".tmp") for p in self.root.iterdir()}
+        if not names <= _NEVER_PLAYED_FILES or any(self.replays.glob("*")):
+            return False  # not ours, or it has played
+        if self.games_path.is_file() and self.games_path.stat().st_size:
+            return False
+        try:
+            return "entrants" not in self.info()
+        except FileNotFoundError:
+            return True  # killed before it wrote its tournament.json
+        except (OSError, ValueError):
+            return False
+
+    def clean_tmp(self) -> list[Path]:
+        """Remove the half-written copies a crash or a full disk left; return them."""
+        leftovers = [*self.root.glob("*.tmp"), *self.replays.glob("*.tmp")]
+        for path in leftovers:
+            with contextlib.suppress(FileNotFoundError):
+                path.unlink()
+        return leftovers
+
+    def repair(self) -> None:
+        """Cut a torn last line left by a crash, so appends start on a fresh line."""
+        if not self.games_path.exists():
+            return
+        data = self.games_path.read_bytes()
+        if data and not data.endswith(b"\n"):
+            with self.games_path.open("r+b") as out:
+                out.truncate(data.rfind(b"\n") + 1)
+                os.fsync(out.fileno())
+
+    def record_game(self, record: GameRecord, index: int) -> dict[str, Any]:
+        replay = {
+            "game": record.spec.game_id,
+            "players": list(record.spec.players),
+            "deal_key": record.spec.deal_key,
+            "ruleset": record.spec.ruleset.to_mapping(),
+            "ranking": list(record.ranking),
+            "events": record.events,
+        }
+        write_atomic(self.replays / f"{record.spec.game_id}.json", json.dumps(replay) + "\n")
+        line = game_line(record, index)
+        data = (json.dumps(line) + "\n").encode()
+        fd = os.open(self.games_path, os.O_WRONLY | os.O_APPEND)
+        try:
+            start = os.fstat(fd).st_size
+            try:
+                written = 0
+                while written < len(data):
+                    written += os.write(fd, data[written:])
+                os.fsync(fd)
+            except OSError:
+                # Half a line would glue itself to the next game's: take it back.
+                with contextlib.suppress(OSError):
+                    os.ftruncate(fd, start)
+                raise
+        finally:
+            os.close(fd)
+        return line
+
+    def write_leaderboard(self, table: list[Standing]) -> None:
+        rows = [s.to_json(rank) for rank, s in enumerate(table, start=1)]
+        write_atomic(self.root / "leaderboard.json", json.dumps(rows, indent=2) + "\n")
+        tmp = self.root / "leaderboard.csv.tmp"
+        try:
+            with tmp.open("w", newline="", encoding="utf-8") as out:
+                if rows:
+                    writer = csv.DictWriter(out, fieldnames=list(rows[0]))
+                    writer.writeheader()
+                    writer.writerows(rows)
+                out.flush()
+                os.fsync(out.fileno())
+            os.replace(tmp, self.root / "leaderboard.csv")
+        except OSError:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+            raise

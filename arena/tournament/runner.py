@@ -1,0 +1,267 @@
+"""Playing a schedule: which game next, on which sessions, and into the books.
+
+Several workers take games from one scheduler. Each game borrows a session of
+every bot at once, is played by a `Match`, and is recorded (log, replay,
+league store) before the next is taken, so a crash never loses a finished
+game. The scheduler knows nothing of processes or servers: the tournament
+hands it a lobby to borrow from and the places to write.
+
+A write that fails (a full disk, a broken league store) stops the run the
+way Ctrl-C does: the games in flight end as they would have and are recorded
+where they can be, nothing is charged to a bot, and the books are closed
+only as far as the disk allows, so a resume takes up exactly where it was.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from arena.league.store import LeagueStore, StoreError
+from arena.referee.descriptors import DescriptorReserve
+from arena.referee.match import AbsentSeat, GameSpec, Match, Seat
+from arena.referee.pool import Lobby
+from arena.tournament.folder import FinishedGames, TournamentFolder
+from arena.tournament.ratings import Standing, rate_all, result_of
+from arena.tournament.report import SlowDecision, faults_by_kind, slowest_decisions
+from arena.tournament.schedule import ScheduledGame
+from arena.tournament.timing import TimingReport
+from engine import Ruleset
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    done: int
+    total: int
+    started: float
+    """Monotonic time when play began."""
+    played_now: int
+    """Games played in this run (not counting those of a resumed run's past)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    folder: Path
+    status: str
+    table: list[Standing]
+    games: int
+    total: int
+    seed_hex: str | None
+    faults: dict[str, dict[str, int]] = field(default_factory=dict)
+    """Per bot, per fault kind."""
+    slowest: tuple[SlowDecision, ...] = ()
+    skipped: tuple[tuple[str, str], ...] = ()
+    """Bots that did not play, with the reason."""
+    notes: tuple[str, ...] = ()
+    """What the run's timing says (see `TimingReport`), for the end-of-run summary."""
+
+
+class Observer(Protocol):
+    """What the terminal (or a test) is told while a tournament runs."""
+
+    def note(self, text: str) -> None: ...
+
+    def started(self, folder: Path, entrants: list[str], progress: Progress) -> None: ...
+
+    def game_finished(
+        self, line: dict[str, Any], table: list[Standing], progress: Progress
+    ) -> None: ...
+
+
+class Scheduler:
+    """Hands the games of a schedule to workers and records each as it ends.
+
+    With a `reconnect_grace` (remote bots), a game waits while one of its bots
+    is not connected and other games go first; games still waiting after the
+    grace, with nothing else in flight, are dropped. Without it (local bots),
+    an absent bot is faulted in each of its games.
+    """
+
+    def __init__(
+        self,
+        folder: TournamentFolder,
+        info: dict[str, Any],
+        lobby: Lobby,
+        store: LeagueStore,
+        observer: Observer,
+        stopping: asyncio.Event,
+        reconnect_grace: float | None = None,
+    ) -> None:
+        self.observer = observer
+        self.stopping = stopping
+        self.reconnect_grace = reconnect_grace
+        self.error: str | None = None
+        """Why the run had to stop (results could not be written), if it did."""
+        self._told: set[str] = set()
+        """The problems with the folder already told to the observer."""
+        self.folder = folder
+        self.info = info
+        self.lobby = lobby
+        self.store = store
+        self.seed = folder.seed()
+        self.ruleset = Ruleset.from_mapping(info["ruleset"])
+        self.schedule = folder.schedule(info)
+        finished = self._check_folder()
+        lines = finished.lines
+        for line in lines:  # a crash may have come between the log and the store
+            store.add_game(info["id"], line)
+        done = finished.ids
+        self.live = rate_all(
+            [result_of(line) for line in sorted(lines, key=lambda x: x["index"])], info["entrants"]
+        )
+        self.pending = deque(g for g in self.schedule if g.game_id not in done)
+        self.dropped: list[str] = info.setdefault("dropped", [])
+        self.in_flight = 0
+        self._waiting_for: tuple[str, ...] = ()
+        """The absent bots last announced, so that a wait is said once, not per worker."""
+        self.timing = TimingReport()
+        self.reserve = DescriptorReserve()
+        self.progress = Progress(len(done), len(self.schedule), time.monotonic(), 0)
+        observer.started(folder.root, info["entrants"], self.progress)
+
+    async def worker(self) -> None:
+        while self.pending and not self.stopping.is_set():
+            game = self._take()
+            if game is None:
+                await self._wait_for_players()
+                continue
+            self.in_flight += 1
+            try:
+                await self._play_one(game)
+            finally:
+                self.in_flight -= 1
+
+    def _take(self) -> ScheduledGame | None:
+        if self.reconnect_grace is None:
+            return self.pending.popleft()
+        connected = self.lobby.connected()
+        for i, game in enumerate(self.pending):
+            if all(connected.get(name) for name in game.players):
+                del self.pending[i]
+                return game
+        return None
+
+    async def _wait_for_players(self) -> None:
+        grace = self.reconnect_grace or 0.0
+        stopping = self.stopping
+        absent = tuple(sorted(self._absent()))
+        if absent and absent != self._waiting_for:
+            # Each wait restarts the grace, so this much is left whenever it is said.
+            self.observer.note(
+                f"waiting for {', '.join(absent)} (disconnected), {grace:.0f} s of grace left; "
+                f"{len(self.pending)} games wait"
+            )
+        self._waiting_for = absent
+        # A stop must not wait out the grace, nor drop the games it was waiting for.
+        waits = (
+            asyncio.ensure_future(self.lobby.changed(grace)),
+            asyncio.ensure_future(stopping.wait()),
+        )
+        try:
+            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for wait in waits:
+                wait.cancel()
+        changed = waits[0].done() and not waits[0].cancelled() and waits[0].result()
+        if changed or stopping.is_set() or self.in_flight or not self.pending:
+            return
+        absent = tuple(sorted(self._absent()))
+        self.observer.note(
+            f"dropping {len(self.pending)} games: {', '.join(absent)} did not come back "
+            f"within {grace:.0f} s"
+        )
+        self.dropped.extend(g.game_id for g in self.pending)
+        self.pending.clear()
+
+    def _absent(self) -> set[str]:
+        """Bots of the waiting games that have no session open."""
+        return {n for g in self.pending for n in g.players} - set(self.lobby.connected())
+
+    async def _play_one(self, game: ScheduledGame) -> None:
+        spec = GameSpec(game.game_id, game.players, game.deal_key, self.ruleset)
+        borrowed = await self.lobby.borrow_table(game.players)
+        seats: list[Seat] = [  # in seat order: borrowed keeps the order it was given
+            s if s is not None else AbsentSeat(n, f"{n} has no session open (not connected)")
+            for n, s in borrowed.items()
+        ]
+        try:
+            match = Match(
+                spec, seats, self.seed, self.info["move_time"], self.info.get("time_margin", 0.0)
+            )
+            record = await match.play()
+            self.timing.add(record)
+        finally:
+            for session in borrowed.values():
+                if session is not None:
+                    await self.lobby.give_back(session)
+        try:
+            line = self.reserve.run(lambda: self.folder.record_game(record, game.index))
+        except OSError as error:
+            self._stop(f"cannot write results under {self.folder.root}: {_why(error)}")
+            return
+        try:
+            self.reserve.run(lambda: self.store.add_game(self.info["id"], line))
+        except StoreError as error:
+            # The game is on record in games.jsonl: a resume gives it to the store.
+            self._stop(str(error))
+            return
+        self.live.add(result_of(line))
+        p = self.progress
+        self.progress = Progress(p.done + 1, p.total, p.started, p.played_now + 1)
+        self.observer.game_finished(line, self.live.table(), self.progress)
+
+    def _stop(self, why: str) -> None:
+        if self.error is None:  # the first failure is the one to tell
+            self.error = why
+        self.stopping.set()
+
+    def _check_folder(self) -> FinishedGames:
+        """The finished games, telling (once each) of lines left out and replays gone bad."""
+        finished = self.folder.finished(self.schedule)
+        for problem in [*finished.problems, *self.folder.replay_problems(finished.lines)]:
+            if problem not in self._told:
+                self._told.add(problem)
+                self.observer.note(problem)
+        return finished
+
+    def finish(self) -> Summary:
+        """Rate every recorded game in schedule order and close the books on this run."""
+        lines = sorted(
+            self.reserve.run(lambda: self._check_folder().lines), key=lambda x: x["index"]
+        )
+        table = rate_all([result_of(x) for x in lines], self.info["entrants"]).table()
+        info = self.info
+        complete = len(lines) + len(self.dropped) == len(self.schedule) and self.error is None
+        info["status"] = "finished" if complete else "interrupted"
+        if complete:
+            info["seed"] = self.seed.hex()
+            info["finished"] = time.time()
+        try:
+            self.reserve.run(lambda: self.folder.write_leaderboard(table))
+            self.reserve.run(lambda: self.folder.write_info(info))
+        except OSError as error:
+            # games.jsonl holds every game: a resume writes these again.
+            self._stop(f"cannot write results under {self.folder.root}: {_why(error)}")
+            info["status"], info["seed"] = "interrupted", None
+        self.reserve.release()
+        return Summary(
+            self.folder.root,
+            info["status"],
+            table,
+            len(lines),
+            len(self.schedule),
+            info["seed"],
+            faults=faults_by_kind(lines),
+            slowest=tuple(slowest_decisions(self.folder.replays, (x["game"] for x in lines))),
+            skipped=tuple((s["name"], s["reason"]) for s in info.get("skipped", [])),
+            notes=tuple(self.timing.notes()),
+        )
+
+
+def _why(error: OSError) -> str:
+    """An OSError in words, without the path it repeats."""
+    return error.strerror or str(error)
