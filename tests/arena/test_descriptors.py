@@ -26,8 +26,9 @@ LIMIT = 256
 FLOOD = 1200
 
 
-def _bot(folder: Path, name: str, script: str) -> None:
+def _bot(folder: Path, name: str, script: str, settings: dict[str, str]) -> None:
     (folder / name).mkdir()
+    (folder / name / "bot.env").write_text("".join(f"{k}={v}\n" for k, v in settings.items()))
     shutil.copy(BOTS / script, folder / name / script)
     shutil.copy(BOTS / "strategy.py", folder / name / "strategy.py")
     (folder / name / "bot.toml").write_text(f'name = "{name}"\nrun = "python {script}"\n')
@@ -41,20 +42,17 @@ def _lower_limit() -> None:
 def test_an_idle_connection_flood_loses_no_game(tmp_path: Path) -> None:
     bots = tmp_path / "bots"
     bots.mkdir()
-    for name in ("alpha", "bravo"):
-        _bot(bots, name, "kit_bot.py")
-    _bot(bots, "flood", "idle_flood_bot.py")
     address_file = tmp_path / "address"
-    env = dict(
-        os.environ,
-        BOT_CONNECTIONS="0",
-        BOT_SLEEP="0.02",
-        BOT_ADDRESS_FILE=str(address_file),
-    )
+    for name in ("alpha", "bravo"):
+        _bot(bots, name, "kit_bot.py", {})
+    flood = {"BOT_CONNECTIONS": "0", "BOT_SLEEP": "0.02", "BOT_ADDRESS_FILE": str(address_file)}
+    _bot(bots, "flood", "idle_flood_bot.py", flood)
+    env = dict(os.environ)
     out = tmp_path / "results"
     command = [sys.executable, "-m", "arena.cli.main", "run", "--bots", str(bots)]
     command += ["--games", "30", "--jobs", "1", "--move-time", "2", "--out", str(out)]
-    command += ["--name", "flooded"]
+    # Not sandboxed: the flood comes from this test, which must learn the referee's TCP address.
+    command += ["--name", "flooded", "--sandbox", "off"]
     arena = subprocess.Popen(
         command,
         preexec_fn=_lower_limit,  # noqa: PLW1509  # the test's own process: no threads to fear

@@ -420,7 +420,7 @@ def test_a_kill_during_the_build_leaves_a_folder_that_resumes(tmp_path: Path) ->
     slow = bots / "slow"
     slow.mkdir()
     shutil.copy(bots / "bold.py", slow / "bot.py")
-    marker = tmp_path / "built-once"
+    marker = slow / "built-once"  # in its own folder: a sandboxed build may write nowhere else
     (slow / "build.py").write_text(
         "import pathlib, time\n"
         f"marker = pathlib.Path({str(marker)!r})\n"

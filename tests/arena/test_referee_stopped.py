@@ -23,8 +23,9 @@ ROOT = Path(__file__).resolve().parents[2]
 STOPPED = 2.5
 
 
-def _bot(folder: Path, name: str, script: str) -> None:
+def _bot(folder: Path, name: str, script: str, settings: dict[str, str]) -> None:
     (folder / name).mkdir()
+    (folder / name / "bot.env").write_text("".join(f"{k}={v}\n" for k, v in settings.items()))
     shutil.copy(BOTS / script, folder / name / script)
     shutil.copy(BOTS / "strategy.py", folder / name / "strategy.py")
     (folder / name / "bot.toml").write_text(f'name = "{name}"\nrun = "python {script}"\n')
@@ -34,22 +35,23 @@ def _bot(folder: Path, name: str, script: str) -> None:
 def test_a_stopped_referee_charges_no_bot(tmp_path: Path) -> None:
     bots = tmp_path / "bots"
     bots.mkdir()
-    for name in ("alpha", "bravo"):
-        _bot(bots, name, "kit_bot.py")
-    _bot(bots, "gamma", "idle_flood_bot.py")  # with no flood: it says when play begins
     began = tmp_path / "began"
     # Each bot thinks 20 ms, so that a request is nearly always out when the referee stops.
-    env = dict(
-        os.environ,
-        BOT_MODE="slow",
-        BOT_SLEEP="0.02",
-        BOT_CONNECTIONS="0",
-        BOT_ADDRESS_FILE=str(began),
+    thinking = {"BOT_MODE": "slow", "BOT_SLEEP": "0.02"}
+    for name in ("alpha", "bravo"):
+        _bot(bots, name, "kit_bot.py", thinking)
+    # With no flood, it says when play begins (a file outside its folder: not sandboxed).
+    _bot(
+        bots,
+        "gamma",
+        "idle_flood_bot.py",
+        {**thinking, "BOT_CONNECTIONS": "0", "BOT_ADDRESS_FILE": str(began)},
     )
+    env = dict(os.environ)
     out = tmp_path / "results"
     command = [sys.executable, "-m", "arena.cli.main", "run", "--bots", str(bots)]
     command += ["--games", "6", "--jobs", "1", "--move-time", "0.2", "--out", str(out)]
-    command += ["--name", "stopped"]
+    command += ["--name", "stopped", "--sandbox", "off"]
     arena = subprocess.Popen(
         command, env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )

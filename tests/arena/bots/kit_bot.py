@@ -26,6 +26,19 @@ import strategy
 from arena.kit import Answer, run
 from engine import Observation
 
+
+def _settings_beside_me() -> None:
+    """Settings from `bot.env` beside this file: a bot started by `arena run` gets only the
+    environment the guide lists, so a test that runs it that way writes its settings here."""
+    settings = Path(__file__).resolve().with_name("bot.env")
+    if settings.exists():
+        for line in settings.read_text().splitlines():
+            key, _, value = line.partition("=")
+            os.environ.setdefault(key, value)
+
+
+_settings_beside_me()
+
 MODE = os.environ.get("BOT_MODE", "play")
 AT = int(os.environ.get("BOT_AT", "1"))
 SLEEP = float(os.environ.get("BOT_SLEEP", "0"))
