@@ -34,7 +34,7 @@ def junk_first_messages(token: str) -> list[bytes]:
 
 def test_abuse_on_other_streams_does_not_disturb_a_game(live: Arena) -> None:
     async def main() -> None:
-        async with live.serving(hello_timeout=1.0, goodbye_grace=0.3):
+        async with live.serving(hello_timeout=1.0, goodbye_grace=3.0):  # room for the flood to end
             await live.launch("kit_bot", CALM + ROWDY[1:])
             vandal, vandal_session = await live.raw_session("vandal")
             await live.lobby.give_back(vandal_session)  # seated by the rowdy game below
