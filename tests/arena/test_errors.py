@@ -161,3 +161,31 @@ def test_errors_keep_the_built_in_base_their_callers_catch(
     module: str, name: str, also: type[Exception]
 ) -> None:
     assert issubclass(getattr(importlib.import_module(module), name), also)
+
+
+def test_a_schedule_that_cannot_be_is_a_schedule_error() -> None:
+    from arena.tournament.schedule import ScheduleError, build
+
+    with pytest.raises(ScheduleError, match="unique") as caught:
+        build(["a", "a", "b"], 2, 4, b"\0" * 32)
+    assert isinstance(caught.value, ArenaError)
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [(None, "no replay of game"), ("{not json", "is not a readable replay")],
+)
+def test_the_cli_says_one_line_for_a_replay_it_cannot_tell(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str | None, message: str
+) -> None:
+    from arena.cli.main import main
+
+    game = tmp_path / "t1" / "replays" / "g1.json"
+    if content is not None:
+        game.parent.mkdir(parents=True)
+        game.write_text(content)
+    code = main(["replay", str(game) if content is not None else "g1", "--results", str(tmp_path)])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert err.startswith("arena replay: ") and message in err
+    assert len(err.strip().splitlines()) == 1
