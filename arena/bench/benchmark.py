@@ -36,6 +36,7 @@ from arena.bots.cgroups import CgroupRoot
 from arena.bots.manifest import BotSpec
 from arena.bots.processes import BotProcess, Confinement, ResourceLimits
 from arena.bots.sandbox import Sandbox, SandboxMode, decide
+from arena.errors import ArenaError
 from arena.protocol import wire
 from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
 from arena.referee.auth import TokenBook
@@ -45,6 +46,10 @@ from arena.referee.server import SERVICE, Referee, ServerLimits
 
 _EOF = grpc.aio.EOF  # type: ignore[attr-defined]  # missing from the stubs
 _BOT = Path(__file__).with_name("bot.py")
+
+
+class BenchError(ArenaError):
+    """The benchmark's bots did not get going, so there is nothing to measure."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -325,7 +330,7 @@ async def _until(condition: Callable[[], bool], timeout: float) -> None:
     deadline = time.monotonic() + timeout
     while not condition():
         if time.monotonic() > deadline:
-            raise TimeoutError("the benchmark's bots did not get going in time")
+            raise BenchError("the benchmark's bots did not get going in time")
         await asyncio.sleep(0.02)
 
 

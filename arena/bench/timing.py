@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import engine
-from arena.bench.benchmark import start_bots
+from arena.bench.benchmark import BenchError, start_bots
 from arena.bots.capacity import usable_cores
 from arena.protocol.faults import FaultKind
 from arena.referee.auth import TokenBook
@@ -75,7 +75,7 @@ async def timing(
     try:
         missing = set(names) - await lobby.wait_for(names, jobs, 60)
         if missing:
-            raise RuntimeError(
+            raise BenchError(
                 f"{len(missing)} of the benchmark's bots did not open {jobs} sessions in 60 s"
             )
 

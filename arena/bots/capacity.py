@@ -15,10 +15,12 @@ import math
 import os
 from pathlib import Path
 
+from arena.errors import ArenaError
+
 CPU_MAX = Path("/sys/fs/cgroup/cpu.max")
 
 
-class JobsError(ValueError):
+class JobsError(ArenaError, ValueError):
     """More games at once than the machine can run fairly."""
 
 

@@ -30,6 +30,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from arena.errors import ArenaError
+
 MANIFEST = "bot.toml"
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")
 _KEYS = {"name", "run", "build", "build_timeout", "sessions", "requires", "memory_mb"}
@@ -40,7 +42,7 @@ def valid_name(name: str) -> bool:
     return bool(_NAME.match(name))
 
 
-class ManifestError(Exception):
+class ManifestError(ArenaError):
     """A bot entry that cannot be used, with the reason in words."""
 
 

@@ -23,6 +23,7 @@ from arena.bots.cgroups import BotGroup, CgroupRoot
 from arena.bots.manifest import BotSpec, resolve_command
 from arena.bots.sandbox import SOCKET_INSIDE, Jail, Sandbox
 from arena.bots.toolcache import BuildTools, build_tools
+from arena.errors import ArenaError
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +90,7 @@ DESCRIPTOR_HEADROOM = 128
 """Files the referee keeps for itself: the league store, replays, logs, grpc's own."""
 
 
-class DescriptorError(Exception):
+class DescriptorError(ArenaError):
     """The planned bots need more open files than the arena may have."""
 
 

@@ -42,6 +42,7 @@ from enum import StrEnum
 from pathlib import Path
 
 from arena.bots.toolcache import host_caches
+from arena.errors import ArenaError
 
 SOCKET_INSIDE = Path("/run/perudo/referee.sock")
 _ETC = (
@@ -71,7 +72,7 @@ class SandboxMode(StrEnum):
     OFF = "off"
 
 
-class SandboxError(Exception):
+class SandboxError(ArenaError):
     """`--sandbox require` on a machine where bubblewrap cannot run."""
 
 

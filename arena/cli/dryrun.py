@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from rich.console import Console
 
-from arena.bots.manifest import ManifestError, discover
+from arena.bots.manifest import discover
 from arena.tournament.schedule import explain
 from arena.tournament.tournament import TournamentConfig, TournamentError
 
@@ -21,10 +21,7 @@ def dry_run(config: TournamentConfig, console: Console) -> int:
     def say(text: str) -> None:
         console.print(text, highlight=False, markup=False)
 
-    try:
-        found, problems = discover(config.bots_dir)
-    except ManifestError as error:
-        raise TournamentError(str(error)) from None
+    found, problems = discover(config.bots_dir)
     skipped = list(problems)
     playing = []
     for bot in found:
@@ -63,10 +60,7 @@ def check_table_size(config: TournamentConfig) -> None:
     """Refuse a table larger than the bots folder before a folder is made for the run."""
     if config.table_size is None or config.bots_dir is None:
         return
-    try:
-        found, _ = discover(config.bots_dir)
-    except ManifestError as error:
-        raise TournamentError(str(error)) from None
+    found, _ = discover(config.bots_dir)
     if config.table_size > len(found):
         raise TournamentError(
             f"--table-size {config.table_size} does not fit the {len(found)} bots "

@@ -13,16 +13,14 @@ from pathlib import Path
 from rich.console import Console
 from rich.text import Text
 
-from arena.bots.capacity import JobsError, check_jobs, default_jobs
+from arena.bots.capacity import check_jobs, default_jobs
 from arena.bots.processes import ResourceLimits
-from arena.bots.sandbox import SandboxError
 from arena.cli import board, dryrun, league, live, options, replay, validate, verify
-from arena.league.store import StoreError
+from arena.errors import ArenaError
 from arena.tournament.folder import ResultsError, TournamentFolder
 from arena.tournament.schedule import Deals
 from arena.tournament.tournament import Summary, Tournament, TournamentConfig, TournamentError
-from arena.tournament.verify import VerifyError
-from engine import RulesetError, seed_from_hex
+from engine import PerudoError, seed_from_hex
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -157,10 +155,7 @@ def _parser() -> argparse.ArgumentParser:
 def _config(args: argparse.Namespace) -> TournamentConfig:
     """The run's configuration; values were checked as the command line was parsed."""
     jobs = default_jobs() if args.jobs is None else args.jobs
-    try:
-        check_jobs(jobs, args.force_jobs)
-    except JobsError as error:
-        raise TournamentError(str(error)) from None
+    check_jobs(jobs, args.force_jobs)
     return TournamentConfig(
         bots_dir=args.bots or Path("."),
         out=args.out,
@@ -263,7 +258,11 @@ def cmd_replay(args: argparse.Namespace, console: Console) -> int:
     console.print(
         f"Tournament {replay.tournament_of(path)} ({path})", highlight=False, markup=False
     )
-    for line in replay.tell(replay.load(path)):
+    try:
+        game = replay.load(path)
+    except (OSError, ValueError) as error:  # a file that is not a replay
+        raise ResultsError(f"{path} is not a readable replay: {error}") from None
+    for line in replay.tell(game):
         console.print(line, highlight=False, markup=False)
     return 0
 
@@ -380,16 +379,7 @@ def main(argv: list[str] | None = None) -> int:
     errors = Console(stderr=True, width=None if sys.stderr.isatty() else 132)
     try:
         return COMMANDS[args.command](args, console)
-    except (
-        TournamentError,
-        RulesetError,
-        FileNotFoundError,
-        ValueError,
-        StoreError,
-        VerifyError,
-        ResultsError,
-        SandboxError,
-    ) as error:
+    except (ArenaError, PerudoError) as error:
         # One line however long (soft_wrap), and the message as plain text: it may quote a bot.
         errors.print(
             Text.assemble((f"arena {args.command}:", "red"), " ", str(error)), soft_wrap=True

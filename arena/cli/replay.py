@@ -6,7 +6,12 @@ import json
 from pathlib import Path
 from typing import Any
 
+from arena.errors import ArenaError
 from arena.tournament.tournament import TournamentError
+
+
+class ReplayNotFoundError(ArenaError, FileNotFoundError):
+    """No replay of the game asked for: the message says where the arena looked."""
 
 
 def find_replay(game: str, results: Path) -> Path:
@@ -23,10 +28,10 @@ def find_replay(game: str, results: Path) -> Path:
         candidate = results / tournament / "replays" / f"{game_id}.json"
         if candidate.is_file():
             return candidate
-        raise FileNotFoundError(f"no replay of game {game_id!r} in {results / tournament}")
+        raise ReplayNotFoundError(f"no replay of game {game_id!r} in {results / tournament}")
     matches = sorted(results.glob(f"*/replays/{game}.json"))
     if not matches:
-        raise FileNotFoundError(f"no replay of game {game!r} under {results}")
+        raise ReplayNotFoundError(f"no replay of game {game!r} under {results}")
     if len(matches) > 1:
         names = [tournament_of(m) for m in matches]
         raise TournamentError(

@@ -41,10 +41,10 @@ from arena.kit.client import (
     GameOverHook,
     Handler,
     Policy,
-    RefusedError,
     serve,
     serve_sessions,
 )
+from arena.kit.errors import KitError, NoRefereeError, RefusedError, SessionLostError
 from arena.protocol.wire import PASS, Answer, Pass
 from engine import Observation
 
@@ -53,10 +53,13 @@ __all__ = [
     "Answer",
     "Connection",
     "Handler",
+    "KitError",
+    "NoRefereeError",
     "Observation",
     "Pass",
     "Policy",
     "RefusedError",
+    "SessionLostError",
     "connection_from_env",
     "run",
     "serve",

@@ -16,6 +16,7 @@ from typing import Protocol
 
 import grpc
 
+from arena.kit.errors import NoRefereeError, RefusedError, SessionLostError
 from arena.protocol import wire
 from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
 from arena.protocol._proto.perudo.v1 import referee_pb2_grpc as pb_grpc
@@ -53,18 +54,6 @@ class Connection:
             return grpc.aio.insecure_channel(self.address)
         roots = Path(self.ca_file).read_bytes() if self.ca_file else None
         return grpc.aio.secure_channel(self.address, grpc.ssl_channel_credentials(roots))
-
-
-class RefusedError(Exception):
-    """The referee refused the session (wrong token, unknown name, bad version)."""
-
-
-class SessionLostError(ConnectionError):
-    """The session ended without the referee's Goodbye: the referee went away or cut it off.
-
-    A bot that exits 0 then looks like one that finished its night; the arena
-    and the author need to see that it did not, and why.
-    """
 
 
 class Handler(Protocol):
@@ -171,7 +160,7 @@ async def serve_sessions(conn: Connection, make_handler: Callable[[], Handler]) 
         try:
             await asyncio.wait_for(channel.channel_ready(), conn.connect_timeout)
         except TimeoutError:
-            raise ConnectionError(
+            raise NoRefereeError(
                 f"no referee answered at {conn.address} within {conn.connect_timeout:.0f} s"
             ) from None
         # Every session plays to its own end; then the first failure, if any, is the answer.

@@ -32,7 +32,7 @@ from arena.protocol._proto.perudo.v1 import admin_pb2 as apb
 from arena.protocol._proto.perudo.v1 import admin_pb2_grpc as apb_grpc
 from arena.referee.auth import TokenBook
 from arena.referee.pool import Lobby
-from arena.referee.server import Referee, ServerLimits, Tls
+from arena.referee.server import ListenError, Referee, ServerLimits, Tls
 from arena.tournament.ratings import Standing
 from arena.tournament.schedule import Deals
 from arena.tournament.tournament import (
@@ -180,7 +180,7 @@ class LeagueServer:
                 self.config.listen, self.config.tls, unix_socket=self._private / "referee.sock"
             )
         except RuntimeError:  # what grpc raises for an address it cannot bind
-            raise OSError(f"could not listen on {self.config.listen}") from None
+            raise ListenError(f"could not listen on {self.config.listen}") from None
         token = secrets.token_urlsafe(32)
         # Without so_reuseport=0, a second server on this address would share it, not fail.
         server = grpc.aio.server(options=[("grpc.so_reuseport", 0)])
@@ -191,7 +191,7 @@ class LeagueServer:
             self.admin_port = 0
         if self.admin_port == 0:
             await server.stop(None)
-            raise OSError(f"could not listen on {self.config.admin_listen}")
+            raise ListenError(f"could not listen on {self.config.admin_listen}")
         # Only now, so that a server that cannot start leaves a running one's token alone;
         # and created private, as chmod after writing leaves it readable by all for a moment.
         path = admin_token_path(self.config.league)

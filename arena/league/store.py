@@ -22,6 +22,7 @@ from collections.abc import Collection, Iterator
 from pathlib import Path
 from typing import Any
 
+from arena.errors import ArenaError
 from arena.tournament.ratings import GameResult, result_of
 
 _SCHEMA = """
@@ -45,7 +46,7 @@ CREATE TABLE IF NOT EXISTS entrants (
 """
 
 
-class StoreError(Exception):
+class StoreError(ArenaError):
     """The league store cannot be used as it is; the message says why and what to do."""
 
 

@@ -16,11 +16,16 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import engine
+from arena.errors import ArenaError
 from arena.protocol import wire
 from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
 from arena.protocol.faults import Fault, FaultKind, FaultRecord
 from arena.referee.session import Reply, next_request_id
 from engine import CALZA, GameState, Phase, Ruleset
+
+
+class SeatingError(ArenaError, ValueError):
+    """A match handed seats that are not one per player: the caller's table is wrong."""
 
 
 class Seat(Protocol):
@@ -119,7 +124,9 @@ class Match:
         time_margin: float = 0.0,
     ) -> None:
         if len(seats) != len(spec.players):
-            raise ValueError("one seat per player")
+            raise SeatingError(
+                f"one seat per player: {len(seats)} seats for {len(spec.players)} players"
+            )
         self.spec = spec
         self.seats = list(seats)
         self.move_time = move_time

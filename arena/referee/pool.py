@@ -14,11 +14,12 @@ from collections.abc import Iterable
 
 import grpc
 
+from arena.errors import ArenaError
 from arena.referee.auth import TokenBook
 from arena.referee.session import ExitProbe, Session
 
 
-class RefusalError(Exception):
+class RefusalError(ArenaError):
     """A Hello that the referee will not accept, with the status to close with."""
 
     def __init__(self, code: grpc.StatusCode, detail: str) -> None:

@@ -24,6 +24,7 @@ from pathlib import Path
 import grpc
 from google.protobuf.message import DecodeError
 
+from arena.errors import ArenaError
 from arena.protocol import wire
 from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
 from arena.protocol.faults import FaultKind
@@ -45,6 +46,10 @@ QUIET = 0.1
 
 DESCRIPTOR_HEADROOM = 128
 """Open files kept free of connections: results, logs and bot pipes need them."""
+
+
+class ListenError(ArenaError, OSError):
+    """A server could not listen on the address it was given (in use, or not this host's)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,9 +140,9 @@ class Referee:
             creds = grpc.ssl_server_credentials([(tls.private_key, tls.certificate)])
             port = server.add_secure_port(address, creds)
         if port == 0:
-            raise OSError(f"could not listen on {address}")
+            raise ListenError(f"could not listen on {address}")
         if unix_socket is not None and server.add_insecure_port(f"unix:{unix_socket}") == 0:
-            raise OSError(f"could not listen on unix:{unix_socket}")
+            raise ListenError(f"could not listen on unix:{unix_socket}")
         await server.start()
         self.unix_socket = unix_socket
         self._server = server

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from arena.errors import ArenaError
 from arena.referee.match import GameRecord
 from arena.tournament.lock import LOCK_NAME
 from arena.tournament.ratings import Standing
@@ -56,7 +57,7 @@ _NEVER_PLAYED_FILES = {
 """All that a tournament folder holds until its first game ends."""
 
 
-class ResultsError(Exception):
+class ResultsError(ArenaError):
     """A tournament folder holds what the arena cannot use; the message says where and why."""
 
 

@@ -14,10 +14,12 @@ import fcntl
 import os
 from pathlib import Path
 
+from arena.errors import ArenaError
+
 LOCK_NAME = "arena.lock"
 
 
-class FolderBusyError(Exception):
+class FolderBusyError(ArenaError):
     """Another process is running the tournament in this folder."""
 
 

@@ -29,6 +29,8 @@ from dataclasses import dataclass
 from itertools import combinations
 from math import comb
 
+from arena.errors import ArenaError
+
 MAX_FULL_TABLES = 400
 """A unit uses every table when there are at most this many, else a sample."""
 
@@ -90,10 +92,14 @@ def disjoint_groups(tables: Sequence[tuple[str, ...]], rng: random.Random) -> li
     return group_of
 
 
+class ScheduleError(ArenaError, ValueError):
+    """Entrants, table size and deal mode that make no schedule; the message says which."""
+
+
 def check_deals(deals: Deals, entrants: int, size: int) -> None:
     """Refuse a deal mode the field cannot play: disjoint tables need two tables' worth."""
     if deals is Deals.DISJOINT and entrants < 2 * size:
-        raise ValueError(
+        raise ScheduleError(
             f"--deals disjoint needs at least two tables that share no bot: "
             f"{2 * size} entrants at tables of {size}, not {entrants}; "
             f"use --deals own, or smaller tables"
@@ -105,9 +111,9 @@ def build(
 ) -> list[ScheduledGame]:
     """Whole units, each a shuffle of its rotation groups, until at least `games` games."""
     if len(set(entrants)) != len(entrants):
-        raise ValueError("entrant names must be unique")
+        raise ScheduleError("entrant names must be unique")
     if not 2 <= size <= len(entrants):
-        raise ValueError(f"a table seats 2..{len(entrants)} bots here, not {size}")
+        raise ScheduleError(f"a table seats 2..{len(entrants)} bots here, not {size}")
     check_deals(deals, len(entrants), size)
     rng = random.Random(hmac.digest(seed, b"perudo-arena/schedule/v1", hashlib.sha256))
     # Its own generator, so that both modes play the same games in the same order.

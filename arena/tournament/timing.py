@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from arena.protocol.faults import FaultKind
 from arena.referee.match import GameRecord
 
 SPREAD = 0.75
@@ -37,7 +38,7 @@ class TimingReport:
         self.decisions += record.decisions
         self.referee_late += len(record.referee_late)
         for event in record.events:
-            if event.get("fault") != "timeout":
+            if event.get("fault") != FaultKind.TIMEOUT.value:
                 continue
             self.timeouts[players[event["seat"]]] += 1
             if "cpu_ms" in event:

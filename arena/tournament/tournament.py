@@ -35,6 +35,7 @@ from arena.bots.processes import (
     run_build,
 )
 from arena.bots.sandbox import Sandbox, SandboxError, SandboxMode, decide
+from arena.errors import ArenaError
 from arena.league.store import LeagueStore, StoreError
 from arena.referee.auth import TokenBook
 from arena.referee.match import DEFAULT_TIME_MARGIN
@@ -44,7 +45,7 @@ from arena.referee.session import exit_probe
 from arena.tournament.folder import ResultsError, TournamentFolder
 from arena.tournament.lock import FolderBusyError, FolderLock
 from arena.tournament.runner import Observer, Progress, Scheduler, Summary
-from arena.tournament.schedule import Deals, check_deals
+from arena.tournament.schedule import Deals, ScheduleError, check_deals
 from engine import Ruleset
 
 __all__ = [
@@ -63,7 +64,7 @@ STOP_WRITE_GRACE = 1.0
 """Seconds a request still being written at a stop gets before it is a stall."""
 
 
-class TournamentError(Exception):
+class TournamentError(ArenaError):
     """The tournament cannot go on; the message says why."""
 
 
@@ -151,7 +152,14 @@ class Tournament:
         where: list[TournamentFolder] = []
         try:
             return await self._run(resume, venue, where)
-        except (ResultsError, StoreError, FolderBusyError) as error:
+        except (
+            ResultsError,
+            StoreError,
+            FolderBusyError,
+            SandboxError,
+            ManifestError,
+            DescriptorError,
+        ) as error:  # the run's callers (the CLI, the league) are told one type
             raise TournamentError(str(error)) from None
         except OSError as error:  # a full disk, say, outside the game records
             then = f"; once fixed, continue with: {_resume_command(where[0].root, venue)}"
@@ -161,10 +169,7 @@ class Tournament:
         self, resume: Path | None, venue: Venue | None, where: list[TournamentFolder]
     ) -> Summary:
         raise_open_files_limit()
-        try:
-            sandbox = decide(self.config.sandbox)
-        except SandboxError as error:
-            raise TournamentError(str(error)) from None
+        sandbox = decide(self.config.sandbox)
         if resume is None:
             self._check_config()
             store = LeagueStore(self.config.league_path)  # a damaged one: before any folder
@@ -361,10 +366,7 @@ class Tournament:
         tokens: TokenBook,
         need: int = 2,
     ) -> list[BotSpec]:
-        try:
-            found, problems = discover(Path(info["bots_dir"]))
-        except ManifestError as error:
-            raise TournamentError(str(error)) from None
+        found, problems = discover(Path(info["bots_dir"]))
         for entry, reason in problems:
             self._skip(entry, reason)
         for bot in [b for b in found if tokens.knows(b.name)]:
@@ -422,10 +424,7 @@ class Tournament:
         folder: TournamentFolder,
         jobs: int,
     ) -> None:
-        try:
-            check_descriptors(bots, jobs)
-        except DescriptorError as error:
-            raise TournamentError(str(error)) from None
+        check_descriptors(bots, jobs)
         for bot in bots:
             sessions = min(bot.sessions or jobs, jobs)
             env = {
@@ -487,7 +486,7 @@ def _entrant_info(info: dict[str, Any], entrants: list[str], bots: list[BotSpec]
         raise TournamentError(f"--table-size {size} does not fit {len(entrants)} entrants")
     try:
         check_deals(Deals(info.get("deals", Deals.OWN.value)), len(entrants), size)
-    except ValueError as error:
+    except ScheduleError as error:
         raise TournamentError(str(error)) from None
     return {
         "entrants": entrants,

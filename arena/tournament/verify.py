@@ -19,11 +19,12 @@ from pathlib import Path
 from typing import Any
 
 import engine
+from arena.errors import ArenaError
 from arena.tournament.folder import ResultsError, TournamentFolder, replay_problem
 from arena.tournament.schedule import Deals, ScheduledGame, build
 
 
-class VerifyError(Exception):
+class VerifyError(ArenaError):
     """The folder cannot be verified (yet); the message says why."""
 
 

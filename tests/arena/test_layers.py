@@ -1,7 +1,8 @@
 """The arena's layers import one way only: a wrong-way import fails here.
 
 engine <- protocol <- referee <- {tournament, checkbot, bench} <- league <- cli;
-`bots` imports no other arena package; `kit` only engine and protocol.
+`bots` imports no other arena package; `kit` only engine and protocol. Every
+part may import `arena.errors`, the root of the arena's errors, which imports nothing.
 """
 
 from __future__ import annotations
@@ -17,15 +18,26 @@ ROOT = Path(__file__).resolve().parents[2]
 
 ALLOWED: dict[str, set[str]] = {
     "engine": set(),
-    "protocol": {"engine"},
-    "kit": {"engine", "protocol"},
-    "bots": set(),
-    "referee": {"engine", "protocol"},
-    "tournament": {"engine", "protocol", "referee", "bots"},
-    "checkbot": {"engine", "protocol", "referee", "bots", "kit"},
-    "bench": {"engine", "protocol", "referee", "bots", "kit"},
-    "league": {"engine", "protocol", "referee", "bots", "tournament"},
-    "cli": {"engine", "protocol", "referee", "bots", "tournament", "checkbot", "bench", "league"},
+    "errors": set(),
+    "protocol": {"engine", "errors"},
+    "kit": {"engine", "protocol", "errors"},
+    "bots": {"errors"},
+    "referee": {"engine", "protocol", "errors"},
+    "tournament": {"engine", "protocol", "referee", "bots", "errors"},
+    "checkbot": {"engine", "protocol", "referee", "bots", "kit", "errors"},
+    "bench": {"engine", "protocol", "referee", "bots", "kit", "errors"},
+    "league": {"engine", "protocol", "referee", "bots", "tournament", "errors"},
+    "cli": {
+        "engine",
+        "protocol",
+        "referee",
+        "bots",
+        "tournament",
+        "checkbot",
+        "bench",
+        "league",
+        "errors",
+    },
 }
 """Each part, and the parts it may import (itself always)."""
 
@@ -34,7 +46,10 @@ KNOWN: set[tuple[str, str]] = {("tournament", "arena.league.store")}
 
 
 def part_of(module: str) -> str | None:
-    """The layer a dotted module name belongs to, None for the bare `arena` package."""
+    """The layer a dotted module name belongs to, None for the bare `arena` package.
+
+    `arena.errors` is a module, not a package, but a part of its own all the same.
+    """
     words = module.split(".")
     if words[0] == "engine":
         return "engine"
@@ -96,6 +111,7 @@ def test_every_import_goes_the_right_way() -> None:
         ("arena/kit/rogue.py", "from ..referee import match"),
         ("arena/referee/rogue.py", "import arena.tournament.runner"),
         ("arena/league/rogue.py", "from arena.cli import main"),
+        ("arena/errors.py", "from arena.bots import sandbox"),
     ],
 )
 def test_a_wrong_way_import_is_caught(tmp_path: Path, where: str, line: str) -> None:
@@ -111,3 +127,12 @@ def test_the_league_store_loads_without_grpc() -> None:
         [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True
     )
     assert result.stdout.strip() == "False"
+
+
+@pytest.mark.parametrize("where", ["arena/kit/rogue.py", "arena/bots/rogue.py"])
+def test_every_part_may_import_the_errors_root(tmp_path: Path, where: str) -> None:
+    target = tmp_path / where
+    target.parent.mkdir(parents=True)
+    target.write_text("from arena.errors import ArenaError\n")
+    assert part_of("arena.errors") == "errors"
+    assert violations(tmp_path) == []

@@ -1,0 +1,42 @@
+"""Every error the arena raises, in one tree, so that a caller catches one type.
+
+The hierarchy, by the part that raises each; "(ValueError)" and "(OSError)"
+mark errors that are also those, since callers catch them as such:
+
+* ArenaError - the root: never raised itself, caught to catch them all.
+    bots:
+    + ManifestError - a bot entry (bot.toml, script, folder) that cannot be used.
+    + SandboxError - `--sandbox require` on a machine where bubblewrap cannot run.
+    + DescriptorError - the planned bots need more open files than the arena may have.
+    + JobsError (ValueError) - more games at once than the machine can run fairly.
+    referee:
+    + RefusalError - a Hello the referee will not accept; `.code` is the status to close with.
+    + SeatingError (ValueError) - a match handed seats that are not one per player.
+    + ListenError (OSError) - a server could not listen on the address it was given.
+    tournament:
+    + TournamentError - the tournament cannot go on; `Tournament.run` raises only this.
+    + ScheduleError (ValueError) - entrants, table size and deal mode make no schedule.
+    + ResultsError - a tournament folder holds what the arena cannot use.
+    + FolderBusyError - another process is running the tournament in this folder.
+    + VerifyError - a folder that cannot be verified (yet).
+    league:
+    + StoreError - the league store cannot be used as it is.
+    bench:
+    + BenchError - the benchmark's bots did not get going, so there is nothing to measure.
+    cli:
+    + ReplayNotFoundError (OSError) - no replay of the game asked for.
+
+Each class lives in the module that raises it and derives from `ArenaError`,
+which every part may import. The command line catches `ArenaError`, and the
+engine's `PerudoError` for bad rules, seeds and actions, and prints one line.
+
+The kit (`arena.kit`) is the bot's side: a bot author has no use for the
+arena's root, so the kit keeps a small tree of its own under `KitError`,
+drawn in `arena.kit.errors`.
+"""
+
+from __future__ import annotations
+
+
+class ArenaError(Exception):
+    """The root of every error the arena raises; the arena raises only its subclasses."""
