@@ -23,6 +23,7 @@ from arena.league.server import LeagueConfig, LeagueServer, admin_token_path
 from arena.league.store import LeagueStore
 from arena.protocol._proto.perudo.v1 import admin_pb2 as apb
 from arena.protocol._proto.perudo.v1 import admin_pb2_grpc as apb_grpc
+from arena.records import GameLine
 from arena.referee.auth import new_token, token_hash
 from arena.referee.server import ServerLimits, Tls
 from arena.tournament.ratings import Standing
@@ -325,7 +326,7 @@ async def _follow(stream: Any, view: live.LiveView, console: Console) -> int:
             Path(d["folder"]), d["entrants"], Progress(d["done"], d["total"], time.monotonic(), 0)
         ),
         "game_json": lambda d: view.game_finished(
-            d["line"],
+            GameLine.from_json(d["line"]),
             _standings(d["table"]),
             Progress(d["done"], d["total"], time.monotonic() - d["elapsed"], d["played_now"]),
         ),

@@ -22,6 +22,7 @@ from collections.abc import Collection, Iterator
 from pathlib import Path
 from typing import Any
 
+from arena.records import GameLine
 from arena.tournament.ratings import GameResult, result_of
 
 _SCHEMA = """
@@ -115,12 +116,17 @@ class LeagueStore:
                 (tournament_id, time.time() if started is None else started, json.dumps(info)),
             )
 
-    def add_game(self, tournament_id: str, line: dict[str, Any]) -> bool:
+    def add_game(self, tournament_id: str, line: GameLine) -> bool:
         """Record one game; False when it was already there."""
         with self._guard("recording a game"), self._transaction():
             cursor = self._db.execute(
                 "INSERT OR IGNORE INTO games (uid, tournament, idx, line) VALUES (?, ?, ?, ?)",
-                (f"{tournament_id}/{line['game']}", tournament_id, line["index"], json.dumps(line)),
+                (
+                    f"{tournament_id}/{line.game}",
+                    tournament_id,
+                    line.index,
+                    json.dumps(line.to_json()),
+                ),
             )
         return cursor.rowcount == 1
 
@@ -149,7 +155,7 @@ class LeagueStore:
                 "SELECT g.line FROM games g JOIN tournaments t ON t.id = g.tournament "
                 "ORDER BY t.started, t.id, g.idx"
             ).fetchall()
-        return [result_of(json.loads(line)) for (line,) in rows]
+        return [result_of(GameLine.from_json(json.loads(line))) for (line,) in rows]
 
     def results_of(self, tournament_ids: Collection[str]) -> list[GameResult]:
         """The games of these tournaments only, in the order `results` rates them."""
@@ -158,7 +164,11 @@ class LeagueStore:
                 "SELECT g.tournament, g.line FROM games g "
                 "JOIN tournaments t ON t.id = g.tournament ORDER BY t.started, t.id, g.idx"
             ).fetchall()
-        return [result_of(json.loads(line)) for tid, line in rows if tid in tournament_ids]
+        return [
+            result_of(GameLine.from_json(json.loads(line)))
+            for tid, line in rows
+            if tid in tournament_ids
+        ]
 
     def tournament_infos(self) -> list[tuple[str, dict[str, Any]]]:
         """Each tournament's id and the info it was added with, oldest first."""

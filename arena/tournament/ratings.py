@@ -11,9 +11,10 @@ from __future__ import annotations
 import statistics
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import trueskill
+
+from arena.records import GameLine
 
 _ENV = trueskill.TrueSkill(draw_probability=0.0)
 
@@ -29,13 +30,10 @@ class GameResult:
     """Each bot's median decision time in this game."""
 
 
-def result_of(line: dict[str, Any]) -> GameResult:
+def result_of(line: GameLine) -> GameResult:
     """What rating needs of one line of `games.jsonl`: kept here so that the league
     store can rate games without loading the referee."""
-    faults: dict[str, int] = {}
-    for fault in line["faults"]:
-        faults[fault["bot"]] = faults.get(fault["bot"], 0) + 1
-    return GameResult(tuple(line["ranking"]), faults, dict(line["think_ms"]))
+    return GameResult(line.ranking, line.fault_counts(), dict(line.think_ms))
 
 
 @dataclass
