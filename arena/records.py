@@ -449,3 +449,56 @@ def _ruleset(value: object) -> engine.Ruleset:
     if not isinstance(value, dict):
         raise TypeError
     return engine.Ruleset.from_mapping(value)  # a RulesetError is a ValueError
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardRow:
+    """A bot's place on a leaderboard, as leaderboard.json, `arena leaderboard --json` and the
+    admin stream give it: figures rounded for people, not for rating again."""
+
+    rank: int
+    bot: str
+    mu: float
+    sigma: float
+    rating: float
+    """The conservative rating, mu - 3 sigma, that the table is sorted by."""
+    games: int
+    wins: int
+    win_rate: float
+    average_place: float
+    faults: int
+    median_decision_ms: float
+
+    def to_json(self) -> Json:
+        return {
+            "rank": self.rank,
+            "bot": self.bot,
+            "mu": self.mu,
+            "sigma": self.sigma,
+            "rating": self.rating,
+            "games": self.games,
+            "wins": self.wins,
+            "win_rate": self.win_rate,
+            "average_place": self.average_place,
+            "faults": self.faults,
+            "median_decision_ms": self.median_decision_ms,
+        }
+
+    @classmethod
+    def from_json(cls, data: object) -> LeaderboardRow:
+        fields = _Fields(data, "a leaderboard row")
+        row = cls(
+            rank=fields.get("rank", _int, 0),
+            bot=fields.get("bot", _str, ""),
+            mu=fields.get("mu", _float, 0.0),
+            sigma=fields.get("sigma", _float, 0.0),
+            rating=fields.get("rating", _float, 0.0),
+            games=fields.get("games", _int, 0),
+            wins=fields.get("wins", _int, 0),
+            win_rate=fields.get("win_rate", _float, 0.0),
+            average_place=fields.get("average_place", _float, 0.0),
+            faults=fields.get("faults", _int, 0),
+            median_decision_ms=fields.get("median_decision_ms", _float, 0.0),
+        )
+        fields.done()
+        return row

@@ -30,7 +30,7 @@ from arena.bots.sandbox import SandboxMode
 from arena.league.store import LeagueStore
 from arena.protocol._proto.perudo.v1 import admin_pb2 as apb
 from arena.protocol._proto.perudo.v1 import admin_pb2_grpc as apb_grpc
-from arena.records import GameLine
+from arena.records import GameLine, Json
 from arena.referee.auth import TokenBook
 from arena.referee.pool import Lobby
 from arena.referee.server import Referee, ServerLimits, Tls
@@ -106,8 +106,8 @@ class _EventObserver:
         self.emit(apb.TournamentEvent(game_json=json.dumps(data)))
 
 
-def _rows(table: list[Standing]) -> list[dict[str, object]]:
-    return [s.to_json(rank) for rank, s in enumerate(table, start=1)]
+def _rows(table: list[Standing]) -> list[Json]:
+    return [s.row(rank).to_json() for rank, s in enumerate(table, start=1)]
 
 
 class _Admin(apb_grpc.AdminServiceServicer):

@@ -297,7 +297,7 @@ class TournamentFolder:
         return line
 
     def write_leaderboard(self, table: list[Standing]) -> None:
-        rows = [s.to_json(rank) for rank, s in enumerate(table, start=1)]
+        rows = [s.row(rank).to_json() for rank, s in enumerate(table, start=1)]
         write_atomic(self.root / "leaderboard.json", json.dumps(rows, indent=2) + "\n")
         tmp = self.root / "leaderboard.csv.tmp"
         try:

@@ -17,6 +17,7 @@ from arena.records import (
     FaultEvent,
     GameLine,
     LateDecision,
+    LeaderboardRow,
     RecordError,
     Replay,
     RoundEnd,
@@ -84,6 +85,11 @@ replays = st.builds(
 )
 
 
+rows = st.builds(
+    LeaderboardRow, small, names, ms, ms, st.floats(-1e3, 1e3), small, small, ms, ms, small, ms
+)
+
+
 def _through_text(data: dict[str, Any]) -> object:
     """What a reader gets back: the JSON as written to disk, and decoded again."""
     return json.loads(json.dumps(data))
@@ -103,6 +109,11 @@ def test_a_replay_event_reads_back_what_it_writes(event: object) -> None:
 @given(replays)
 def test_a_replay_reads_back_what_it_writes(replay: Replay) -> None:
     assert Replay.from_json(_through_text(replay.to_json())) == replay
+
+
+@given(rows)
+def test_a_leaderboard_row_reads_back_what_it_writes(row: LeaderboardRow) -> None:
+    assert LeaderboardRow.from_json(_through_text(row.to_json())) == row
 
 
 OLD_LINE = (

@@ -117,7 +117,7 @@ def test_leaderboard_files(folder: TournamentFolder) -> None:
     ]
     folder.write_leaderboard(table)
     rows = json.loads((folder.root / "leaderboard.json").read_text())
-    assert rows == [table[0].to_json(1), table[1].to_json(2)]
+    assert rows == [table[0].row(1).to_json(), table[1].row(2).to_json()]
     with (folder.root / "leaderboard.csv").open(newline="") as f:
         read = list(csv.DictReader(f))
     assert [r["bot"] for r in read] == ["b", "a"]
