@@ -44,6 +44,7 @@ class _Fields:
         self.wrong: list[str] = []
 
     def get(self, key: str, parse: Callable[[object], _T], fallback: _T) -> _T:
+        """The field parsed; else `fallback`, which stands in only until `done` raises."""
         try:
             return parse(self.data[key])
         except (KeyError, TypeError, ValueError):
@@ -94,20 +95,15 @@ def _strs(value: object) -> tuple[str, ...]:
     return tuple(_str(x) for x in _list(value))
 
 
-def _record(parse: Callable[[object], _T]) -> Callable[[object], tuple[_T, ...]]:
-    """A parser of a list of records; a wrong record makes the whole field wrong."""
-
-    def parse_all(value: object) -> tuple[_T, ...]:
-        try:
-            return tuple(parse(x) for x in _list(value))
-        except RecordError as error:
-            raise ValueError(error) from None
-
-    return parse_all
+def _each(parse: Callable[[object], _T]) -> Callable[[object], tuple[_T, ...]]:
+    """A parser of a list of records: one wrong record (a RecordError is a ValueError) makes
+    the whole field wrong."""
+    return lambda value: tuple(parse(x) for x in _list(value))
 
 
 def fault_record_from_json(data: object) -> FaultRecord:
-    """The inverse of `FaultRecord.to_json`, as a game line holds it."""
+    """The inverse of `FaultRecord.to_json`, as a game line holds it. It lives here, not with
+    the fault, because reading JSON back, and saying what in it is wrong, is this module's."""
     fields = _Fields(data, "a fault")
     record = FaultRecord(
         fields.get("game", _str, ""),
@@ -207,13 +203,13 @@ class GameLine:
             index=fields.get("index", _int, 0),
             players=fields.get("players", _strs, ()),
             ranking=fields.get("ranking", _strs, ()),
-            faults=fields.get("faults", _record(fault_record_from_json), ()),
+            faults=fields.get("faults", _each(fault_record_from_json), ()),
             think_ms=fields.get("think_ms", _times, {}),
             deal_key=fields.optional("deal_key", _str),
             decisions=fields.optional("decisions", _int),
             started=fields.optional("started", _float),
             duration_s=fields.optional("duration_s", _float),
-            referee_late=fields.optional("referee_late", _record(LateDecision.from_json)) or (),
+            referee_late=fields.optional("referee_late", _each(LateDecision.from_json)) or (),
         )
         fields.done()
         return line
@@ -435,7 +431,7 @@ class Replay:
             players=fields.get("players", _strs, ()),
             ruleset=fields.get("ruleset", _ruleset, engine.Ruleset()),
             ranking=fields.get("ranking", _strs, ()),
-            events=fields.get("events", _record(event_from_json), ()),
+            events=fields.get("events", _each(event_from_json), ()),
             deal_key=fields.optional("deal_key", _str),
         )
         fields.done()
