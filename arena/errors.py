@@ -9,6 +9,8 @@ mark errors that are also those, since callers catch them as such:
     + SandboxError - `--sandbox require` on a machine where bubblewrap cannot run.
     + DescriptorError - the planned bots need more open files than the arena may have.
     + JobsError (ValueError) - more games at once than the machine can run fairly.
+    records:
+    + RecordError (ValueError) - decoded JSON that is not the record it should be.
     referee:
     + RefusalError - a Hello the referee will not accept; `.code` is the status to close with.
     + SeatingError (ValueError) - a match handed seats that are not one per player.

@@ -86,7 +86,7 @@ def cmd_leaderboard(args: argparse.Namespace, console: Console) -> int:
         store.close()
     table = rate_all(results).table()
     if args.json:
-        print(json.dumps([s.to_json(r) for r, s in enumerate(table, start=1)], indent=2))
+        print(json.dumps([s.row(r).to_json() for r, s in enumerate(table, start=1)], indent=2))
         return 0
     games = sum(counts.get(tid, 0) for tid in chosen)
     which = f" (of {len(counts)}, filtered)" if filtered else ""

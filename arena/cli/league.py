@@ -23,6 +23,7 @@ from arena.league.server import LeagueConfig, LeagueServer, admin_token_path
 from arena.league.store import LeagueStore
 from arena.protocol._proto.perudo.v1 import admin_pb2 as apb
 from arena.protocol._proto.perudo.v1 import admin_pb2_grpc as apb_grpc
+from arena.records import GameLine, Json, LeaderboardRow
 from arena.referee.auth import new_token, token_hash
 from arena.referee.server import ServerLimits, Tls
 from arena.tournament.ratings import Standing
@@ -325,7 +326,7 @@ async def _follow(stream: Any, view: live.LiveView, console: Console) -> int:
             Path(d["folder"]), d["entrants"], Progress(d["done"], d["total"], time.monotonic(), 0)
         ),
         "game_json": lambda d: view.game_finished(
-            d["line"],
+            GameLine.from_json(d["line"]),
             _standings(d["table"]),
             Progress(d["done"], d["total"], time.monotonic() - d["elapsed"], d["played_now"]),
         ),
@@ -365,20 +366,8 @@ def _resume_argument(given: str | None) -> str:
     return str(Path(given).resolve()) if Path(given).is_dir() else given
 
 
-def _standings(rows: list[dict[str, Any]]) -> list[Standing]:
-    return [
-        Standing(
-            name=r["bot"],
-            mu=r["mu"],
-            sigma=r["sigma"],
-            games=r["games"],
-            wins=r["wins"],
-            place_sum=round(r["average_place"] * r["games"]),
-            faults=r["faults"],
-            think=[r["median_decision_ms"]] if r["games"] else [],
-        )
-        for r in rows
-    ]
+def _standings(rows: list[Json]) -> list[Standing]:
+    return [Standing.from_row(LeaderboardRow.from_json(r)) for r in rows]
 
 
 COMMANDS = {"serve": cmd_serve, "token": cmd_token, "admin": cmd_admin, "league": cmd_league}

@@ -22,6 +22,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
+from arena.records import GameLine
 from arena.tournament.ratings import Standing
 from arena.tournament.report import SlowDecision
 from arena.tournament.schedule import explain
@@ -208,14 +209,14 @@ class LiveView:
             self.console.print(text, highlight=False, markup=False)
 
     def game_finished(
-        self, line: dict[str, Any], table: list[Standing], progress: TournamentProgress
+        self, line: GameLine, table: list[Standing], progress: TournamentProgress
     ) -> None:
         self._table = table
         elapsed = max(time.monotonic() - progress.started, 1e-9)
         rate = progress.played_now / elapsed
         self._bar.update(self._task, completed=progress.done, rate=f"{rate:.1f} games/s")
-        for fault in line["faults"]:
-            message = f"{line['game']}: {fault['bot']} {fault['kind']}: {fault['detail']}"
+        for fault in line.faults:
+            message = f"{line.game}: {fault.bot} {fault.fault.kind.value}: {fault.fault.detail}"
             self._faults.append(message)
             if not self.interactive:
                 self.console.print(f"fault {message}", highlight=False, markup=False)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 from arena.errors import ArenaError
+from arena.records import Answer, Deal, Replay, RoundEnd
 from arena.tournament.tournament import TournamentError
 
 
@@ -55,45 +55,44 @@ def _bid(text: str) -> str:
     return f"{count} x {_face(int(face))}"
 
 
-def tell(replay: dict[str, Any]) -> list[str]:
-    names: list[str] = replay["players"]
-    lines = [f"Game {replay['game']}: {', '.join(f'{i}:{n}' for i, n in enumerate(names))}"]
+def tell(replay: Replay) -> list[str]:
+    names = replay.players
+    lines = [f"Game {replay.game}: {', '.join(f'{i}:{n}' for i, n in enumerate(names))}"]
     standing = ""
-    for event in replay["events"]:
-        if "hands" in event:
+    for event in replay.events:
+        if isinstance(event, Deal):
             standing = ""
-            kind = " (palifico)" if event["palifico"] else ""
-            lines.append(f"Round {event['round']}{kind}, {names[event['opener']]} opens")
-            for seat, hand in enumerate(event["hands"]):
+            kind = " (palifico)" if event.palifico else ""
+            lines.append(f"Round {event.round}{kind}, {names[event.opener]} opens")
+            for seat, hand in enumerate(event.hands):
                 if hand:
                     lines.append(f"    {names[seat]:>16}: {' '.join(map(str, hand))}")
-        elif "action" in event:
-            action = event["action"]
+        elif isinstance(event, Answer):
+            action = event.action
             if action.startswith("bid "):
                 standing = _bid(action)
                 action = f"bids {standing}"
-            elif action == "pass":  # only ever the answer to a calza offer out of turn
+            elif event.declined:  # only ever the answer to a calza offer out of turn
                 action = f"is offered calza on {standing} and declines"
             elif action == "calza":
                 action = f"calls calza on {standing}"
             elif action == "dudo":
                 action = f"calls dudo on {standing}"
-            lines.append(f"  {names[event['seat']]} {action}  ({event['ms']:.1f} ms)")
-        elif "end" in event:
-            change = event["change"]
+            lines.append(f"  {names[event.seat]} {action}  ({event.ms:.1f} ms)")
+        elif isinstance(event, RoundEnd):
             verb = {-1: "loses a die", 1: "gains a die", 0: "keeps every die"}.get(
-                change, f"changes by {change}"
+                event.change, f"changes by {event.change}"
             )
-            lines.append(f"  -> {event['counted']} counted: {names[event['changed']]} {verb}")
-        elif "fault" in event:
+            lines.append(f"  -> {event.counted} counted: {names[event.changed]} {verb}")
+        else:
             lines.append(
-                f"  !! {names[event['seat']]} fault ({event['fault']}): {event['detail']}"
-                + (f" — sent {event['sent']}" if event["sent"] else "")
+                f"  !! {names[event.seat]} fault ({event.kind.value}): {event.detail}"
+                + (f" — sent {event.sent}" if event.sent else "")
             )
-    lines.append("Finishing order: " + ", ".join(replay["ranking"]))
+    lines.append("Finishing order: " + ", ".join(replay.ranking))
     return lines
 
 
-def load(path: Path) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(path.read_text())
-    return data
+def load(path: Path) -> Replay:
+    """The replay at `path`; a RecordError (a ValueError) says what in it is wrong."""
+    return Replay.from_json(json.loads(path.read_text()))

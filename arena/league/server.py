@@ -30,6 +30,7 @@ from arena.bots.sandbox import SandboxMode
 from arena.league.store import LeagueStore
 from arena.protocol._proto.perudo.v1 import admin_pb2 as apb
 from arena.protocol._proto.perudo.v1 import admin_pb2_grpc as apb_grpc
+from arena.records import GameLine, Json
 from arena.referee.auth import TokenBook
 from arena.referee.pool import Lobby
 from arena.referee.server import ListenError, Referee, ServerLimits, Tls
@@ -92,12 +93,10 @@ class _EventObserver:
         }
         self.emit(apb.TournamentEvent(started_json=json.dumps(data)))
 
-    def game_finished(
-        self, line: dict[str, Any], table: list[Standing], progress: Progress
-    ) -> None:
+    def game_finished(self, line: GameLine, table: list[Standing], progress: Progress) -> None:
         self.progress = progress
         data = {
-            "line": line,
+            "line": line.to_json(),
             "table": _rows(table),
             "done": progress.done,
             "total": progress.total,
@@ -107,8 +106,8 @@ class _EventObserver:
         self.emit(apb.TournamentEvent(game_json=json.dumps(data)))
 
 
-def _rows(table: list[Standing]) -> list[dict[str, object]]:
-    return [s.to_json(rank) for rank, s in enumerate(table, start=1)]
+def _rows(table: list[Standing]) -> list[Json]:
+    return [s.row(rank).to_json() for rank, s in enumerate(table, start=1)]
 
 
 class _Admin(apb_grpc.AdminServiceServicer):

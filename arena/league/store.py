@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.errors import ArenaError
+from arena.records import GameLine
 from arena.tournament.ratings import GameResult, result_of
 
 _SCHEMA = """
@@ -116,12 +117,17 @@ class LeagueStore:
                 (tournament_id, time.time() if started is None else started, json.dumps(info)),
             )
 
-    def add_game(self, tournament_id: str, line: dict[str, Any]) -> bool:
+    def add_game(self, tournament_id: str, line: GameLine) -> bool:
         """Record one game; False when it was already there."""
         with self._guard("recording a game"), self._transaction():
             cursor = self._db.execute(
                 "INSERT OR IGNORE INTO games (uid, tournament, idx, line) VALUES (?, ?, ?, ?)",
-                (f"{tournament_id}/{line['game']}", tournament_id, line["index"], json.dumps(line)),
+                (
+                    f"{tournament_id}/{line.game}",
+                    tournament_id,
+                    line.index,
+                    json.dumps(line.to_json()),
+                ),
             )
         return cursor.rowcount == 1
 
@@ -150,7 +156,7 @@ class LeagueStore:
                 "SELECT g.line FROM games g JOIN tournaments t ON t.id = g.tournament "
                 "ORDER BY t.started, t.id, g.idx"
             ).fetchall()
-        return [result_of(json.loads(line)) for (line,) in rows]
+        return [result_of(GameLine.from_json(json.loads(line))) for (line,) in rows]
 
     def results_of(self, tournament_ids: Collection[str]) -> list[GameResult]:
         """The games of these tournaments only, in the order `results` rates them."""
@@ -159,7 +165,11 @@ class LeagueStore:
                 "SELECT g.tournament, g.line FROM games g "
                 "JOIN tournaments t ON t.id = g.tournament ORDER BY t.started, t.id, g.idx"
             ).fetchall()
-        return [result_of(json.loads(line)) for tid, line in rows if tid in tournament_ids]
+        return [
+            result_of(GameLine.from_json(json.loads(line)))
+            for tid, line in rows
+            if tid in tournament_ids
+        ]
 
     def tournament_infos(self) -> list[tuple[str, dict[str, Any]]]:
         """Each tournament's id and the info it was added with, oldest first."""

@@ -13,13 +13,14 @@ import asyncio
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
 import engine
 from arena.errors import ArenaError
 from arena.protocol import wire
 from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
 from arena.protocol.faults import Fault, FaultKind, FaultRecord
+from arena.records import Answer, Deal, FaultEvent, LateDecision, ReplayEvent, RoundEnd
 from arena.referee.session import Reply, next_request_id
 from engine import CALZA, GameState, Phase, Ruleset
 
@@ -78,12 +79,12 @@ class GameRecord:
     spec: GameSpec
     order: tuple[int, ...] = ()
     faults: list[FaultRecord] = field(default_factory=list)
-    events: list[dict[str, Any]] = field(default_factory=list)
+    events: list[ReplayEvent] = field(default_factory=list)
     think_ms: list[list[float]] = field(default_factory=list)
     decisions: int = 0
     started: float = 0.0
     duration: float = 0.0
-    referee_late: list[dict[str, Any]] = field(default_factory=list)
+    referee_late: list[LateDecision] = field(default_factory=list)
     """Decisions the referee itself was late for (its loop held up): over the limit by its
     clock, not charged to the bot. The game is the arena's to answer for, not the players'."""
 
@@ -157,12 +158,7 @@ class Match:
             if state.phase is Phase.DEAL:
                 state = engine.deal(state, engine.roll_hands(state, self.dice))
                 self.record.events.append(
-                    {
-                        "round": state.round,
-                        "opener": state.opener,
-                        "palifico": state.palifico,
-                        "hands": [list(h) for h in state.hands],
-                    }
+                    Deal(state.round, state.opener, state.palifico, state.hands)
                 )
                 continue
             if offers and state.bids and offered_for != (state.round, len(state.bids)):
@@ -193,12 +189,12 @@ class Match:
         timed_out = reply.fault is not None and reply.fault.kind is FaultKind.TIMEOUT
         if reply.wall > self.limit and not timed_out:
             self.record.referee_late.append(
-                {
-                    "seat": seat,
-                    "request_id": request_id,
-                    "wall_ms": round(reply.wall * 1000, 3),
-                    "bot_ms": round((reply.elapsed - reply.referee_lag) * 1000, 3),
-                }
+                LateDecision(
+                    seat,
+                    request_id,
+                    wall_ms=round(reply.wall * 1000, 3),
+                    bot_ms=round((reply.elapsed - reply.referee_lag) * 1000, 3),
+                )
             )
         return reply
 
@@ -238,12 +234,7 @@ class Match:
         if after.phase is not Phase.BIDDING and after.history:
             outcome = after.history[-1]
             self.record.events.append(
-                {
-                    "end": outcome.end.value,
-                    "counted": outcome.counted,
-                    "changed": outcome.changed_seat,
-                    "change": outcome.dice_change,
-                }
+                RoundEnd(outcome.end, outcome.counted, outcome.changed_seat, outcome.dice_change)
             )
         return after
 
@@ -256,18 +247,14 @@ class Match:
         self.record.faults.append(
             FaultRecord(self.spec.game_id, self.spec.players[seat], seat, state.round, fault)
         )
-        event: dict[str, Any] = {
-            "seat": seat,
-            "fault": fault.kind.value,
-            "detail": fault.detail,
-            "sent": fault.sent,
-        }
+        wall_ms = cpu_ms = cpu_wait_ms = None
         if reply is not None and fault.kind is FaultKind.TIMEOUT:
-            event["wall_ms"] = round(reply.wall * 1000, 3)
+            wall_ms = round(reply.wall * 1000, 3)
             if reply.cpu is not None and reply.cpu_wait is not None:
-                event["cpu_ms"] = round(reply.cpu * 1000, 3)
-                event["cpu_wait_ms"] = round(reply.cpu_wait * 1000, 3)
-        self.record.events.append(event)
+                cpu_ms, cpu_wait_ms = round(reply.cpu * 1000, 3), round(reply.cpu_wait * 1000, 3)
+        self.record.events.append(
+            FaultEvent(seat, fault.kind, fault.detail, fault.sent, wall_ms, cpu_ms, cpu_wait_ms)
+        )
         return engine.fault(state, seat)
 
     async def _crash_or_disconnect(self, seat: int, fault: Fault) -> Fault:
@@ -283,14 +270,8 @@ class Match:
         )
 
     def _log(self, seat: int, action: str, reply: Reply) -> None:
-        event: dict[str, Any] = {
-            "seat": seat,
-            "action": action,
-            "ms": round(reply.wall * 1000, 3),
-        }
-        if reply.cpu is not None:
-            event["cpu_ms"] = round(reply.cpu * 1000, 3)
-        self.record.events.append(event)
+        cpu_ms = None if reply.cpu is None else round(reply.cpu * 1000, 3)
+        self.record.events.append(Answer(seat, action, round(reply.wall * 1000, 3), cpu_ms))
 
     async def _game_over(self, state: GameState) -> None:
         """Tell every seat at once: the table's sessions are free only when all are told."""

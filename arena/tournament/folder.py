@@ -30,21 +30,11 @@ from pathlib import Path
 from typing import Any
 
 from arena.errors import ArenaError
+from arena.records import GameLine, RecordError, Replay
 from arena.referee.match import GameRecord
 from arena.tournament.lock import LOCK_NAME
 from arena.tournament.ratings import Standing
 from arena.tournament.schedule import Deals, ScheduledGame, build
-
-_LINE_FIELDS: dict[str, type] = {
-    "game": str,
-    "index": int,
-    "players": list,
-    "ranking": list,
-    "faults": list,
-    "think_ms": dict,
-}
-"""What a line of games.jsonl must hold for the arena to rate it."""
-
 
 _NEVER_PLAYED_FILES = {
     "tournament.json",
@@ -86,40 +76,35 @@ def _sync_dir(folder: Path) -> None:
             os.close(fd)
 
 
-def game_line(record: GameRecord, index: int) -> dict[str, Any]:
+def game_line(record: GameRecord, index: int) -> GameLine:
     spec = record.spec
     medians = {}
     for seat, times in enumerate(record.think_ms):
         if times:
             medians[spec.players[seat]] = round(statistics.median(times), 3)
-    return {
-        "game": spec.game_id,
-        "index": index,
-        "players": list(spec.players),
-        "deal_key": spec.deal_key,
-        "ranking": list(record.ranking),
-        "faults": [f.to_json() for f in record.faults],
-        "decisions": record.decisions,
-        "think_ms": medians,
-        "started": round(record.started, 3),
-        "duration_s": round(record.duration, 3),
-    } | ({"referee_late": record.referee_late} if record.referee_late else {})
+    return GameLine(
+        game=spec.game_id,
+        index=index,
+        players=spec.players,
+        deal_key=spec.deal_key,
+        ranking=record.ranking,
+        faults=tuple(record.faults),
+        decisions=record.decisions,
+        think_ms=medians,
+        started=round(record.started, 3),
+        duration_s=round(record.duration, 3),
+        referee_late=tuple(record.referee_late),
+    )
 
 
-def parse_line(text: str, path: Path, number: int) -> dict[str, Any]:
+def parse_line(text: str, path: Path, number: int) -> GameLine:
     """One line of games.jsonl as a game record, or a ResultsError saying where it went wrong."""
     try:
-        line = json.loads(text)
+        return GameLine.from_json(json.loads(text))
+    except RecordError as error:
+        problem = str(error)
     except ValueError as error:
         problem = f"is not JSON ({error})"
-    else:
-        if not isinstance(line, dict):
-            problem = "is not a game record (not a JSON object)"
-        else:
-            wrong = [k for k, kind in _LINE_FIELDS.items() if not isinstance(line.get(k), kind)]
-            if not wrong:
-                return line
-            problem = f"is not a game record (no valid {', '.join(wrong)})"
     raise ResultsError(
         f"{path}, line {number}, {problem}. The arena never writes such a line: restore the "
         f"file from a backup, or delete that line (its game, if any, is then played again on "
@@ -131,34 +116,37 @@ def parse_line(text: str, path: Path, number: int) -> dict[str, Any]:
 class FinishedGames:
     """The games of the schedule that games.jsonl records, and what it holds besides."""
 
-    lines: tuple[dict[str, Any], ...]
+    lines: tuple[GameLine, ...]
     """One per finished game of the schedule, in the order they finished."""
     problems: tuple[str, ...]
     """A sentence for each line left out."""
 
     @property
     def ids(self) -> set[str]:
-        return {line["game"] for line in self.lines}
+        return {line.game for line in self.lines}
 
 
-def replay_problem(path: Path, line: dict[str, Any]) -> str | None:
+def replay_problem(path: Path, line: GameLine) -> str | None:
     """Why the replay at `path` is not the replay of the game `line` records, if it is not."""
-    game = line["game"]
     try:
-        replay = json.loads(path.read_text(encoding="utf-8"))
+        read_replay(path, line)
     except FileNotFoundError:
-        return f"the replay of {game} is missing ({path})"
+        return f"the replay of {line.game} is missing ({path})"
     except (OSError, ValueError) as error:
-        return f"the replay of {game} is damaged ({path}: {error})"
-    if not isinstance(replay, dict) or not isinstance(replay.get("events"), list):
-        return f"the replay of {game} is damaged ({path}: not a replay)"
-    if (replay.get("game"), replay.get("players"), replay.get("ranking")) != (
-        game,
-        line["players"],
-        line["ranking"],
-    ):
-        return f"the replay of {game} is damaged ({path}: another game, or another result)"
+        return f"the replay of {line.game} is damaged ({path}: {error})"
     return None
+
+
+def read_replay(path: Path, line: GameLine | None = None) -> Replay:
+    """The replay at `path`; a RecordError (a ValueError) if it is none, or is not `line`'s."""
+    replay = Replay.from_json(json.loads(path.read_text(encoding="utf-8")))
+    if line is not None and (replay.game, replay.players, replay.ranking) != (
+        line.game,
+        line.players,
+        line.ranking,
+    ):
+        raise RecordError("another game, or another result")
+    return replay
 
 
 class TournamentFolder:
@@ -207,11 +195,11 @@ class TournamentFolder:
         deals = Deals(info.get("deals", Deals.OWN.value))
         return build(info["entrants"], info["table_size"], info["games"], seed, deals)
 
-    def games(self) -> Iterator[dict[str, Any]]:
+    def games(self) -> Iterator[GameLine]:
         """Every line as written, duplicates and all; see `finished` for the games to count."""
         return (line for _, line in self._lines())
 
-    def _lines(self) -> Iterator[tuple[int, dict[str, Any]]]:
+    def _lines(self) -> Iterator[tuple[int, GameLine]]:
         """Every line with its number, in the order written; a torn last line is ignored."""
         if not self.games_path.exists():
             return
@@ -224,27 +212,27 @@ class TournamentFolder:
     def finished(self, schedule: Sequence[ScheduledGame]) -> FinishedGames:
         """The games of `schedule` on record, each once, as they were planned."""
         planned = {g.game_id: g for g in schedule}
-        kept: dict[str, dict[str, Any]] = {}
+        kept: dict[str, GameLine] = {}
         problems = []
         for number, line in self._lines():
-            game = planned.get(line["game"])
+            game = planned.get(line.game)
             where = f"{self.games_path.name} line {number}"
             if game is None:
-                problems.append(f"{where}: {line['game']} is no game of the schedule; ignored")
-            elif (line["index"], tuple(line["players"])) != (game.index, game.players):
+                problems.append(f"{where}: {line.game} is no game of the schedule; ignored")
+            elif (line.index, line.players) != (game.index, game.players):
                 problems.append(
-                    f"{where}: {line['game']} is not the game the schedule planned "
+                    f"{where}: {line.game} is not the game the schedule planned "
                     f"(other index or players); ignored"
                 )
-            elif line["game"] in kept:
-                problems.append(f"{where}: a second copy of {line['game']}; ignored")
+            elif line.game in kept:
+                problems.append(f"{where}: a second copy of {line.game}; ignored")
             else:
-                kept[line["game"]] = line
+                kept[line.game] = line
         return FinishedGames(tuple(kept.values()), tuple(problems))
 
-    def replay_problems(self, lines: Sequence[dict[str, Any]]) -> list[str]:
+    def replay_problems(self, lines: Sequence[GameLine]) -> list[str]:
         """A sentence for each finished game whose replay is missing or damaged."""
-        found = (replay_problem(self.replays / f"{x['game']}.json", x) for x in lines)
+        found = (replay_problem(self.replays / f"{x.game}.json", x) for x in lines)
         return [problem for problem in found if problem is not None]
 
     def never_played(self) -> bool:
@@ -279,18 +267,19 @@ class TournamentFolder:
                 out.truncate(data.rfind(b"\n") + 1)
                 os.fsync(out.fileno())
 
-    def record_game(self, record: GameRecord, index: int) -> dict[str, Any]:
-        replay = {
-            "game": record.spec.game_id,
-            "players": list(record.spec.players),
-            "deal_key": record.spec.deal_key,
-            "ruleset": record.spec.ruleset.to_mapping(),
-            "ranking": list(record.ranking),
-            "events": record.events,
-        }
-        write_atomic(self.replays / f"{record.spec.game_id}.json", json.dumps(replay) + "\n")
+    def record_game(self, record: GameRecord, index: int) -> GameLine:
+        replay = Replay(
+            game=record.spec.game_id,
+            players=record.spec.players,
+            deal_key=record.spec.deal_key,
+            ruleset=record.spec.ruleset,
+            ranking=record.ranking,
+            events=tuple(record.events),
+        )
+        text = json.dumps(replay.to_json()) + "\n"
+        write_atomic(self.replays / f"{record.spec.game_id}.json", text)
         line = game_line(record, index)
-        data = (json.dumps(line) + "\n").encode()
+        data = (json.dumps(line.to_json()) + "\n").encode()
         fd = os.open(self.games_path, os.O_WRONLY | os.O_APPEND)
         try:
             start = os.fstat(fd).st_size
@@ -309,7 +298,7 @@ class TournamentFolder:
         return line
 
     def write_leaderboard(self, table: list[Standing]) -> None:
-        rows = [s.to_json(rank) for rank, s in enumerate(table, start=1)]
+        rows = [s.row(rank).to_json() for rank, s in enumerate(table, start=1)]
         write_atomic(self.root / "leaderboard.json", json.dumps(rows, indent=2) + "\n")
         tmp = self.root / "leaderboard.csv.tmp"
         try:

@@ -11,9 +11,10 @@ from __future__ import annotations
 import statistics
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import trueskill
+
+from arena.records import GameLine, LeaderboardRow
 
 _ENV = trueskill.TrueSkill(draw_probability=0.0)
 
@@ -29,13 +30,10 @@ class GameResult:
     """Each bot's median decision time in this game."""
 
 
-def result_of(line: dict[str, Any]) -> GameResult:
+def result_of(line: GameLine) -> GameResult:
     """What rating needs of one line of `games.jsonl`: kept here so that the league
     store can rate games without loading the referee."""
-    faults: dict[str, int] = {}
-    for fault in line["faults"]:
-        faults[fault["bot"]] = faults.get(fault["bot"], 0) + 1
-    return GameResult(tuple(line["ranking"]), faults, dict(line["think_ms"]))
+    return GameResult(line.ranking, line.fault_counts(), dict(line.think_ms))
 
 
 @dataclass
@@ -65,20 +63,34 @@ class Standing:
     def median_think_ms(self) -> float:
         return statistics.median(self.think) if self.think else 0.0
 
-    def to_json(self, rank: int) -> dict[str, object]:
-        return {
-            "rank": rank,
-            "bot": self.name,
-            "mu": round(self.mu, 3),
-            "sigma": round(self.sigma, 3),
-            "rating": round(self.conservative, 3),
-            "games": self.games,
-            "wins": self.wins,
-            "win_rate": round(self.win_rate, 4),
-            "average_place": round(self.average_place, 3),
-            "faults": self.faults,
-            "median_decision_ms": round(self.median_think_ms, 3),
-        }
+    def row(self, rank: int) -> LeaderboardRow:
+        return LeaderboardRow(
+            rank=rank,
+            bot=self.name,
+            mu=round(self.mu, 3),
+            sigma=round(self.sigma, 3),
+            rating=round(self.conservative, 3),
+            games=self.games,
+            wins=self.wins,
+            win_rate=round(self.win_rate, 4),
+            average_place=round(self.average_place, 3),
+            faults=self.faults,
+            median_decision_ms=round(self.median_think_ms, 3),
+        )
+
+    @classmethod
+    def from_row(cls, row: LeaderboardRow) -> Standing:
+        """A standing as a leaderboard shows it (one median for all its decision times)."""
+        return cls(
+            name=row.bot,
+            mu=row.mu,
+            sigma=row.sigma,
+            games=row.games,
+            wins=row.wins,
+            place_sum=round(row.average_place * row.games),
+            faults=row.faults,
+            think=[row.median_decision_ms] if row.games else [],
+        )
 
 
 class Ratings:

@@ -14,7 +14,8 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+
+from arena.records import Answer, Deal, GameLine, Replay
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,13 +27,14 @@ class SlowDecision:
     action: str
 
 
-def faults_by_kind(lines: Iterable[dict[str, Any]]) -> dict[str, dict[str, int]]:
+def faults_by_kind(lines: Iterable[GameLine]) -> dict[str, dict[str, int]]:
     """Faults per bot, then per kind, from games.jsonl lines."""
     counts: dict[str, dict[str, int]] = {}
     for line in lines:
-        for fault in line["faults"]:
-            kinds = counts.setdefault(fault["bot"], {})
-            kinds[fault["kind"]] = kinds.get(fault["kind"], 0) + 1
+        for fault in line.faults:
+            kinds = counts.setdefault(fault.bot, {})
+            kind = fault.fault.kind.value
+            kinds[kind] = kinds.get(kind, 0) + 1
     return dict(sorted(counts.items()))
 
 
@@ -41,24 +43,20 @@ def slowest_decisions(replays: Path, games: Iterable[str], count: int = 5) -> li
     found: list[SlowDecision] = []
     for game in games:
         try:
-            replay = json.loads((replays / f"{game}.json").read_text())
+            replay = Replay.from_json(json.loads((replays / f"{game}.json").read_text()))
         except (OSError, ValueError):
             continue  # reported by whoever checks the replays; it has no times to give here
         found = heapq.nlargest(count, [*found, *_decisions(replay)], key=lambda d: d.ms)
     return found
 
 
-def _decisions(replay: dict[str, Any]) -> list[SlowDecision]:
-    names: list[str] = replay["players"]
+def _decisions(replay: Replay) -> list[SlowDecision]:
     decisions = []
     current = 0
-    for event in replay["events"]:
-        if "hands" in event:
-            current = event["round"]
-        elif "action" in event:
-            decisions.append(
-                SlowDecision(
-                    event["ms"], names[event["seat"]], replay["game"], current, event["action"]
-                )
-            )
+    for event in replay.events:
+        if isinstance(event, Deal):
+            current = event.round
+        elif isinstance(event, Answer):
+            bot = replay.players[event.seat]
+            decisions.append(SlowDecision(event.ms, bot, replay.game, current, event.action))
     return decisions

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from arena.league.store import LeagueStore, StoreError
+from arena.records import GameLine
 from arena.referee.descriptors import DescriptorReserve
 from arena.referee.match import AbsentSeat, GameSpec, Match, Seat
 from arena.referee.pool import Lobby
@@ -67,9 +68,7 @@ class Observer(Protocol):
 
     def started(self, folder: Path, entrants: list[str], progress: Progress) -> None: ...
 
-    def game_finished(
-        self, line: dict[str, Any], table: list[Standing], progress: Progress
-    ) -> None: ...
+    def game_finished(self, line: GameLine, table: list[Standing], progress: Progress) -> None: ...
 
 
 class Scheduler:
@@ -111,7 +110,7 @@ class Scheduler:
             store.add_game(info["id"], line)
         done = finished.ids
         self.live = rate_all(
-            [result_of(line) for line in sorted(lines, key=lambda x: x["index"])], info["entrants"]
+            [result_of(line) for line in sorted(lines, key=lambda x: x.index)], info["entrants"]
         )
         self.pending = deque(g for g in self.schedule if g.game_id not in done)
         self.dropped: list[str] = info.setdefault("dropped", [])
@@ -230,9 +229,7 @@ class Scheduler:
 
     def finish(self) -> Summary:
         """Rate every recorded game in schedule order and close the books on this run."""
-        lines = sorted(
-            self.reserve.run(lambda: self._check_folder().lines), key=lambda x: x["index"]
-        )
+        lines = sorted(self.reserve.run(lambda: self._check_folder().lines), key=lambda x: x.index)
         table = rate_all([result_of(x) for x in lines], self.info["entrants"]).table()
         info = self.info
         complete = len(lines) + len(self.dropped) == len(self.schedule) and self.error is None
@@ -256,7 +253,7 @@ class Scheduler:
             len(self.schedule),
             info["seed"],
             faults=faults_by_kind(lines),
-            slowest=tuple(slowest_decisions(self.folder.replays, (x["game"] for x in lines))),
+            slowest=tuple(slowest_decisions(self.folder.replays, (x.game for x in lines))),
             skipped=tuple((s["name"], s["reason"]) for s in info.get("skipped", [])),
             notes=tuple(self.timing.notes()),
         )

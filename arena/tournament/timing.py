@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 
 from arena.protocol.faults import FaultKind
+from arena.records import FaultEvent
 from arena.referee.match import GameRecord
 
 SPREAD = 0.75
@@ -38,14 +39,15 @@ class TimingReport:
         self.decisions += record.decisions
         self.referee_late += len(record.referee_late)
         for event in record.events:
-            if event.get("fault") != FaultKind.TIMEOUT.value:
+            if not isinstance(event, FaultEvent) or event.kind is not FaultKind.TIMEOUT:
                 continue
-            self.timeouts[players[event["seat"]]] += 1
-            if "cpu_ms" in event:
+            self.timeouts[players[event.seat]] += 1
+            wall, cpu, wait = event.wall_ms, event.cpu_ms, event.cpu_wait_ms
+            if wall is not None and cpu is not None and wait is not None:
                 self._sampled += 1
-                self._wall_ms += event["wall_ms"]
-                self._cpu_ms += event["cpu_ms"]
-                self._wait_ms += event["cpu_wait_ms"]
+                self._wall_ms += wall
+                self._cpu_ms += cpu
+                self._wait_ms += wait
 
     def notes(self) -> list[str]:
         """What the organiser should know, in words: nothing when all was well."""

@@ -12,15 +12,14 @@ reads seed.secret: only what is published.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import engine
 from arena.errors import ArenaError
-from arena.tournament.folder import ResultsError, TournamentFolder, replay_problem
+from arena.records import Answer, Deal, FaultEvent, GameLine, ReplayEvent
+from arena.tournament.folder import ResultsError, TournamentFolder, read_replay, replay_problem
 from arena.tournament.schedule import Deals, ScheduledGame, build
 
 
@@ -76,7 +75,7 @@ def verify(root: Path) -> Verdict:
         raise VerifyError(f"{root}: cannot rebuild its schedule: {error}") from None
     committed = hashlib.sha256(seed).hexdigest() == info.get("seed_sha256")
     ruleset = engine.Ruleset.from_mapping(info["ruleset"])
-    by_id = {line["game"]: line for line in finished.lines}
+    by_id = {line.game: line for line in finished.lines}
     dropped = set(info.get("dropped", []))
     problems = list(finished.problems)
     checks = []
@@ -96,7 +95,7 @@ def verify(root: Path) -> Verdict:
 def _check_game(
     folder: TournamentFolder,
     game: ScheduledGame,
-    line: dict[str, Any],
+    line: GameLine,
     seed: bytes,
     ruleset: engine.Ruleset,
     keys: set[str],
@@ -105,21 +104,20 @@ def _check_game(
     damaged = replay_problem(path, line)
     if damaged is not None:
         return GameCheck(game.game_id, damaged, 0)
-    replay = json.loads(path.read_text(encoding="utf-8"))
-    key = replay.get("deal_key")
+    replay = read_replay(path)
+    key = replay.deal_key
     if key not in keys:
         planned = " or ".join(map(repr, sorted(keys)))
         return GameCheck(
             game.game_id, f"dealt as {key!r}, but the schedule deals it as {planned}", 0
         )
     dice = engine.HmacDice(seed, str(key))
-    events = [e for e in replay["events"] if isinstance(e, dict)]
-    deals = sum("hands" in e for e in events)
+    deals = len(replay.deals())
     if not deals:
         return GameCheck(game.game_id, "the replay holds no deal", 0)
     try:
-        problem = _replay_on_the_seed(events, dice, game.players, ruleset, line["ranking"])
-    except (engine.PerudoError, KeyError, TypeError, ValueError) as error:
+        problem = _replay_on_the_seed(replay.events, dice, game.players, ruleset, line.ranking)
+    except (engine.PerudoError, IndexError, ValueError) as error:
         problem = f"its actions do not follow the rules from its deals ({error})"
     return GameCheck(game.game_id, problem, deals)
 
@@ -136,7 +134,7 @@ def _keys_before_own_deals(game: ScheduledGame) -> set[str]:
 
 
 def _replay_on_the_seed(
-    events: Sequence[dict[str, Any]],
+    events: Sequence[ReplayEvent],
     dice: engine.HmacDice,
     players: Sequence[str],
     ruleset: engine.Ruleset,
@@ -152,20 +150,20 @@ def _replay_on_the_seed(
     rolled = ruleset.opener is engine.Opener.ROLLOFF
     state = engine.new_game(ruleset, n, engine.rolloff(dice, n) if rolled else 0)
     for event in events:
-        if "hands" in event:
-            dealt = [list(hand) for hand in engine.roll_hands(state, dice)]
-            if event["hands"] != dealt:
-                return _first_difference(state.round, event["hands"], dealt, players)
-            if event.get("opener") != state.opener:
+        if isinstance(event, Deal):
+            dealt = engine.roll_hands(state, dice)
+            if event.hands != dealt:
+                return _first_difference(state.round, event.hands, dealt, players)
+            if event.opener != state.opener:
                 return (
-                    f"round {state.round} is opened by seat {event.get('opener')}, "
+                    f"round {state.round} is opened by seat {event.opener}, "
                     f"but the seed and the rules give seat {state.opener}"
                 )
             state = engine.deal(state, dealt)
-        elif "action" in event and event["action"] != "pass":  # a declined calza offer
-            state = engine.apply(state, int(event["seat"]), engine.parse_action(event["action"]))
-        elif "fault" in event:
-            state = engine.fault(state, int(event["seat"]))
+        elif isinstance(event, Answer) and not event.declined:
+            state = engine.apply(state, event.seat, engine.parse_action(event.action))
+        elif isinstance(event, FaultEvent):
+            state = engine.fault(state, event.seat)
     finish = [players[s] for s in state.order] if state.is_over else None
     if finish != list(ranking):
         return f"its deals and actions finish {finish or 'unfinished'}, not {list(ranking)}"
@@ -173,9 +171,12 @@ def _replay_on_the_seed(
 
 
 def _first_difference(
-    round: int, shown: object, dealt: list[list[int]], players: Sequence[str]
+    round: int,
+    shown: Sequence[Sequence[int]],
+    dealt: Sequence[Sequence[int]],
+    players: Sequence[str],
 ) -> str:
-    if not isinstance(shown, list) or len(shown) != len(dealt):
+    if len(shown) != len(dealt):
         return f"round {round}: not one hand per seat"
     for seat, (hand, right) in enumerate(zip(shown, dealt, strict=True)):
         if hand != right:
@@ -186,7 +187,5 @@ def _first_difference(
     return f"round {round}: the hands differ"
 
 
-def _faces(hand: object) -> str:
-    if not isinstance(hand, list):
-        return repr(hand)
+def _faces(hand: Sequence[int]) -> str:
     return " ".join(map(str, hand)) or "no dice"

@@ -25,6 +25,7 @@ import grpc
 
 import engine
 from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
+from arena.records import Answer, Deal, FaultEvent, RoundEnd
 from arena.referee.auth import TokenBook
 from arena.referee.match import GameRecord, GameSpec, Match
 from arena.referee.pool import Lobby
@@ -283,37 +284,31 @@ def replay(record: GameRecord, seed: bytes = SEED) -> engine.GameState:
     spec = record.spec
     dice = engine.HmacDice(seed, spec.deal_key)
     n = len(spec.players)
-    deals = [e for e in record.events if "hands" in e]
+    deals = [e for e in record.events if isinstance(e, Deal)]
     assert deals, "no round was dealt"
     first = engine.rolloff(dice, n) if spec.ruleset.opener is engine.Opener.ROLLOFF else 0
-    assert deals[0]["opener"] == first
+    assert deals[0].opener == first
     state = engine.new_game(spec.ruleset, n, first)
     for event in record.events:
-        if "hands" in event:
+        if isinstance(event, Deal):
             assert state.phase is engine.Phase.DEAL
-            assert (event["round"], event["opener"], event["palifico"]) == (
+            assert (event.round, event.opener, event.palifico) == (
                 state.round,
                 state.opener,
                 state.palifico,
             )
-            hands = [tuple(h) for h in event["hands"]]
-            assert tuple(hands) == engine.roll_hands(state, dice)
-            state = engine.deal(state, hands)
-        elif "action" in event:
-            if event["action"] != "pass":
-                state = engine.apply(state, event["seat"], engine.parse_action(event["action"]))
-        elif "fault" in event:
-            state = engine.fault(state, event["seat"])
-        elif "end" in event:
-            outcome = state.history[-1]
-            assert event == {
-                "end": outcome.end.value,
-                "counted": outcome.counted,
-                "changed": outcome.changed_seat,
-                "change": outcome.dice_change,
-            }
+            assert event.hands == engine.roll_hands(state, dice)
+            state = engine.deal(state, event.hands)
+        elif isinstance(event, Answer):
+            if not event.declined:
+                state = engine.apply(state, event.seat, engine.parse_action(event.action))
+        elif isinstance(event, FaultEvent):
+            state = engine.fault(state, event.seat)
         else:
-            raise AssertionError(f"unknown event {event}")
+            outcome = state.history[-1]
+            assert event == RoundEnd(
+                outcome.end, outcome.counted, outcome.changed_seat, outcome.dice_change
+            )
     assert state.is_over
     return state
 

@@ -16,6 +16,7 @@ import pytest
 from arena.cli.main import main
 from arena.cli.replay import tell
 from arena.league.store import LeagueStore
+from arena.records import GameLine, Replay
 from arena.tournament.ratings import rate_all, result_of
 from engine import preset
 
@@ -87,7 +88,7 @@ def test_leaderboard_json_lists_the_bots_of_the_league(night: Night, tmp_path: P
         store.add_tournament("night2", {"id": "night2"})
         store.add_game(
             "night2",
-            {"game": "g0", "index": 0, "ranking": ["zed", "meek"], "faults": [], "think_ms": {}},
+            GameLine("g0", 0, ("meek", "zed"), ("zed", "meek"), faults=(), think_ms={}),
         )
         expected = rate_all(store.results()).table()
     finally:
@@ -214,7 +215,7 @@ def test_replay_says_in_words_when_a_calza_offer_is_declined(night: Night) -> No
     declined = 0
     for path in replays:
         replay = json.loads(path.read_text())
-        told = tell(replay)
+        told = tell(Replay.from_json(replay))
         names = replay["players"]
         actions = [e for e in replay["events"] if "action" in e]
         lines = [x.strip() for x in told if x.endswith(" ms)")]
@@ -231,14 +232,14 @@ def test_replay_says_in_words_when_a_calza_offer_is_declined(night: Night) -> No
     assert declined > 0  # the bots pass every offer out of turn
 
 
-def _league_of_three(path: Path) -> dict[str, list[dict[str, Any]]]:
+def _league_of_three(path: Path) -> dict[str, list[GameLine]]:
     """Three tournaments of different rules and table sizes, with the games of each."""
     plan = {
         "six-rulebook": ("rulebook", 3, ["ann", "bob", "cy"]),
         "three-no-calza": ("no-calza", 2, ["dee", "eve"]),
         "six-rulebook-pairs": ("rulebook", 2, ["ann", "fay"]),
     }
-    games: dict[str, list[dict[str, Any]]] = {}
+    games: dict[str, list[GameLine]] = {}
     store = LeagueStore(path)
     try:
         for tid, (rules, size, players) in plan.items():
@@ -246,13 +247,14 @@ def _league_of_three(path: Path) -> dict[str, list[dict[str, Any]]]:
                 tid, {"id": tid, "ruleset": preset(rules).to_mapping(), "table_size": size}
             )
             games[tid] = [
-                {
-                    "game": f"g{i}",
-                    "index": i,
-                    "ranking": players[i % len(players) :] + players[: i % len(players)],
-                    "faults": [],
-                    "think_ms": {},
-                }
+                GameLine(
+                    game=f"g{i}",
+                    index=i,
+                    players=tuple(players),
+                    ranking=tuple(players[i % len(players) :] + players[: i % len(players)]),
+                    faults=(),
+                    think_ms={},
+                )
                 for i in range(3)
             ]
             for line in games[tid]:

@@ -24,6 +24,7 @@ from rich.console import Console
 
 from arena.cli.live import LiveView, leaderboard_table, standings_table
 from arena.cli.main import main
+from arena.records import GameLine
 from arena.tournament.ratings import Standing
 from arena.tournament.runner import Progress
 from arena.tournament.schedule import build, explain, planned_games, unit_size
@@ -283,7 +284,8 @@ def test_the_live_view_shows_preparation_then_play_and_ends_without_live_standin
         view._live.refresh()
         preparing = _frames(output.getvalue())[-1]
         view.started(Path("/no/such/night"), ["alpha", "beta"], Progress(0, 2, time.monotonic(), 0))
-        view.game_finished({"game": "g0", "faults": []}, table, Progress(1, 2, time.monotonic(), 1))
+        line = GameLine("g0", 0, ("alpha", "beta"), ("beta", "alpha"), faults=(), think_ms={})
+        view.game_finished(line, table, Progress(1, 2, time.monotonic(), 1))
         view._live.refresh()
         playing = _frames(output.getvalue())[-1]
     final = _frames(output.getvalue())[-1]
@@ -407,7 +409,5 @@ class _Quiet:
     def started(self, folder: Path, entrants: list[str], progress: Progress) -> None:
         pass
 
-    def game_finished(
-        self, line: dict[str, Any], table: list[Standing], progress: Progress
-    ) -> None:
+    def game_finished(self, line: GameLine, table: list[Standing], progress: Progress) -> None:
         pass

@@ -11,6 +11,7 @@ import pytest
 from referee_harness import Arena, replay, run, until
 
 from arena.protocol.faults import FaultKind
+from arena.records import Answer, Deal, FaultEvent, ReplayEvent
 from arena.referee.match import GameRecord
 from engine import FaultPenalty, Opener, Ruleset
 
@@ -20,8 +21,8 @@ SEAT0 = Ruleset(opener=Opener.SEAT0)
 MOVE_TIME = 0.5
 
 
-def events_after_fault(record: GameRecord) -> list[dict[str, object]]:
-    at = next(i for i, e in enumerate(record.events) if "fault" in e)
+def events_after_fault(record: GameRecord) -> list[ReplayEvent]:
+    at = next(i for i, e in enumerate(record.events) if isinstance(e, FaultEvent))
     return record.events[at + 1 :]
 
 
@@ -97,8 +98,8 @@ def test_a_faulting_bot_is_eliminated_and_the_others_finish(live: Arena, case: s
             assert sorted(record.order) == [0, 1, 2]
             assert record.order[-1] == 0
             after = events_after_fault(record)
-            assert {e["seat"] for e in after if "action" in e} == {1, 2}
-            assert not any(e.get("seat") == 0 for e in after)
+            assert {e.seat for e in after if isinstance(e, Answer)} == {1, 2}
+            assert not any(isinstance(e, (Answer, FaultEvent)) and e.seat == 0 for e in after)
             assert replay(record).order == record.order
 
             if kind is FaultKind.CRASH:
@@ -128,11 +129,11 @@ def test_lose_die_penalty_costs_one_die_and_the_game_goes_on(live: Arena) -> Non
             assert (fault.bot, fault.seat, fault.round) == (ROGUE, 0, 1)
             after = events_after_fault(record)
             # The round is abandoned; the offender opens the next, one die down.
-            next_deal = next(e for e in after if "hands" in e)
-            assert next_deal["round"] == 2
-            assert next_deal["opener"] == 0
-            assert [len(h) for h in next_deal["hands"]] == [4, 5, 5]
-            assert any(e.get("seat") == 0 and "action" in e for e in after)
+            next_deal = next(e for e in after if isinstance(e, Deal))
+            assert next_deal.round == 2
+            assert next_deal.opener == 0
+            assert [len(h) for h in next_deal.hands] == [4, 5, 5]
+            assert any(isinstance(e, Answer) and e.seat == 0 for e in after)
             assert sorted(record.order) == [0, 1, 2]
             assert replay(record).order == record.order
 
@@ -154,9 +155,11 @@ def test_a_late_bot_keeps_playing_under_lose_die(live: Arena) -> None:
             [fault] = record.faults
             assert fault.fault.kind is FaultKind.TIMEOUT
             after = events_after_fault(record)
-            assert after[0]["opener"] == 0 and len(after[0]["hands"][0]) == 4
+            deal, answer = after[:2]
+            assert isinstance(deal, Deal) and deal.opener == 0 and len(deal.hands[0]) == 4
             # The next decision is the offender's own, and it counts: a legal opening bid.
-            assert after[1]["seat"] == 0 and str(after[1]["action"]).startswith("bid")
+            assert isinstance(answer, Answer)
+            assert answer.seat == 0 and answer.action.startswith("bid")
             assert replay(record).order == record.order
 
     run(main())

@@ -18,6 +18,7 @@ from referee_harness import BOTS, Arena, replay, run, until
 
 import arena.referee.session
 from arena.protocol.faults import FaultKind
+from arena.records import GameLine
 from arena.referee.match import GameRecord
 from arena.tournament.ratings import Standing
 from arena.tournament.tournament import Progress, Tournament, TournamentConfig
@@ -172,9 +173,7 @@ class _Quiet:
     def started(self, folder: Path, entrants: list[str], progress: Progress) -> None:
         pass
 
-    def game_finished(
-        self, line: dict[str, object], table: list[Standing], progress: Progress
-    ) -> None:
+    def game_finished(self, line: GameLine, table: list[Standing], progress: Progress) -> None:
         pass
 
 

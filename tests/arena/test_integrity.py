@@ -24,6 +24,7 @@ from test_tournament import ARENA, Recorder, copy_bots, lines_of
 
 from arena.cli.main import main
 from arena.league.store import LeagueStore
+from arena.records import GameLine
 from arena.tournament.folder import TournamentFolder
 from arena.tournament.tournament import Tournament, TournamentConfig, TournamentError
 
@@ -230,7 +231,7 @@ def test_league_remove_takes_a_tournament_out_and_rerates(
     store.add_tournament("other", {})
     store.add_game(
         "other",
-        {"game": "x", "index": 0, "ranking": ["meek", "bold"], "faults": [], "think_ms": {}},
+        GameLine("x", 0, ("bold", "meek"), ("meek", "bold"), faults=(), think_ms={}),
     )
     store.close()
     assert main(["league", "remove", "night", "--league", str(league)]) == 0

@@ -11,6 +11,8 @@ from pathlib import Path
 from rich.console import Console
 
 from arena.cli.live import LiveView, leaderboard_table
+from arena.protocol.faults import Fault, FaultKind, FaultRecord
+from arena.records import GameLine
 from arena.tournament.ratings import rate_all, result_of
 from arena.tournament.tournament import Progress
 
@@ -23,12 +25,15 @@ def test_notes_faults_and_names_written_by_bots_are_printed_as_they_are() -> Non
     console = Console(file=out, width=200, force_terminal=False)
     with LiveView(console) as view:
         view.note(f"rogue: exited with code 1 before connecting: {HOSTILE}")
-        line = {
-            "game": "g1",
-            "ranking": [HOSTILE, "steady"],
-            "faults": [{"bot": HOSTILE, "kind": "malformed_message", "detail": HOSTILE}],
-            "think_ms": {},
-        }
+        fault = Fault(FaultKind.MALFORMED_MESSAGE, HOSTILE)
+        line = GameLine(
+            game="g1",
+            index=0,
+            players=(HOSTILE, "steady"),
+            ranking=(HOSTILE, "steady"),
+            faults=(FaultRecord("g1", HOSTILE, 0, 1, fault),),
+            think_ms={},
+        )
         table = rate_all([result_of(line)], [HOSTILE, "steady"]).table()
         view.game_finished(line, table, Progress(1, 1, 0.0, 1))
     console.print(leaderboard_table(table))

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from referee_harness import Arena, replay, run
 
 import engine
+from arena.records import Answer, Deal
 from arena.referee.match import GameRecord
 from engine import CalzaRule, Ruleset
 
@@ -52,7 +53,7 @@ def test_calza_any_offers_and_several_games_at_once(live: Arena) -> None:
             for record in records:
                 check_finished(record, record.spec.players)
                 assert record.faults == []
-                assert any(e.get("action") == "pass" for e in record.events)
+                assert any(isinstance(e, Answer) and e.declined for e in record.events)
 
     run(main())
 
@@ -66,8 +67,8 @@ def test_duplicate_deals_give_the_same_first_round(live: Arena) -> None:
             rotated = NAMES[1:] + NAMES[:1]
             first = await live.play(NAMES, game_id="a", deal_key="table-1")
             second = await live.play(rotated, game_id="b", deal_key="table-1")
-            deal_a = next(e for e in first.events if "hands" in e)
-            deal_b = next(e for e in second.events if "hands" in e)
+            deal_a = next(e for e in first.events if isinstance(e, Deal))
+            deal_b = next(e for e in second.events if isinstance(e, Deal))
             assert deal_a == deal_b
             check_finished(first)
             check_finished(second, rotated)

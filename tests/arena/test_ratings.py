@@ -73,10 +73,12 @@ def test_conservative_rating_orders_the_table() -> None:
     assert keys == sorted(keys, reverse=True)
 
 
-def test_to_json_reports_the_standing() -> None:
+def test_a_row_reports_the_standing() -> None:
     standing = Standing("x", mu=30.123456, sigma=2.5, games=4, wins=1, place_sum=9, faults=3)
     standing.think.extend([1.0, 2.0, 4.0])
-    assert standing.to_json(2) == {
+    row = standing.row(2)
+    assert Standing.from_row(row).row(2) == row  # what the admin stream shows is what it got
+    assert row.to_json() == {
         "rank": 2,
         "bot": "x",
         "mu": 30.123,

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from arena.protocol.faults import Fault, FaultKind, FaultRecord
+from arena.records import Answer, Deal
 from arena.referee.match import GameRecord, GameSpec
 from arena.tournament.folder import ResultsError, TournamentFolder, write_atomic
 from arena.tournament.ratings import GameResult, Standing, result_of
@@ -32,10 +33,7 @@ def _record(game_id: str, players: tuple[str, ...], order: tuple[int, ...]) -> G
                 game_id, players[0], 0, 3, Fault(FaultKind.ILLEGAL_ACTION, "no", "bid 0 2", 9)
             ),
         ],
-        events=[
-            {"round": 1, "opener": 0, "palifico": False, "hands": [[1, 2], [3, 4], [5, 6]]},
-            {"seat": 0, "action": "bid 2 3", "ms": 1.5},
-        ],
+        events=[Deal(1, 0, False, ((1, 2), (3, 4), (5, 6))), Answer(0, "bid 2 3", 1.5)],
         think_ms=[[4.0, 1.0, 3.0, 2.0], [7.0], []],
         decisions=6,
         started=1700000000.123456,
@@ -70,16 +68,21 @@ def test_record_game_writes_replay_then_line(folder: TournamentFolder) -> None:
         "deal_key": "u0-t0",
         "ruleset": Ruleset().to_mapping(),
         "ranking": ["cid", "ann", "bob"],
-        "events": record.events,
+        "events": [
+            {"round": 1, "opener": 0, "palifico": False, "hands": [[1, 2], [3, 4], [5, 6]]},
+            {"seat": 0, "action": "bid 2 3", "ms": 1.5},
+        ],
     }
     assert list(folder.games()) == [line]
-    assert line["index"] == 5
-    assert line["ranking"] == ["cid", "ann", "bob"]
-    assert line["decisions"] == 6
-    assert line["duration_s"] == 0.988
-    assert [f["kind"] for f in line["faults"]] == ["timeout", "illegal_action"]
+    written = json.loads(folder.games_path.read_text())
+    assert written == line.to_json()
+    assert written["index"] == 5
+    assert written["ranking"] == ["cid", "ann", "bob"]
+    assert written["decisions"] == 6
+    assert written["duration_s"] == 0.988
+    assert [f["kind"] for f in written["faults"]] == ["timeout", "illegal_action"]
     # Each bot's median decision time: of 1, 2, 3, 4 it is 2.5; cid decided nothing.
-    assert line["think_ms"] == {"ann": 2.5, "bob": 7.0}
+    assert written["think_ms"] == {"ann": 2.5, "bob": 7.0}
     assert result_of(line) == GameResult(
         ("cid", "ann", "bob"), {"ann": 2}, {"ann": 2.5, "bob": 7.0}
     )
@@ -114,7 +117,7 @@ def test_leaderboard_files(folder: TournamentFolder) -> None:
     ]
     folder.write_leaderboard(table)
     rows = json.loads((folder.root / "leaderboard.json").read_text())
-    assert rows == [table[0].to_json(1), table[1].to_json(2)]
+    assert rows == [table[0].row(1).to_json(), table[1].row(2).to_json()]
     with (folder.root / "leaderboard.csv").open(newline="") as f:
         read = list(csv.DictReader(f))
     assert [r["bot"] for r in read] == ["b", "a"]
@@ -144,9 +147,9 @@ def test_only_planned_games_count_each_once(folder: TournamentFolder) -> None:
     first = folder.record_game(_record("g1", ("a", "b", "c"), (0, 1, 2)), 0)
     second = folder.record_game(_record("g2", ("b", "c", "a"), (1, 2, 0)), 1)
     with folder.games_path.open("a") as out:
-        out.write(json.dumps(first) + "\n")  # a duplicate
-        out.write(json.dumps(dict(first, game="g9")) + "\n")  # a game nobody planned
-        out.write(json.dumps(dict(first, game="g3", index=2)) + "\n")  # g3, at g1's table
+        out.write(json.dumps(first.to_json()) + "\n")  # a duplicate
+        out.write(json.dumps(first.to_json() | {"game": "g9"}) + "\n")  # a game nobody planned
+        out.write(json.dumps(first.to_json() | {"game": "g3", "index": 2}) + "\n")  # at g1's
     finished = folder.finished(schedule)
     assert finished.lines == (first, second)
     assert finished.ids == {"g1", "g2"}

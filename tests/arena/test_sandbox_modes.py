@@ -7,7 +7,6 @@ import json
 import shutil
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 from test_league import league
@@ -17,6 +16,7 @@ from arena.bots.manifest import BotSpec
 from arena.bots.processes import DescriptorError, check_descriptors, raise_open_files_limit
 from arena.bots.sandbox import SandboxError, SandboxMode, decide
 from arena.cli.main import main
+from arena.records import GameLine
 from arena.tournament.ratings import Standing
 from arena.tournament.tournament import Progress, Tournament, TournamentConfig
 
@@ -122,9 +122,7 @@ class _Recorder:
     def started(self, folder: Path, entrants: list[str], progress: Progress) -> None:
         pass
 
-    def game_finished(
-        self, line: dict[str, Any], table: list[Standing], progress: Progress
-    ) -> None:
+    def game_finished(self, line: GameLine, table: list[Standing], progress: Progress) -> None:
         if self.first_game is None:
             self.first_game = self._check()
 

@@ -311,6 +311,6 @@ def test_the_referees_own_stall_is_never_charged_to_a_bot(live: Arena) -> None:
             assert record.faults == [], record.faults
             assert record.referee_late, "no decision was caught in a stall"
             for late in record.referee_late:
-                assert late["wall_ms"] > move_time * 1000 >= late["bot_ms"]
+                assert late.wall_ms > move_time * 1000 >= late.bot_ms
 
     run(main())

@@ -2,25 +2,29 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from arena.league.store import LeagueStore, StoreError
+from arena.protocol.faults import Fault, FaultKind, FaultRecord
+from arena.records import GameLine
 
 
-def _line(game: str, index: int, ranking: list[str], faults: int = 0) -> dict[str, Any]:
-    return {
-        "game": game,
-        "index": index,
-        "players": sorted(ranking),
-        "deal_key": "u0-t0",
-        "ranking": ranking,
-        "faults": [{"bot": ranking[-1], "kind": "timeout"}] * faults,
-        "think_ms": {ranking[0]: 1.0},
-    }
+def _line(game: str, index: int, ranking: list[str], faults: int = 0, pad: int = 0) -> GameLine:
+    players = tuple(sorted(ranking))
+    late = Fault(FaultKind.TIMEOUT, "too slow")
+    return GameLine(
+        game=game,
+        index=index,
+        players=players,
+        deal_key="u0-t0" + "x" * pad,
+        ranking=tuple(ranking),
+        faults=(FaultRecord(game, ranking[-1], players.index(ranking[-1]), 1, late),) * faults,
+        think_ms={ranking[0]: 1.0},
+    )
 
 
 @pytest.fixture
@@ -35,7 +39,8 @@ def test_a_game_written_twice_counts_once(store: LeagueStore) -> None:
     line = _line("g1", 0, ["a", "b"])
     assert store.add_game("t1", line) is True
     assert store.add_game("t1", line) is False
-    assert store.add_game("t1", dict(line, ranking=["b", "a"])) is False  # the id decides
+    other = dataclasses.replace(line, ranking=("b", "a"))
+    assert store.add_game("t1", other) is False  # the id decides
     assert store.game_ids("t1") == {"g1"}
     assert store.tournaments() == [("t1", 1)]
     assert [r.ranking for r in store.results()] == [("a", "b")]
@@ -114,7 +119,7 @@ def _filled(path: Path) -> bytes:
     store = LeagueStore(path)
     store.add_tournament("t1", {})
     for i in range(100):
-        store.add_game("t1", _line(f"g{i}", i, ["a", "b"]) | {"pad": "x" * 300})
+        store.add_game("t1", _line(f"g{i}", i, ["a", "b"], pad=300))
     store.close()
     return path.read_bytes()
 
@@ -146,7 +151,7 @@ def test_a_full_store_says_so_and_stays_usable(tmp_path: Path) -> None:
     store._db.execute(f"PRAGMA max_page_count = {pages}")  # what a full disk looks like to it
     with pytest.raises(StoreError, match=r"database or disk is full.*free some space"):
         for i in range(100):
-            store.add_game("t1", _line(f"g{i}", i, ["a", "b"]) | {"pad": "x" * 300})
+            store.add_game("t1", _line(f"g{i}", i, ["a", "b"], pad=300))
     kept = store.game_ids("t1")
     store._db.execute("PRAGMA max_page_count = 1000000")
     assert store.add_game("t1", _line("late", 100, ["a", "b"]))  # no transaction was left open

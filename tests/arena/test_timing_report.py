@@ -5,6 +5,7 @@ from __future__ import annotations
 from referee_harness import Arena, run
 
 from arena.protocol.faults import FaultKind
+from arena.records import Answer, FaultEvent
 from arena.referee.match import GameRecord, GameSpec
 from arena.tournament.timing import TimingReport
 from engine import Opener, Ruleset
@@ -16,9 +17,7 @@ SEAT0 = Ruleset(opener=Opener.SEAT0)
 def _game(players: tuple[str, ...], late_seats: list[int], decisions: int = 100) -> GameRecord:
     record = GameRecord(GameSpec("g", players, "g", Ruleset()), decisions=decisions)
     for seat in late_seats:
-        record.events.append(
-            {"seat": seat, "fault": "timeout", "wall_ms": 60.0, "cpu_ms": 1.0, "cpu_wait_ms": 50.0}
-        )
+        record.events.append(FaultEvent(seat, FaultKind.TIMEOUT, "late", "", 60.0, 1.0, 50.0))
     return record
 
 
@@ -66,10 +65,12 @@ def test_each_decision_records_the_cpu_time_of_the_process_that_made_it(live: Ar
             record = await live.play(NAMES, SEAT0)
             late = [(f.bot, f.fault.kind) for f in record.faults]
             assert late == [("rogue", FaultKind.TIMEOUT), ("sure", FaultKind.TIMEOUT)]
-            spun, slept = [e for e in record.events if e.get("fault") == "timeout"]
-            assert spun["cpu_ms"] + spun["cpu_wait_ms"] >= 0.5 * move_time * 1000, spun
+            spun, slept = [e for e in record.events if isinstance(e, FaultEvent)]
+            assert spun.cpu_ms is not None and spun.cpu_wait_ms is not None, spun
+            assert spun.cpu_ms + spun.cpu_wait_ms >= 0.5 * move_time * 1000, spun
             # The sleeper used its time, but no CPU.
-            assert slept["cpu_ms"] < 0.5 * slept["wall_ms"], slept
-            assert all("cpu_ms" in e for e in record.events if "action" in e)
+            assert slept.cpu_ms is not None and slept.wall_ms is not None, slept
+            assert slept.cpu_ms < 0.5 * slept.wall_ms, slept
+            assert all(e.cpu_ms is not None for e in record.events if isinstance(e, Answer))
 
     run(main())

@@ -28,6 +28,7 @@ import pytest
 import engine
 from arena.bots.manifest import load_entry
 from arena.league.store import LeagueStore
+from arena.records import GameLine
 from arena.tournament.ratings import Standing, rate_all, result_of
 from arena.tournament.schedule import build
 from arena.tournament.tournament import (
@@ -49,7 +50,7 @@ class Recorder:
 
     notes: list[str] = field(default_factory=list)
     starts: list[tuple[Path, list[str], Progress]] = field(default_factory=list)
-    finished: list[tuple[dict[str, Any], Progress]] = field(default_factory=list)
+    finished: list[tuple[GameLine, Progress]] = field(default_factory=list)
 
     def note(self, text: str) -> None:
         self.notes.append(text)
@@ -57,9 +58,7 @@ class Recorder:
     def started(self, folder: Path, entrants: list[str], progress: Progress) -> None:
         self.starts.append((folder, entrants, progress))
 
-    def game_finished(
-        self, line: dict[str, Any], table: list[Standing], progress: Progress
-    ) -> None:
+    def game_finished(self, line: GameLine, table: list[Standing], progress: Progress) -> None:
         assert sorted(s.name for s in table) == self.starts[-1][1]
         self.finished.append((line, progress))
 
@@ -240,7 +239,8 @@ def test_leaderboard_files_count_every_game_for_each_player(played: Played) -> N
         assert int(csv_row["games"]) == row["games"]
         assert float(csv_row["mu"]) == row["mu"]
     # The standings are the games rated in schedule order.
-    rated = rate_all([result_of(x) for x in sorted(lines, key=lambda x: x["index"])], GOOD)
+    typed = sorted(map(GameLine.from_json, lines), key=lambda x: x.index)
+    rated = rate_all([result_of(x) for x in typed], GOOD)
     assert [r["bot"] for r in rows] == [s.name for s in rated.table()]
     assert [r["mu"] for r in rows] == [round(s.mu, 3) for s in rated.table()]
 
@@ -262,7 +262,7 @@ def test_the_observer_saw_the_run(played: Played) -> None:
     assert entrants == list(GOOD)
     assert (progress.done, progress.total) == (0, 6)
     assert [p.done for _, p in recorder.finished] == [1, 2, 3, 4, 5, 6]
-    assert {line["game"] for line, _ in recorder.finished} == {
+    assert {line.game for line, _ in recorder.finished} == {
         line["game"] for line in lines_of(played.folder)
     }
 
