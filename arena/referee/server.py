@@ -185,7 +185,14 @@ class Referee:
         session.token_hash = token_hash(hello.token)
         root = self.lobby.process_ids.get(hello.name)
         if root is not None:
-            session.cpu_pid = cputime.process_holding(root, context.peer()) or root
+            taken = {
+                s.cpu_pid
+                for s in self.lobby.all_sessions()
+                if s.name == hello.name and s.cpu_pid is not None
+            }
+            holder = cputime.process_holding(root, context.peer(), taken)
+            session.cpu_pid = root if holder is None else holder
+            session.cpu_tree = holder is None
         welcome = pb.Welcome(
             session_id=session.session_id,
             protocol_version=wire.PROTOCOL_VERSION,
