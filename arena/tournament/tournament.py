@@ -248,6 +248,9 @@ class Tournament:
                 for name in self._processes:
                     venue.referee.lobby.tokens.revoke(name)
             await asyncio.gather(*(p.stop() for p in self._processes.values()))
+            for name, process in self._processes.items():
+                if process.output_lost is not None:
+                    self.observer.note(f"{name}: {process.output_lost}")
             if cgroups is not None:
                 cgroups.remove()
             shutil.rmtree(private, ignore_errors=True)
