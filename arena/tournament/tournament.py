@@ -43,7 +43,7 @@ from arena.referee.server import Referee, ServerLimits
 from arena.referee.session import exit_probe
 from arena.tournament.folder import ResultsError, TournamentFolder
 from arena.tournament.lock import FolderBusyError, FolderLock
-from arena.tournament.runner import Observer, Progress, Scheduler, Summary
+from arena.tournament.runner import Observer, Progress, Scheduler, Summary, Waiting
 from arena.tournament.schedule import Deals, check_deals
 from engine import Ruleset
 
@@ -128,6 +128,11 @@ class Tournament:
         """Bots that will not play, with why: said at the end and kept in tournament.json."""
         self._confinement = Confinement()
         self._lobby: Lobby | None = None
+        self._scheduler: Scheduler | None = None
+
+    def waiting(self) -> list[Waiting]:
+        """The disconnected bots its games wait for, with their grace left (none before play)."""
+        return [] if self._scheduler is None else self._scheduler.waiting()
 
     def request_stop(self) -> None:
         """Finish the games in flight, then stop (the first Ctrl-C).
@@ -461,7 +466,7 @@ class Tournament:
         store: LeagueStore,
         venue: Venue | None,
     ) -> Summary:
-        scheduler = Scheduler(
+        scheduler = self._scheduler = Scheduler(
             folder,
             info,
             lobby,
