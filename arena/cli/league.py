@@ -339,6 +339,7 @@ async def _follow(stream: Any, view: live.LiveView, console: Console) -> int:
             _standings(d["table"]),
             Progress(d["done"], d["total"], time.monotonic() - d["elapsed"], d["played_now"]),
         ),
+        "build_json": lambda d: view.building(d["name"], d["running"]),
     }
     async for event in stream:
         kind = event.WhichOneof("kind")

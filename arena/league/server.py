@@ -83,6 +83,9 @@ class _EventObserver:
     def note(self, text: str) -> None:
         self.emit(apb.TournamentEvent(note=text))
 
+    def building(self, name: str, running: bool) -> None:
+        self.emit(apb.TournamentEvent(build_json=json.dumps({"name": name, "running": running})))
+
     def started(self, folder: Path, entrants: list[str], progress: Progress) -> None:
         self.progress = progress
         self.folder = folder

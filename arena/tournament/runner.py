@@ -73,6 +73,9 @@ class Observer(Protocol):
 
     def note(self, text: str) -> None: ...
 
+    def building(self, name: str, running: bool) -> None:
+        """A bot's build began (`running`) or ended: a screen can show each one's time so far."""
+
     def started(self, folder: Path, entrants: list[str], progress: Progress) -> None: ...
 
     def game_finished(

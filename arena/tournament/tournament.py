@@ -413,7 +413,11 @@ class Tournament:
         log = folder.logs / f"{bot.name}.build.log"
         self.observer.note(f"building {bot.name} (up to {bot.build_timeout:.0f} s)")
         began = time.monotonic()
-        failure = await run_build(bot, {}, log, self.config.limits, self._confinement)
+        self.observer.building(bot.name, running=True)
+        try:
+            failure = await run_build(bot, {}, log, self.config.limits, self._confinement)
+        finally:
+            self.observer.building(bot.name, running=False)
         elapsed = time.monotonic() - began
         if failure is not None:
             self._skip(bot.name, f"{failure} (after {elapsed:.1f} s; see {log})")

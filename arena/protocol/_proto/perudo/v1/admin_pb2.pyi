@@ -82,18 +82,20 @@ class StartTournamentRequest(_message.Message):
     def __init__(self, games: _Optional[int] = ..., table_size: _Optional[int] = ..., jobs: _Optional[int] = ..., move_time: _Optional[float] = ..., rules: _Optional[str] = ..., rule_fields: _Optional[_Mapping[str, str]] = ..., seed_hex: _Optional[str] = ..., bots_dir: _Optional[str] = ..., name: _Optional[str] = ..., only: _Optional[_Iterable[str]] = ..., resume: _Optional[str] = ..., deals: _Optional[str] = ..., sandbox: _Optional[str] = ..., time_margin: _Optional[float] = ..., force_jobs: _Optional[bool] = ...) -> None: ...
 
 class TournamentEvent(_message.Message):
-    __slots__ = ("note", "started_json", "game_json", "finished_json", "error")
+    __slots__ = ("note", "started_json", "game_json", "finished_json", "error", "build_json")
     NOTE_FIELD_NUMBER: _ClassVar[int]
     STARTED_JSON_FIELD_NUMBER: _ClassVar[int]
     GAME_JSON_FIELD_NUMBER: _ClassVar[int]
     FINISHED_JSON_FIELD_NUMBER: _ClassVar[int]
     ERROR_FIELD_NUMBER: _ClassVar[int]
+    BUILD_JSON_FIELD_NUMBER: _ClassVar[int]
     note: str
     started_json: str
     game_json: str
     finished_json: str
     error: str
-    def __init__(self, note: _Optional[str] = ..., started_json: _Optional[str] = ..., game_json: _Optional[str] = ..., finished_json: _Optional[str] = ..., error: _Optional[str] = ...) -> None: ...
+    build_json: str
+    def __init__(self, note: _Optional[str] = ..., started_json: _Optional[str] = ..., game_json: _Optional[str] = ..., finished_json: _Optional[str] = ..., error: _Optional[str] = ..., build_json: _Optional[str] = ...) -> None: ...
 
 class StopTournamentRequest(_message.Message):
     __slots__ = ()
