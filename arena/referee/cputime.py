@@ -21,8 +21,11 @@ process's whole tree is sampled: right for a bot playing one session, an
 upper bound for one playing several.
 
 Which of a bot's connected processes is a new session's? One not yet
-answering another of the bot's open sessions (sessions open one after
-another, so there is at most one). A bot that serves several sessions from
+answering another of the bot's sessions, open or opening (so no two share
+one). When two of a bot's processes dial at the same moment, the kernel
+cannot tell which Hello came on which connection: the two sessions may be
+told each other's process. Each process is still one of the bot's own
+sessions, so the bot's total is right. A bot that serves several sessions from
 one process shares that process between them: each decision's CPU time is
 then the process's, and includes whatever its other sessions computed
 meanwhile (an upper bound, not a per-session figure; no platform tells
