@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import re
+import shutil
 import time
 from pathlib import Path
 
 import grpc
 import pytest
 from referee_harness import RawClient, hello
-from test_league import eventually, league, run
+from test_league import STEADY, eventually, league, run
 
 from arena.bots.capacity import usable_cores
 from arena.cli.main import main
@@ -113,5 +114,30 @@ def test_the_time_margin_reaches_the_tournament(tmp_path: Path) -> None:
             assert night.info()["time_margin"] == 0.125
             default = await lg.play(games=2, jobs=1, move_time=2.0, name="d")
             assert default.info()["time_margin"] == lg.server.config.defaults.time_margin
+
+    run(body)
+
+
+def test_a_local_bots_build_is_sent_down_the_admin_stream_as_it_runs(tmp_path: Path) -> None:
+    bots = tmp_path / "bots"
+    builder = bots / "builder"
+    builder.mkdir(parents=True)
+    shutil.copy(STEADY, builder / "bot.py")
+    (builder / "bot.toml").write_text('name = "builder"\nrun = "python bot.py"\nbuild = "true"\n')
+    shutil.copy(STEADY, bots / "plain.py")
+
+    async def body() -> None:
+        async with league(tmp_path) as lg:
+            night = await lg.play(
+                games=2, jobs=1, move_time=2.0, bots_dir=str(bots), sandbox="off", name="built"
+            )
+            assert night.finished["status"] == "finished"
+            builds = night.of("build_json")
+            assert builds == [
+                {"name": "builder", "running": True},
+                {"name": "builder", "running": False},
+            ]
+            kinds = [kind for kind, _ in night.events]
+            assert kinds.index("build_json") < kinds.index("started_json")
 
     run(body)
