@@ -136,18 +136,57 @@ def bot_environment(extra: dict[str, str], sandboxed: bool) -> dict[str, str]:
     return env
 
 
-async def _drain(stream: asyncio.StreamReader, log: Path, cap: int) -> None:
-    written = dropped = 0
-    with log.open("ab") as out:
-        while chunk := await stream.read(65536):
-            room = cap - written
-            if room > 0:
-                out.write(chunk[:room])
-                out.flush()
-                written += min(room, len(chunk))
-            dropped += max(0, len(chunk) - max(room, 0))
-        if dropped:
-            out.write(f"\n[log capped at {cap} bytes: {dropped} more bytes dropped]\n".encode())
+class _LogDrain:
+    """Copies a bot's output into its capped log, and never lets the log stop the bot.
+
+    A bot whose pipe is not read blocks on its next write: so when the log
+    cannot be written (a full disk under --out), the drain goes on reading
+    and discards, and says once what was lost (`lost`), in the log if it can.
+    """
+
+    def __init__(self, log: Path, cap: int) -> None:
+        self.log = log
+        self.cap = cap
+        self.lost: str | None = None
+
+    async def run(self, stream: asyncio.StreamReader) -> None:
+        written = dropped = 0
+        try:
+            out = self.log.open("ab")
+        except OSError as error:
+            self._give_up(error, 0)
+            await self._discard(stream)
+            return
+        with contextlib.suppress(OSError), out:  # closing may flush into a full disk
+            while chunk := await stream.read(65536):
+                room = self.cap - written
+                if room > 0:
+                    try:
+                        out.write(chunk[:room])
+                        out.flush()
+                    except OSError as error:
+                        self._give_up(error, os.fstat(out.fileno()).st_size)
+                        await self._discard(stream)
+                        return
+                    written += min(room, len(chunk))
+                dropped += max(0, len(chunk) - max(room, 0))
+            if dropped:
+                out.write(
+                    f"\n[log capped at {self.cap} bytes: {dropped} more bytes dropped]\n".encode()
+                )
+
+    def _give_up(self, error: OSError, kept: int) -> None:
+        self.lost = (
+            f"its output after {kept} bytes was not kept in {self.log} "
+            f"({error.strerror or error}): the rest was discarded"
+        )
+        with contextlib.suppress(OSError), self.log.open("ab") as out:
+            out.write(f"\n[{self.lost}]\n".encode())
+
+    @staticmethod
+    async def _discard(stream: asyncio.StreamReader) -> None:
+        while await stream.read(65536):
+            pass
 
 
 def _home(spec: BotSpec) -> Path:
@@ -203,10 +242,12 @@ class BotProcess:
         drain: asyncio.Task[None],
         group: BotGroup | None = None,
         sandboxed: bool = False,
+        log: _LogDrain | None = None,
     ) -> None:
         self.spec = spec
         self.process = process
         self._drain = drain
+        self._log = log
         self._group = group
         self._sandboxed = sandboxed
 
@@ -237,8 +278,14 @@ class BotProcess:
                 group.remove()
             raise
         assert process.stdout is not None
-        drain = asyncio.ensure_future(_drain(process.stdout, log, limits.log_bytes))
-        return cls(spec, process, drain, group, confinement.sandbox.active)
+        keeper = _LogDrain(log, limits.log_bytes)
+        drain = asyncio.ensure_future(keeper.run(process.stdout))
+        return cls(spec, process, drain, group, confinement.sandbox.active, keeper)
+
+    @property
+    def output_lost(self) -> str | None:
+        """Why some of the bot's output is not in its log (it could not be written), if so."""
+        return None if self._log is None else self._log.lost
 
     @property
     def alive(self) -> bool:

@@ -99,6 +99,7 @@ def add_commands(commands: Any) -> None:
         "server's results folder) instead of a new one",
     )
     options.add_schedule_flags(admin)
+    options.add_fairness_flags(admin)
     options.add_sandbox_flag(admin)
     options.add_rules_flags(admin)
 
@@ -265,6 +266,13 @@ async def _admin(args: argparse.Namespace, console: Console) -> int:
                     f"{status.games_done}/{status.games_total} games",
                     highlight=False,
                 )
+            for waiting in status.waiting:
+                console.print(
+                    f"  waiting for {waiting.name} (disconnected), "
+                    f"{waiting.grace_left:.0f} s of grace left",
+                    markup=False,
+                    highlight=False,
+                )
             return 0
         if args.action == "stop":
             reply = await stub.StopTournament(
@@ -304,6 +312,8 @@ async def _start(
         resume=_resume_argument(args.resume),
         deals=args.deals,
         sandbox=str(args.sandbox),
+        time_margin=args.time_margin,
+        force_jobs=args.force_jobs,
     )
     stream = stub.StartTournament(request, metadata=metadata)
     loop = asyncio.get_running_loop()
@@ -330,6 +340,7 @@ async def _follow(stream: Any, view: live.LiveView, console: Console) -> int:
             _standings(d["table"]),
             Progress(d["done"], d["total"], time.monotonic() - d["elapsed"], d["played_now"]),
         ),
+        "build_json": lambda d: view.building(d["name"], d["running"]),
     }
     async for event in stream:
         kind = event.WhichOneof("kind")

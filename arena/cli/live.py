@@ -154,6 +154,8 @@ class LiveView:
         self._live: Live | None = None
         self._last_line = 0.0
         self._opened = time.monotonic()
+        self._builds: dict[str, float] = {}
+        """The builds running, each with when it began (monotonic)."""
         self._playing = False
         """False while bots are found, built and connected: the bar has no total yet."""
         self._final = False
@@ -177,6 +179,12 @@ class LiveView:
 
     def note(self, text: str) -> None:
         self.console.print(Text.assemble(("!", "yellow"), " ", text), highlight=False)
+
+    def building(self, name: str, running: bool) -> None:
+        if running:
+            self._builds[name] = time.monotonic()
+        else:
+            self._builds.pop(name, None)
 
     def started(self, folder: Path, entrants: list[str], progress: TournamentProgress) -> None:
         self.console.print(
@@ -233,7 +241,7 @@ class LiveView:
 
     def _render(self) -> RenderableType:
         if not self._playing:
-            return _Preparing(self._opened)
+            return _Preparing(self._opened, self._builds)
         parts: list[Any] = [self._bar]
         if self._table and not self._final:
             parts.append(standings_table(self._table, limit=12))
@@ -244,11 +252,21 @@ class LiveView:
 
 
 class _Preparing:
-    """Until play begins, the time spent finding, building and connecting the bots."""
+    """Until play begins, the time spent finding, building and connecting the bots.
 
-    def __init__(self, since: float) -> None:
+    Each build running shows its own time so far: one slow build among many
+    is then seen for what it is, while its cap (said as it began) runs.
+    """
+
+    def __init__(self, since: float, builds: dict[str, float]) -> None:
         self._since = since
+        self._builds = builds
 
     def __rich__(self) -> Text:
-        elapsed = time.monotonic() - self._since
-        return Text(f"preparing the bots (builds, connections): {elapsed:.0f} s", style="dim")
+        now = time.monotonic()
+        text = Text(
+            f"preparing the bots (builds, connections): {now - self._since:.0f} s", style="dim"
+        )
+        for name, began in sorted(self._builds.items(), key=lambda item: item[1]):
+            text.append(f"\n  building {name}: {now - began:.0f} s", style="dim")
+        return text

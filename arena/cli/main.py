@@ -49,19 +49,7 @@ def _parser() -> argparse.ArgumentParser:
         default=Path("results"),
         help="where results go (default results/)",
     )
-    run.add_argument(
-        "--force-jobs",
-        action="store_true",
-        help="allow more --jobs than the machine has cores (expect timeouts from the load)",
-    )
-    run.add_argument(
-        "--time-margin",
-        type=validate.margin,
-        default=TournamentConfig(bots_dir=None).time_margin,
-        metavar="S",
-        help="seconds added to each decision's limit before it is a timeout, for scheduling "
-        "jitter; bots are still told --move-time (default %(default)g)",
-    )
+    options.add_fairness_flags(run)
     run.add_argument(
         "--league", type=validate.league_file, help="league store (default OUT/league.sqlite)"
     )

@@ -7,6 +7,7 @@ import argparse
 from arena.bots.capacity import default_jobs
 from arena.bots.sandbox import SandboxMode
 from arena.cli import validate
+from arena.referee.match import DEFAULT_TIME_MARGIN
 from arena.tournament.schedule import Deals
 from engine import PRESETS, Ruleset, preset
 
@@ -21,6 +22,23 @@ def add_sandbox_flag(parser: argparse.ArgumentParser) -> None:
         default=SandboxMode.AUTO,
         help="isolate local bots with bubblewrap: auto (where possible, else say why not), "
         "require (refuse without it), off (default auto)",
+    )
+
+
+def add_fairness_flags(parser: argparse.ArgumentParser) -> None:
+    """--force-jobs and --time-margin: how far the organiser may load the machine, and its slack."""
+    parser.add_argument(
+        "--force-jobs",
+        action="store_true",
+        help="allow more --jobs than the machine has cores (expect timeouts from the load)",
+    )
+    parser.add_argument(
+        "--time-margin",
+        type=validate.margin,
+        default=DEFAULT_TIME_MARGIN,
+        metavar="S",
+        help="seconds added to each decision's limit before it is a timeout, for scheduling "
+        "jitter; bots are still told --move-time (default %(default)g)",
     )
 
 

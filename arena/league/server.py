@@ -14,6 +14,7 @@ import contextlib
 import dataclasses
 import hmac
 import json
+import math
 import os
 import secrets
 import shutil
@@ -26,6 +27,7 @@ from typing import Any
 
 import grpc
 
+from arena.bots.capacity import check_jobs
 from arena.bots.sandbox import SandboxMode
 from arena.league.store import LeagueStore
 from arena.protocol._proto.perudo.v1 import admin_pb2 as apb
@@ -81,6 +83,9 @@ class _EventObserver:
 
     def note(self, text: str) -> None:
         self.emit(apb.TournamentEvent(note=text))
+
+    def building(self, name: str, running: bool) -> None:
+        self.emit(apb.TournamentEvent(build_json=json.dumps({"name": name, "running": running})))
 
     def started(self, folder: Path, entrants: list[str], progress: Progress) -> None:
         self.progress = progress
@@ -257,6 +262,8 @@ class LeagueServer:
             progress = self.observer.progress
             if progress is not None:
                 reply.games_done, reply.games_total = progress.done, progress.total
+            for waiting in self._tournament.waiting():
+                reply.waiting.add(name=waiting.name, grace_left=waiting.grace_left)
         return reply
 
     def stop_tournament(self) -> bool:
@@ -332,6 +339,12 @@ class LeagueServer:
             base=preset(request.rules or "rulebook"),
         )
         seed = seed_from_hex(request.seed_hex) if request.seed_hex else None
+        if request.jobs:  # the server's own default was its operator's choice
+            check_jobs(request.jobs, request.force_jobs)  # this machine's cores, not the client's
+        jobs = request.jobs or base.jobs
+        margin = request.time_margin if request.HasField("time_margin") else base.time_margin
+        if not math.isfinite(margin) or margin < 0:
+            raise TournamentError(f"time_margin {margin!r} is not 0 or more seconds")
         return dataclasses.replace(
             base,
             bots_dir=Path(request.bots_dir) if request.bots_dir else None,
@@ -339,8 +352,9 @@ class LeagueServer:
             league=self.config.league,
             games=request.games or base.games,
             table_size=request.table_size or None,
-            jobs=request.jobs or base.jobs,
+            jobs=jobs,
             move_time=request.move_time or base.move_time,
+            time_margin=margin,
             ruleset=ruleset,
             seed=seed,
             name=request.name or None,

@@ -94,6 +94,8 @@ class Referee:
         self._server: grpc.aio.Server | None = None
         self._handlers: set[asyncio.Task[None]] = set()
         self.unix_socket: Path | None = None
+        self._opening: set[Session] = set()
+        """Sessions admitted but not yet in the lobby (whose processes are taken all the same)."""
         """Where local bots dial too (sandboxed bots have no network): see `arena.bots.sandbox`."""
         self.lag = LoopLag()
         """The referee's own lateness, which no bot is charged for."""
@@ -188,9 +190,44 @@ class Referee:
             self.lag,
         )
         session.token_hash = token_hash(hello.token)
-        root = self.lobby.process_ids.get(hello.name)
-        if root is not None:
-            session.cpu_pid = cputime.process_holding(root, context.peer()) or root
+        self._find_cpu(session, context.peer())
+        try:
+            joined = await self._welcome(session, context)
+        finally:
+            self._opening.discard(session)
+        if not joined:
+            return
+        try:
+            await self._serve(session, context)
+        finally:
+            await self.lobby.remove(session)
+            session.close(session.close_reason or "the stream ended")
+
+    def _find_cpu(self, session: Session, peer: str) -> None:
+        """Which process's CPU time to sample for the session (see `cputime`).
+
+        The sessions being opened count as taken too: two of a bot's sessions
+        opening at once never share one of its processes.
+        """
+        root = self.lobby.process_ids.get(session.name)
+        if root is None:
+            return
+        taken = {
+            s.cpu_pid
+            for s in (*self.lobby.all_sessions(), *self._opening)
+            if s.name == session.name and s.cpu_pid is not None
+        }
+        holder = cputime.process_holding(root, peer, taken)
+        session.cpu_pid = root if holder is None else holder
+        session.cpu_tree = holder is None
+        self._opening.add(session)
+
+    async def _welcome(
+        self,
+        session: Session,
+        context: grpc.aio.ServicerContext,  # type: ignore[type-arg]
+    ) -> bool:
+        """Welcome the session and add it to the lobby; False if it is not there to play."""
         welcome = pb.Welcome(
             session_id=session.session_id,
             protocol_version=wire.PROTOCOL_VERSION,
@@ -203,17 +240,13 @@ class Referee:
             pb.RefereeMessage(welcome=welcome), timeout=self.limits.hello_timeout
         )
         if not welcomed:
-            return
+            return False
         try:
             await self.lobby.add(session)
         except RefusalError as refusal:
             await context.abort(refusal.code, refusal.detail)
-            return
-        try:
-            await self._serve(session, context)
-        finally:
-            await self.lobby.remove(session)
-            session.close(session.close_reason or "the stream ended")
+            return False
+        return True
 
     async def _first_message(self, context: grpc.aio.ServicerContext) -> bytes | object:  # type: ignore[type-arg]
         """The stream's first message, within the Hello timeout and the caps on waiting streams.

@@ -155,6 +155,8 @@ class Session:
         """The hash of the token it was admitted with: a new token for the name ends it."""
         self.cpu_pid: int | None = None
         """The process answering on this session, whose CPU time is sampled around each decision."""
+        self.cpu_tree = False
+        """Whether its descendants are sampled with it: when the answering one is not known."""
         self._stray = 0
         self.last_data = 0.0
         """When the bot's last message was read (loop time)."""
@@ -221,9 +223,9 @@ class Session:
             return self._closed_fault(request_id)
         if self.cpu_pid is None:
             return await self._ask(request, request_id, timeout)
-        before = cputime.sample(self.cpu_pid)
+        before = cputime.sample(self.cpu_pid, self.cpu_tree)
         reply = await self._ask(request, request_id, timeout)
-        after = cputime.sample(self.cpu_pid)
+        after = cputime.sample(self.cpu_pid, self.cpu_tree)
         if before is None or after is None:
             return reply
         return dataclasses.replace(

@@ -61,10 +61,21 @@ class Summary:
     """What the run's timing says (see `TimingReport`), for the end-of-run summary."""
 
 
+@dataclass(frozen=True, slots=True)
+class Waiting:
+    """A bot that left while games wait for it, and the seconds of its grace left."""
+
+    name: str
+    grace_left: float
+
+
 class Observer(Protocol):
     """What the terminal (or a test) is told while a tournament runs."""
 
     def note(self, text: str) -> None: ...
+
+    def building(self, name: str, running: bool) -> None:
+        """A bot's build began (`running`) or ended: a screen can show each one's time so far."""
 
     def started(self, folder: Path, entrants: list[str], progress: Progress) -> None: ...
 
@@ -117,6 +128,8 @@ class Scheduler:
         self.in_flight = 0
         self._waiting_for: tuple[str, ...] = ()
         """The absent bots last announced, so that a wait is said once, not per worker."""
+        self._gone_since: dict[str, float] = {}
+        """When each absent bot was found gone (monotonic): its grace counts from then."""
         self.timing = TimingReport()
         self.reserve = DescriptorReserve()
         self.progress = Progress(len(done), len(self.schedule), time.monotonic(), 0)
@@ -141,23 +154,50 @@ class Scheduler:
         for i, game in enumerate(self.pending):
             if all(connected.get(name) for name in game.players):
                 del self.pending[i]
+                for name in game.players:  # back: a later absence has a grace of its own
+                    self._gone_since.pop(name, None)
                 return game
         return None
 
+    def waiting(self) -> list[Waiting]:
+        """The absent bots the waiting games need, with the grace each has left."""
+        if self.reconnect_grace is None:
+            return []
+        now = time.monotonic()
+        return [
+            Waiting(name, max(0.0, self.reconnect_grace - (now - self._gone_since[name])))
+            for name in sorted(self._absent() & self._gone_since.keys())
+        ]
+
     async def _wait_for_players(self) -> None:
+        """Wait for the absent bots until the last one's grace, counted from when it left, is over.
+
+        Games are dropped together, so the wait lasts until every absent bot
+        has had its whole grace; a bot that comes back and leaves again starts
+        a new one.
+        """
         grace = self.reconnect_grace or 0.0
         stopping = self.stopping
+        now = time.monotonic()
         absent = tuple(sorted(self._absent()))
+        for name in self._gone_since.keys() - set(absent):
+            del self._gone_since[name]
+        for name in absent:
+            self._gone_since.setdefault(name, now)
         if absent and absent != self._waiting_for:
-            # Each wait restarts the grace, so this much is left whenever it is said.
-            self.observer.note(
-                f"waiting for {', '.join(absent)} (disconnected), {grace:.0f} s of grace left; "
-                f"{len(self.pending)} games wait"
+            who = "; ".join(
+                f"{w.name} (disconnected), {w.grace_left:.0f} s of grace left"
+                for w in self.waiting()
             )
+            self.observer.note(f"waiting for {who}; {len(self.pending)} games wait")
         self._waiting_for = absent
+        last = max((self._gone_since[n] for n in absent), default=now)
+        left = last + grace - now
+        # With games in flight the wait goes on past the grace: their end is a change.
+        timeout = left if left > 0 else grace
         # A stop must not wait out the grace, nor drop the games it was waiting for.
         waits = (
-            asyncio.ensure_future(self.lobby.changed(grace)),
+            asyncio.ensure_future(self.lobby.changed(timeout)),
             asyncio.ensure_future(stopping.wait()),
         )
         try:
@@ -166,7 +206,8 @@ class Scheduler:
             for wait in waits:
                 wait.cancel()
         changed = waits[0].done() and not waits[0].cancelled() and waits[0].result()
-        if changed or stopping.is_set() or self.in_flight or not self.pending:
+        over = time.monotonic() >= last + grace
+        if changed or not over or stopping.is_set() or self.in_flight or not self.pending:
             return
         absent = tuple(sorted(self._absent()))
         self.observer.note(

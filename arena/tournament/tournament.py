@@ -44,7 +44,7 @@ from arena.referee.server import Referee, ServerLimits
 from arena.referee.session import exit_probe
 from arena.tournament.folder import ResultsError, TournamentFolder
 from arena.tournament.lock import FolderBusyError, FolderLock
-from arena.tournament.runner import Observer, Progress, Scheduler, Summary
+from arena.tournament.runner import Observer, Progress, Scheduler, Summary, Waiting
 from arena.tournament.schedule import Deals, ScheduleError, check_deals
 from engine import Ruleset
 
@@ -129,6 +129,11 @@ class Tournament:
         """Bots that will not play, with why: said at the end and kept in tournament.json."""
         self._confinement = Confinement()
         self._lobby: Lobby | None = None
+        self._scheduler: Scheduler | None = None
+
+    def waiting(self) -> list[Waiting]:
+        """The disconnected bots its games wait for, with their grace left (none before play)."""
+        return [] if self._scheduler is None else self._scheduler.waiting()
 
     def request_stop(self) -> None:
         """Finish the games in flight, then stop (the first Ctrl-C).
@@ -253,6 +258,9 @@ class Tournament:
                 for name in self._processes:
                     venue.referee.lobby.tokens.revoke(name)
             await asyncio.gather(*(p.stop() for p in self._processes.values()))
+            for name, process in self._processes.items():
+                if process.output_lost is not None:
+                    self.observer.note(f"{name}: {process.output_lost}")
             if cgroups is not None:
                 cgroups.remove()
             shutil.rmtree(private, ignore_errors=True)
@@ -407,7 +415,11 @@ class Tournament:
         log = folder.logs / f"{bot.name}.build.log"
         self.observer.note(f"building {bot.name} (up to {bot.build_timeout:.0f} s)")
         began = time.monotonic()
-        failure = await run_build(bot, {}, log, self.config.limits, self._confinement)
+        self.observer.building(bot.name, running=True)
+        try:
+            failure = await run_build(bot, {}, log, self.config.limits, self._confinement)
+        finally:
+            self.observer.building(bot.name, running=False)
         elapsed = time.monotonic() - began
         if failure is not None:
             self._skip(bot.name, f"{failure} (after {elapsed:.1f} s; see {log})")
@@ -457,7 +469,7 @@ class Tournament:
         store: LeagueStore,
         venue: Venue | None,
     ) -> Summary:
-        scheduler = Scheduler(
+        scheduler = self._scheduler = Scheduler(
             folder,
             info,
             lobby,

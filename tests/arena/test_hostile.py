@@ -170,6 +170,9 @@ class _Quiet:
     def note(self, text: str) -> None:
         self.notes.append(text)
 
+    def building(self, name: str, running: bool) -> None:
+        pass
+
     def started(self, folder: Path, entrants: list[str], progress: Progress) -> None:
         pass
 

@@ -51,9 +51,13 @@ class Recorder:
     notes: list[str] = field(default_factory=list)
     starts: list[tuple[Path, list[str], Progress]] = field(default_factory=list)
     finished: list[tuple[GameLine, Progress]] = field(default_factory=list)
+    builds: list[tuple[str, bool]] = field(default_factory=list)
 
     def note(self, text: str) -> None:
         self.notes.append(text)
+
+    def building(self, name: str, running: bool) -> None:
+        self.builds.append((name, running))
 
     def started(self, folder: Path, entrants: list[str], progress: Progress) -> None:
         self.starts.append((folder, entrants, progress))
@@ -339,6 +343,7 @@ def test_bad_bots_are_reported_and_the_night_goes_on(tmp_path: Path) -> None:
     assert dict(summary.skipped) == skipped
     built = [n for n in recorder.notes if n.startswith("building ")]
     assert built == ["building broken (up to 300 s)"]  # said as it begins: builds take a while
+    assert recorder.builds == [("broken", True), ("broken", False)]  # a screen times it
     assert len(recorder.notes) == 6 + len(info["isolation"])
 
     # Everything started is stopped, the bot that never dialled included.

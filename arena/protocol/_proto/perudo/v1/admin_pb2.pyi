@@ -19,19 +19,29 @@ class ConnectedBot(_message.Message):
     def __init__(self, name: _Optional[str] = ..., sessions: _Optional[int] = ...) -> None: ...
 
 class GetStatusResponse(_message.Message):
-    __slots__ = ("bots", "tournament", "games_done", "games_total")
+    __slots__ = ("bots", "tournament", "games_done", "games_total", "waiting")
     BOTS_FIELD_NUMBER: _ClassVar[int]
     TOURNAMENT_FIELD_NUMBER: _ClassVar[int]
     GAMES_DONE_FIELD_NUMBER: _ClassVar[int]
     GAMES_TOTAL_FIELD_NUMBER: _ClassVar[int]
+    WAITING_FIELD_NUMBER: _ClassVar[int]
     bots: _containers.RepeatedCompositeFieldContainer[ConnectedBot]
     tournament: str
     games_done: int
     games_total: int
-    def __init__(self, bots: _Optional[_Iterable[_Union[ConnectedBot, _Mapping]]] = ..., tournament: _Optional[str] = ..., games_done: _Optional[int] = ..., games_total: _Optional[int] = ...) -> None: ...
+    waiting: _containers.RepeatedCompositeFieldContainer[WaitingBot]
+    def __init__(self, bots: _Optional[_Iterable[_Union[ConnectedBot, _Mapping]]] = ..., tournament: _Optional[str] = ..., games_done: _Optional[int] = ..., games_total: _Optional[int] = ..., waiting: _Optional[_Iterable[_Union[WaitingBot, _Mapping]]] = ...) -> None: ...
+
+class WaitingBot(_message.Message):
+    __slots__ = ("name", "grace_left")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    GRACE_LEFT_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    grace_left: float
+    def __init__(self, name: _Optional[str] = ..., grace_left: _Optional[float] = ...) -> None: ...
 
 class StartTournamentRequest(_message.Message):
-    __slots__ = ("games", "table_size", "jobs", "move_time", "rules", "rule_fields", "seed_hex", "bots_dir", "name", "only", "resume", "deals", "sandbox")
+    __slots__ = ("games", "table_size", "jobs", "move_time", "rules", "rule_fields", "seed_hex", "bots_dir", "name", "only", "resume", "deals", "sandbox", "time_margin", "force_jobs")
     class RuleFieldsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -52,6 +62,8 @@ class StartTournamentRequest(_message.Message):
     RESUME_FIELD_NUMBER: _ClassVar[int]
     DEALS_FIELD_NUMBER: _ClassVar[int]
     SANDBOX_FIELD_NUMBER: _ClassVar[int]
+    TIME_MARGIN_FIELD_NUMBER: _ClassVar[int]
+    FORCE_JOBS_FIELD_NUMBER: _ClassVar[int]
     games: int
     table_size: int
     jobs: int
@@ -65,21 +77,25 @@ class StartTournamentRequest(_message.Message):
     resume: str
     deals: str
     sandbox: str
-    def __init__(self, games: _Optional[int] = ..., table_size: _Optional[int] = ..., jobs: _Optional[int] = ..., move_time: _Optional[float] = ..., rules: _Optional[str] = ..., rule_fields: _Optional[_Mapping[str, str]] = ..., seed_hex: _Optional[str] = ..., bots_dir: _Optional[str] = ..., name: _Optional[str] = ..., only: _Optional[_Iterable[str]] = ..., resume: _Optional[str] = ..., deals: _Optional[str] = ..., sandbox: _Optional[str] = ...) -> None: ...
+    time_margin: float
+    force_jobs: bool
+    def __init__(self, games: _Optional[int] = ..., table_size: _Optional[int] = ..., jobs: _Optional[int] = ..., move_time: _Optional[float] = ..., rules: _Optional[str] = ..., rule_fields: _Optional[_Mapping[str, str]] = ..., seed_hex: _Optional[str] = ..., bots_dir: _Optional[str] = ..., name: _Optional[str] = ..., only: _Optional[_Iterable[str]] = ..., resume: _Optional[str] = ..., deals: _Optional[str] = ..., sandbox: _Optional[str] = ..., time_margin: _Optional[float] = ..., force_jobs: _Optional[bool] = ...) -> None: ...
 
 class TournamentEvent(_message.Message):
-    __slots__ = ("note", "started_json", "game_json", "finished_json", "error")
+    __slots__ = ("note", "started_json", "game_json", "finished_json", "error", "build_json")
     NOTE_FIELD_NUMBER: _ClassVar[int]
     STARTED_JSON_FIELD_NUMBER: _ClassVar[int]
     GAME_JSON_FIELD_NUMBER: _ClassVar[int]
     FINISHED_JSON_FIELD_NUMBER: _ClassVar[int]
     ERROR_FIELD_NUMBER: _ClassVar[int]
+    BUILD_JSON_FIELD_NUMBER: _ClassVar[int]
     note: str
     started_json: str
     game_json: str
     finished_json: str
     error: str
-    def __init__(self, note: _Optional[str] = ..., started_json: _Optional[str] = ..., game_json: _Optional[str] = ..., finished_json: _Optional[str] = ..., error: _Optional[str] = ...) -> None: ...
+    build_json: str
+    def __init__(self, note: _Optional[str] = ..., started_json: _Optional[str] = ..., game_json: _Optional[str] = ..., finished_json: _Optional[str] = ..., error: _Optional[str] = ..., build_json: _Optional[str] = ...) -> None: ...
 
 class StopTournamentRequest(_message.Message):
     __slots__ = ()

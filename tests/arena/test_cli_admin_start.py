@@ -1,0 +1,46 @@
+"""`arena admin start` takes the fairness flags of `arena run`, and the server applies its cap."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+from test_cli_league import Cli, arena_command, clean_env, cli, one_line, processes, start_serve
+
+from arena.bots.capacity import usable_cores
+
+__all__ = ["cli", "processes"]  # fixtures, used by name
+
+
+def test_admin_start_refuses_more_jobs_than_the_servers_cores_unless_forced(
+    tmp_path: Path, cli: Cli, processes: list[subprocess.Popen[bytes]]
+) -> None:
+    league = tmp_path / "league" / "league.sqlite"
+    serve = start_serve(league, tmp_path / "results", tmp_path / "serve.log", processes)
+    too_many = str(usable_cores() + 1)
+    code, _, err = cli("admin", "start", *serve.admin, "--jobs", too_many, "--name", "n")
+    assert code == 1
+    assert f"FAILED_PRECONDITION: --jobs {too_many} is more games at once" in one_line(err)
+    assert "add --force-jobs to run it anyway" in one_line(err)
+    assert "Traceback" not in err
+    forced = ("--jobs", too_many, "--force-jobs", "--time-margin", "0.1", "--name", "n")
+    code, _, err = cli("admin", "start", *serve.admin, *forced)
+    assert code == 1  # past the cap: the next check is that nobody is connected
+    assert "fewer than two bots can play (none connected)" in one_line(err)
+    assert not (tmp_path / "results" / "n").exists()
+
+
+def test_admin_start_reads_the_time_margin_like_arena_run(tmp_path: Path) -> None:
+    for bad, why in (("nan", "is out of range"), ("soon", "is not a number of seconds")):
+        done = subprocess.run(
+            [*arena_command(), "admin", "start", "--time-margin", bad],
+            env=clean_env(),
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=False,
+            cwd=tmp_path,
+        )
+        assert done.returncode == 2
+        assert f"argument --time-margin: {bad!r} {why}" in one_line(done.stderr)
+        assert done.stdout == "" and "Traceback" not in done.stderr
