@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import io
 import json
 import os
 import statistics
@@ -310,17 +311,9 @@ class TournamentFolder:
     def write_leaderboard(self, table: list[Standing]) -> None:
         rows = [s.to_json(rank) for rank, s in enumerate(table, start=1)]
         write_atomic(self.root / "leaderboard.json", json.dumps(rows, indent=2) + "\n")
-        tmp = self.root / "leaderboard.csv.tmp"
-        try:
-            with tmp.open("w", newline="", encoding="utf-8") as out:
-                if rows:
-                    writer = csv.DictWriter(out, fieldnames=list(rows[0]))
-                    writer.writeheader()
-                    writer.writerows(rows)
-                out.flush()
-                os.fsync(out.fileno())
-            os.replace(tmp, self.root / "leaderboard.csv")
-        except OSError:
-            with contextlib.suppress(OSError):
-                tmp.unlink()
-            raise
+        text = io.StringIO()
+        if rows:
+            writer = csv.DictWriter(text, fieldnames=list(rows[0]))
+            writer.writeheader()
+            writer.writerows(rows)
+        write_atomic(self.root / "leaderboard.csv", text.getvalue())
