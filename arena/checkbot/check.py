@@ -271,8 +271,10 @@ async def _check_running(
         record(Check(CONNECTS, False, f"{why}; last log line: {_tail(logs / 'bot.log')}"))
         return
     record(Check(CONNECTS, True, f"{lobby.connected()[name]} session(s)"))
+    # Each session may come from a process of its own that loads as slowly as the first
+    # did: every one gets the time the first had.
     with contextlib.suppress(TimeoutError):
-        await asyncio.wait_for(_sessions(lobby, name, sessions), 3.0)
+        await asyncio.wait_for(_sessions(lobby, name, sessions), connect_timeout)
     opened = lobby.connected().get(name, 0)
     record(
         Check(
