@@ -129,6 +129,11 @@ class Tournament:
         self._confinement = Confinement()
         self._lobby: Lobby | None = None
 
+    @property
+    def process_ids(self) -> dict[str, int]:
+        """The process of each bot started, by name: all of them must be gone once it ends."""
+        return {name: bot.process.pid for name, bot in self._processes.items()}
+
     def request_stop(self) -> None:
         """Finish the games in flight, then stop (the first Ctrl-C).
 
