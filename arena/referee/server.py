@@ -87,7 +87,6 @@ class Referee:
         self.lobby = lobby
         self.limits = limits or ServerLimits()
         self._server: grpc.aio.Server | None = None
-        self._handlers: set[asyncio.Task[None]] = set()
         self.unix_socket: Path | None = None
         """Where local bots dial too (sandboxed bots have no network): see `arena.bots.sandbox`."""
         self.lag = LoopLag()

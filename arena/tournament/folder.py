@@ -169,11 +169,6 @@ class TournamentFolder:
         self.logs = root / "logs"
 
     @classmethod
-    def create(cls, root: Path, info: dict[str, Any], seed: bytes) -> TournamentFolder:
-        root.mkdir(parents=True, exist_ok=False)
-        return cls.lay_out(root, info, seed)
-
-    @classmethod
     def lay_out(cls, root: Path, info: dict[str, Any], seed: bytes) -> TournamentFolder:
         """Write a new tournament into `root`, over whatever a start that never played left."""
         folder = cls(root)

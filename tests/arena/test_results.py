@@ -45,7 +45,8 @@ def _record(game_id: str, players: tuple[str, ...], order: tuple[int, ...]) -> G
 
 @pytest.fixture
 def folder(tmp_path: Path) -> TournamentFolder:
-    return TournamentFolder.create(tmp_path / "t1", {"id": "t1", "status": "running"}, SEED)
+    (tmp_path / "t1").mkdir()
+    return TournamentFolder.lay_out(tmp_path / "t1", {"id": "t1", "status": "running"}, SEED)
 
 
 def test_create_lays_out_the_folder(folder: TournamentFolder) -> None:
@@ -56,8 +57,6 @@ def test_create_lays_out_the_folder(folder: TournamentFolder) -> None:
     assert (root / "games.jsonl").read_bytes() == b""
     assert (root / "replays").is_dir() and (root / "logs").is_dir()
     assert list(folder.games()) == []
-    with pytest.raises(FileExistsError):
-        TournamentFolder.create(root, {}, SEED)
 
 
 def test_record_game_writes_replay_then_line(folder: TournamentFolder) -> None:
@@ -338,7 +337,8 @@ def test_only_a_folder_that_never_played_may_be_laid_out_again(
     assert folder.never_played()  # logs of a start that failed do not count
     folder.record_game(_record("g1", ("a", "b", "c"), (0, 1, 2)), 0)
     assert not folder.never_played()
-    began = TournamentFolder.create(tmp_path / "t2", {"id": "t2", "entrants": ["a"]}, SEED)
+    (tmp_path / "t2").mkdir()
+    began = TournamentFolder.lay_out(tmp_path / "t2", {"id": "t2", "entrants": ["a"]}, SEED)
     assert not began.never_played()  # it began to play, though no game ended
     other = tmp_path / "mine"
     other.mkdir()
