@@ -18,6 +18,7 @@ import re
 import shutil
 import tempfile
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,7 +31,9 @@ from arena.bots.processes import (
     Confinement,
     DescriptorError,
     ResourceLimits,
+    arena_variables,
     check_descriptors,
+    last_line,
     raise_open_files_limit,
     run_build,
 )
@@ -115,6 +118,12 @@ class Venue:
     referee: Referee
     port: int
     remote: tuple[str, ...]
+
+
+def too_few(playing: Sequence[str], how: str = "") -> str:
+    """The one way the arena says a night cannot be: fewer than two bots to seat (`how`:
+    what `playing` are, e.g. " connected")."""
+    return f"fewer than two bots can play ({', '.join(playing) or 'none'}{how})"
 
 
 class Tournament:
@@ -288,8 +297,8 @@ class Tournament:
                 await process.stop(grace=0)
             else:
                 why = f"exited with code {process.process.returncode} before connecting"
-            self.observer.note(f"{name}: {why}: {_last_line(log)} (log: {log})")
-            self._skipped.append({"name": name, "reason": f"{why}: {_last_line(log)}"})
+            self.observer.note(f"{name}: {why}: {last_line(log)} (log: {log})")
+            self._skipped.append({"name": name, "reason": f"{why}: {last_line(log)}"})
         return connected
 
     def _skip(self, name: str, reason: str) -> None:
@@ -299,7 +308,7 @@ class Tournament:
     def _too_few(self, playing: list[str]) -> str:
         """Why there is no tournament: who could play, and each other bot's reason."""
         reasons = "".join(f"; {s['name']}: {s['reason']}" for s in self._skipped)
-        return f"fewer than two bots can play ({', '.join(playing) or 'none'}){reasons}"
+        return too_few(playing) + reasons
 
     def _open(
         self, resume: Path | None, on_server: bool
@@ -433,12 +442,8 @@ class Tournament:
             raise TournamentError(str(error)) from None
         for bot in bots:
             sessions = min(bot.sessions or jobs, jobs)
-            env = {
-                "PERUDO_ADDRESS": self._confinement.address(port),
-                "PERUDO_BOT_NAME": bot.name,
-                "PERUDO_TOKEN": tokens.issue(bot.name),
-                "PERUDO_SESSIONS": str(sessions),
-            }
+            address = self._confinement.address(port)
+            env = arena_variables(address, bot.name, tokens.issue(bot.name), sessions)
             try:
                 process = await BotProcess.start(
                     bot,
@@ -523,11 +528,3 @@ def _played_on_server(info: dict[str, Any]) -> bool:
 
 def _resume_command(folder: Path, venue: Venue | None) -> str:
     return f"arena {'admin start' if venue is not None else 'run'} --resume {folder}"
-
-
-def _last_line(log: Path) -> str:
-    try:
-        lines = log.read_text(errors="replace").strip().splitlines()
-    except OSError:
-        return "(no log)"
-    return lines[-1][:200] if lines else "(no output)"
