@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from arena.cli.main import _config, _parser
-from arena.tournament import capacity
+from arena.bots import capacity
 
 
 def test_the_default_is_one_game_per_usable_core() -> None:
