@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from arena.cli.main import _config, _parser
 from arena.bots import capacity
+from arena.cli.main import _config, _parser
 
 
 def test_the_default_is_one_game_per_usable_core() -> None:
