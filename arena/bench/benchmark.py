@@ -34,7 +34,7 @@ from arena.bench import bot as bench_bot
 from arena.bench.sandbox import ArenaSpeed, sandbox_figures, spawn_times
 from arena.bots.cgroups import CgroupRoot
 from arena.bots.manifest import BotSpec
-from arena.bots.processes import BotProcess, Confinement, ResourceLimits
+from arena.bots.processes import BotProcess, Confinement, ResourceLimits, arena_variables
 from arena.bots.sandbox import Sandbox, SandboxMode, decide
 from arena.errors import ArenaError
 from arena.protocol import wire
@@ -113,12 +113,7 @@ async def start_bots(
     for i in range(count):
         name = f"bench-{i}"
         spec = BotSpec(name=name, path=_BOT, workdir=_BOT.parent, run=("python", _BOT.name))
-        env = {
-            "PERUDO_ADDRESS": confinement.address(port),
-            "PERUDO_BOT_NAME": name,
-            "PERUDO_TOKEN": tokens.issue(name),
-            "PERUDO_SESSIONS": str(sessions),
-        }
+        env = arena_variables(confinement.address(port), name, tokens.issue(name), sessions)
         started = time.monotonic()
         bots.append(
             await BotProcess.start(spec, env, logs / f"{name}.log", ResourceLimits(), confinement)

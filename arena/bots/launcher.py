@@ -42,11 +42,6 @@ def _prctl(option: int, value: int) -> None:
         pass  # not Linux: the bots notice the closed stream and exit instead
 
 
-def set_parent_death_signal(sig: signal.Signals) -> None:
-    """Ask Linux to send `sig` to this process when its parent dies (kept across exec)."""
-    _prctl(_PR_SET_PDEATHSIG, sig)
-
-
 def _limit(kind: int, value: int | None) -> None:
     if value is None:
         return

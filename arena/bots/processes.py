@@ -121,6 +121,26 @@ def check_descriptors(bots: list[BotSpec], jobs: int) -> None:
         )
 
 
+def arena_variables(address: str, name: str, token: str, sessions: int) -> dict[str, str]:
+    """What the arena tells every bot it starts (the guide's contract): where to dial,
+    who it is, its token and how many sessions to open."""
+    return {
+        "PERUDO_ADDRESS": address,
+        "PERUDO_BOT_NAME": name,
+        "PERUDO_TOKEN": token,
+        "PERUDO_SESSIONS": str(sessions),
+    }
+
+
+def last_line(log: Path, width: int = 200) -> str:
+    """The last thing a bot wrote to its log, cut to `width`: why it failed, more often than not."""
+    try:
+        lines = log.read_text(errors="replace").strip().splitlines()
+    except OSError:
+        return "(no log)"
+    return lines[-1][:width] if lines else "(no output)"
+
+
 def bot_environment(extra: dict[str, str], sandboxed: bool) -> dict[str, str]:
     """The environment of a bot: what the guide lists, and nothing of the arena's own."""
     python_dir = str(Path(sys.executable).parent)

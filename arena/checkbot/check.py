@@ -21,7 +21,14 @@ from pathlib import Path
 import engine
 from arena.bots.cgroups import CgroupRoot
 from arena.bots.manifest import BotSpec, ManifestError, load_entry
-from arena.bots.processes import BotProcess, Confinement, ResourceLimits, run_build
+from arena.bots.processes import (
+    BotProcess,
+    Confinement,
+    ResourceLimits,
+    arena_variables,
+    last_line,
+    run_build,
+)
 from arena.bots.sandbox import Sandbox, SandboxError, SandboxMode, decide
 from arena.checkbot.positions import HouseSeat, Probe, probes
 from arena.protocol import wire
@@ -231,16 +238,11 @@ async def _check_in(
     lobby = Lobby(tokens)
     referee = Referee(lobby, ServerLimits(move_time=move_time))
     port = await referee.start(unix_socket=socket)
-    env = {
-        "PERUDO_ADDRESS": confinement.address(port),
-        "PERUDO_BOT_NAME": spec.name,
-        "PERUDO_TOKEN": tokens.issue(spec.name),
-        "PERUDO_SESSIONS": str(min(SESSIONS, spec.sessions or SESSIONS)),
-    }
+    sessions = min(SESSIONS, spec.sessions or SESSIONS)
+    env = arena_variables(confinement.address(port), spec.name, tokens.issue(spec.name), sessions)
     process = await BotProcess.start(spec, env, logs / "bot.log", limits, confinement)
     lobby.crash_probes[spec.name] = exit_probe(process.process)
     try:
-        sessions = min(SESSIONS, spec.sessions or SESSIONS)
         await _check_running(
             record, lobby, spec.name, process, logs, move_time, connect_timeout, sessions
         )
@@ -268,11 +270,13 @@ async def _check_running(
         why = (
             "its process exited" if not process.alive else f"nothing within {connect_timeout:.0f} s"
         )
-        record(Check(CONNECTS, False, f"{why}; last log line: {_tail(logs / 'bot.log')}"))
+        record(Check(CONNECTS, False, f"{why}; last log line: {last_line(logs / 'bot.log', 300)}"))
         return
     record(Check(CONNECTS, True, f"{lobby.connected()[name]} session(s)"))
+    # Each session may come from a process of its own that loads as slowly as the first
+    # did: every one gets the time the first had.
     with contextlib.suppress(TimeoutError):
-        await asyncio.wait_for(_sessions(lobby, name, sessions), 3.0)
+        await asyncio.wait_for(_sessions(lobby, name, sessions), connect_timeout)
     opened = lobby.connected().get(name, 0)
     record(
         Check(
@@ -288,7 +292,7 @@ async def _check_running(
             Check(
                 "stays connected",
                 False,
-                f"the session closed; last log line: {_tail(logs / 'bot.log')}",
+                f"the session closed; last log line: {last_line(logs / 'bot.log', 300)}",
             )
         )
         return
@@ -304,7 +308,7 @@ async def _check_running(
                 Check(
                     "stays connected",
                     False,
-                    f"{session.close_reason}; last log line: {_tail(logs / 'bot.log')}",
+                    f"{session.close_reason}; last log line: {last_line(logs / 'bot.log', 300)}",
                 )
             )
             return
@@ -321,11 +325,3 @@ async def _check_running(
 async def _sessions(lobby: Lobby, name: str, count: int) -> None:
     while lobby.connected().get(name, 0) < count:
         await asyncio.sleep(0.05)
-
-
-def _tail(log: Path) -> str:
-    try:
-        lines = log.read_text(errors="replace").strip().splitlines()
-    except OSError:
-        return "(no log)"
-    return lines[-1][:300] if lines else "(no output)"

@@ -12,7 +12,7 @@ from rich.console import Console
 
 from arena.bots.manifest import discover
 from arena.tournament.schedule import explain
-from arena.tournament.tournament import TournamentConfig, TournamentError
+from arena.tournament.tournament import TournamentConfig, TournamentError, too_few
 
 
 def dry_run(config: TournamentConfig, console: Console) -> int:
@@ -39,7 +39,7 @@ def dry_run(config: TournamentConfig, console: Console) -> int:
         say(f"{name}: would be skipped: {reason}")
     say(f"{len(playing)} bots would play: {', '.join(playing) or 'none'}")
     if len(playing) < 2:
-        raise TournamentError("fewer than two bots could play; nothing to plan")
+        raise TournamentError(too_few(playing) + "; nothing to plan")
     size = config.table_size or min(len(playing), 6)
     if size > len(playing):
         raise TournamentError(

@@ -177,6 +177,11 @@ class LiveView:
             self._live.__exit__(None, None, None)
             self._live = None
 
+    def redraw(self) -> None:
+        """Draw the current frame now, not at the screen's next tick (four a second)."""
+        if self._live is not None:
+            self._live.refresh()
+
     def note(self, text: str) -> None:
         self.console.print(Text.assemble(("!", "yellow"), " ", text), highlight=False)
 

@@ -44,6 +44,7 @@ from arena.tournament.tournament import (
     TournamentConfig,
     TournamentError,
     Venue,
+    too_few,
 )
 from engine import PerudoError, Ruleset, preset, seed_from_hex
 
@@ -285,10 +286,7 @@ class LeagueServer:
         if resume is None and not request.bots_dir and len(remote) < 2:
             # Refused here, before a tournament folder exists that a retry under the same
             # name would trip over (the admin service cannot resume it).
-            raise TournamentError(
-                f"fewer than two bots can play ({', '.join(remote) or 'none'} connected); "
-                "nothing to do"
-            )
+            raise TournamentError(too_few(remote, " connected") + "; nothing to do")
         queue: asyncio.Queue[apb.TournamentEvent] = asyncio.Queue()
         self.observer.listeners.add(queue)
         self.observer.progress = None

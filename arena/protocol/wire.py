@@ -130,10 +130,6 @@ def _describe(msg: pb.Action) -> str:
     return f"kind={msg.kind} count={msg.count} face={msg.face}"
 
 
-def placed_bid_to_proto(placed: PlacedBid) -> pb.Bid:
-    return pb.Bid(seat=placed.seat, count=placed.bid.count, face=placed.bid.face)
-
-
 def placed_bid_from_proto(msg: pb.Bid) -> PlacedBid:
     return PlacedBid(msg.seat, engine.Bid(msg.count, msg.face))
 

@@ -92,7 +92,6 @@ class Referee:
         self.lobby = lobby
         self.limits = limits or ServerLimits()
         self._server: grpc.aio.Server | None = None
-        self._handlers: set[asyncio.Task[None]] = set()
         self.unix_socket: Path | None = None
         self._opening: set[Session] = set()
         """Sessions admitted but not yet in the lobby (whose processes are taken all the same)."""

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import io
 import json
 import os
 import statistics
@@ -155,11 +156,6 @@ class TournamentFolder:
         self.games_path = root / "games.jsonl"
         self.replays = root / "replays"
         self.logs = root / "logs"
-
-    @classmethod
-    def create(cls, root: Path, info: dict[str, Any], seed: bytes) -> TournamentFolder:
-        root.mkdir(parents=True, exist_ok=False)
-        return cls.lay_out(root, info, seed)
 
     @classmethod
     def lay_out(cls, root: Path, info: dict[str, Any], seed: bytes) -> TournamentFolder:
@@ -300,17 +296,9 @@ class TournamentFolder:
     def write_leaderboard(self, table: list[Standing]) -> None:
         rows = [s.row(rank).to_json() for rank, s in enumerate(table, start=1)]
         write_atomic(self.root / "leaderboard.json", json.dumps(rows, indent=2) + "\n")
-        tmp = self.root / "leaderboard.csv.tmp"
-        try:
-            with tmp.open("w", newline="", encoding="utf-8") as out:
-                if rows:
-                    writer = csv.DictWriter(out, fieldnames=list(rows[0]))
-                    writer.writeheader()
-                    writer.writerows(rows)
-                out.flush()
-                os.fsync(out.fileno())
-            os.replace(tmp, self.root / "leaderboard.csv")
-        except OSError:
-            with contextlib.suppress(OSError):
-                tmp.unlink()
-            raise
+        text = io.StringIO()
+        if rows:
+            writer = csv.DictWriter(text, fieldnames=list(rows[0]))
+            writer.writeheader()
+            writer.writerows(rows)
+        write_atomic(self.root / "leaderboard.csv", text.getvalue())

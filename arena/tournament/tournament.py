@@ -18,6 +18,7 @@ import re
 import shutil
 import tempfile
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,7 +31,9 @@ from arena.bots.processes import (
     Confinement,
     DescriptorError,
     ResourceLimits,
+    arena_variables,
     check_descriptors,
+    last_line,
     raise_open_files_limit,
     run_build,
 )
@@ -118,6 +121,12 @@ class Venue:
     remote: tuple[str, ...]
 
 
+def too_few(playing: Sequence[str], how: str = "") -> str:
+    """The one way the arena says a night cannot be: fewer than two bots to seat (`how`:
+    what `playing` are, e.g. " connected")."""
+    return f"fewer than two bots can play ({', '.join(playing) or 'none'}{how})"
+
+
 class Tournament:
     def __init__(self, config: TournamentConfig, observer: Observer) -> None:
         self.config = config
@@ -134,6 +143,11 @@ class Tournament:
     def waiting(self) -> list[Waiting]:
         """The disconnected bots its games wait for, with their grace left (none before play)."""
         return [] if self._scheduler is None else self._scheduler.waiting()
+
+    @property
+    def process_ids(self) -> dict[str, int]:
+        """The process of each bot started, by name: all of them must be gone once it ends."""
+        return {name: bot.process.pid for name, bot in self._processes.items()}
 
     def request_stop(self) -> None:
         """Finish the games in flight, then stop (the first Ctrl-C).
@@ -296,8 +310,8 @@ class Tournament:
                 await process.stop(grace=0)
             else:
                 why = f"exited with code {process.process.returncode} before connecting"
-            self.observer.note(f"{name}: {why}: {_last_line(log)} (log: {log})")
-            self._skipped.append({"name": name, "reason": f"{why}: {_last_line(log)}"})
+            self.observer.note(f"{name}: {why}: {last_line(log)} (log: {log})")
+            self._skipped.append({"name": name, "reason": f"{why}: {last_line(log)}"})
         return connected
 
     def _skip(self, name: str, reason: str) -> None:
@@ -307,7 +321,7 @@ class Tournament:
     def _too_few(self, playing: list[str]) -> str:
         """Why there is no tournament: who could play, and each other bot's reason."""
         reasons = "".join(f"; {s['name']}: {s['reason']}" for s in self._skipped)
-        return f"fewer than two bots can play ({', '.join(playing) or 'none'}){reasons}"
+        return too_few(playing) + reasons
 
     def _open(
         self, resume: Path | None, on_server: bool
@@ -439,12 +453,8 @@ class Tournament:
         check_descriptors(bots, jobs)
         for bot in bots:
             sessions = min(bot.sessions or jobs, jobs)
-            env = {
-                "PERUDO_ADDRESS": self._confinement.address(port),
-                "PERUDO_BOT_NAME": bot.name,
-                "PERUDO_TOKEN": tokens.issue(bot.name),
-                "PERUDO_SESSIONS": str(sessions),
-            }
+            address = self._confinement.address(port)
+            env = arena_variables(address, bot.name, tokens.issue(bot.name), sessions)
             try:
                 process = await BotProcess.start(
                     bot,
@@ -529,11 +539,3 @@ def _played_on_server(info: dict[str, Any]) -> bool:
 
 def _resume_command(folder: Path, venue: Venue | None) -> str:
     return f"arena {'admin start' if venue is not None else 'run'} --resume {folder}"
-
-
-def _last_line(log: Path) -> str:
-    try:
-        lines = log.read_text(errors="replace").strip().splitlines()
-    except OSError:
-        return "(no log)"
-    return lines[-1][:200] if lines else "(no output)"

@@ -85,6 +85,13 @@ def test_a_bot_that_never_connects_fails_at_hello() -> None:
     assert "within" in result.checks[1].detail
 
 
+@pytest.mark.slow
+def test_a_slow_loading_bot_is_given_its_connect_time_for_each_session() -> None:
+    result = run_check(BAD / "slow_loading_bot.py", connect_timeout=30.0)
+    assert result.passed, failures(result)
+    assert "opens 2 session(s) when asked" in [c.name for c in result.checks]
+
+
 def test_a_folder_without_a_manifest_fails_clearly(tmp_path: Path) -> None:
     (tmp_path / "empty").mkdir()
     result = run_check(tmp_path / "empty")

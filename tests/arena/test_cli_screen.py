@@ -280,13 +280,13 @@ def test_the_live_view_shows_preparation_then_play_and_ends_without_live_standin
     console = Console(file=output, force_terminal=True, width=80)
     table = [Standing("alpha"), Standing("beta")]
     with LiveView(console) as view:
-        assert view._live is not None
-        view._live.refresh()
+        assert view.interactive
+        view.redraw()
         preparing = _frames(output.getvalue())[-1]
         view.started(Path("/no/such/night"), ["alpha", "beta"], Progress(0, 2, time.monotonic(), 0))
         line = GameLine("g0", 0, ("alpha", "beta"), ("beta", "alpha"), faults=(), think_ms={})
         view.game_finished(line, table, Progress(1, 2, time.monotonic(), 1))
-        view._live.refresh()
+        view.redraw()
         playing = _frames(output.getvalue())[-1]
     final = _frames(output.getvalue())[-1]
     assert "preparing the bots" in preparing and "0/1" not in preparing

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_store import opened_databases
 from test_tournament import ARENA, Recorder, copy_bots, lines_of
 
 from arena.cli.main import main
@@ -140,11 +141,13 @@ def test_a_full_league_store_stops_cleanly_with_no_false_faults(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     real = LeagueStore.add_tournament
+    opened = opened_databases(monkeypatch)
 
     def then_full(self: LeagueStore, tournament_id: str, info: dict[str, Any]) -> None:
         real(self, tournament_id, info)
-        pages = self._db.execute("PRAGMA page_count").fetchone()[0]
-        self._db.execute(f"PRAGMA max_page_count = {pages}")  # no room for a page more
+        db = opened[str(self.path)]
+        pages = db.execute("PRAGMA page_count").fetchone()[0]
+        db.execute(f"PRAGMA max_page_count = {pages}")  # no room for a page more
 
     monkeypatch.setattr(LeagueStore, "add_tournament", then_full)
     config = TournamentConfig(

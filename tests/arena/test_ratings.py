@@ -73,6 +73,20 @@ def test_conservative_rating_orders_the_table() -> None:
     assert keys == sorted(keys, reverse=True)
 
 
+def test_a_lucky_newcomer_ranks_below_bots_it_outscores_on_mean() -> None:
+    """One win makes a high mean but a wide sigma: the table must rank by mu - 3 sigma."""
+    season = [
+        GameResult(("steady", "ann", "bob") if i % 3 else ("ann", "steady", "bob"))
+        for i in range(30)
+    ]
+    ratings = rate_all([*season, GameResult(("lucky", "steady", "ann", "bob"))])
+    standings = list(ratings.standings.values())
+    by_mean = [s.name for s in sorted(standings, key=lambda s: -s.mu)]
+    by_rating = [s.name for s in sorted(standings, key=lambda s: -(s.mu - 3 * s.sigma))]
+    assert by_mean[0] == "lucky" and by_mean != by_rating  # the data tells the two apart
+    assert [s.name for s in ratings.table()] == by_rating
+
+
 def test_a_row_reports_the_standing() -> None:
     standing = Standing("x", mu=30.123456, sigma=2.5, games=4, wins=1, place_sum=9, faults=3)
     standing.think.extend([1.0, 2.0, 4.0])

@@ -43,7 +43,8 @@ def _record(game_id: str, players: tuple[str, ...], order: tuple[int, ...]) -> G
 
 @pytest.fixture
 def folder(tmp_path: Path) -> TournamentFolder:
-    return TournamentFolder.create(tmp_path / "t1", {"id": "t1", "status": "running"}, SEED)
+    (tmp_path / "t1").mkdir()
+    return TournamentFolder.lay_out(tmp_path / "t1", {"id": "t1", "status": "running"}, SEED)
 
 
 def test_create_lays_out_the_folder(folder: TournamentFolder) -> None:
@@ -54,8 +55,6 @@ def test_create_lays_out_the_folder(folder: TournamentFolder) -> None:
     assert (root / "games.jsonl").read_bytes() == b""
     assert (root / "replays").is_dir() and (root / "logs").is_dir()
     assert list(folder.games()) == []
-    with pytest.raises(FileExistsError):
-        TournamentFolder.create(root, {}, SEED)
 
 
 def test_record_game_writes_replay_then_line(folder: TournamentFolder) -> None:
@@ -133,6 +132,94 @@ def test_write_atomic_replaces_whole(tmp_path: Path) -> None:
     write_atomic(target, "second\n")
     assert target.read_text() == "second\n"
     assert [p.name for p in tmp_path.iterdir()] == ["x.json"]
+
+
+class Disk:
+    """What reached the disk, in order: each fsync (with what the file held then) and rename.
+
+    Wraps `os.fsync` and `os.replace`, so a test can tell data synced before
+    it is renamed into place from data renamed first and synced after (or never).
+    """
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, watch: Path | None = None) -> None:
+        self.events: list[tuple[str, str, str]] = []
+        """("fsync", file, its text then), ("fsync-dir", folder, ""), ("replace", from, to)."""
+        self.watched: list[str] = []
+        """The text of `watch` at each event: what a crash at that moment would leave."""
+        self._watch = watch
+        real_fsync, real_replace = os.fsync, os.replace
+
+        def fsync(fd: int) -> None:
+            path = os.readlink(f"/proc/self/fd/{fd}")
+            if os.path.isdir(path):
+                self._note("fsync-dir", path, "")
+            else:
+                self._note("fsync", path, Path(path).read_text(encoding="utf-8"))
+            real_fsync(fd)
+
+        def replace(source: str | Path, target: str | Path) -> None:
+            real_replace(source, target)
+            self._note("replace", str(source), str(target))
+
+        monkeypatch.setattr(os, "fsync", fsync)
+        monkeypatch.setattr(os, "replace", replace)
+
+    def _note(self, kind: str, first: str, second: str) -> None:
+        self.events.append((kind, first, second))
+        if self._watch is not None:
+            self.watched.append(self._watch.read_text(encoding="utf-8"))
+
+    def index(self, kind: str, path: Path, text: str | None = None) -> int:
+        """Where the first such event is; fails the test if there is none."""
+        for i, (seen, first, second) in enumerate(self.events):
+            if seen == kind and first == str(path) and (text is None or second == text):
+                return i
+        raise AssertionError(f"no {kind} of {path} (with {text!r}) in {self.events}")
+
+
+def test_write_atomic_syncs_the_data_before_the_rename_and_the_folder_after(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = tmp_path / "x.json"
+    disk = Disk(monkeypatch)
+    write_atomic(target, "whole text\n")
+    synced = disk.index("fsync", tmp_path / "x.json.tmp", "whole text\n")
+    renamed = disk.events.index(("replace", str(tmp_path / "x.json.tmp"), str(target)))
+    folder_synced = disk.index("fsync-dir", tmp_path)
+    # A crash before the folder is synced may lose the rename, never the data behind it.
+    assert synced < renamed < folder_synced
+
+
+def test_a_game_line_is_synced_before_record_game_returns_and_after_its_replay(
+    folder: TournamentFolder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = folder.record_game(_record("g1", ("a", "b", "c"), (0, 1, 2)), 0)
+    disk = Disk(monkeypatch, watch=folder.games_path)
+    second = folder.record_game(_record("g2", ("b", "c", "a"), (1, 2, 0)), 1)
+    lines = "".join(json.dumps(line) + "\n" for line in (first, second))
+    line_synced = disk.index("fsync", folder.games_path, lines)
+    assert line_synced == len(disk.events) - 1  # nothing is left to sync once it returns
+    replay = folder.replays / "g2.json"
+    replay_renamed = disk.events.index(("replace", str(replay) + ".tmp", str(replay)))
+    replays_synced = disk.index("fsync-dir", folder.replays)
+    assert disk.index("fsync", Path(str(replay) + ".tmp")) < replay_renamed < replays_synced
+    # Until the replay is safely in place, games.jsonl does not list the game.
+    assert all('"g2"' not in text for text in disk.watched[: replays_synced + 1])
+    assert replays_synced < line_synced
+
+
+def test_both_leaderboard_files_are_synced_before_they_replace_the_old(
+    folder: TournamentFolder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    disk = Disk(monkeypatch)
+    folder.write_leaderboard([Standing("a", games=1, wins=1, place_sum=1)])
+    for name in ("leaderboard.json", "leaderboard.csv"):
+        target = folder.root / name
+        tmp = folder.root / f"{name}.tmp"
+        text = target.read_text(encoding="utf-8")
+        assert disk.index("fsync", tmp, text) < disk.events.index(
+            ("replace", str(tmp), str(target))
+        )
 
 
 # -- reading games.jsonl back through the schedule ------------------------------------
@@ -253,7 +340,8 @@ def test_only_a_folder_that_never_played_may_be_laid_out_again(
     assert folder.never_played()  # logs of a start that failed do not count
     folder.record_game(_record("g1", ("a", "b", "c"), (0, 1, 2)), 0)
     assert not folder.never_played()
-    began = TournamentFolder.create(tmp_path / "t2", {"id": "t2", "entrants": ["a"]}, SEED)
+    (tmp_path / "t2").mkdir()
+    began = TournamentFolder.lay_out(tmp_path / "t2", {"id": "t2", "entrants": ["a"]}, SEED)
     assert not began.never_played()  # it began to play, though no game ended
     other = tmp_path / "mine"
     other.mkdir()

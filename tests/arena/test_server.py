@@ -196,14 +196,14 @@ def test_the_session_limit_holds_for_hellos_that_arrive_together(
 
 def test_stop_with_an_idle_kit_bot_is_prompt(live: Arena) -> None:
     async def main() -> None:
-        async with live.serving(goodbye_grace=2.0):
+        async with live.serving(goodbye_grace=30.0):
             proc = live.spawn("kit_bot", BOT, sessions=2)
             await live.wait_connected([BOT], sessions=2)
             started = time.monotonic()
             await live.referee.stop()
-            # The bot hangs up on Goodbye, so nobody waits out the grace.
-            assert time.monotonic() - started < 1.5
-            assert await live.wait_exit(proc, 5) == 0
+            # The bot hangs up on Goodbye, so nobody waits out the (long) grace.
+            assert time.monotonic() - started < 15
+            assert await live.wait_exit(proc, 30) == 0
             assert live.lobby.connected() == {}
 
     run(main())
@@ -211,13 +211,13 @@ def test_stop_with_an_idle_kit_bot_is_prompt(live: Arena) -> None:
 
 def test_stop_does_not_wait_for_clients_that_ignore_goodbye(live: Arena) -> None:
     async def main() -> None:
-        async with live.serving(goodbye_grace=0.5, hello_timeout=30):
+        async with live.serving(goodbye_grace=0.5, hello_timeout=60):
             deaf, _ = await live.raw_session(BOT)  # never closes its side
             silent = live.raw()  # never says Hello
             await silent.call.wait_for_connection()
             started = time.monotonic()
-            await asyncio.wait_for(live.referee.stop(), 5)
-            assert time.monotonic() - started < 2.0
+            await asyncio.wait_for(live.referee.stop(), 30)
+            assert time.monotonic() - started < 20  # the grace, far short of the Hello timeout
             status, _, kinds = await deaf.status()
             assert (status, kinds) == (grpc.StatusCode.OK, ["goodbye"])
             status, _, _ = await silent.status()
@@ -233,13 +233,13 @@ def test_stop_during_a_game_ends_the_game(live: Arena) -> None:
             for name in names:
                 live.spawn("kit_bot", name, BOT_MODE="slow", BOT_SLEEP=0.05)
             await live.wait_connected(names)
-            game = asyncio.ensure_future(live.play(names, move_time=2.0))
+            game = asyncio.ensure_future(live.play(names, move_time=60.0))
             await asyncio.sleep(0.3)
             assert not game.done()
             started = time.monotonic()
             await live.referee.stop()
-            record = await asyncio.wait_for(game, 5)
-            assert time.monotonic() - started < 3
+            record = await asyncio.wait_for(game, 30)
+            assert time.monotonic() - started < 20  # not the move time: the game ends now
             assert sorted(record.order) == [0, 1]
             # The sessions are gone, so the seat to act is out (as a disconnect, or as a
             # crash when its bot has already left after the Goodbye) and the game ends.

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
+import sqlite3
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -144,16 +146,34 @@ def test_a_damaged_store_is_refused_at_open_with_a_way_out(
     assert f"arena league rebuild --league {path}" in str(error.value)
 
 
-def test_a_full_store_says_so_and_stays_usable(tmp_path: Path) -> None:
+def opened_databases(monkeypatch: pytest.MonkeyPatch) -> dict[str, sqlite3.Connection]:
+    """Each SQLite connection opened from now on, by the path it opened: the test's handle
+    on the database under the store, to make it full as a disk would."""
+    opened: dict[str, sqlite3.Connection] = {}
+    real_connect = sqlite3.connect
+
+    def connect(path: str | Path, *args: Any, **kwargs: Any) -> sqlite3.Connection:
+        opened[str(path)] = db = real_connect(path, *args, **kwargs)
+        return db
+
+    monkeypatch.setattr(sqlite3, "connect", connect)
+    return opened
+
+
+def test_a_full_store_says_so_and_stays_usable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    opened = opened_databases(monkeypatch)
     store = LeagueStore(tmp_path / "league.sqlite")
+    db = opened[str(store.path)]
     store.add_tournament("t1", {})
-    pages = store._db.execute("PRAGMA page_count").fetchone()[0]
-    store._db.execute(f"PRAGMA max_page_count = {pages}")  # what a full disk looks like to it
+    pages = db.execute("PRAGMA page_count").fetchone()[0]
+    db.execute(f"PRAGMA max_page_count = {pages}")  # what a full disk looks like to it
     with pytest.raises(StoreError, match=r"database or disk is full.*free some space"):
         for i in range(100):
             store.add_game("t1", _line(f"g{i}", i, ["a", "b"], pad=300))
     kept = store.game_ids("t1")
-    store._db.execute("PRAGMA max_page_count = 1000000")
+    db.execute("PRAGMA max_page_count = 1000000")
     assert store.add_game("t1", _line("late", 100, ["a", "b"]))  # no transaction was left open
     assert store.game_ids("t1") == kept | {"late"}
     store.close()

@@ -138,14 +138,14 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
         out=root / "out",
         games=4,  # one table of three, three rotations a unit: two units, six games
         jobs=3,
-        move_time=1.0,
-        connect_timeout=20,
+        move_time=10.0,  # the bots answer at once: a limit no loaded machine can miss
+        connect_timeout=60,
         name="e2e",
     )
     recorder = Recorder()
     tournament = Tournament(config, recorder)
     summary = asyncio.run(tournament.run())
-    pids = [p.process.pid for p in tournament._processes.values()]
+    pids = list(tournament.process_ids.values())
     assert len(pids) == 3
     return Played(root, root / "out" / "e2e", summary, recorder, pids)
 
@@ -304,6 +304,7 @@ def _bad_bots(folder: Path) -> None:
     )
 
 
+@pytest.mark.slow
 def test_bad_bots_are_reported_and_the_night_goes_on(tmp_path: Path) -> None:
     bots = copy_bots(tmp_path / "bots", ("meek", "steady"))
     _bad_bots(bots)
@@ -313,8 +314,8 @@ def test_bad_bots_are_reported_and_the_night_goes_on(tmp_path: Path) -> None:
         out=tmp_path / "out",
         games=2,
         jobs=2,
-        move_time=1.0,
-        connect_timeout=5,
+        move_time=10.0,
+        connect_timeout=20,  # waited out in full for the bot that never dials
         name="night",
     )
     tournament = Tournament(config, recorder)
@@ -333,7 +334,7 @@ def test_bad_bots_are_reported_and_the_night_goes_on(tmp_path: Path) -> None:
     assert "exit code 2" in broken and "fatal: out of coffee" in broken
     assert "needs no-such-tool-perudo-xyz" in recorder.note_about("needy")
     sleeper = recorder.note_about("sleeper")
-    assert "did not connect within 5 s" in sleeper and "sleeping" in sleeper
+    assert "did not connect within 20 s" in sleeper and "sleeping" in sleeper
     quitter = recorder.note_about("quitter")
     assert "exited with code 3 before connecting" in quitter and "no config here" in quitter
     # Each bot that did not play is kept with its reason, and the summary says the same.
@@ -347,8 +348,8 @@ def test_bad_bots_are_reported_and_the_night_goes_on(tmp_path: Path) -> None:
     assert len(recorder.notes) == 6 + len(info["isolation"])
 
     # Everything started is stopped, the bot that never dialled included.
-    pids = [p.process.pid for p in tournament._processes.values()]
-    assert sorted(tournament._processes) == ["meek", "quitter", "sleeper", "steady"]
+    pids = list(tournament.process_ids.values())
+    assert sorted(tournament.process_ids) == ["meek", "quitter", "sleeper", "steady"]
     assert wait_gone(pids) == []
 
 
@@ -368,14 +369,14 @@ def test_fewer_than_two_connected_bots(tmp_path: Path) -> None:
     bots = copy_bots(tmp_path / "bots", ("steady",))
     (bots / "quitter.py").write_text("import sys\nsys.exit(4)\n")
     recorder = Recorder()
-    config = TournamentConfig(bots_dir=bots, out=tmp_path / "out", name="alone", connect_timeout=20)
+    config = TournamentConfig(bots_dir=bots, out=tmp_path / "out", name="alone", connect_timeout=90)
     tournament = Tournament(config, recorder)
     started = time.monotonic()
     with pytest.raises(TournamentError, match=r"fewer than two bots can play \(steady\)"):
         asyncio.run(tournament.run())
-    assert time.monotonic() - started < 15  # a dead bot is not waited for
+    assert time.monotonic() - started < 45  # a dead bot is not waited for
     assert "exited with code 4 before connecting" in recorder.note_about("quitter")
-    assert wait_gone([p.process.pid for p in tournament._processes.values()]) == []
+    assert wait_gone(list(tournament.process_ids.values())) == []
     # A folder that never played is started again: on resume, or by a run of its name.
     with pytest.raises(TournamentError, match=r"fewer than two bots can play \(steady\)"):
         asyncio.run(Tournament(config, Recorder()).run(resume=tmp_path / "out" / "alone"))
@@ -441,9 +442,9 @@ def _run_args(bots: Path, out: Path, name: str, seed: str) -> list[str]:
         "--jobs",
         "2",
         "--move-time",
-        "1",
+        "5",
         "--connect-timeout",
-        "20",
+        "60",
         "--out",
         str(out),
         "--name",
