@@ -196,7 +196,7 @@ def test_a_game_line_is_synced_before_record_game_returns_and_after_its_replay(
     first = folder.record_game(_record("g1", ("a", "b", "c"), (0, 1, 2)), 0)
     disk = Disk(monkeypatch, watch=folder.games_path)
     second = folder.record_game(_record("g2", ("b", "c", "a"), (1, 2, 0)), 1)
-    lines = "".join(json.dumps(line) + "\n" for line in (first, second))
+    lines = "".join(json.dumps(line.to_json()) + "\n" for line in (first, second))
     line_synced = disk.index("fsync", folder.games_path, lines)
     assert line_synced == len(disk.events) - 1  # nothing is left to sync once it returns
     replay = folder.replays / "g2.json"
