@@ -19,16 +19,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import engine
+from arena.bots.build import run_build
 from arena.bots.cgroups import CgroupRoot
+from arena.bots.environment import arena_variables
+from arena.bots.limits import Confinement, ResourceLimits
+from arena.bots.logdrain import last_line
 from arena.bots.manifest import BotSpec, ManifestError, load_entry
-from arena.bots.processes import (
-    BotProcess,
-    Confinement,
-    ResourceLimits,
-    arena_variables,
-    last_line,
-    run_build,
-)
+from arena.bots.processes import BotProcess
 from arena.bots.sandbox import Sandbox, SandboxError, SandboxMode, decide
 from arena.checkbot.positions import HouseSeat, Probe, probes
 from arena.protocol import wire

@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.text import Text
 
 from arena.bots.capacity import check_jobs, default_jobs
-from arena.bots.processes import ResourceLimits
+from arena.bots.limits import ResourceLimits
 from arena.cli import board, dryrun, league, live, options, replay, validate, verify
 from arena.errors import ArenaError
 from arena.tournament.folder import ResultsError, TournamentFolder

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from arena.bots.processes import ResourceLimits
+from arena.bots.limits import ResourceLimits
 from arena.bots.sandbox import SandboxMode
 from arena.errors import ArenaError
 from arena.referee.match import DEFAULT_TIME_MARGIN

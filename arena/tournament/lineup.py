@@ -12,15 +12,12 @@ import time
 from pathlib import Path
 from typing import Any
 
+from arena.bots.build import run_build
+from arena.bots.environment import arena_variables
+from arena.bots.limits import Confinement, check_descriptors
+from arena.bots.logdrain import last_line
 from arena.bots.manifest import BotSpec, discover
-from arena.bots.processes import (
-    BotProcess,
-    Confinement,
-    arena_variables,
-    check_descriptors,
-    last_line,
-    run_build,
-)
+from arena.bots.processes import BotProcess
 from arena.referee.auth import TokenBook
 from arena.referee.pool import Lobby
 from arena.referee.session import exit_probe

@@ -22,8 +22,8 @@ from typing import Any
 
 import engine
 from arena.bots.cgroups import CgroupRoot
+from arena.bots.limits import Confinement, DescriptorError, raise_open_files_limit
 from arena.bots.manifest import BotSpec, ManifestError
-from arena.bots.processes import Confinement, DescriptorError, raise_open_files_limit
 from arena.bots.sandbox import Sandbox, SandboxError, decide
 from arena.league.store import LeagueStore, StoreError
 from arena.referee.auth import TokenBook
