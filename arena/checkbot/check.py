@@ -30,10 +30,12 @@ from arena.bots.sandbox import Sandbox, SandboxError, SandboxMode, decide
 from arena.checkbot.positions import HouseSeat, Probe, probes
 from arena.protocol import wire
 from arena.referee.auth import TokenBook
+from arena.referee.exits import exit_probe
 from arena.referee.match import GameSpec, Match, Seat, answer_misfit
 from arena.referee.pool import Lobby
+from arena.referee.reply import Reply, next_request_id
 from arena.referee.server import Referee, ServerLimits
-from arena.referee.session import Reply, Session, exit_probe, next_request_id
+from arena.referee.session import Session
 from engine import CalzaRule, Ruleset
 
 SESSIONS = 2

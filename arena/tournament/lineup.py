@@ -19,8 +19,8 @@ from arena.bots.logdrain import last_line
 from arena.bots.manifest import BotSpec, discover
 from arena.bots.processes import BotProcess
 from arena.referee.auth import TokenBook
+from arena.referee.exits import exit_probe
 from arena.referee.pool import Lobby
-from arena.referee.session import exit_probe
 from arena.tournament.config import TournamentConfig, TournamentError, too_few
 from arena.tournament.folder import TournamentFolder
 from arena.tournament.runner import Observer
