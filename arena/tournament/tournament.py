@@ -29,30 +29,14 @@ from arena.league.store import LeagueStore, StoreError
 from arena.referee.auth import TokenBook
 from arena.referee.pool import Lobby
 from arena.referee.server import Referee, ServerLimits
-from arena.tournament.config import (
-    TournamentConfig,
-    TournamentError,
-    Venue,
-    too_few,
-    valid_tournament_name,
-)
+from arena.tournament.config import TournamentConfig, TournamentError, Venue, valid_tournament_name
 from arena.tournament.folder import ResultsError, TournamentFolder
 from arena.tournament.lineup import Lineup
 from arena.tournament.lock import FolderBusyError, FolderLock
 from arena.tournament.runner import Observer, Progress, Scheduler, Summary, Waiting
 from arena.tournament.schedule import Deals, ScheduleError, check_deals
 
-__all__ = [
-    "Observer",
-    "Progress",
-    "Summary",
-    "Tournament",
-    "TournamentConfig",
-    "TournamentError",
-    "Venue",
-    "too_few",
-    "valid_tournament_name",
-]
+__all__ = ["Observer", "Progress", "Summary", "Tournament"]
 
 
 STOP_WRITE_GRACE = 1.0

@@ -17,8 +17,9 @@ from arena.bots.manifest import BotSpec
 from arena.bots.sandbox import SandboxError, SandboxMode, decide
 from arena.cli.main import main
 from arena.records import GameLine
+from arena.tournament.config import TournamentConfig
 from arena.tournament.ratings import Standing
-from arena.tournament.tournament import Progress, Tournament, TournamentConfig
+from arena.tournament.tournament import Progress, Tournament
 
 HERE = Path(__file__).resolve().parent
 GOOD = HERE / "tournament_bots"
