@@ -33,8 +33,10 @@ import engine
 from arena.bench import bot as bench_bot
 from arena.bench.sandbox import ArenaSpeed, sandbox_figures, spawn_times
 from arena.bots.cgroups import CgroupRoot
+from arena.bots.environment import arena_variables
+from arena.bots.limits import Confinement, ResourceLimits
 from arena.bots.manifest import BotSpec
-from arena.bots.processes import BotProcess, Confinement, ResourceLimits, arena_variables
+from arena.bots.processes import BotProcess
 from arena.bots.sandbox import Sandbox, SandboxMode, decide
 from arena.errors import ArenaError
 from arena.protocol import wire

@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.bots.cgroups import CgroupRoot
+from arena.bots.limits import Confinement, ResourceLimits
 from arena.bots.manifest import BotSpec
-from arena.bots.processes import BotProcess, Confinement, ResourceLimits
+from arena.bots.processes import BotProcess
 from arena.bots.sandbox import Sandbox
 
 _BOT = Path(__file__).with_name("bench_bot.py")

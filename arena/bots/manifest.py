@@ -11,7 +11,7 @@ A sub-folder is a bot when it holds `bot.toml`:
     memory_mb = 2048            # optional, address-space limit (at most --memory-mb)
 
 A manifest may ask for less than the organiser allows, never for more: the
-limits are applied as ceilings where the bot is started (`arena.bots.processes`).
+limits are ceilings (`arena.bots.limits`), applied where the bot is started.
 
 A single file is a bot run by its interpreter (.py, .js, .sh), named after
 the file. A first word of `python` or `python3` in a command means the

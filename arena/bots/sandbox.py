@@ -24,7 +24,7 @@ results folder, the league store, any other bot, or the organiser's own
 caches and credentials.
 
 The environment is the launcher's, which the arena builds from an allow-list
-(see `arena.bots.processes`); it is not passed with `--clearenv --setenv`, which
+(see `arena.bots.environment`); it is not passed with `--clearenv --setenv`, which
 would put the bot's token on bwrap's command line, readable by every user of
 the machine in /proc.
 """

@@ -19,24 +19,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import engine
+from arena.bots.build import run_build
 from arena.bots.cgroups import CgroupRoot
+from arena.bots.environment import arena_variables
+from arena.bots.limits import Confinement, ResourceLimits
+from arena.bots.logdrain import last_line
 from arena.bots.manifest import BotSpec, ManifestError, load_entry
-from arena.bots.processes import (
-    BotProcess,
-    Confinement,
-    ResourceLimits,
-    arena_variables,
-    last_line,
-    run_build,
-)
+from arena.bots.processes import BotProcess
 from arena.bots.sandbox import Sandbox, SandboxError, SandboxMode, decide
 from arena.checkbot.positions import HouseSeat, Probe, probes
 from arena.protocol import wire
 from arena.referee.auth import TokenBook
+from arena.referee.exits import exit_probe
 from arena.referee.match import GameSpec, Match, Seat, answer_misfit
 from arena.referee.pool import Lobby
+from arena.referee.reply import Reply, next_request_id
 from arena.referee.server import Referee, ServerLimits
-from arena.referee.session import Reply, Session, exit_probe, next_request_id
+from arena.referee.session import Session
 from engine import CalzaRule, Ruleset
 
 SESSIONS = 2

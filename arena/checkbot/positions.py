@@ -16,7 +16,7 @@ import engine
 from arena.kit import odds
 from arena.protocol import wire
 from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
-from arena.referee.session import Reply
+from arena.referee.reply import Reply
 from engine import Bid, CalzaRule, GameState, Ruleset
 
 

@@ -17,8 +17,8 @@ from rich.console import Console
 
 from arena.cli import live, validate
 from arena.league.store import LeagueStore
+from arena.tournament.config import TournamentError
 from arena.tournament.ratings import rate_all
-from arena.tournament.tournament import TournamentError
 from engine import PRESETS, preset
 
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 from rich.console import Console
 
 from arena.bots.manifest import discover
+from arena.tournament.config import TournamentConfig, TournamentError, too_few
 from arena.tournament.schedule import explain
-from arena.tournament.tournament import TournamentConfig, TournamentError, too_few
 
 
 def dry_run(config: TournamentConfig, console: Console) -> int:

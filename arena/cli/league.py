@@ -26,9 +26,10 @@ from arena.protocol._proto.perudo.v1 import admin_pb2_grpc as apb_grpc
 from arena.records import GameLine, Json, LeaderboardRow
 from arena.referee.auth import new_token, token_hash
 from arena.referee.server import ServerLimits, Tls
+from arena.tournament.config import TournamentConfig, TournamentError
 from arena.tournament.ratings import Standing
 from arena.tournament.report import SlowDecision
-from arena.tournament.tournament import Progress, TournamentConfig, TournamentError
+from arena.tournament.tournament import Progress
 
 DEFAULT_LEAGUE = Path("results/league.sqlite")
 DEFAULT_ADMIN = "127.0.0.1:50052"

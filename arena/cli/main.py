@@ -14,12 +14,13 @@ from rich.console import Console
 from rich.text import Text
 
 from arena.bots.capacity import check_jobs, default_jobs
-from arena.bots.processes import ResourceLimits
+from arena.bots.limits import ResourceLimits
 from arena.cli import board, dryrun, league, live, options, replay, validate, verify
 from arena.errors import ArenaError
+from arena.tournament.config import TournamentConfig, TournamentError
 from arena.tournament.folder import ResultsError, TournamentFolder
 from arena.tournament.schedule import Deals
-from arena.tournament.tournament import Summary, Tournament, TournamentConfig, TournamentError
+from arena.tournament.tournament import Summary, Tournament
 from engine import PerudoError, seed_from_hex
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from arena.errors import ArenaError
 from arena.records import Answer, Deal, Replay, RoundEnd
-from arena.tournament.tournament import TournamentError
+from arena.tournament.config import TournamentError
 
 
 class ReplayNotFoundError(ArenaError, FileNotFoundError):

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NoReturn
 
-from arena.tournament.tournament import valid_tournament_name
+from arena.tournament.config import valid_tournament_name
 from engine import PerudoError, Ruleset, RulesetError, seed_from_hex
 
 MAX_GAMES = 100_000

@@ -36,16 +36,10 @@ from arena.records import GameLine, Json
 from arena.referee.auth import TokenBook
 from arena.referee.pool import Lobby
 from arena.referee.server import ListenError, Referee, ServerLimits, Tls
+from arena.tournament.config import TournamentConfig, TournamentError, Venue, too_few
 from arena.tournament.ratings import Standing
 from arena.tournament.schedule import Deals
-from arena.tournament.tournament import (
-    Progress,
-    Tournament,
-    TournamentConfig,
-    TournamentError,
-    Venue,
-    too_few,
-)
+from arena.tournament.tournament import Progress, Tournament
 from engine import PerudoError, Ruleset, preset, seed_from_hex
 
 REVOCATION_CHECK_S = 2.0

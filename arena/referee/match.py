@@ -21,7 +21,7 @@ from arena.protocol import wire
 from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
 from arena.protocol.faults import Fault, FaultKind, FaultRecord
 from arena.records import Answer, Deal, FaultEvent, LateDecision, ReplayEvent, RoundEnd
-from arena.referee.session import Reply, next_request_id
+from arena.referee.reply import Reply, next_request_id
 from engine import CALZA, GameState, Phase, Ruleset
 
 

@@ -16,7 +16,8 @@ import grpc
 
 from arena.errors import ArenaError
 from arena.referee.auth import TokenBook
-from arena.referee.session import ExitProbe, Session
+from arena.referee.exits import ExitProbe
+from arena.referee.session import Session
 
 
 class RefusalError(ArenaError):

@@ -18,22 +18,19 @@ is unexpected, and a bot that keeps sending those has its session closed
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import dataclasses
-import itertools
 from collections import deque
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 
 import grpc
-from google.protobuf import text_format
 from google.protobuf.message import DecodeError
 
 from arena.protocol import wire
 from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
 from arena.protocol.faults import Fault, FaultKind
 from arena.referee import cputime
+from arena.referee.exits import ExitProbe
 from arena.referee.loop_lag import LoopLag
+from arena.referee.reply import Arrival, Reply
 from engine import MalformedActionError
 
 MAX_STRAY_MESSAGES = 20
@@ -48,73 +45,11 @@ CRASH_WAIT = 1.0
 WRITE_TIMEOUT = 5.0
 """Seconds a message other than a request (a Welcome, a GameOver) may take to be written."""
 
-ExitProbe = Callable[[float], Awaitable[int | None]]
-"""The bot process's exit status if it ends within the given seconds, else None."""
-
-_request_ids = itertools.count(1)
-
-
-def exit_probe(process: asyncio.subprocess.Process) -> ExitProbe:
-    """The `ExitProbe` of a bot process the arena started."""
-
-    async def exit_status(within: float) -> int | None:
-        if process.returncode is None:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(asyncio.shield(process.wait()), within)
-        return process.returncode
-
-    return exit_status
-
-
-@dataclass(frozen=True, slots=True)
-class _Arrival:
-    """What reached a pending request: a message, or the fault that replaces it."""
-
-    message: pb.BotMessage | None
-    kind: FaultKind | None
-    problem: str
-    at: float
-
 
 def _settled(task: asyncio.Task[None]) -> None:
     """Mark a write's outcome as seen, so a write outliving its sender is not reported."""
     if not task.cancelled():
         task.exception()
-
-
-def next_request_id() -> int:
-    """Request ids are unique across the referee, so a reply can never match another request."""
-    return next(_request_ids)
-
-
-@dataclass(frozen=True, slots=True)
-class Reply:
-    """What became of one request: an answer, or the fault that replaced it."""
-
-    answer: wire.Answer | None
-    fault: Fault | None
-    elapsed: float
-    """From the request's being written to the reply's being read, on the referee's clock."""
-    action: pb.Action | None = None
-    """The action as the bot sent it."""
-    request_id: int = 0
-    """The request answered, so that a fault found later (an illegal action) names it."""
-    referee_lag: float = 0.0
-    """Seconds of `elapsed` in which the referee itself was held up: never charged to the bot."""
-    wall: float = 0.0
-    """From starting to write the request to reading the reply: `elapsed`, and the
-    referee's own queueing before the request was out."""
-    cpu: float | None = None
-    """CPU seconds the bot's process used meanwhile, where the platform tells (`cputime`)."""
-    cpu_wait: float | None = None
-    """Seconds it was runnable but waiting for a CPU meanwhile: the machine's load."""
-
-    @property
-    def sent(self) -> str:
-        """The action as text, for fault records (rendered only when asked: it is slow)."""
-        if self.action is None:
-            return ""
-        return text_format.MessageToString(self.action, as_one_line=True)
 
 
 class Session:
@@ -133,7 +68,7 @@ class Session:
         self._context = context
         self._exit_probe = exit_probe
         self._lag = lag or LoopLag()
-        self._pending: tuple[int, asyncio.Future[_Arrival | None]] | None = None
+        self._pending: tuple[int, asyncio.Future[Arrival | None]] | None = None
         self._loop = asyncio.get_running_loop()
         self._started = 0.0
         """When the request in flight began to be written (loop time)."""
@@ -234,7 +169,7 @@ class Session:
 
     async def _ask(self, request: bytes, request_id: int, timeout: float) -> Reply:
         loop = self._loop
-        future: asyncio.Future[_Arrival | None] = loop.create_future()
+        future: asyncio.Future[Arrival | None] = loop.create_future()
         self._pending = (request_id, future)
         self._started = loop.time()
         self._sent_at = 0.0
@@ -384,14 +319,14 @@ class Session:
         pending = self._pending
         if pending is not None and not pending[1].done():
             if rid == pending[0]:
-                pending[1].set_result(_Arrival(message, None, "", at))
+                pending[1].set_result(Arrival(message, None, "", at))
                 return
             if rid > pending[0]:  # not a late answer to an old request
                 problem = (
                     f"the reply names request {rid}, "
                     f"but the request awaiting an answer is {pending[0]}"
                 )
-                pending[1].set_result(_Arrival(None, FaultKind.MALFORMED_MESSAGE, problem, at))
+                pending[1].set_result(Arrival(None, FaultKind.MALFORMED_MESSAGE, problem, at))
                 return
         if rid in self._expired:  # late for a request already faulted: expected, once
             self._expired.remove(rid)
@@ -401,7 +336,7 @@ class Session:
     def _resolve_or_stray(self, problem: str, at: float) -> None:
         pending = self._pending
         if pending is not None and not pending[1].done():
-            pending[1].set_result(_Arrival(None, FaultKind.MALFORMED_MESSAGE, problem, at))
+            pending[1].set_result(Arrival(None, FaultKind.MALFORMED_MESSAGE, problem, at))
         else:
             self._stray_message(problem)
 
@@ -433,5 +368,5 @@ class Session:
             self._timer = None
         pending = self._pending
         if pending is not None and not pending[1].done():
-            pending[1].set_result(_Arrival(None, kind, reason, self._loop.time()))
+            pending[1].set_result(Arrival(None, kind, reason, self._loop.time()))
         self._interrupt_write()

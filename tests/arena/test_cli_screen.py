@@ -25,10 +25,11 @@ from rich.console import Console
 from arena.cli.live import LiveView, leaderboard_table, standings_table
 from arena.cli.main import main
 from arena.records import GameLine
+from arena.tournament.config import TournamentConfig, TournamentError
 from arena.tournament.ratings import Standing
 from arena.tournament.runner import Progress
 from arena.tournament.schedule import build, explain, planned_games, unit_size
-from arena.tournament.tournament import Tournament, TournamentConfig, TournamentError
+from arena.tournament.tournament import Tournament
 
 BOTS = Path(__file__).parent / "tournament_bots"
 ARENA = Path(sys.executable).parent / "arena"

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from arena.bots.limits import ResourceLimits
 from arena.bots.manifest import BotSpec
-from arena.bots.processes import BotProcess, ResourceLimits
+from arena.bots.processes import BotProcess
 
 OUT_BYTES = 700_000  # far more than a pipe holds: an undrained pipe would block the bot
 CHATTY = (

@@ -20,8 +20,9 @@ import arena.referee.session
 from arena.protocol.faults import FaultKind
 from arena.records import GameLine
 from arena.referee.match import GameRecord
+from arena.tournament.config import TournamentConfig
 from arena.tournament.ratings import Standing
-from arena.tournament.tournament import Progress, Tournament, TournamentConfig
+from arena.tournament.tournament import Progress, Tournament
 from engine import Opener, Ruleset
 
 ROGUE = "rogue"

@@ -26,8 +26,9 @@ from test_tournament import ARENA, Recorder, copy_bots, lines_of
 from arena.cli.main import main
 from arena.league.store import LeagueStore
 from arena.records import GameLine
+from arena.tournament.config import TournamentConfig, TournamentError
 from arena.tournament.folder import TournamentFolder
-from arena.tournament.tournament import Tournament, TournamentConfig, TournamentError
+from arena.tournament.tournament import Tournament
 
 
 @pytest.fixture(scope="module")

@@ -33,8 +33,8 @@ from arena.protocol._proto.perudo.v1 import admin_pb2 as apb
 from arena.protocol._proto.perudo.v1 import admin_pb2_grpc as apb_grpc
 from arena.referee.auth import new_token, token_hash
 from arena.referee.server import Tls
+from arena.tournament.config import TournamentConfig
 from arena.tournament.schedule import build
-from arena.tournament.tournament import TournamentConfig
 
 HERE = Path(__file__).parent
 STEADY = HERE / "league_bots" / "steady.py"

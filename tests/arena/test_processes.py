@@ -12,9 +12,12 @@ from pathlib import Path
 
 import pytest
 
+from arena.bots.build import run_build
 from arena.bots.cgroups import CgroupRoot
+from arena.bots.environment import bot_environment
+from arena.bots.limits import Confinement, ResourceLimits
 from arena.bots.manifest import BotSpec, load_entry
-from arena.bots.processes import BotProcess, Confinement, ResourceLimits, bot_environment, run_build
+from arena.bots.processes import BotProcess
 from arena.bots.sandbox import SandboxMode, decide
 
 

@@ -12,13 +12,14 @@ import pytest
 from test_league import league
 
 import arena.bots.sandbox
+from arena.bots.limits import DescriptorError, check_descriptors, raise_open_files_limit
 from arena.bots.manifest import BotSpec
-from arena.bots.processes import DescriptorError, check_descriptors, raise_open_files_limit
 from arena.bots.sandbox import SandboxError, SandboxMode, decide
 from arena.cli.main import main
 from arena.records import GameLine
+from arena.tournament.config import TournamentConfig
 from arena.tournament.ratings import Standing
-from arena.tournament.tournament import Progress, Tournament, TournamentConfig
+from arena.tournament.tournament import Progress, Tournament
 
 HERE = Path(__file__).resolve().parent
 GOOD = HERE / "tournament_bots"

@@ -18,7 +18,8 @@ import engine
 from arena.protocol import wire
 from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
 from arena.protocol.faults import FaultKind
-from arena.referee.session import MAX_STRAY_MESSAGES, next_request_id
+from arena.referee.reply import next_request_id
+from arena.referee.session import MAX_STRAY_MESSAGES
 
 BOT = "bot"
 

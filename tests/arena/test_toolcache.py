@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from arena.bots.build import run_build
+from arena.bots.limits import Confinement
 from arena.bots.manifest import load_entry
-from arena.bots.processes import Confinement, run_build
 from arena.bots.sandbox import SandboxMode, decide
 from arena.bots.toolcache import build_tools
 

@@ -29,15 +29,10 @@ import engine
 from arena.bots.manifest import load_entry
 from arena.league.store import LeagueStore
 from arena.records import GameLine
+from arena.tournament.config import TournamentConfig, TournamentError
 from arena.tournament.ratings import Standing, rate_all, result_of
 from arena.tournament.schedule import build
-from arena.tournament.tournament import (
-    Progress,
-    Summary,
-    Tournament,
-    TournamentConfig,
-    TournamentError,
-)
+from arena.tournament.tournament import Progress, Summary, Tournament
 
 BOTS = Path(__file__).parent / "tournament_bots"
 GOOD = ("bold", "meek", "steady")

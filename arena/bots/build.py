@@ -1,0 +1,85 @@
+"""A bot's build: confined like the bot, limited in time, its whole tree ended with it."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import signal
+from pathlib import Path
+
+from arena.bots.cgroups import BotGroup
+from arena.bots.environment import bot_environment
+from arena.bots.limits import Confinement, ResourceLimits
+from arena.bots.manifest import BotSpec, resolve_command
+from arena.bots.spawn import bot_group, launch_command, signal_group
+from arena.bots.toolcache import build_tools
+
+
+async def _end_tree(process: asyncio.subprocess.Process, group: BotGroup | None) -> None:
+    """End whatever is left of a process tree: the launcher first, so that it sweeps the
+    descendants that left the process group, then the group, then the cgroup."""
+    if process.returncode is None:
+        with contextlib.suppress(ProcessLookupError):
+            process.terminate()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(process.wait(), 2.0)
+    signal_group(process.pid, signal.SIGKILL)
+    if group is not None:
+        group.kill()
+    await process.wait()
+
+
+async def run_build(
+    spec: BotSpec,
+    extra: dict[str, str],
+    log: Path,
+    limits: ResourceLimits | None = None,
+    confinement: Confinement | None = None,
+) -> str | None:
+    """Run the bot's build command; None on success, else why it failed.
+
+    The build is confined like the bot (see `arena.bots.sandbox` for what differs),
+    limited in time by the organiser's cap, and its whole process tree is
+    killed when it ends, however it ends: a sleeper it leaves behind does not
+    outlive it.
+    """
+    if spec.build is None:
+        return None
+    limits = limits or ResourceLimits()
+    confinement = confinement or Confinement()
+    timeout = limits.build_time_for(spec)
+    tools = await asyncio.to_thread(build_tools, confinement.sandbox.active)
+    env = bot_environment({**tools.env, **extra}, confinement.sandbox.active)
+    group = bot_group(spec, limits, confinement)
+    log.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        with log.open("wb") as out:
+            try:
+                process = await asyncio.create_subprocess_exec(
+                    *launch_command(
+                        spec, resolve_command(spec.build), limits, confinement, group, tools
+                    ),
+                    cwd=spec.workdir,
+                    env=env,
+                    stdin=asyncio.subprocess.DEVNULL,
+                    stdout=out,
+                    stderr=asyncio.subprocess.STDOUT,
+                    start_new_session=True,
+                )
+            except OSError as error:
+                return f"the build command cannot start: {error}"
+            try:
+                code = await asyncio.wait_for(process.wait(), timeout)
+            except TimeoutError:
+                code = None
+            finally:
+                await _end_tree(process, group)
+    finally:
+        if group is not None:
+            group.remove()
+    if code is None:
+        return f"the build took longer than {timeout:.0f} s"
+    if code != 0:
+        tail = log.read_text(errors="replace").strip().splitlines()[-1:] or ["(no output)"]
+        return f"the build failed with exit code {code}: {tail[0][:200]}"
+    return None

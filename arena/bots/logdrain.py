@@ -1,0 +1,70 @@
+"""A bot's output, drained into its capped log: a pipe nobody reads would block the bot."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+from pathlib import Path
+
+
+def last_line(log: Path, width: int = 200) -> str:
+    """The last thing a bot wrote to its log, cut to `width`: why it failed, more often than not."""
+    try:
+        lines = log.read_text(errors="replace").strip().splitlines()
+    except OSError:
+        return "(no log)"
+    return lines[-1][:width] if lines else "(no output)"
+
+
+class LogDrain:
+    """Copies a bot's output into its capped log, and never lets the log stop the bot.
+
+    A bot whose pipe is not read blocks on its next write: so when the log
+    cannot be written (a full disk under --out), the drain goes on reading
+    and discards, and says once what was lost (`lost`), in the log if it can.
+    """
+
+    def __init__(self, log: Path, cap: int) -> None:
+        self.log = log
+        self.cap = cap
+        self.lost: str | None = None
+
+    async def run(self, stream: asyncio.StreamReader) -> None:
+        written = dropped = 0
+        try:
+            out = self.log.open("ab")
+        except OSError as error:
+            self._give_up(error, 0)
+            await self._discard(stream)
+            return
+        with contextlib.suppress(OSError), out:  # closing may flush into a full disk
+            while chunk := await stream.read(65536):
+                room = self.cap - written
+                if room > 0:
+                    try:
+                        out.write(chunk[:room])
+                        out.flush()
+                    except OSError as error:
+                        self._give_up(error, os.fstat(out.fileno()).st_size)
+                        await self._discard(stream)
+                        return
+                    written += min(room, len(chunk))
+                dropped += max(0, len(chunk) - max(room, 0))
+            if dropped:
+                out.write(
+                    f"\n[log capped at {self.cap} bytes: {dropped} more bytes dropped]\n".encode()
+                )
+
+    def _give_up(self, error: OSError, kept: int) -> None:
+        self.lost = (
+            f"its output after {kept} bytes was not kept in {self.log} "
+            f"({error.strerror or error}): the rest was discarded"
+        )
+        with contextlib.suppress(OSError), self.log.open("ab") as out:
+            out.write(f"\n[{self.lost}]\n".encode())
+
+    @staticmethod
+    async def _discard(stream: asyncio.StreamReader) -> None:
+        while await stream.read(65536):
+            pass

@@ -1,0 +1,58 @@
+"""A game's replay: everything that happened in it, enough to tell it and to play it again."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import engine
+from arena.records.events import Deal, ReplayEvent, event_from_json
+from arena.records.fields import Fields, Json, RecordError, each, string, strings
+
+
+@dataclass(frozen=True, slots=True)
+class Replay:
+    """Everything that happened in one game: enough to tell it, and to play it again."""
+
+    game: str
+    players: tuple[str, ...]
+    ruleset: engine.Ruleset
+    ranking: tuple[str, ...]
+    events: tuple[ReplayEvent, ...]
+    deal_key: str | None = None
+    """The key the game's dice were dealt on (None in replays from before it was kept)."""
+
+    def to_json(self) -> Json:
+        data: Json = {
+            "game": self.game,
+            "players": list(self.players),
+            "deal_key": self.deal_key,
+            "ruleset": self.ruleset.to_mapping(),
+            "ranking": list(self.ranking),
+            "events": [event.to_json() for event in self.events],
+        }
+        if self.deal_key is None:
+            del data["deal_key"]
+        return data
+
+    @classmethod
+    def from_json(cls, data: object) -> Replay:
+        fields = Fields(data, "a replay")
+        replay = cls(
+            game=fields.get("game", string, ""),
+            players=fields.get("players", strings, ()),
+            ruleset=fields.get("ruleset", _ruleset, engine.Ruleset()),
+            ranking=fields.get("ranking", strings, ()),
+            events=fields.get("events", each(event_from_json), ()),
+            deal_key=fields.optional("deal_key", string),
+        )
+        fields.done()
+        return replay
+
+    def deals(self) -> list[Deal]:
+        return [event for event in self.events if isinstance(event, Deal)]
+
+
+def _ruleset(value: object) -> engine.Ruleset:
+    if not isinstance(value, dict):
+        raise RecordError("of the wrong type")
+    return engine.Ruleset.from_mapping(value)  # a RulesetError is a ValueError

@@ -1,0 +1,80 @@
+"""What a tournament is asked to be: its config, the venue it may play on, its one error.
+
+Kept apart from the run so the CLI and the league can build, check and name a
+tournament without the machinery that plays one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from arena.bots.limits import ResourceLimits
+from arena.bots.sandbox import SandboxMode
+from arena.errors import ArenaError
+from arena.referee.match import DEFAULT_TIME_MARGIN
+from arena.referee.server import Referee
+from arena.tournament.schedule import Deals
+from engine import Ruleset
+
+
+class TournamentError(ArenaError):
+    """The tournament cannot go on; the message says why."""
+
+
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,79}$")
+
+
+def valid_tournament_name(name: str) -> bool:
+    """A name that stays one folder inside the results folder: no '/', no '..'."""
+    return bool(_NAME.match(name)) and ".." not in name
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentConfig:
+    bots_dir: Path | None
+    """Local bots to start; None when only remote bots play (on a league server)."""
+    out: Path = Path("results")
+    table_size: int | None = None
+    """Players per game; None means every entrant, up to 6."""
+    games: int = 120
+    jobs: int = 6
+    ruleset: Ruleset = field(default_factory=Ruleset)
+    move_time: float = 1.0
+    time_margin: float = DEFAULT_TIME_MARGIN
+    """Seconds added to each decision's limit for scheduling jitter (bots are told `move_time`).
+
+    25 ms: on a loaded 2-core machine, instant bots at a 50 ms move time were
+    late about once in a thousand decisions without it, never with it
+    (`arena bench --timing`)."""
+    seed: bytes | None = None
+    league: Path | None = None
+    """The league store; None means `out/league.sqlite`."""
+    connect_timeout: float = 20.0
+    limits: ResourceLimits = field(default_factory=ResourceLimits)
+    name: str | None = None
+    reconnect_grace: float = 60.0
+    """On a league server: how long to wait for a disconnected bot before its games are dropped."""
+    deals: Deals = Deals.OWN
+    sandbox: SandboxMode = SandboxMode.AUTO
+
+    @property
+    def league_path(self) -> Path:
+        return self.league if self.league is not None else self.out / "league.sqlite"
+
+
+@dataclass(frozen=True, slots=True)
+class Venue:
+    """A referee that is already running (a league server's), and its remote entrants."""
+
+    referee: Referee
+    port: int
+    remote: tuple[str, ...]
+
+
+def too_few(playing: Sequence[str], how: str = "") -> str:
+    """The one way the arena says a night cannot be: fewer than two bots to seat (`how`:
+    what `playing` are, e.g. " connected")."""
+    return f"fewer than two bots can play ({', '.join(playing) or 'none'}{how})"
