@@ -75,6 +75,45 @@ def sample(pid: int, tree: bool = False) -> CpuSample | None:
     return total
 
 
+_CLOSED = -1
+
+
+class Meter:
+    """One session's CPU readings, from a /proc file it keeps open.
+
+    Each decision is sampled twice; opening `schedstat` each time cost the
+    referee about 25 us a reading, reading the open file again about 1 us.
+    """
+
+    __slots__ = ("_fd", "pid", "tree")
+
+    def __init__(self, pid: int, tree: bool = False) -> None:
+        self.pid = pid
+        self.tree = tree
+        self._fd: int | None = None
+
+    def sample(self) -> CpuSample | None:
+        """As `sample(pid, tree)`; None once the process is gone."""
+        if self._fd == _CLOSED:
+            return None
+        if self.tree:
+            return sample(self.pid, tree=True)
+        try:
+            if self._fd is None:
+                self._fd = os.open(PROC / str(self.pid) / "schedstat", os.O_RDONLY)
+            on_cpu, waiting, _ = os.pread(self._fd, 128, 0).split()
+        except (OSError, ValueError):
+            return None
+        return CpuSample(int(on_cpu) / 1e9, int(waiting) / 1e9)
+
+    def close(self) -> None:
+        """Let the file go; a reading after this (a decision the close cut short) is None."""
+        if self._fd is not None and self._fd != _CLOSED:
+            with contextlib.suppress(OSError):
+                os.close(self._fd)
+        self._fd = _CLOSED
+
+
 def _descendants(root: int) -> list[int]:
     found: list[int] = []
     todo = [root]

@@ -217,8 +217,7 @@ class Referee:
             if s.name == session.name and s.cpu_pid is not None
         }
         holder = cputime.process_holding(root, peer, taken)
-        session.cpu_pid = root if holder is None else holder
-        session.cpu_tree = holder is None
+        session.measure_cpu(root if holder is None else holder, tree=holder is None)
         self._opening.add(session)
 
     async def _welcome(

@@ -88,10 +88,7 @@ class Session:
         self.abort_status: tuple[grpc.StatusCode, str] | None = None
         self.token_hash = ""
         """The hash of the token it was admitted with: a new token for the name ends it."""
-        self.cpu_pid: int | None = None
-        """The process answering on this session, whose CPU time is sampled around each decision."""
-        self.cpu_tree = False
-        """Whether its descendants are sampled with it: when the answering one is not known."""
+        self._cpu: cputime.Meter | None = None
         self._stray = 0
         self.last_data = 0.0
         """When the bot's last message was read (loop time)."""
@@ -100,6 +97,18 @@ class Session:
     @property
     def closed(self) -> bool:
         return self._closed.is_set()
+
+    @property
+    def cpu_pid(self) -> int | None:
+        """The process answering on this session, whose CPU time is sampled around each decision."""
+        return None if self._cpu is None else self._cpu.pid
+
+    def measure_cpu(self, pid: int, tree: bool) -> None:
+        """Sample `pid`'s CPU time around each decision; with `tree`, its descendants' too
+        (when which of them answers is not known)."""
+        if self._cpu is not None:
+            self._cpu.close()
+        self._cpu = cputime.Meter(pid, tree)
 
     async def wait_closed(self) -> None:
         await self._closed.wait()
@@ -156,11 +165,12 @@ class Session:
         """Send an encoded request and wait for its reply, or for the fault that replaces it."""
         if self.closed:
             return self._closed_fault(request_id)
-        if self.cpu_pid is None:
+        meter = self._cpu
+        if meter is None:
             return await self._ask(request, request_id, timeout)
-        before = cputime.sample(self.cpu_pid, self.cpu_tree)
+        before = meter.sample()
         reply = await self._ask(request, request_id, timeout)
-        after = cputime.sample(self.cpu_pid, self.cpu_tree)
+        after = meter.sample()
         if before is None or after is None:
             return reply
         return dataclasses.replace(
@@ -362,6 +372,8 @@ class Session:
             return
         self.close_reason = reason
         self.close_kind = kind
+        if self._cpu is not None:
+            self._cpu.close()
         self._closed.set()
         if self._timer is not None:
             self._timer.cancel()

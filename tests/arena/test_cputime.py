@@ -90,3 +90,23 @@ def test_a_socket_pair_is_told_as_peers() -> None:
         peers = cputime._unix_peers()
         inodes = os.fstat(left.fileno()).st_ino, os.fstat(right.fileno()).st_ino
         assert peers[inodes[0]] == inodes[1] and peers[inodes[1]] == inodes[0]
+
+
+def test_a_meter_rereads_its_open_file_and_says_nothing_once_closed_or_gone() -> None:
+    spinner = subprocess.Popen([sys.executable, "-c", SPIN], stdout=subprocess.DEVNULL)
+    try:
+        meter = cputime.Meter(spinner.pid)
+        first = meter.sample()
+        assert first is not None
+        while (later := meter.sample()) is not None and later.on_cpu < SPIN_S * 0.9:
+            pass  # the same open file, read again, follows the process as it runs
+        assert later is not None and later.on_cpu >= SPIN_S * 0.9 > first.on_cpu
+        fresh = cputime.sample(spinner.pid)
+        assert fresh is not None and abs(fresh.on_cpu - later.on_cpu) < 0.2
+        spinner.kill()
+        spinner.wait(timeout=30)
+        assert meter.sample() is None  # its process is gone
+        meter.close()
+        assert meter.sample() is None
+    finally:
+        spinner.kill()
