@@ -13,6 +13,7 @@ import asyncio
 import base64
 import contextlib
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -332,3 +333,13 @@ async def until(check: Callable[[], bool], timeout: float) -> bool:
             return False
         await asyncio.sleep(0.02)
     return True
+
+
+def bot_folder(folder: Path, name: str, script: str, settings: dict[str, str]) -> None:
+    """A bot folder for `arena run` holding one of the test bots, with its settings
+    beside it (see `bots/bot_settings.py`)."""
+    (folder / name).mkdir()
+    (folder / name / "bot.env").write_text("".join(f"{k}={v}\n" for k, v in settings.items()))
+    for part in (script, "strategy.py", "bot_settings.py"):
+        shutil.copy(BOTS / part, folder / name / part)
+    (folder / name / "bot.toml").write_text(f'name = "{name}"\nrun = "python {script}"\n')

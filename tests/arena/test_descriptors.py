@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import resource
-import shutil
 import socket
 import subprocess
 import sys
@@ -19,19 +18,11 @@ import time
 from pathlib import Path
 
 import pytest
+from referee_harness import bot_folder
 
-BOTS = Path(__file__).resolve().parent / "bots"
 ROOT = Path(__file__).resolve().parents[2]
 LIMIT = 256
 FLOOD = 1200
-
-
-def _bot(folder: Path, name: str, script: str, settings: dict[str, str]) -> None:
-    (folder / name).mkdir()
-    (folder / name / "bot.env").write_text("".join(f"{k}={v}\n" for k, v in settings.items()))
-    shutil.copy(BOTS / script, folder / name / script)
-    shutil.copy(BOTS / "strategy.py", folder / name / "strategy.py")
-    (folder / name / "bot.toml").write_text(f'name = "{name}"\nrun = "python {script}"\n')
 
 
 def _lower_limit() -> None:
@@ -44,9 +35,9 @@ def test_an_idle_connection_flood_loses_no_game(tmp_path: Path) -> None:
     bots.mkdir()
     address_file = tmp_path / "address"
     for name in ("alpha", "bravo"):
-        _bot(bots, name, "kit_bot.py", {})
+        bot_folder(bots, name, "kit_bot.py", {})
     flood = {"BOT_CONNECTIONS": "0", "BOT_SLEEP": "0.02", "BOT_ADDRESS_FILE": str(address_file)}
-    _bot(bots, "flood", "idle_flood_bot.py", flood)
+    bot_folder(bots, "flood", "idle_flood_bot.py", flood)
     env = dict(os.environ)
     out = tmp_path / "results"
     command = [sys.executable, "-m", "arena.cli.main", "run", "--bots", str(bots)]

@@ -9,12 +9,11 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-import shutil
 import time
 from pathlib import Path
 
 import pytest
-from referee_harness import BOTS, Arena, replay, run, until
+from referee_harness import Arena, bot_folder, replay, run, until
 
 import arena.referee.session
 from arena.protocol.faults import FaultKind
@@ -184,11 +183,9 @@ class _Quiet:
 def test_the_first_ctrl_c_ends_a_game_stuck_on_a_stalled_bot(tmp_path: Path) -> None:
     """A move time of a minute: the stop may not wait it out."""
     bots = tmp_path / "bots"
+    bots.mkdir()
     for name, script in (("alpha", "kit_bot.py"), ("bravo", "kit_bot.py"), ROGUE_SCRIPT):
-        (bots / name).mkdir(parents=True)
-        shutil.copy(BOTS / script, bots / name / script)
-        shutil.copy(BOTS / "strategy.py", bots / name / "strategy.py")
-        (bots / name / "bot.toml").write_text(f'name = "{name}"\nrun = "python {script}"\n')
+        bot_folder(bots, name, script, {})
     config = TournamentConfig(
         bots_dir=bots, out=tmp_path / "out", games=6, jobs=1, move_time=60.0, name="night"
     )

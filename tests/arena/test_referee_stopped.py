@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -17,18 +16,10 @@ import time
 from pathlib import Path
 
 import pytest
+from referee_harness import bot_folder
 
-BOTS = Path(__file__).resolve().parent / "bots"
 ROOT = Path(__file__).resolve().parents[2]
 STOPPED = 2.5
-
-
-def _bot(folder: Path, name: str, script: str, settings: dict[str, str]) -> None:
-    (folder / name).mkdir()
-    (folder / name / "bot.env").write_text("".join(f"{k}={v}\n" for k, v in settings.items()))
-    shutil.copy(BOTS / script, folder / name / script)
-    shutil.copy(BOTS / "strategy.py", folder / name / "strategy.py")
-    (folder / name / "bot.toml").write_text(f'name = "{name}"\nrun = "python {script}"\n')
 
 
 @pytest.mark.slow
@@ -39,9 +30,9 @@ def test_a_stopped_referee_charges_no_bot(tmp_path: Path) -> None:
     # Each bot thinks 20 ms, so that a request is nearly always out when the referee stops.
     thinking = {"BOT_MODE": "slow", "BOT_SLEEP": "0.02"}
     for name in ("alpha", "bravo"):
-        _bot(bots, name, "kit_bot.py", thinking)
+        bot_folder(bots, name, "kit_bot.py", thinking)
     # With no flood, it says when play begins (a file outside its folder: not sandboxed).
-    _bot(
+    bot_folder(
         bots,
         "gamma",
         "idle_flood_bot.py",

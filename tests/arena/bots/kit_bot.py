@@ -21,23 +21,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import bot_settings
 import strategy
 
 from arena.kit import Answer, run
 from engine import Observation
 
-
-def _settings_beside_me() -> None:
-    """Settings from `bot.env` beside this file: a bot started by `arena run` gets only the
-    environment the guide lists, so a test that runs it that way writes its settings here."""
-    settings = Path(__file__).resolve().with_name("bot.env")
-    if settings.exists():
-        for line in settings.read_text().splitlines():
-            key, _, value = line.partition("=")
-            os.environ.setdefault(key, value)
-
-
-_settings_beside_me()
+bot_settings.load(__file__)
 
 MODE = os.environ.get("BOT_MODE", "play")
 AT = int(os.environ.get("BOT_AT", "1"))
