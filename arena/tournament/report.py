@@ -10,12 +10,12 @@ whole tournament, not only the part it played itself.
 from __future__ import annotations
 
 import heapq
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from arena.records import Answer, Deal, GameLine, Replay
+from arena.tournament.folder import read_replay
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +43,7 @@ def slowest_decisions(replays: Path, games: Iterable[str], count: int = 5) -> li
     found: list[SlowDecision] = []
     for game in games:
         try:
-            replay = Replay.from_json(json.loads((replays / f"{game}.json").read_text()))
+            replay = read_replay(replays / f"{game}.json")
         except (OSError, ValueError):
             continue  # reported by whoever checks the replays; it has no times to give here
         found = heapq.nlargest(count, [*found, *_decisions(replay)], key=lambda d: d.ms)

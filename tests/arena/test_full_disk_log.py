@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import re
-import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -44,20 +43,8 @@ def _run(spec: BotSpec, log: Path) -> tuple[int | None, str | None]:
 
 
 @pytest.fixture
-def tiny_disk(tmp_path: Path) -> Iterator[Path]:
-    disk = tmp_path / "disk"
-    disk.mkdir()
-    mounted = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(disk)],
-        capture_output=True,
-        check=False,
-    )
-    if mounted.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs: {mounted.stderr.decode(errors='replace').strip()}")
-    try:
-        yield disk
-    finally:
-        subprocess.run(["umount", "-l", str(disk)], check=False)
+def tiny_disk(tmpfs: Callable[[str], Path]) -> Path:
+    return tmpfs("64k")
 
 
 def test_a_full_disk_under_the_logs_does_not_block_the_bot(tmp_path: Path, tiny_disk: Path) -> None:

@@ -16,6 +16,7 @@ import signal
 import subprocess
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -451,20 +452,8 @@ def test_a_kill_during_the_build_leaves_a_folder_that_resumes(tmp_path: Path) ->
 
 
 @pytest.fixture
-def small_disk(tmp_path: Path) -> Any:
-    mount = tmp_path / "disk"
-    mount.mkdir()
-    done = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(mount)],
-        capture_output=True,
-        check=False,
-    )
-    if done.returncode != 0:
-        pytest.skip(f"cannot mount a small tmpfs here: {done.stderr.decode().strip()}")
-    try:
-        yield mount
-    finally:
-        subprocess.run(["umount", "-l", str(mount)], check=False)
+def small_disk(tmpfs: Callable[[str], Path]) -> Path:
+    return tmpfs("256k")
 
 
 @pytest.mark.slow
