@@ -41,6 +41,9 @@ def test_the_grace_counts_down_from_when_the_bot_left_and_shows_in_the_status(
                 return bool((await lg.status()).waiting)
 
             await eventually(waiting, "the status says games wait for gamma", 15)
+            # The referee reads its clock somewhere between `asked` and `seen`: bounds that
+            # hold however slowly this machine answers.
+            asked = time.monotonic()
             [first] = (await lg.status()).waiting
             seen = time.monotonic()
             assert first.name == "gamma" and 0 < first.grace_left <= grace
@@ -63,15 +66,16 @@ def test_the_grace_counts_down_from_when_the_bot_left_and_shows_in_the_status(
                 await visitor.read()
                 await visitor.close()
                 churned += 1
+                again = time.monotonic()
                 status = await lg.status()
                 left = {w.name: w.grace_left for w in status.waiting}
                 if "gamma" in left:
-                    assert left["gamma"] <= first.grace_left - (time.monotonic() - seen) + 0.05
+                    assert left["gamma"] <= max(0.0, first.grace_left - (again - seen)) + 1e-6
                 assert time.monotonic() - seen < 30, "the grace never ran out"
                 await asyncio.sleep(0.1)
             night = await follow
             assert churned > 1
-            assert time.monotonic() - seen >= first.grace_left - 0.05
+            assert time.monotonic() - asked >= first.grace_left - 1e-6
             notes = night.of("note")
             assert notes[0].startswith("waiting for gamma (disconnected), ")
             assert notes[-1].endswith(f"gamma did not come back within {grace:.0f} s")
