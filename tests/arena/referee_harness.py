@@ -1,7 +1,7 @@
 """A real referee on 127.0.0.1 port 0 and real bot processes, for the arena tests.
 
 Each test runs its own event loop (`run`), starts a `Referee` inside it
-(`Arena.serving`), launches bot scripts from tests/arena/bots as child
+(`Arena.serving`), launches bot scripts from tests/arena/harness_bots as child
 processes with the environment the arena gives a bot, and plays games with
 `Match`. Whatever happens, the referee is stopped and every child process is
 killed (the `live` fixture in conftest.py kills any that survived).
@@ -34,7 +34,7 @@ from arena.referee.server import Referee, ServerLimits
 from arena.referee.session import Session
 from engine import Ruleset
 
-BOTS = Path(__file__).resolve().parent / "bots"
+BOTS = Path(__file__).resolve().parent / "harness_bots"
 PLAY = "/perudo.v1.RefereeService/Play"
 SEED = b"perudo-arena tests: a fixed seed, so every game replays the same"
 TEST_TIMEOUT = 45.0
@@ -162,7 +162,7 @@ class Arena:
         token: str | None = None,
         **env: str | float | int,
     ) -> subprocess.Popen[bytes]:
-        """Start tests/arena/bots/<script>.py as bot `name`, as the arena would."""
+        """Start tests/arena/harness_bots/<script>.py as bot `name`, as the arena would."""
         environment = dict(
             os.environ,
             PERUDO_ADDRESS=self.address,
@@ -337,7 +337,7 @@ async def until(check: Callable[[], bool], timeout: float) -> bool:
 
 def bot_folder(folder: Path, name: str, script: str, settings: dict[str, str]) -> None:
     """A bot folder for `arena run` holding one of the test bots, with its settings
-    beside it (see `bots/bot_settings.py`)."""
+    beside it (see `harness_bots/bot_settings.py`)."""
     (folder / name).mkdir()
     (folder / name / "bot.env").write_text("".join(f"{k}={v}\n" for k, v in settings.items()))
     for part in (script, "strategy.py", "bot_settings.py"):

@@ -12,8 +12,8 @@ from arena.checkbot.check import Check, CheckRun, check_bot
 from arena.checkbot.positions import probes
 from engine import CALZA, refusal
 
-ROOT = Path(__file__).resolve().parents[2]
-BAD = Path(__file__).with_name("checkbot_bots")
+ROOT = Path(__file__).resolve().parents[3]
+BAD = Path(__file__).parents[1] / "checkbot_bots"
 
 
 def run_check(path: Path, move_time: float = 0.5, connect_timeout: float = 10.0) -> CheckRun:

@@ -24,9 +24,9 @@ import pytest
 
 from arena.bots.sandbox import SandboxMode, decide
 
-HERE = Path(__file__).resolve().parent
-BOTS = HERE / "sandbox_bots"
-GOOD = HERE / "tournament_bots" / "steady.py"
+ARENA_TESTS = Path(__file__).resolve().parents[1]
+BOTS = ARENA_TESTS / "sandbox_bots"
+GOOD = ARENA_TESTS / "tournament_bots" / "steady.py"
 SCRATCH_MB = 64  # ResourceLimits().scratch_mb
 NPROC = 512  # ResourceLimits().nproc
 

@@ -19,8 +19,8 @@ import pytest
 
 from arena.bots.sandbox import SandboxMode, decide
 
-HERE = Path(__file__).resolve().parent
-STEADY = HERE / "tournament_bots" / "steady.py"
+ARENA_TESTS = Path(__file__).resolve().parents[1]
+STEADY = ARENA_TESTS / "tournament_bots" / "steady.py"
 BURN_S = 0.05
 
 BOT = """\

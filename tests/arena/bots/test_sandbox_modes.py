@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from test_league import league
+from league_harness import league
 
 import arena.bots.sandbox
 from arena.bots.limits import DescriptorError, check_descriptors, raise_open_files_limit
@@ -21,8 +21,8 @@ from arena.tournament.config import TournamentConfig
 from arena.tournament.ratings import Standing
 from arena.tournament.tournament import Progress, Tournament
 
-HERE = Path(__file__).resolve().parent
-GOOD = HERE / "tournament_bots"
+ARENA_TESTS = Path(__file__).resolve().parents[1]
+GOOD = ARENA_TESTS / "tournament_bots"
 MISSING = "bwrap missing: apt install bubblewrap"
 
 

@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_store import opened_databases
-from test_tournament import ARENA, Recorder, copy_bots, lines_of
+from league_harness import opened_databases
+from tournament_harness import ARENA, Recorder, copy_bots, lines_of
 
 from arena.cli.main import main
 from arena.league.store import LeagueStore

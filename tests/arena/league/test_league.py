@@ -9,251 +9,35 @@ admin service's own gRPC client.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import dataclasses
 import json
-import os
 import re
 import shutil
 import signal
 import socket
 import subprocess
-import sys
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 import grpc
 import pytest
+from league_harness import (
+    SAMPLE_BOTS,
+    SEED,
+    Tournament,
+    assert_refused,
+    eventually,
+    league,
+    run,
+)
 
 from arena.league.server import LeagueConfig, LeagueServer, admin_token_path
 from arena.league.store import LeagueStore
 from arena.protocol._proto.perudo.v1 import admin_pb2 as apb
-from arena.protocol._proto.perudo.v1 import admin_pb2_grpc as apb_grpc
 from arena.referee.auth import new_token, token_hash
 from arena.referee.server import Tls
-from arena.tournament.config import TournamentConfig
 from arena.tournament.schedule import build
-
-HERE = Path(__file__).parent
-STEADY = HERE / "league_bots" / "steady.py"
-SAMPLE_BOTS = HERE.parents[1] / "sample_bots"
-SEED = "5eed" * 16
-TEST_TIMEOUT = 45.0
-
-
-def run(body: Callable[[], Coroutine[Any, Any, None]]) -> None:
-    """Run one test's body on a fresh loop, never for longer than TEST_TIMEOUT."""
-
-    async def bounded() -> None:
-        await asyncio.wait_for(body(), TEST_TIMEOUT)
-
-    asyncio.run(bounded())
-
-
-async def eventually(
-    check: Callable[[], Awaitable[bool]] | Callable[[], bool], what: str, seconds: float = 10.0
-) -> None:
-    deadline = time.monotonic() + seconds
-    while True:
-        result = check()
-        if asyncio.iscoroutine(result):
-            result = await result
-        if result:
-            return
-        if time.monotonic() > deadline:
-            raise AssertionError(f"not within {seconds} s: {what}")
-        await asyncio.sleep(0.05)
-
-
-@dataclasses.dataclass
-class Bot:
-    name: str
-    process: subprocess.Popen[bytes]
-    log: Path
-
-    def output(self) -> str:
-        return self.log.read_text(errors="replace")
-
-    async def exited(self, seconds: float = 10.0) -> int:
-        await eventually(lambda: self.process.poll() is not None, f"{self.name} exits", seconds)
-        return self.process.returncode
-
-
-@dataclasses.dataclass
-class League:
-    """A running league server, its admin client, and the bot processes of one test."""
-
-    server: LeagueServer
-    tmp: Path
-    admin: apb_grpc.AdminServiceStub
-    metadata: list[tuple[str, str]]
-    bots: list[Bot] = dataclasses.field(default_factory=list)
-    ca_file: Path | None = None
-
-    @property
-    def address(self) -> str:
-        return f"127.0.0.1:{self.server.port}"
-
-    def register(self, *names: str) -> dict[str, str]:
-        """Register entrants the way `arena token add` does; return their tokens."""
-        tokens = {}
-        for name in names:
-            tokens[name] = new_token()
-            self.server.store.set_entrant(name, token_hash(tokens[name]))
-        return tokens
-
-    def launch(
-        self,
-        name: str,
-        token: str,
-        sessions: int = 1,
-        script: Path = STEADY,
-        **env: str,
-    ) -> Bot:
-        """Start a kit bot as a process of its own, dialling the referee with its token."""
-        log = self.tmp / "bot-logs" / f"{name}-{len(self.bots)}.log"
-        log.parent.mkdir(exist_ok=True)
-        environment = {
-            **{k: v for k, v in os.environ.items() if not k.startswith("PERUDO_")},
-            "PERUDO_ADDRESS": self.address,
-            "PERUDO_BOT_NAME": name,
-            "PERUDO_TOKEN": token,
-            "PERUDO_SESSIONS": str(sessions),
-            **env,
-        }
-        with log.open("wb") as out:
-            process = subprocess.Popen(
-                [sys.executable, str(script)],
-                env=environment,
-                stdin=subprocess.DEVNULL,
-                stdout=out,
-                stderr=subprocess.STDOUT,
-            )
-        bot = Bot(name, process, log)
-        self.bots.append(bot)
-        return bot
-
-    async def status(self) -> apb.GetStatusResponse:
-        return await self.admin.GetStatus(apb.GetStatusRequest(), metadata=self.metadata, timeout=5)
-
-    async def connected(self) -> dict[str, int]:
-        return {b.name: b.sessions for b in (await self.status()).bots}
-
-    async def wait_connected(self, expected: dict[str, int], seconds: float = 15.0) -> None:
-        async def check() -> bool:
-            return await self.connected() == expected
-
-        try:
-            await eventually(check, f"connected bots are {expected}", seconds)
-        except AssertionError:
-            logs = "\n".join(f"--- {b.name}\n{b.output()}" for b in self.bots)
-            raise AssertionError(f"connected: {await self.connected()}\n{logs}") from None
-
-    def start(self, **fields: Any) -> grpc.aio.UnaryStreamCall[Any, apb.TournamentEvent]:
-        request = apb.StartTournamentRequest(seed_hex=SEED, **fields)
-        return self.admin.StartTournament(request, metadata=self.metadata)  # type: ignore[no-any-return]
-
-    async def play(self, **fields: Any) -> Tournament:
-        """Start a tournament and follow it to its end."""
-        return await Tournament.follow(self.start(**fields))
-
-
-@dataclasses.dataclass
-class Tournament:
-    """What the admin stream told about one tournament, and what it left on disk."""
-
-    events: list[tuple[str, Any]]
-
-    @classmethod
-    async def follow(
-        cls,
-        call: grpc.aio.UnaryStreamCall[Any, apb.TournamentEvent],
-        on_game: Callable[[dict[str, Any]], Awaitable[None]] | None = None,
-    ) -> Tournament:
-        events: list[tuple[str, Any]] = []
-        async for event in call:
-            kind = event.WhichOneof("kind")
-            value = getattr(event, kind)
-            events.append((kind, value if kind in {"note", "error"} else json.loads(value)))
-            if kind == "game_json" and on_game is not None:
-                await on_game(events[-1][1])
-        return cls(events)
-
-    def of(self, kind: str) -> list[Any]:
-        return [value for k, value in self.events if k == kind]
-
-    @property
-    def finished(self) -> dict[str, Any]:
-        assert self.of("error") == [], self.of("error")
-        (data,) = self.of("finished_json")
-        return data  # type: ignore[no-any-return]
-
-    @property
-    def folder(self) -> Path:
-        return Path(self.finished["folder"])
-
-    def info(self) -> dict[str, Any]:
-        return json.loads((self.folder / "tournament.json").read_text())  # type: ignore[no-any-return]
-
-    def lines(self) -> list[dict[str, Any]]:
-        text = (self.folder / "games.jsonl").read_text()
-        return [json.loads(line) for line in text.splitlines()]
-
-    def schedule_ids(self) -> list[str]:
-        info = self.info()
-        seed = bytes.fromhex(info["seed"] or SEED)
-        games = build(info["entrants"], info["table_size"], info["games"], seed)
-        return [g.game_id for g in games]
-
-    def players(self) -> dict[str, tuple[str, ...]]:
-        info = self.info()
-        games = build(info["entrants"], info["table_size"], info["games"], bytes.fromhex(SEED))
-        return {g.game_id: g.players for g in games}
-
-
-@contextlib.asynccontextmanager
-async def league(
-    tmp: Path,
-    *,
-    sessions_per_bot: int = 8,
-    reconnect_grace: float = 5.0,
-    tls: Tls | None = None,
-) -> AsyncIterator[League]:
-    config = LeagueConfig(
-        listen="127.0.0.1:0",
-        admin_listen="127.0.0.1:0",
-        league=tmp / "league" / "league.sqlite",
-        out=tmp / "results",
-        tls=tls,
-        sessions_per_bot=sessions_per_bot,
-        defaults=TournamentConfig(bots_dir=None, reconnect_grace=reconnect_grace, move_time=1.0),
-    )
-    server = LeagueServer(config)
-    token = await server.start()
-    channel = grpc.aio.insecure_channel(f"127.0.0.1:{server.admin_port}")
-    stub = apb_grpc.AdminServiceStub(channel)  # type: ignore[no-untyped-call]
-    written = admin_token_path(config.league).read_text().strip()
-    assert written == token
-    the_league = League(server, tmp, stub, [("authorization", f"Bearer {written}")])
-    try:
-        yield the_league
-    finally:
-        for bot in the_league.bots:
-            if bot.process.poll() is None:
-                bot.process.kill()
-        for bot in the_league.bots:
-            bot.process.wait(timeout=10)
-        await channel.close(None)
-        await server.stop()
-
-
-def assert_refused(bot: Bot, code: str, detail: str) -> None:
-    output = bot.output()
-    assert bot.process.returncode == 1, output
-    assert f"{bot.name}: {code}: {detail}" in output, output
-
 
 # 1. Remote bots play a tournament started through the admin service.
 

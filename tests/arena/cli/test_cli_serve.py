@@ -7,11 +7,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from test_cli_league import launch_bot, start_serve, wait_for
+from cli_harness import launch_bot, start_serve, wait_for
 
 from arena.cli.main import main
 
-LEAGUE_BOT = Path(__file__).parent / "league_bots" / "steady.py"
+LEAGUE_BOT = Path(__file__).parents[1] / "league_bots" / "steady.py"
 
 
 @pytest.fixture

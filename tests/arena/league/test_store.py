@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
-import sqlite3
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
+from league_harness import opened_databases
 
 from arena.league.store import LeagueStore, StoreError
 from arena.protocol.faults import Fault, FaultKind, FaultRecord
@@ -144,20 +143,6 @@ def test_a_damaged_store_is_refused_at_open_with_a_way_out(
         LeagueStore(path)
     assert said in str(error.value)
     assert f"arena league rebuild --league {path}" in str(error.value)
-
-
-def opened_databases(monkeypatch: pytest.MonkeyPatch) -> dict[str, sqlite3.Connection]:
-    """Each SQLite connection opened from now on, by the path it opened: the test's handle
-    on the database under the store, to make it full as a disk would."""
-    opened: dict[str, sqlite3.Connection] = {}
-    real_connect = sqlite3.connect
-
-    def connect(path: str | Path, *args: Any, **kwargs: Any) -> sqlite3.Connection:
-        opened[str(path)] = db = real_connect(path, *args, **kwargs)
-        return db
-
-    monkeypatch.setattr(sqlite3, "connect", connect)
-    return opened
 
 
 def test_a_full_store_says_so_and_stays_usable(

@@ -31,7 +31,7 @@ from arena.tournament.runner import Progress
 from arena.tournament.schedule import build, explain, planned_games, unit_size
 from arena.tournament.tournament import Tournament
 
-BOTS = Path(__file__).parent / "tournament_bots"
+BOTS = Path(__file__).parents[1] / "tournament_bots"
 ARENA = Path(sys.executable).parent / "arena"
 
 

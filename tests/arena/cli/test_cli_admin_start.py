@@ -5,11 +5,9 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from test_cli_league import Cli, arena_command, clean_env, cli, one_line, processes, start_serve
+from cli_harness import Cli, arena_command, clean_env, one_line, start_serve
 
 from arena.bots.capacity import usable_cores
-
-__all__ = ["cli", "processes"]  # fixtures, used by name
 
 
 def test_admin_start_refuses_more_jobs_than_the_servers_cores_unless_forced(

@@ -20,7 +20,7 @@ from arena.records import GameLine, Replay
 from arena.tournament.ratings import rate_all, result_of
 from engine import preset
 
-BOTS = Path(__file__).parent / "tournament_bots"
+BOTS = Path(__file__).parents[1] / "tournament_bots"
 ARENA = Path(sys.executable).parent / "arena"
 NAMES = ("bold", "meek", "steady")
 

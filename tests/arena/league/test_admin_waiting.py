@@ -12,8 +12,8 @@ from pathlib import Path
 
 import grpc
 import pytest
+from league_harness import STEADY, eventually, league, run
 from referee_harness import RawClient, hello
-from test_league import STEADY, eventually, league, run
 
 from arena.bots.capacity import usable_cores
 from arena.cli.main import main

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from referee_harness import bot_folder
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 LIMIT = 256
 FLOOD = 1200
 

@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_league import Tournament, league, run
-from test_tournament import ARENA
+from league_harness import Tournament, league, run
+from tournament_harness import ARENA
 
 from arena.protocol._proto.perudo.v1 import admin_pb2 as apb
 

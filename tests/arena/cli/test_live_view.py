@@ -16,7 +16,7 @@ from arena.records import GameLine
 from arena.tournament.ratings import rate_all, result_of
 from arena.tournament.tournament import Progress
 
-SAMPLES = Path(__file__).resolve().parents[2] / "sample_bots"
+SAMPLES = Path(__file__).resolve().parents[3] / "sample_bots"
 HOSTILE = "[/bold] [red]not red[/red] [link=x]"
 
 
