@@ -22,6 +22,7 @@ ALLOWED: dict[str, set[str]] = {
     "protocol": {"engine", "errors"},
     "kit": {"engine", "protocol", "errors"},
     "bots": {"errors"},
+    "conformance": {"engine"},
     "records": {"engine", "protocol", "errors"},
     "referee": {"engine", "protocol", "records", "errors"},
     "tournament": {"engine", "protocol", "records", "referee", "bots", "errors"},

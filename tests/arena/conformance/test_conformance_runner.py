@@ -1,4 +1,4 @@
-"""engine.conformance: the rule cases, and the runner's handling of bad cases."""
+"""The rule-case runner: its command line, the format points it pins, and bad cases."""
 
 from __future__ import annotations
 
@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
-from engine.conformance import main, run_case, run_files
+from arena.conformance import main, run_case, run_files
 
-REPO = Path(__file__).resolve().parents[2]
-CASES = Path(__file__).resolve().parent / "cases"
+REPO = Path(__file__).resolve().parents[3]
+CASES = REPO / "tests" / "engine" / "cases"
 SHARED = CASES / "shared.json"
 EXTRA = CASES / "extra.json"
 
@@ -31,20 +31,9 @@ ALL_CASES = [(path.name, case) for path in (SHARED, EXTRA) for case in cases_of(
 CASE_IDS = [f"{name}:{case['id']}" for name, case in ALL_CASES]
 
 
-@pytest.mark.parametrize("case", [case for _, case in ALL_CASES], ids=CASE_IDS)
-def test_case_passes(case: dict[str, Any]) -> None:
-    assert run_case(case) is None
-
-
-def test_case_files_have_unique_ids() -> None:
-    ids = [case["id"] for _, case in ALL_CASES]
-    assert len(ids) == len(set(ids))
-    assert len(cases_of(SHARED)) == 25
-
-
 def run_cli(*files: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "engine.conformance", *map(str, files)],
+        [sys.executable, "-m", "arena.conformance", *map(str, files)],
         cwd=REPO,
         capture_output=True,
         text=True,

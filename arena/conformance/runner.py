@@ -1,6 +1,6 @@
 """Run rule cases written in the format of docs/conformance.md.
 
-    python -m engine.conformance FILE [FILE ...]
+    python -m arena.conformance FILE [FILE ...]
 
 Prints `PASS <id>` or `FAIL <id>: <reason>` per case, then `N passed, M
 failed`, and exits 0 only when nothing failed. Cases come from anywhere, so
@@ -274,7 +274,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     _, failed = run_files([Path(a) for a in args], sys.stdout)
     return 1 if failed else 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
