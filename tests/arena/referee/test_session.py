@@ -29,7 +29,7 @@ def test_an_answer_in_time_is_returned_with_its_thinking_time(live: Arena) -> No
         async with live.serving():
             client, session = await live.raw_session(BOT)
             rid = next_request_id()
-            asking = asyncio.ensure_future(session.ask(request(rid), rid, 1.0))
+            asking = asyncio.ensure_future(session.ask(request(rid), rid, 10.0))
             message = await client.read()
             assert message is not None and message.request.request_id == rid
             await asyncio.sleep(0.1)
@@ -39,7 +39,7 @@ def test_an_answer_in_time_is_returned_with_its_thinking_time(live: Arena) -> No
             assert answer.answer == engine.Bid(3, 4)
             assert answer.request_id == rid
             assert answer.sent == "kind: ACTION_KIND_BID count: 3 face: 4"
-            assert 0.1 <= answer.elapsed < 1.0
+            assert 0.1 <= answer.elapsed < 10.0
 
     run(main())
 
@@ -254,7 +254,7 @@ def test_a_malformed_reply_is_a_malformed_message_fault(live: Arena, case: str) 
         async with live.serving():
             client, session = await live.raw_session(BOT)
             rid = next_request_id()
-            asking = asyncio.ensure_future(session.ask(request(rid), rid, 2.0))
+            asking = asyncio.ensure_future(session.ask(request(rid), rid, 10.0))
             assert (await client.read()).request.request_id == rid  # type: ignore[union-attr]
             await client.send(make(rid))
             answer = await asking
@@ -263,7 +263,7 @@ def test_a_malformed_reply_is_a_malformed_message_fault(live: Arena, case: str) 
             assert words in answer.fault.detail
             assert answer.fault.sent == sent
             assert answer.fault.request_id == rid
-            assert answer.elapsed < 2.0
+            assert answer.elapsed < 10.0
             # The session survives it.
             rid = next_request_id()
             asking = asyncio.ensure_future(session.ask(request(rid), rid, 2.0))
