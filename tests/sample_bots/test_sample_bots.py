@@ -212,6 +212,7 @@ def _assert_ordered(standings: Any) -> None:
     assert wins["random"] < 0.05, table
 
 
+@pytest.mark.slow
 def test_strength_order_in_four_player_games() -> None:
     _assert_ordered(harness.tournament(POLICIES, games=400, seed=7))
 

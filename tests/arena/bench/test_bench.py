@@ -28,6 +28,7 @@ KEYS = {
 }
 
 
+@pytest.mark.slow
 def test_bench_json_reports_every_key() -> None:
     done = subprocess.run(
         [

@@ -59,6 +59,7 @@ def test_require_refuses_to_start_and_creates_nothing(
     assert not out.exists()
 
 
+@pytest.mark.slow
 def test_auto_without_bwrap_plays_and_records_why_the_bots_are_not_isolated(
     tmp_path: Path, no_bwrap: None, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -63,6 +63,7 @@ def test_an_illegal_bidder_fails_with_the_rule_it_broke() -> None:
     assert "raise after a paco bid" not in failed  # it answers dudo there, which is legal
 
 
+@pytest.mark.slow
 def test_a_slow_bot_fails_on_time() -> None:
     result = run_check(BAD / "slow_bot.py", move_time=0.3)
     failed = failures(result)
@@ -103,6 +104,7 @@ def test_a_folder_without_a_manifest_fails_clearly(tmp_path: Path) -> None:
 FOREIGN = sorted(p for p in (ROOT / "sample_bots").iterdir() if p.is_dir())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("folder", FOREIGN, ids=[p.name for p in FOREIGN])
 def test_every_non_python_sample_bot_passes_when_its_toolchain_is_here(folder: Path) -> None:
     spec = load_entry(folder)

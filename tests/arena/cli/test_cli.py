@@ -318,6 +318,7 @@ def test_leaderboard_names_an_unknown_tournament(tmp_path: Path) -> None:
     assert "no tournament nope in the league" in " ".join(done.stderr.split())
 
 
+@pytest.mark.slow
 def test_a_resume_says_it_keeps_the_planned_games(night: Night, tmp_path: Path) -> None:
     folder = tmp_path / "out" / "night1"
     shutil.copytree(night.folder, folder)

@@ -107,6 +107,7 @@ def test_serve_on_a_busy_port_says_so(tmp_path: Path, cli: Cli) -> None:
             assert "Traceback" not in err
 
 
+@pytest.mark.slow
 def test_a_league_night_from_the_terminal(
     tmp_path: Path, cli: Cli, processes: list[subprocess.Popen[bytes]]
 ) -> None:

@@ -88,6 +88,7 @@ def planned_ids(folder: Path) -> set[str]:
 # -- games.jsonl: duplicates, forgeries, garbage ----------------------------------------
 
 
+@pytest.mark.slow
 def test_a_duplicated_and_a_forged_line_are_reported_and_ignored(
     finished: Path, tmp_path: Path
 ) -> None:
@@ -178,6 +179,7 @@ def test_a_full_league_store_stops_cleanly_with_no_false_faults(
     assert Counter(x["game"] for x in lines_of(folder)) == Counter(planned_ids(folder))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("damage", ["truncated", "scribbled", "empty"])
 def test_a_damaged_store_says_so_and_rebuild_restores_every_game(
     finished: Path, tmp_path: Path, damage: str, capsys: pytest.CaptureFixture[str]

@@ -289,6 +289,7 @@ def test_fewer_than_two_buildable_bots(tmp_path: Path) -> None:
     assert "exit code 2" in recorder.note_about("broken")
 
 
+@pytest.mark.slow
 def test_fewer_than_two_connected_bots(tmp_path: Path) -> None:
     bots = copy_bots(tmp_path / "bots", ("steady",))
     (bots / "quitter.py").write_text("import sys\nsys.exit(4)\n")
@@ -412,6 +413,7 @@ def reference(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     return root / "out" / "t1", seed
 
 
+@pytest.mark.slow
 def test_a_killed_run_resumes_without_losing_or_repeating_a_game(
     tmp_path: Path, reference: tuple[Path, str]
 ) -> None:
@@ -440,6 +442,7 @@ def test_a_killed_run_resumes_without_losing_or_repeating_a_game(
     assert _standings(folder) == _standings(reference_folder)
 
 
+@pytest.mark.slow
 def test_ctrl_c_finishes_games_in_flight_then_resume_completes(
     tmp_path: Path, reference: tuple[Path, str]
 ) -> None:
@@ -475,6 +478,7 @@ def test_ctrl_c_finishes_games_in_flight_then_resume_completes(
     assert _standings(folder) == _standings(reference_folder)
 
 
+@pytest.mark.slow
 def test_a_finished_run_is_not_resumed(reference: tuple[Path, str], tmp_path: Path) -> None:
     log = tmp_path / "arena.log"
     process = _arena("run", "--resume", str(reference[0]), log=log)
