@@ -337,6 +337,10 @@ def cmd_check_bot(args: argparse.Namespace, console: Console) -> int:
         mark = "[green]PASS[/]" if check.passed else "[red]FAIL[/]"
         console.print(f"{mark} {check.name}: ", end="")
         console.print(check.detail, highlight=False, markup=False)
+        if check.log_tail:
+            console.print("     the bot's log ends:", style="dim")
+            for line in check.log_tail:
+                console.print(f"     | {line}", highlight=False, markup=False)
 
     console.print(f"Checking {args.path}", highlight=False)
     run = asyncio.run(
@@ -347,6 +351,8 @@ def cmd_check_bot(args: argparse.Namespace, console: Console) -> int:
         f"{len(run.checks) - failed} passed, {failed} failed",
         style="green" if run.passed else "red",
     )
+    if run.log is not None:
+        console.print(f"The bot's log is kept: {run.log}", highlight=False, markup=False)
     return 0 if run.passed else 1
 
 

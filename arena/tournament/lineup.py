@@ -19,7 +19,7 @@ from arena.bots.logdrain import last_line
 from arena.bots.manifest import BotSpec, discover
 from arena.bots.processes import BotProcess
 from arena.referee.auth import TokenBook
-from arena.referee.exits import exit_probe
+from arena.referee.exits import describe_exit, exit_probe
 from arena.referee.pool import Lobby
 from arena.tournament.config import TournamentConfig, TournamentError, too_few
 from arena.tournament.folder import TournamentFolder
@@ -65,7 +65,9 @@ class Lineup:
                 why = f"did not connect within {self.config.connect_timeout:.0f} s; stopped"
                 await process.stop(grace=0)
             else:
-                why = f"exited with code {process.process.returncode} before connecting"
+                code = process.process.returncode
+                how = "exited" if code is None else describe_exit(code)
+                why = f"{how} before connecting"
             self.observer.note(f"{name}: {why}: {last_line(log)} (log: {log})")
             self.skipped.append({"name": name, "reason": f"{why}: {last_line(log)}"})
         return connected
