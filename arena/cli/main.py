@@ -19,6 +19,7 @@ from arena.cli import board, dryrun, league, live, options, replay, validate, ve
 from arena.errors import ArenaError
 from arena.tournament.config import TournamentConfig, TournamentError
 from arena.tournament.folder import ResultsError, TournamentFolder
+from arena.tournament.recovery import DEFAULT_RESTARTS
 from arena.tournament.schedule import Deals
 from arena.tournament.tournament import Summary, Tournament
 from engine import PerudoError, seed_from_hex
@@ -79,6 +80,17 @@ def _parser() -> argparse.ArgumentParser:
         type=validate.seconds,
         default=ResourceLimits().build_timeout,
         help="most seconds a bot's build may take (its manifest may ask for less)",
+    )
+    run.add_argument(
+        "--recover",
+        type=validate.int_at_least(1),
+        nargs="?",
+        const=DEFAULT_RESTARTS,
+        default=0,
+        metavar="N",
+        help="start a bot whose process died again, at most N times in the tournament "
+        f"(default N {DEFAULT_RESTARTS}); the crash is still a fault in its game. "
+        "Without it a crash is final",
     )
     options.add_sandbox_flag(run)
     options.add_rules_flags(run)
@@ -163,6 +175,7 @@ def _config(args: argparse.Namespace) -> TournamentConfig:
         name=args.name,
         deals=Deals(args.deals),
         sandbox=args.sandbox,
+        recover=args.recover,
     )
 
 
