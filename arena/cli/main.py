@@ -15,7 +15,7 @@ from rich.text import Text
 
 from arena.bots.capacity import check_jobs, default_jobs
 from arena.bots.limits import ResourceLimits
-from arena.cli import board, dryrun, league, live, options, replay, validate, verify
+from arena.cli import board, dryrun, league, live, options, play, replay, validate, verify
 from arena.errors import ArenaError
 from arena.tournament.config import TournamentConfig, TournamentError
 from arena.tournament.folder import ResultsError, TournamentFolder
@@ -96,6 +96,7 @@ def _parser() -> argparse.ArgumentParser:
     options.add_rules_flags(run)
 
     board.add_command(commands)
+    play.add_command(commands)
 
     bench = commands.add_parser("bench", help="measure the engine, the transport and the referee")
     bench.add_argument("--json", action="store_true", help="print the figures as JSON")
@@ -377,6 +378,7 @@ COMMANDS = {
     "check-bot": cmd_check_bot,
     "leaderboard": board.cmd_leaderboard,
     "replay": cmd_replay,
+    "play": play.cmd_play,
 }
 
 
