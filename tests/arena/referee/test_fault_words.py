@@ -14,7 +14,7 @@ from arena.protocol.faults import FaultKind
 from arena.records import FaultEvent
 from arena.referee.exits import describe_exit
 from arena.referee.match import GameSpec, Match, Seat
-from arena.referee.reply import REASON_CHARS, bot_reason, next_request_id
+from arena.referee.reply import REASON_CHARS, Reply, bot_reason, next_request_id
 from engine import FaultPenalty, Opener, Ruleset
 
 BOT = "bot"
@@ -114,5 +114,58 @@ def test_a_timeout_says_how_late_the_reply_came(live: Arena) -> None:
             [event, *_] = [e for e in record.events if isinstance(e, FaultEvent) and e.seat == 0]
             assert event.detail == fault.fault.detail
             assert told and told[0].fault.detail == fault.fault.detail
+
+    run(main())
+
+
+class Spy(HouseSeat):
+    """A house seat that keeps every byte the referee gives it."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.seen: list[bytes] = []
+
+    async def ask(self, request: bytes, request_id: int, timeout: float) -> Reply:
+        self.seen.append(request)
+        return await super().ask(request, request_id, timeout)
+
+    async def send(self, message: pb.RefereeMessage) -> bool:
+        self.seen.append(message.SerializeToString())
+        return True
+
+
+def test_the_reason_is_kept_from_the_other_bots(live: Arena) -> None:
+    secret = "SECRET-REASON-7f3a"
+
+    async def main() -> None:
+        async with live.serving():
+            client = live.raw()
+            await client.send(hello(BOT, live.token(BOT)))
+            assert (await client.read()) is not None
+            await live.wait_connected([BOT])
+            [session] = await live.borrow([BOT])
+
+            async def bot() -> None:
+                while (message := await client.read(10)) is not None:
+                    if message.WhichOneof("kind") == "game_over":
+                        return
+                    request = message.request
+                    bad = request.round == 1  # every answer of round 1 has no kind
+                    action = pb.Action() if bad else _answer(request)
+                    reply = pb.ActionReply(
+                        request_id=request.request_id, action=action, reason=secret if bad else ""
+                    )
+                    await client.send(pb.BotMessage(reply=reply))
+
+            playing = asyncio.ensure_future(bot())
+            spies = [Spy("house-1"), Spy("house-2")]
+            seats: list[Seat] = [session, *spies]
+            ruleset = Ruleset(opener=Opener.SEAT0, fault_penalty=FaultPenalty.LOSE_DIE)
+            spec = GameSpec("secret-1", (BOT, "house-1", "house-2"), "secret-1", ruleset)
+            record = await Match(spec, seats, SEED, 5.0).play()
+            await asyncio.wait_for(playing, 10)
+            assert any(secret in f.fault.detail for f in record.faults)
+            for spy in spies:
+                assert spy.seen and not any(secret.encode() in data for data in spy.seen)
 
     run(main())
