@@ -19,6 +19,7 @@ import sys
 from collections.abc import Awaitable, Callable, Sequence
 
 from arena.kit import RefusedError, connection_from_env, serve_sessions
+from arena.kit.errors import InputEndedError
 from arena.protocol import wire
 from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
 from engine import CALZA, DUDO, Bid, MalformedActionError, Observation, RoundOutcome, parse_action
@@ -36,10 +37,6 @@ _HOW = {
     pb.ROUND_END_CALZA: "calza",
     pb.ROUND_END_FAULT: "a fault",
 }
-
-
-class InputEndedError(Exception):
-    """The person's input ended (Ctrl-D, or the end of a script) with a decision to make."""
 
 
 def _bid(bid: pb.Bid) -> str:

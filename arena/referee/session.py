@@ -10,10 +10,10 @@ session is closed. Time in which the referee's own event loop was held up
 (`LoopLag`) is never counted against a bot.
 
 A reply that comes late to a request that already timed out is expected and
-dropped, once its lateness is told (`Reply.late`, so the timeout's record can
-say by how much the bot missed); one that answers a request never sent, or answers a request twice,
-is unexpected, and a bot that keeps sending those has its session closed
-(INVALID_ARGUMENT, a malformed-message fault).
+dropped, once its lateness is told (`Reply.late`, so that the timeout's
+record can say by how much the bot missed); one that answers a request never
+sent, or answers a request twice, is unexpected, and a bot that keeps sending
+those has its session closed (INVALID_ARGUMENT, a malformed-message fault).
 """
 
 from __future__ import annotations
@@ -369,7 +369,7 @@ class Session:
         if expired is not None:  # late for a request already faulted: expected, once
             sent, limit, late = expired
             if not late.done():
-                over = at - sent - self._lag.between(sent, at) - limit
+                over = max(0.0, at - sent - self._lag.between(sent, at) - limit)
                 late.set_result(f"it replied {over:.2f} s after the {limit:.2f} s limit")
             return
         self._stray_message(f"reply to request {rid}, which is not awaiting an answer")
