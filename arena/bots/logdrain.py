@@ -17,6 +17,15 @@ def last_line(log: Path, width: int = 200) -> str:
     return lines[-1][:width] if lines else "(no output)"
 
 
+def last_lines(log: Path, count: int = 8, width: int = 200) -> tuple[str, ...]:
+    """The last `count` lines a bot wrote to its log, each cut to `width`; none if it has none."""
+    try:
+        lines = log.read_text(errors="replace").rstrip().splitlines()
+    except OSError:
+        return ()
+    return tuple(line[:width] for line in lines[-count:])
+
+
 class LogDrain:
     """Copies a bot's output into its capped log, and never lets the log stop the bot.
 

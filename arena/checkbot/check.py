@@ -5,13 +5,17 @@ session), against a real referee. Each probe is an exact position built with
 the engine (an opening, a raise after a paco bid, a palifico round, a calza
 offer, ...) sent to the bot as a real request; its answer must be legal and
 on time. Then it plays whole games, several at once, against opponents that
-run in process. Every failure says what the bot sent and what was expected.
+run in process. Every failure says what the bot sent and what was expected,
+and comes with the last lines of the bot's log; the log itself is kept (its
+path is in `CheckRun.log`) for the author to read once the check is over.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
+import shutil
 import tempfile
 import time
 from collections.abc import Callable
@@ -23,14 +27,15 @@ from arena.bots.build import run_build
 from arena.bots.cgroups import CgroupRoot
 from arena.bots.environment import arena_variables
 from arena.bots.limits import Confinement, ResourceLimits
-from arena.bots.logdrain import last_line
+from arena.bots.logdrain import last_line, last_lines
 from arena.bots.manifest import BotSpec, ManifestError, load_entry
 from arena.bots.processes import BotProcess
 from arena.bots.sandbox import Sandbox, SandboxError, SandboxMode, decide
 from arena.checkbot.positions import HouseSeat, Probe, probes
 from arena.protocol import wire
+from arena.protocol.faults import Fault, FaultKind
 from arena.referee.auth import TokenBook
-from arena.referee.exits import exit_probe
+from arena.referee.exits import describe_exit, exit_probe
 from arena.referee.match import GameSpec, Match, Seat, answer_misfit
 from arena.referee.pool import Lobby
 from arena.referee.reply import Reply, next_request_id
@@ -41,6 +46,8 @@ from engine import CalzaRule, Ruleset
 SESSIONS = 2
 OPPONENT = "house"
 CONNECTS = "connects and says hello"
+LOG_LINES = 8
+"""Lines of the bot's log shown with each failure."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +55,8 @@ class Check:
     name: str
     passed: bool
     detail: str = ""
+    log_tail: tuple[str, ...] = ()
+    """For a failure: the last lines of the bot's log (or its build's) when it was found."""
 
 
 async def _probe(session: Session, probe: Probe, move_time: float) -> Check:
@@ -67,6 +76,13 @@ async def _probe(session: Session, probe: Probe, move_time: float) -> Check:
         time_left_ms=round(move_time * 1000),
     )
     reply = await session.ask(request, request_id, move_time)
+    if reply.fault is not None and reply.late is not None:
+        reply = await _lateness(reply, max(move_time, 1.0))
+    if reply.fault is not None and reply.fault.kind is FaultKind.DISCONNECT:
+        how = await session.crashed()
+        if how is not None:
+            crash = Fault(FaultKind.CRASH, f"the bot's process died, {how}", "", request_id)
+            reply = dataclasses.replace(reply, fault=crash)
     check = _judge(probe, reply)
     await session.send(
         wire.game_over_to_proto(
@@ -79,6 +95,18 @@ async def _probe(session: Session, probe: Probe, move_time: float) -> Check:
         )
     )
     return check
+
+
+async def _lateness(reply: Reply, within: float) -> Reply:
+    """A timed-out probe waits `within` seconds more for the reply, to say how late it came:
+    a bot a little too slow and one that never answers want different fixes."""
+    assert reply.fault is not None and reply.late is not None
+    try:
+        late = await asyncio.wait_for(asyncio.shield(reply.late), within)
+    except TimeoutError:
+        late = f"no reply came in {within:.1f} s more either"
+    fault = dataclasses.replace(reply.fault, detail=f"{reply.fault.detail}; {late}")
+    return dataclasses.replace(reply, fault=fault)
 
 
 def _judge(probe: Probe, reply: Reply) -> Check:
@@ -154,6 +182,8 @@ async def _games(
 @dataclass
 class CheckRun:
     checks: list[Check] = field(default_factory=list)
+    log: Path | None = None
+    """The bot's log, kept after the check (None when the bot was never started)."""
 
     @property
     def passed(self) -> bool:
@@ -169,8 +199,15 @@ async def check_bot(
     sandbox: SandboxMode = SandboxMode.AUTO,
 ) -> CheckRun:
     run = CheckRun()
+    logs: list[Path] = []
+    """Where the logs go, once there is a folder for them: the bot's, and its build's."""
 
     def record(check: Check) -> None:
+        if not check.passed and logs:
+            for log in logs:  # the bot's log if it was started, else its build's
+                if tail := last_lines(log, LOG_LINES):
+                    check = dataclasses.replace(check, log_tail=tail)
+                    break
         run.checks.append(check)
         say(check)
 
@@ -199,14 +236,21 @@ async def check_bot(
         return run
     limits = limits or ResourceLimits()
     cgroups = CgroupRoot.find()
-    with tempfile.TemporaryDirectory(prefix="check-bot-") as tmp:
-        try:
-            await _check_in(
-                spec, Path(tmp), record, run, limits, decided, cgroups, move_time, connect_timeout
-            )
-        finally:
-            if cgroups is not None:
-                cgroups.remove()
+    # Kept when the check is over: the bot's log is where its author finds out why.
+    folder = Path(tempfile.mkdtemp(prefix=f"check-bot-{spec.name}-"))
+    logs.extend((folder / "bot.log", folder / "build.log"))
+    try:
+        await _check_in(
+            spec, folder, record, run, limits, decided, cgroups, move_time, connect_timeout
+        )
+    finally:
+        shutil.rmtree(folder / "referee", ignore_errors=True)
+        if cgroups is not None:
+            cgroups.remove()
+    for log in logs:
+        if log.exists():
+            run.log = log
+            break
     return run
 
 
@@ -249,7 +293,8 @@ async def _check_in(
         await referee.stop("the check is over")
         code = await process.stop()
     if any(c.name == CONNECTS and c.passed for c in run.checks):
-        record(Check("exits after goodbye", code == 0, f"exit code {code}"))
+        how = "still running when stopped" if code is None else describe_exit(code)
+        record(Check("exits after goodbye", code == 0, how))
 
 
 async def _check_running(
@@ -266,9 +311,11 @@ async def _check_running(
     while not lobby.connected().get(name) and process.alive and time.monotonic() < deadline:
         await asyncio.sleep(0.05)
     if not lobby.connected().get(name):
-        why = (
-            "its process exited" if not process.alive else f"nothing within {connect_timeout:.0f} s"
-        )
+        code = process.process.returncode
+        if process.alive:
+            why = f"nothing within {connect_timeout:.0f} s"
+        else:
+            why = "its process exited" if code is None else f"its process {describe_exit(code)}"
         record(Check(CONNECTS, False, f"{why}; last log line: {last_line(logs / 'bot.log', 300)}"))
         return
     record(Check(CONNECTS, True, f"{lobby.connected()[name]} session(s)"))

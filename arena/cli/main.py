@@ -15,10 +15,11 @@ from rich.text import Text
 
 from arena.bots.capacity import check_jobs, default_jobs
 from arena.bots.limits import ResourceLimits
-from arena.cli import board, dryrun, league, live, options, replay, validate, verify
+from arena.cli import board, dryrun, league, live, options, play, replay, validate, verify
 from arena.errors import ArenaError
 from arena.tournament.config import TournamentConfig, TournamentError
 from arena.tournament.folder import ResultsError, TournamentFolder
+from arena.tournament.recovery import DEFAULT_RESTARTS
 from arena.tournament.schedule import Deals
 from arena.tournament.tournament import Summary, Tournament
 from engine import PerudoError, seed_from_hex
@@ -80,10 +81,22 @@ def _parser() -> argparse.ArgumentParser:
         default=ResourceLimits().build_timeout,
         help="most seconds a bot's build may take (its manifest may ask for less)",
     )
+    run.add_argument(
+        "--recover",
+        type=validate.int_at_least(1),
+        nargs="?",
+        const=DEFAULT_RESTARTS,
+        default=0,
+        metavar="N",
+        help="start a bot whose process died again, at most N times in the tournament "
+        f"(default N {DEFAULT_RESTARTS}); the crash is still a fault in its game. "
+        "Without it a crash is final",
+    )
     options.add_sandbox_flag(run)
     options.add_rules_flags(run)
 
     board.add_command(commands)
+    play.add_command(commands)
 
     bench = commands.add_parser("bench", help="measure the engine, the transport and the referee")
     bench.add_argument("--json", action="store_true", help="print the figures as JSON")
@@ -163,6 +176,7 @@ def _config(args: argparse.Namespace) -> TournamentConfig:
         name=args.name,
         deals=Deals(args.deals),
         sandbox=args.sandbox,
+        recover=args.recover,
     )
 
 
@@ -337,6 +351,10 @@ def cmd_check_bot(args: argparse.Namespace, console: Console) -> int:
         mark = "[green]PASS[/]" if check.passed else "[red]FAIL[/]"
         console.print(f"{mark} {check.name}: ", end="")
         console.print(check.detail, highlight=False, markup=False)
+        if check.log_tail:
+            console.print("     the bot's log ends:", style="dim")
+            for line in check.log_tail:
+                console.print(f"     | {line}", highlight=False, markup=False)
 
     console.print(f"Checking {args.path}", highlight=False)
     run = asyncio.run(
@@ -347,6 +365,8 @@ def cmd_check_bot(args: argparse.Namespace, console: Console) -> int:
         f"{len(run.checks) - failed} passed, {failed} failed",
         style="green" if run.passed else "red",
     )
+    if run.log is not None:
+        console.print(f"The bot's log is kept: {run.log}", highlight=False, markup=False)
     return 0 if run.passed else 1
 
 
@@ -358,6 +378,7 @@ COMMANDS = {
     "check-bot": cmd_check_bot,
     "leaderboard": board.cmd_leaderboard,
     "replay": cmd_replay,
+    "play": play.cmd_play,
 }
 
 

@@ -15,7 +15,10 @@ stdin as one JSON object per line and reads one JSON line back per request:
 Fields are those of ActionRequest and GameOver in proto/perudo/v1/referee.proto,
 named the same, with enum values as short lower-case words ("turn",
 "calza_offer", "any", "dudo", ...). The program's stderr goes to the bot's
-log; it must never write anything but answers to stdout.
+log; it must never write anything but answers to stdout. A line the bridge
+cannot use is sent as an action of no kind, a malformed message, with the
+bridge's complaint as the reply's `reason`: the fault's record says what was
+wrong with the line, not only that the action had no kind.
 """
 
 from __future__ import annotations
@@ -120,7 +123,7 @@ class ProgramHandler:
         await process.stdin.drain()
         return process
 
-    async def request(self, request: pb.ActionRequest) -> pb.Action:
+    async def request(self, request: pb.ActionRequest) -> pb.ActionReply:
         process = await self._send(to_json("request", request))
         assert process.stdout is not None
         line = await process.stdout.readline()
@@ -130,7 +133,7 @@ class ProgramHandler:
         action, complaint = parse_answer(line, request.request_id)
         if complaint:
             print(complaint, file=sys.stderr, flush=True)
-        return action
+        return pb.ActionReply(action=action, reason=complaint or "")
 
     async def game_over(self, message: pb.GameOver) -> None:
         await self._send(to_json("game_over", message))

@@ -63,7 +63,9 @@ class Handler(Protocol):
         """Get ready before the session says hello (start a program, say)."""
         ...
 
-    async def request(self, request: pb.ActionRequest) -> pb.Action: ...
+    async def request(self, request: pb.ActionRequest) -> pb.Action | pb.ActionReply:
+        """The action; or a whole reply, to give a `reason` with it (the session sets its id)."""
+        ...
 
     async def game_over(self, message: pb.GameOver) -> None: ...
 
@@ -123,8 +125,11 @@ async def _session(channel: grpc.aio.Channel, conn: Connection, handler: Handler
                 )
             kind = message.WhichOneof("kind")
             if kind == "request":
-                action = await handler.request(message.request)
-                reply = pb.ActionReply(request_id=message.request.request_id, action=action)
+                answer = await handler.request(message.request)
+                reply = (
+                    answer if isinstance(answer, pb.ActionReply) else pb.ActionReply(action=answer)
+                )
+                reply.request_id = message.request.request_id
                 try:
                     await call.write(pb.BotMessage(reply=reply))
                 except (grpc.aio.AioRpcError, asyncio.InvalidStateError):

@@ -7,6 +7,7 @@ since a bot that catches those to give up on the referee keeps working:
     + RefusedError - the referee refused the session (wrong token, unknown name, bad version).
     + NoRefereeError (ConnectionError) - no referee answered at the address in time.
     + SessionLostError (ConnectionError) - the session ended without the referee's Goodbye.
+    + InputEndedError - the person at `arena.kit.human`'s prompt ended their input mid-game.
 
 The kit is the bot's side of the protocol and imports only the engine and the
 protocol, so this tree stands apart from the arena's (`arena.errors`).
@@ -33,3 +34,7 @@ class SessionLostError(KitError, ConnectionError):
     A bot that exits 0 then looks like one that finished its night; the arena
     and the author need to see that it did not, and why.
     """
+
+
+class InputEndedError(KitError):
+    """The person's input ended (Ctrl-D, or the end of a script) with a decision to make."""

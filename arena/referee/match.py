@@ -10,6 +10,7 @@ answer with its thinking time, every fault.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -143,6 +144,8 @@ class Match:
         )
         self._told = [0] * len(seats)
         self._first_fault: dict[int, Fault] = {}
+        self._timeouts: list[tuple[int, int, asyncio.Future[str]]] = []
+        """Timeouts whose reply may still come: where their fault and event are recorded."""
 
     async def play(self) -> GameRecord:
         self.record.started = time.time()
@@ -168,6 +171,7 @@ class Match:
             state = await self._turn(state)
         self.record.order = state.order
         self.record.duration = time.monotonic() - clock
+        self._tell_lateness()
         await self._game_over(state)
         return self.record
 
@@ -205,7 +209,9 @@ class Match:
                 return await self._fault(state, seat, reply.fault, reply)
             misfit = answer_misfit(reply.answer, offer=True)
             if misfit is not None:
-                fault = Fault(FaultKind.ILLEGAL_ACTION, misfit, reply.sent, reply.request_id)
+                fault = Fault(
+                    FaultKind.ILLEGAL_ACTION, reply.explained(misfit), reply.sent, reply.request_id
+                )
                 return await self._fault(state, seat, fault)
             if isinstance(reply.answer, wire.Pass):
                 self._log(seat, "pass", reply)
@@ -222,13 +228,20 @@ class Match:
         answer = reply.answer
         misfit = answer_misfit(answer, offer=False)
         if misfit is not None:
-            fault = Fault(FaultKind.ILLEGAL_ACTION, misfit, reply.sent, reply.request_id)
+            fault = Fault(
+                FaultKind.ILLEGAL_ACTION, reply.explained(misfit), reply.sent, reply.request_id
+            )
             return await self._fault(state, seat, fault)
         assert isinstance(answer, (engine.Bid, engine.Dudo, engine.Calza))  # all that fits a turn
         try:
             after = engine.apply(state, seat, answer)
         except engine.IllegalActionError as refusal:
-            fault = Fault(FaultKind.ILLEGAL_ACTION, str(refusal), reply.sent, reply.request_id)
+            fault = Fault(
+                FaultKind.ILLEGAL_ACTION,
+                reply.explained(str(refusal)),
+                reply.sent,
+                reply.request_id,
+            )
             return await self._fault(state, seat, fault)
         self._log(seat, str(answer), reply)
         if after.phase is not Phase.BIDDING and after.history:
@@ -249,6 +262,10 @@ class Match:
         )
         wall_ms = cpu_ms = cpu_wait_ms = None
         if reply is not None and fault.kind is FaultKind.TIMEOUT:
+            if reply.late is not None:
+                self._timeouts.append(
+                    (len(self.record.faults) - 1, len(self.record.events), reply.late)
+                )
             wall_ms = round(reply.wall * 1000, 3)
             if reply.cpu is not None and reply.cpu_wait is not None:
                 cpu_ms, cpu_wait_ms = round(reply.cpu * 1000, 3), round(reply.cpu_wait * 1000, 3)
@@ -268,6 +285,26 @@ class Match:
             fault.sent,
             fault.request_id,
         )
+
+    def _tell_lateness(self) -> None:
+        """Say in each timeout's record how late its reply came, if it came during the game.
+
+        The game went on without it at the deadline; a reply seconds late and
+        none at all are different bugs, and only the record can tell them apart.
+        """
+        for at, event_at, late in self._timeouts:
+            if not late.done():
+                continue
+            record = self.record.faults[at]
+            fault = dataclasses.replace(
+                record.fault, detail=f"{record.fault.detail}; {late.result()}"
+            )
+            self.record.faults[at] = dataclasses.replace(record, fault=fault)
+            event = self.record.events[event_at]
+            assert isinstance(event, FaultEvent)
+            self.record.events[event_at] = dataclasses.replace(event, detail=fault.detail)
+            if self._first_fault.get(record.seat) is record.fault:
+                self._first_fault[record.seat] = fault
 
     def _log(self, seat: int, action: str, reply: Reply) -> None:
         cpu_ms = None if reply.cpu is None else round(reply.cpu * 1000, 3)

@@ -6,6 +6,7 @@ needs nothing of the stream that carries them.
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 from dataclasses import dataclass
 
@@ -16,6 +17,17 @@ from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
 from arena.protocol.faults import Fault, FaultKind
 
 _request_ids = itertools.count(1)
+
+REASON_CHARS = 300
+"""The most of an `ActionReply.reason` a fault record keeps: enough for a parse error and the
+line it was about, not a log."""
+
+
+def bot_reason(text: str) -> str:
+    """A reply's `reason`, fit for a one-line record: control characters and runs of white
+    space become one space, and it is cut to `REASON_CHARS`."""
+    flat = " ".join("".join(c if c.isprintable() else " " for c in text).split())
+    return flat if len(flat) <= REASON_CHARS else flat[: REASON_CHARS - 1] + "\u2026"
 
 
 def next_request_id() -> int:
@@ -54,6 +66,16 @@ class Reply:
     """CPU seconds the bot's process used meanwhile, where the platform tells (`cputime`)."""
     cpu_wait: float | None = None
     """Seconds it was runnable but waiting for a CPU meanwhile: the machine's load."""
+    reason: str = ""
+    """What the bot said of its reply (`ActionReply.reason`, through `bot_reason`)."""
+    late: asyncio.Future[str] | None = None
+    """For a timeout: resolved, should the reply come after all, with how late it was
+    ("it replied 0.42 s after the 0.20 s limit")."""
+
+    def explained(self, detail: str) -> str:
+        """A fault's `detail` with the bot's own reason after it, when it gave one: through
+        the bridge, that reason is the only place the real mistake is named."""
+        return f"{detail} (the bot says: {self.reason})" if self.reason else detail
 
     @property
     def sent(self) -> str:

@@ -10,16 +10,17 @@ session is closed. Time in which the referee's own event loop was held up
 (`LoopLag`) is never counted against a bot.
 
 A reply that comes late to a request that already timed out is expected and
-dropped; one that answers a request never sent, or answers a request twice,
-is unexpected, and a bot that keeps sending those has its session closed
-(INVALID_ARGUMENT, a malformed-message fault).
+dropped, once its lateness is told (`Reply.late`, so that the timeout's
+record can say by how much the bot missed); one that answers a request never
+sent, or answers a request twice, is unexpected, and a bot that keeps sending
+those has its session closed (INVALID_ARGUMENT, a malformed-message fault).
 """
 
 from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections import deque
+from collections import OrderedDict
 
 import grpc
 from google.protobuf.message import DecodeError
@@ -28,9 +29,9 @@ from arena.protocol import wire
 from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
 from arena.protocol.faults import Fault, FaultKind
 from arena.referee import cputime
-from arena.referee.exits import ExitProbe
+from arena.referee.exits import ExitProbe, describe_exit
 from arena.referee.loop_lag import LoopLag
-from arena.referee.reply import Arrival, Reply
+from arena.referee.reply import Arrival, Reply, bot_reason
 from engine import MalformedActionError
 
 MAX_STRAY_MESSAGES = 20
@@ -92,7 +93,9 @@ class Session:
         self._stray = 0
         self.last_data = 0.0
         """When the bot's last message was read (loop time)."""
-        self._expired: deque[int] = deque(maxlen=EXPIRED_KEPT)
+        self._expired: OrderedDict[int, tuple[float, float, asyncio.Future[str]]] = OrderedDict()
+        """Timed-out requests, oldest first: when each was written, its limit, and the future
+        its late reply resolves with how late it was, in words."""
 
     @property
     def closed(self) -> bool:
@@ -125,7 +128,7 @@ class Session:
         status = await self._exit_probe(CRASH_WAIT)
         if status is None or status == 0:
             return None
-        return f"killed by signal {-status}" if status < 0 else f"exited with code {status}"
+        return describe_exit(status)
 
     async def _write(self, message: pb.RefereeMessage | bytes) -> None:
         async with self._write_lock:
@@ -191,14 +194,22 @@ class Session:
         finally:
             self._pending = None
         if arrival is None:
-            self._expired.append(request_id)
             now = loop.time()
             sent = self._sent_at or self._started
+            late = self._expire(request_id, sent, timeout)
             lag = self._lag.between(sent, now)
             wall = now - self._started
             detail = f"no reply within {timeout * 1000:.0f} ms"
             fault = Fault(FaultKind.TIMEOUT, detail, "", request_id)
-            return Reply(None, fault, now - sent, request_id=request_id, referee_lag=lag, wall=wall)
+            return Reply(
+                None,
+                fault,
+                now - sent,
+                request_id=request_id,
+                referee_lag=lag,
+                wall=wall,
+                late=late,
+            )
         # A reply read before the write's completion was: the bot was quicker than the referee.
         sent = min(self._sent_at or arrival.at, arrival.at)
         elapsed = arrival.at - sent
@@ -209,20 +220,36 @@ class Session:
             fault = Fault(arrival.kind or FaultKind.DISCONNECT, arrival.problem, "", request_id)
             return Reply(None, fault, elapsed, request_id=request_id, referee_lag=lag, wall=wall)
         action = received.reply.action
+        reason = bot_reason(received.reply.reason) if received.reply.reason else ""
         charged = elapsed - lag
         if charged > timeout:  # the loop was slow to notice; the bot was not on time
-            self._expired.append(request_id)
-            detail = f"reply after {charged * 1000:.0f} ms, over the {timeout * 1000:.0f} ms limit"
-            late = Reply(None, None, elapsed, action, request_id)
-            fault = Fault(FaultKind.TIMEOUT, detail, late.sent, request_id)
+            self._expire(request_id, sent, timeout)
+            detail = (
+                f"reply after {charged * 1000:.0f} ms, {(charged - timeout) * 1000:.0f} ms "
+                f"over the {timeout * 1000:.0f} ms limit"
+            )
+            shown = Reply(None, None, elapsed, action, request_id, reason=reason)
+            fault = Fault(FaultKind.TIMEOUT, shown.explained(detail), shown.sent, request_id)
             return Reply(None, fault, elapsed, request_id=request_id, referee_lag=lag, wall=wall)
         try:
             answer = wire.answer_from_proto(action)
         except MalformedActionError as error:
-            bad = Reply(None, None, elapsed, action, request_id)
-            fault = Fault(FaultKind.MALFORMED_MESSAGE, str(error), bad.sent, request_id)
+            bad = Reply(None, None, elapsed, action, request_id, reason=reason)
+            fault = Fault(
+                FaultKind.MALFORMED_MESSAGE, bad.explained(str(error)), bad.sent, request_id
+            )
             return Reply(None, fault, elapsed, request_id=request_id, referee_lag=lag, wall=wall)
-        return Reply(answer, None, elapsed, action, request_id, referee_lag=lag, wall=wall)
+        return Reply(
+            answer, None, elapsed, action, request_id, referee_lag=lag, wall=wall, reason=reason
+        )
+
+    def _expire(self, request_id: int, sent: float, limit: float) -> asyncio.Future[str]:
+        """Remember a timed-out request, whose late reply is expected: the future it resolves."""
+        late: asyncio.Future[str] = self._loop.create_future()
+        self._expired[request_id] = (sent, limit, late)
+        while len(self._expired) > EXPIRED_KEPT:
+            self._expired.popitem(last=False)
+        return late
 
     async def _write_request(self, request: bytes) -> None:
         """Write the request inline (no task: that would cost every decision a loop turn).
@@ -338,8 +365,12 @@ class Session:
                 )
                 pending[1].set_result(Arrival(None, FaultKind.MALFORMED_MESSAGE, problem, at))
                 return
-        if rid in self._expired:  # late for a request already faulted: expected, once
-            self._expired.remove(rid)
+        expired = self._expired.pop(rid, None)
+        if expired is not None:  # late for a request already faulted: expected, once
+            sent, limit, late = expired
+            if not late.done():
+                over = max(0.0, at - sent - self._lag.between(sent, at) - limit)
+                late.set_result(f"it replied {over:.2f} s after the {limit:.2f} s limit")
             return
         self._stray_message(f"reply to request {rid}, which is not awaiting an answer")
 

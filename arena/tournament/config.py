@@ -59,6 +59,8 @@ class TournamentConfig:
     """On a league server: how long to wait for a disconnected bot before its games are dropped."""
     deals: Deals = Deals.OWN
     sandbox: SandboxMode = SandboxMode.AUTO
+    recover: int = 0
+    """Restarts allowed per local bot whose process dies (`--recover`); 0: a crash is final."""
 
     @property
     def league_path(self) -> Path:

@@ -19,7 +19,7 @@ from arena.bots.logdrain import last_line
 from arena.bots.manifest import BotSpec, discover
 from arena.bots.processes import BotProcess
 from arena.referee.auth import TokenBook
-from arena.referee.exits import exit_probe
+from arena.referee.exits import describe_exit, exit_probe
 from arena.referee.pool import Lobby
 from arena.tournament.config import TournamentConfig, TournamentError, too_few
 from arena.tournament.folder import TournamentFolder
@@ -34,6 +34,9 @@ class Lineup:
         self.skipped: list[dict[str, str]] = []
         """Bots that will not play, with why: said at the end and kept in tournament.json."""
         self.confinement = Confinement()
+        self._launch: tuple[TokenBook, Lobby, int, TournamentFolder, int] | None = None
+        """How the bots were started (tokens, lobby, port, folder, jobs), for a restart."""
+        self._specs: dict[str, BotSpec] = {}
 
     def confine(self, confinement: Confinement, info: dict[str, Any]) -> None:
         """Say at the start, and in tournament.json, how far the local bots are kept apart."""
@@ -65,7 +68,9 @@ class Lineup:
                 why = f"did not connect within {self.config.connect_timeout:.0f} s; stopped"
                 await process.stop(grace=0)
             else:
-                why = f"exited with code {process.process.returncode} before connecting"
+                code = process.process.returncode
+                how = "exited" if code is None else describe_exit(code)
+                why = f"{how} before connecting"
             self.observer.note(f"{name}: {why}: {last_line(log)} (log: {log})")
             self.skipped.append({"name": name, "reason": f"{why}: {last_line(log)}"})
         return connected
@@ -150,25 +155,44 @@ class Lineup:
         jobs: int,
     ) -> None:
         check_descriptors(bots, jobs)
+        self._launch = (tokens, lobby, port, folder, jobs)
         for bot in bots:
-            sessions = min(bot.sessions or jobs, jobs)
-            address = self.confinement.address(port)
-            env = arena_variables(address, bot.name, tokens.issue(bot.name), sessions)
+            self._specs[bot.name] = bot
             try:
-                process = await BotProcess.start(
-                    bot,
-                    env,
-                    folder.logs / f"{bot.name}.log",
-                    self.config.limits,
-                    self.confinement,
-                )
+                await self._start_one(bot)
             except OSError as error:
                 self.skipped.append({"name": bot.name, "reason": f"cannot start: {error}"})
                 self.observer.note(f"{bot.name}: cannot start: {error}")
-                continue
-            self.processes[bot.name] = process
-            lobby.crash_probes[bot.name] = exit_probe(process.process)
-            lobby.process_ids[bot.name] = process.process.pid
+
+    async def _start_one(self, bot: BotSpec) -> int:
+        """Start one bot with a fresh token; the sessions it is asked to open."""
+        assert self._launch is not None
+        tokens, lobby, port, folder, jobs = self._launch
+        sessions = min(bot.sessions or jobs, jobs)
+        address = self.confinement.address(port)
+        env = arena_variables(address, bot.name, tokens.issue(bot.name), sessions)
+        process = await BotProcess.start(
+            bot, env, folder.logs / f"{bot.name}.log", self.config.limits, self.confinement
+        )
+        self.processes[bot.name] = process
+        lobby.crash_probes[bot.name] = exit_probe(process.process)
+        lobby.process_ids[bot.name] = process.process.pid
+        return sessions
+
+    async def restart(self, name: str) -> str | None:
+        """Start a bot whose process died again, as it was started; why not, if it did not
+        come back (it could not start, or did not connect within the connect timeout)."""
+        assert self._launch is not None
+        lobby = self._launch[1]
+        await self.processes[name].stop(grace=0)  # whatever it left behind, and its cgroup
+        try:
+            sessions = await self._start_one(self._specs[name])
+        except OSError as error:
+            return f"cannot start: {error}"
+        timeout = self.config.connect_timeout
+        if name in await lobby.wait_for([name], sessions, timeout) or lobby.connected().get(name):
+            return None
+        return f"did not connect within {timeout:.0f} s"
 
     async def stop(self) -> None:
         """Stop every process started, and say whose output could not all be kept."""

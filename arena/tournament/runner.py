@@ -28,6 +28,7 @@ from arena.referee.match import AbsentSeat, GameSpec, Match, Seat
 from arena.referee.pool import Lobby
 from arena.tournament.folder import FinishedGames, TournamentFolder
 from arena.tournament.ratings import Standing, rate_all, result_of
+from arena.tournament.recovery import Recovery
 from arena.tournament.report import SlowDecision, faults_by_kind, slowest_decisions
 from arena.tournament.schedule import ScheduledGame
 from arena.tournament.timing import TimingReport
@@ -100,8 +101,10 @@ class Scheduler:
         observer: Observer,
         stopping: asyncio.Event,
         reconnect_grace: float | None = None,
+        recovery: Recovery | None = None,
     ) -> None:
         self.observer = observer
+        self.recovery = recovery
         self.stopping = stopping
         self.reconnect_grace = reconnect_grace
         self.error: str | None = None
@@ -223,6 +226,8 @@ class Scheduler:
 
     async def _play_one(self, game: ScheduledGame) -> None:
         spec = GameSpec(game.game_id, game.players, game.deal_key, self.ruleset)
+        if self.recovery is not None:
+            await self.recovery.ready(game.players)
         borrowed = await self.lobby.borrow_table(game.players)
         seats: list[Seat] = [  # in seat order: borrowed keeps the order it was given
             s if s is not None else AbsentSeat(n, f"{n} has no session open (not connected)")

@@ -33,6 +33,7 @@ from arena.tournament.config import TournamentConfig, TournamentError, Venue, va
 from arena.tournament.folder import ResultsError, TournamentFolder
 from arena.tournament.lineup import Lineup
 from arena.tournament.lock import FolderBusyError, FolderLock
+from arena.tournament.recovery import Recovery
 from arena.tournament.runner import Observer, Progress, Scheduler, Summary, Waiting
 from arena.tournament.schedule import Deals, ScheduleError, check_deals
 
@@ -263,6 +264,7 @@ class Tournament:
             self.observer,
             self._stopping,
             reconnect_grace=self.config.reconnect_grace if venue is not None else None,
+            recovery=self._recovery(lobby, info),
         )
         self._workers = [asyncio.ensure_future(scheduler.worker()) for _ in range(info["jobs"])]
         with contextlib.suppress(asyncio.CancelledError):
@@ -274,6 +276,12 @@ class Tournament:
                 f"fixed, continue with: {_resume_command(folder.root, venue)}"
             )
         return summary
+
+    def _recovery(self, lobby: Lobby, info: dict[str, Any]) -> Recovery | None:
+        if not self.config.recover:
+            return None
+        restarts = info.setdefault("restarts", {})  # written with the rest: a resume counts on
+        return Recovery(self._lineup, lobby, self.config.recover, self.observer.note, restarts)
 
 
 def _entrant_info(info: dict[str, Any], entrants: list[str], bots: list[BotSpec]) -> dict[str, Any]:

@@ -147,12 +147,14 @@ class Action(_message.Message):
     def __init__(self, kind: _Optional[_Union[ActionKind, str]] = ..., count: _Optional[int] = ..., face: _Optional[int] = ...) -> None: ...
 
 class ActionReply(_message.Message):
-    __slots__ = ("request_id", "action")
+    __slots__ = ("request_id", "action", "reason")
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     ACTION_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
     request_id: int
     action: Action
-    def __init__(self, request_id: _Optional[int] = ..., action: _Optional[_Union[Action, _Mapping]] = ...) -> None: ...
+    reason: str
+    def __init__(self, request_id: _Optional[int] = ..., action: _Optional[_Union[Action, _Mapping]] = ..., reason: _Optional[str] = ...) -> None: ...
 
 class Ruleset(_message.Message):
     __slots__ = ("dice_per_player", "opener", "lower_face_with_higher_count", "calza", "palifico", "palifico_once", "palifico_one_die_may_change_face", "fault_penalty")

@@ -1,0 +1,234 @@
+"""`arena play`: the person at the terminal takes a seat at a table of bots.
+
+The quickest way for an author to feel how a bot plays. The game goes
+through the same referee and protocol as a tournament: the bots are built,
+sandboxed and started as in `arena run`, and the person plays through
+`arena.kit.human`, a client that dials the referee like any bot, started as
+a child process that shares this terminal. Their seat has time enough for a
+person; the bots keep `--move-time`. Nothing is recorded in a league; the
+bots' logs are kept, and where is said at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import sys
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from rich.console import Console
+
+import engine
+from arena.bots.build import run_build
+from arena.bots.cgroups import CgroupRoot
+from arena.bots.environment import arena_variables
+from arena.bots.limits import Confinement, ResourceLimits
+from arena.bots.manifest import BotSpec, discover
+from arena.bots.processes import BotProcess
+from arena.bots.sandbox import decide
+from arena.cli import options, validate
+from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
+from arena.referee.auth import TokenBook
+from arena.referee.exits import exit_probe
+from arena.referee.match import GameRecord, GameSpec, Match, Seat
+from arena.referee.pool import Lobby
+from arena.referee.reply import Reply
+from arena.referee.server import Referee, ServerLimits
+from arena.referee.session import Session
+from arena.tournament.config import TournamentError
+
+HUMAN_TIME = 3600.0
+"""Seconds the person has for each decision: no limit a person at the table would meet."""
+
+MAX_BOTS = 5
+"""Bots at the table with the person: six seats in all, as a tournament's tables."""
+
+Say = Callable[[str], None]
+
+
+def add_command(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    play = commands.add_parser("play", help="play a game yourself, at a table with bots")
+    play.add_argument(
+        "--bots",
+        type=validate.folder,
+        required=True,
+        help=f"folder of bots to play against (up to {MAX_BOTS}; as for arena run)",
+    )
+    play.add_argument(
+        "--seat",
+        type=validate.int_between(0, MAX_BOTS),
+        default=0,
+        help="your seat, from 0 (default 0; seat 0 opens when the opener is seat0)",
+    )
+    play.add_argument(
+        "--games",
+        type=validate.int_between(1, 100),
+        default=1,
+        help="games to play (default 1)",
+    )
+    play.add_argument(
+        "--move-time",
+        type=validate.seconds,
+        default=1.0,
+        help="seconds per decision for the bots (yours has no limit); default 1",
+    )
+    play.add_argument("--connect-timeout", type=validate.seconds, default=20.0)
+    options.add_sandbox_flag(play)
+    options.add_rules_flags(play)
+
+
+class PatientSeat:
+    """The person's seat: their session, with a person's time for every decision."""
+
+    def __init__(self, session: Session) -> None:
+        self._session = session
+        self.name = session.name
+
+    async def ask(self, request: bytes, request_id: int, timeout: float) -> Reply:
+        return await self._session.ask(request, request_id, HUMAN_TIME)
+
+    async def send(self, message: pb.RefereeMessage) -> bool:
+        return await self._session.send(message)
+
+    async def crashed(self) -> str | None:
+        return await self._session.crashed()
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """Who sits where: bot names, with the person's name at their seat."""
+
+    names: tuple[str, ...]
+    human: str
+
+
+def _seat(bots: list[BotSpec], seat: int) -> Table:
+    taken = {b.name for b in bots}
+    human = next(n for n in ("you", "human", "person") if n not in taken)
+    names = [b.name for b in bots]
+    names.insert(min(seat, len(names)), human)
+    return Table(tuple(names), human)
+
+
+def cmd_play(args: argparse.Namespace, console: Console) -> int:
+    def say(text: str) -> None:
+        console.print(text, highlight=False, markup=False)
+
+    return asyncio.run(_play(args, say))
+
+
+async def _play(args: argparse.Namespace, say: Say) -> int:
+    logs = Path(tempfile.mkdtemp(prefix="arena-play-"))
+    private = logs / "referee"
+    private.mkdir(mode=0o700)
+    cgroups = CgroupRoot.find()
+    socket = private / "referee.sock"
+    confinement = Confinement(decide(args.sandbox), cgroups, socket)
+    try:
+        bots = await _built(args.bots, logs, confinement, say)
+        table = _seat(bots, args.seat)
+        tokens = TokenBook()
+        lobby = Lobby(tokens)
+        referee = Referee(lobby, ServerLimits(move_time=args.move_time))
+        port = await referee.start("127.0.0.1:0", unix_socket=socket)
+        processes: list[BotProcess] = []
+        human: asyncio.subprocess.Process | None = None
+        try:
+            for bot in bots:
+                address = confinement.address(port)
+                env = arena_variables(address, bot.name, tokens.issue(bot.name), 1)
+                process = await BotProcess.start(
+                    bot, env, logs / f"{bot.name}.log", ResourceLimits(), confinement
+                )
+                processes.append(process)
+                lobby.crash_probes[bot.name] = exit_probe(process.process)
+            human = await _start_human(table.human, tokens.issue(table.human), port)
+            lobby.crash_probes[table.human] = exit_probe(human)
+            ready = await lobby.wait_for(table.names, 1, args.connect_timeout)
+            missing = [n for n in table.names if n not in ready]
+            if missing:
+                raise TournamentError(
+                    f"{', '.join(missing)} did not connect within {args.connect_timeout:.0f} s "
+                    f"(logs: {logs})"
+                )
+            for index in range(1, args.games + 1):
+                record = await _game(lobby, table, options.ruleset(args), args.move_time, index)
+                _tell(record, say)
+        finally:
+            await referee.stop("the game is over")
+            if human is not None:
+                await _stop_human(human)
+            await asyncio.gather(*(p.stop() for p in processes))
+    finally:
+        if cgroups is not None:
+            cgroups.remove()
+    say(f"The bots' logs: {logs}")
+    return 0
+
+
+async def _built(folder: Path, logs: Path, confinement: Confinement, say: Say) -> list[BotSpec]:
+    """The bots of `folder` that are ready to play (built, if they have a build)."""
+    found, problems = discover(folder)
+    for entry, reason in problems:
+        say(f"{entry}: skipped: {reason}")
+    if len(found) > MAX_BOTS:
+        say(f"{len(found)} bots: the first {MAX_BOTS} play, {MAX_BOTS + 1} seats in all")
+        found = found[:MAX_BOTS]
+    bots: list[BotSpec] = []
+    for bot in found:
+        log = logs / f"{bot.name}.build.log"
+        failure = await run_build(bot, {}, log, ResourceLimits(), confinement)
+        if failure is None:
+            bots.append(bot)
+        else:
+            say(f"{bot.name}: skipped: {failure}")
+    if not bots:
+        raise TournamentError(f"no bot in {folder} is ready to play against")
+    return bots
+
+
+async def _start_human(name: str, token: str, port: int) -> asyncio.subprocess.Process:
+    """The person's client, sharing this terminal: it dials the referee like a bot."""
+    env = dict(os.environ, **arena_variables(f"127.0.0.1:{port}", name, token, 1))
+    return await asyncio.create_subprocess_exec(sys.executable, "-m", "arena.kit.human", env=env)
+
+
+async def _stop_human(human: asyncio.subprocess.Process) -> None:
+    """It leaves on the referee's Goodbye; one that does not is stopped."""
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(human.wait(), 5)
+    if human.returncode is None:
+        human.kill()
+        await human.wait()
+
+
+async def _game(
+    lobby: Lobby, table: Table, ruleset: engine.Ruleset, move_time: float, index: int
+) -> GameRecord:
+    game_id = f"play-{index}"
+    borrowed = await lobby.borrow_table(table.names)
+    seats: list[Seat] = []
+    for name, session in borrowed.items():
+        if session is None:
+            raise TournamentError(f"{name} has left the table")
+        seats.append(PatientSeat(session) if name == table.human else session)
+    try:
+        spec = GameSpec(game_id, table.names, game_id, ruleset)
+        return await Match(spec, seats, engine.new_seed(), move_time).play()
+    finally:
+        for session in borrowed.values():
+            if session is not None:
+                await lobby.give_back(session)
+
+
+def _tell(record: GameRecord, say: Say) -> None:
+    say(f"Game {record.spec.game_id}: {', '.join(record.ranking)} (winner first)")
+    for fault in record.faults:
+        say(f"  fault: {fault.bot} {fault.fault.kind.value}: {fault.fault.detail}")
+    if not record.faults:
+        say("  no faults")
