@@ -15,12 +15,19 @@ limits are ceilings (`arena.bots.limits`), applied where the bot is started.
 
 A single file is a bot run by its interpreter (.py, .js, .sh), named after
 the file. A first word of `python` or `python3` in a command means the
-arena's own interpreter, so Python bots can import the bot kit.
+arena's own interpreter, so Python bots can import the bot kit; any other
+interpreter is named by its path (`~/venvs/bot/bin/python bot.py`), and the
+sandbox shows its install folder as it shows a required program's.
+
+No shell runs a command, but its words expand `~` and `$HOME`, `$USER`
+(`${HOME}`) as a shell would, from the organiser's environment; any other
+variable is refused, since the organiser's environment may hold secrets.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import shlex
 import shutil
@@ -60,8 +67,15 @@ class BotSpec:
     memory_mb: int | None = None
     files_hash: str = field(default="", compare=False)
 
+    @property
+    def programs(self) -> tuple[str, ...]:
+        """The programs it needs: those it `requires`, and an interpreter `run` names by path."""
+        first = self.run[0]
+        named = (first,) if Path(first).is_absolute() and first not in self.requires else ()
+        return (*self.requires, *named)
+
     def missing_programs(self) -> list[str]:
-        return [p for p in self.requires if shutil.which(p) is None]
+        return [p for p in self.programs if shutil.which(p) is None]
 
 
 def resolve_command(words: tuple[str, ...]) -> list[str]:
@@ -183,7 +197,28 @@ def _command(data: dict[str, Any], key: str) -> tuple[str, ...] | None:
         raise ManifestError(f"{MANIFEST}: {key!r} cannot be split into words: {error}") from None
     if not words:
         raise ManifestError(f"{MANIFEST}: {key!r} is empty")
-    return words
+    return tuple(_expand(word, key) for word in words)
+
+
+_VARIABLE = re.compile(r"\$(?:\{(\w+)\}|(\w+))")
+
+
+def _expand(word: str, key: str) -> str:
+    """`~` and `$HOME`, `$USER` as a shell would expand them; any other variable is refused."""
+    known = {"HOME": str(Path.home()), "USER": os.environ.get("USER", "")}
+
+    def value(match: re.Match[str]) -> str:
+        name = match[1] or match[2]
+        if name not in known:
+            raise ManifestError(
+                f"{MANIFEST}: {key!r} names ${name}; only {', '.join('$' + n for n in known)}"
+                " and ~ are expanded (the organiser's other variables are not a bot's)"
+            )
+        return known[name]
+
+    if word == "~" or word.startswith("~/"):
+        word = known["HOME"] + word[1:]
+    return _VARIABLE.sub(value, word)
 
 
 _SKIP_DIRS = {"node_modules", "bin", "target", "__pycache__", ".git"}
