@@ -94,7 +94,7 @@ class Referee:
         self._server: grpc.aio.Server | None = None
         self.unix_socket: Path | None = None
         self.tls = False
-        """Whether the TCP port speaks TLS (local bots dial the Unix socket then: see Confinement)."""
+        """Whether the TCP port speaks TLS (local bots then dial the Unix socket: Confinement)."""
         self._opening: set[Session] = set()
         """Sessions admitted but not yet in the lobby (whose processes are taken all the same)."""
         """Where local bots dial too (sandboxed bots have no network): see `arena.bots.sandbox`."""

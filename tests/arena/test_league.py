@@ -661,7 +661,7 @@ def test_with_tls_bots_that_trust_the_certificate_play_and_plaintext_bots_cannot
             assert night.info()["entrants"] == ["alpha", "beta"]
 
             told = [
-                (plaintext, f"the referee at {lg.address} speaks TLS; this bot dialled in plaintext"),
+                (plaintext, f"the referee at {lg.address} speaks TLS; this bot dialled in"),
                 (untrusted, "the referee's certificate is not trusted"),
             ]
             for bot, said in told:
