@@ -40,6 +40,8 @@ from typing import Any
 from arena.errors import ArenaError
 
 MANIFEST = "bot.toml"
+STAMP = ".perudo-build"
+"""The arena's record of a bot's last good build (see `arena.bots.buildstamp`)."""
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")
 _KEYS = {"name", "run", "build", "build_timeout", "sessions", "requires", "memory_mb"}
 _INTERPRETERS = {".py": ["python"], ".js": ["node"], ".sh": ["bash"]}
@@ -174,7 +176,7 @@ def _from_manifest(folder: Path, manifest: Path) -> BotSpec:
         sessions=sessions,
         requires=tuple(requires),
         memory_mb=memory,
-        files_hash=_hash_files(_source_files(folder), folder),
+        files_hash=hash_folder(folder),
     )
 
 
@@ -221,15 +223,24 @@ def _expand(word: str, key: str) -> str:
     return _VARIABLE.sub(value, word)
 
 
-_SKIP_DIRS = {"node_modules", "bin", "target", "__pycache__", ".git"}
+OUTPUT_DIRS = {"node_modules", "bin", "target"}
+"""What builds make, left out of the files' hash: the results name the code, not its build."""
+_SKIP_DIRS = {*OUTPUT_DIRS, "__pycache__", ".git"}
 
 
 def _source_files(folder: Path) -> list[Path]:
     return [
         p
         for p in folder.rglob("*")
-        if p.is_file() and not (_SKIP_DIRS & set(p.relative_to(folder).parts))
+        if p.is_file()
+        and not (_SKIP_DIRS & set(p.relative_to(folder).parts))
+        and p != folder / STAMP
     ]
+
+
+def hash_folder(folder: Path) -> str:
+    """The files hash of a bot folder: what the results say played."""
+    return _hash_files(_source_files(folder), folder)
 
 
 def _hash_files(files: list[Path], root: Path) -> str:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import engine
+from arena.bots import buildstamp
 from arena.bots.build import run_build
 from arena.bots.cgroups import CgroupRoot
 from arena.bots.environment import arena_variables
@@ -167,7 +168,10 @@ async def check_bot(
     connect_timeout: float = 20.0,
     limits: ResourceLimits | None = None,
     sandbox: SandboxMode = SandboxMode.AUTO,
+    rebuild: bool = False,
 ) -> CheckRun:
+    """Put the bot at `path` through the checks; an unchanged bot is not built again
+    unless `rebuild` (see `arena.bots.buildstamp`)."""
     run = CheckRun()
 
     def record(check: Check) -> None:
@@ -202,7 +206,16 @@ async def check_bot(
     with tempfile.TemporaryDirectory(prefix="check-bot-") as tmp:
         try:
             await _check_in(
-                spec, Path(tmp), record, run, limits, decided, cgroups, move_time, connect_timeout
+                spec,
+                Path(tmp),
+                record,
+                run,
+                limits,
+                decided,
+                cgroups,
+                move_time,
+                connect_timeout,
+                rebuild,
             )
         finally:
             if cgroups is not None:
@@ -220,6 +233,7 @@ async def _check_in(
     cgroups: CgroupRoot | None,
     move_time: float,
     connect_timeout: float,
+    rebuild: bool,
 ) -> None:
     """Build, start and probe the bot, confined as in a tournament."""
     private = logs / "referee"
@@ -227,12 +241,15 @@ async def _check_in(
     socket = private / "referee.sock"
     confinement = Confinement(sandbox, cgroups, socket)
     record(Check("sandbox", True, " ".join(confinement.describe(limits))))
-    failure = await run_build(spec, {}, logs / "build.log", limits, confinement)
-    if failure is not None:
-        record(Check("build", False, failure))
-        return
-    if spec.build is not None:
-        record(Check("build", True, " ".join(spec.build)))
+    if spec.build is not None and not rebuild and buildstamp.current(spec):
+        record(Check("build", True, "unchanged since its last build: not rebuilt (--rebuild)"))
+    else:
+        failure = await run_build(spec, {}, logs / "build.log", limits, confinement)
+        if failure is not None:
+            record(Check("build", False, failure))
+            return
+        if spec.build is not None:
+            record(Check("build", True, " ".join(spec.build)))
     tokens = TokenBook()
     lobby = Lobby(tokens)
     referee = Referee(lobby, ServerLimits(move_time=move_time))

@@ -81,6 +81,9 @@ def _parser() -> argparse.ArgumentParser:
         help="most seconds a bot's build may take (its manifest may ask for less)",
     )
     options.add_sandbox_flag(run)
+    run.add_argument(
+        "--rebuild", action="store_true", help="build every bot, even one unchanged since its last"
+    )
     options.add_rules_flags(run)
 
     board.add_command(commands)
@@ -131,6 +134,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     check.add_argument("--connect-timeout", type=validate.seconds, default=20.0)
     options.add_sandbox_flag(check)
+    check.add_argument(
+        "--rebuild", action="store_true", help="build the bot even if unchanged since its last"
+    )
 
     league.add_commands(commands)
     verify.add_commands(commands)
@@ -163,6 +169,7 @@ def _config(args: argparse.Namespace) -> TournamentConfig:
         name=args.name,
         deals=Deals(args.deals),
         sandbox=args.sandbox,
+        rebuild=args.rebuild,
     )
 
 
@@ -340,7 +347,14 @@ def cmd_check_bot(args: argparse.Namespace, console: Console) -> int:
 
     console.print(f"Checking {args.path}", highlight=False)
     run = asyncio.run(
-        check_bot(args.path, say, args.move_time, args.connect_timeout, sandbox=args.sandbox)
+        check_bot(
+            args.path,
+            say,
+            args.move_time,
+            args.connect_timeout,
+            sandbox=args.sandbox,
+            rebuild=args.rebuild,
+        )
     )
     failed = sum(not c.passed for c in run.checks)
     console.print(

@@ -59,6 +59,8 @@ class TournamentConfig:
     """On a league server: how long to wait for a disconnected bot before its games are dropped."""
     deals: Deals = Deals.OWN
     sandbox: SandboxMode = SandboxMode.AUTO
+    rebuild: bool = False
+    """Build every bot, even one unchanged since its last good build (`arena.bots.buildstamp`)."""
 
     @property
     def league_path(self) -> Path:
