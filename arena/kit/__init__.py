@@ -162,9 +162,12 @@ def _forked(conn: Connection, policy: Policy, on_game_over: GameOverHook | None)
                 os._exit(code)
         copies.append(pid)
     code = _play(one, policy, on_game_over)
-    for pid in copies:
-        _, status = os.waitpid(pid, 0)
-        code = max(code, min(abs(os.waitstatus_to_exitcode(status)), 1))
+    try:
+        for pid in copies:
+            _, status = os.waitpid(pid, 0)
+            code = max(code, min(abs(os.waitstatus_to_exitcode(status)), 1))
+    except KeyboardInterrupt:  # the copies have it too, and die with this process
+        return 130
     return code
 
 
