@@ -82,6 +82,8 @@ async def run_build(
     finally:
         if group is not None:
             group.remove()
+    if code != 0:
+        buildstamp.forget(spec)  # one the build itself wrote: only a good build is remembered
     if code is None:
         return f"the build took longer than {timeout:.0f} s"
     if code != 0:

@@ -69,7 +69,8 @@ def test_the_stamp_is_no_part_of_the_files_hash(tmp_path: Path) -> None:
 def test_a_failed_build_leaves_no_stamp(tmp_path: Path) -> None:
     folder = _bot(tmp_path)
     assert asyncio.run(run_build(_spec(folder), {}, tmp_path / "build.log")) is None
-    (folder / "build.sh").write_text("exit 3\n")
+    # A failing build that writes a stamp of its own: that is not kept either.
+    (folder / "build.sh").write_text(f"echo '{{\"key\": 1}}' > {STAMP}; exit 3\n")
     assert asyncio.run(run_build(_spec(folder), {}, tmp_path / "build.log")) is not None
     assert not (folder / STAMP).exists()
     assert not buildstamp.current(_spec(folder))
