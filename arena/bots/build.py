@@ -7,6 +7,7 @@ import contextlib
 import signal
 from pathlib import Path
 
+from arena.bots import buildstamp
 from arena.bots.cgroups import BotGroup
 from arena.bots.environment import bot_environment
 from arena.bots.limits import Confinement, ResourceLimits
@@ -38,6 +39,9 @@ async def run_build(
 ) -> str | None:
     """Run the bot's build command; None on success, else why it failed.
 
+    A success is remembered (`arena.bots.buildstamp`), so that callers can skip
+    the next build of an unchanged bot.
+
     The build is confined like the bot (see `arena.bots.sandbox` for what differs),
     limited in time by the organiser's cap, and its whole process tree is
     killed when it ends, however it ends: a sleeper it leaves behind does not
@@ -45,6 +49,7 @@ async def run_build(
     """
     if spec.build is None:
         return None
+    buildstamp.forget(spec)
     limits = limits or ResourceLimits()
     confinement = confinement or Confinement()
     timeout = limits.build_time_for(spec)
@@ -77,9 +82,12 @@ async def run_build(
     finally:
         if group is not None:
             group.remove()
+    if code != 0:
+        buildstamp.forget(spec)  # one the build itself wrote: only a good build is remembered
     if code is None:
         return f"the build took longer than {timeout:.0f} s"
     if code != 0:
         tail = log.read_text(errors="replace").strip().splitlines()[-1:] or ["(no output)"]
         return f"the build failed with exit code {code}: {tail[0][:200]}"
+    buildstamp.remember(spec)
     return None

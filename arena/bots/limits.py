@@ -68,10 +68,16 @@ class Confinement:
     cgroups: CgroupRoot | None = None
     socket: Path | None = None
     """The referee's Unix socket on the host, which sandboxed bots dial."""
+    tls_port: bool = False
+    """The referee's TCP port speaks TLS (a league server's): local bots, sandboxed or
+    not, dial the Unix socket, which no network reaches, instead of needing a
+    certificate made out to 127.0.0.1."""
 
     def address(self, port: int) -> str:
-        if self.sandbox.active and self.socket is not None:
+        if self.socket is not None and self.sandbox.active:
             return f"unix:{SOCKET_INSIDE}"
+        if self.socket is not None and self.tls_port:
+            return f"unix:{self.socket}"
         return f"127.0.0.1:{port}"
 
     def describe(self, limits: ResourceLimits) -> list[str]:

@@ -15,12 +15,19 @@ limits are ceilings (`arena.bots.limits`), applied where the bot is started.
 
 A single file is a bot run by its interpreter (.py, .js, .sh), named after
 the file. A first word of `python` or `python3` in a command means the
-arena's own interpreter, so Python bots can import the bot kit.
+arena's own interpreter, so Python bots can import the bot kit; any other
+interpreter is named by its path (`~/venvs/bot/bin/python bot.py`), and the
+sandbox shows its install folder as it shows a required program's.
+
+No shell runs a command, but its words expand `~` and `$HOME`, `$USER`
+(`${HOME}`) as a shell would, from the organiser's environment; any other
+variable is refused, since the organiser's environment may hold secrets.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import shlex
 import shutil
@@ -33,6 +40,8 @@ from typing import Any
 from arena.errors import ArenaError
 
 MANIFEST = "bot.toml"
+STAMP = ".perudo-build"
+"""The arena's record of a bot's last good build (see `arena.bots.buildstamp`)."""
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")
 _KEYS = {"name", "run", "build", "build_timeout", "sessions", "requires", "memory_mb"}
 _INTERPRETERS = {".py": ["python"], ".js": ["node"], ".sh": ["bash"]}
@@ -60,8 +69,15 @@ class BotSpec:
     memory_mb: int | None = None
     files_hash: str = field(default="", compare=False)
 
+    @property
+    def programs(self) -> tuple[str, ...]:
+        """The programs it needs: those it `requires`, and an interpreter `run` names by path."""
+        first = self.run[0]
+        named = (first,) if Path(first).is_absolute() and first not in self.requires else ()
+        return (*self.requires, *named)
+
     def missing_programs(self) -> list[str]:
-        return [p for p in self.requires if shutil.which(p) is None]
+        return [p for p in self.programs if shutil.which(p) is None]
 
 
 def resolve_command(words: tuple[str, ...]) -> list[str]:
@@ -160,7 +176,7 @@ def _from_manifest(folder: Path, manifest: Path) -> BotSpec:
         sessions=sessions,
         requires=tuple(requires),
         memory_mb=memory,
-        files_hash=_hash_files(_source_files(folder), folder),
+        files_hash=hash_folder(folder),
     )
 
 
@@ -183,18 +199,48 @@ def _command(data: dict[str, Any], key: str) -> tuple[str, ...] | None:
         raise ManifestError(f"{MANIFEST}: {key!r} cannot be split into words: {error}") from None
     if not words:
         raise ManifestError(f"{MANIFEST}: {key!r} is empty")
-    return words
+    return tuple(_expand(word, key) for word in words)
 
 
-_SKIP_DIRS = {"node_modules", "bin", "target", "__pycache__", ".git"}
+_VARIABLE = re.compile(r"\$(?:\{(\w+)\}|(\w+))")
+
+
+def _expand(word: str, key: str) -> str:
+    """`~` and `$HOME`, `$USER` as a shell would expand them; any other variable is refused."""
+    known = {"HOME": str(Path.home()), "USER": os.environ.get("USER", "")}
+
+    def value(match: re.Match[str]) -> str:
+        name = match[1] or match[2]
+        if name not in known:
+            raise ManifestError(
+                f"{MANIFEST}: {key!r} names ${name}; only {', '.join('$' + n for n in known)}"
+                " and ~ are expanded (the organiser's other variables are not a bot's)"
+            )
+        return known[name]
+
+    if word == "~" or word.startswith("~/"):
+        word = known["HOME"] + word[1:]
+    return _VARIABLE.sub(value, word)
+
+
+OUTPUT_DIRS = {"node_modules", "bin", "target"}
+"""What builds make, left out of the files' hash: the results name the code, not its build."""
+_SKIP_DIRS = {*OUTPUT_DIRS, "__pycache__", ".git"}
 
 
 def _source_files(folder: Path) -> list[Path]:
     return [
         p
         for p in folder.rglob("*")
-        if p.is_file() and not (_SKIP_DIRS & set(p.relative_to(folder).parts))
+        if p.is_file()
+        and not (_SKIP_DIRS & set(p.relative_to(folder).parts))
+        and p != folder / STAMP
     ]
+
+
+def hash_folder(folder: Path) -> str:
+    """The files hash of a bot folder: what the results say played."""
+    return _hash_files(_source_files(folder), folder)
 
 
 def _hash_files(files: list[Path], root: Path) -> str:

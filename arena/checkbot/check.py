@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import engine
+from arena.bots import buildstamp
 from arena.bots.build import run_build
 from arena.bots.cgroups import CgroupRoot
 from arena.bots.environment import arena_variables
@@ -197,7 +198,10 @@ async def check_bot(
     connect_timeout: float = 20.0,
     limits: ResourceLimits | None = None,
     sandbox: SandboxMode = SandboxMode.AUTO,
+    rebuild: bool = False,
 ) -> CheckRun:
+    """Put the bot at `path` through the checks; an unchanged bot is not built again
+    unless `rebuild` (see `arena.bots.buildstamp`)."""
     run = CheckRun()
     logs: list[Path] = []
     """Where the logs go, once there is a folder for them: the bot's, and its build's."""
@@ -241,7 +245,16 @@ async def check_bot(
     logs.extend((folder / "bot.log", folder / "build.log"))
     try:
         await _check_in(
-            spec, folder, record, run, limits, decided, cgroups, move_time, connect_timeout
+            spec,
+            folder,
+            record,
+            run,
+            limits,
+            decided,
+            cgroups,
+            move_time,
+            connect_timeout,
+            rebuild,
         )
     finally:
         shutil.rmtree(folder / "referee", ignore_errors=True)
@@ -264,6 +277,7 @@ async def _check_in(
     cgroups: CgroupRoot | None,
     move_time: float,
     connect_timeout: float,
+    rebuild: bool,
 ) -> None:
     """Build, start and probe the bot, confined as in a tournament."""
     private = logs / "referee"
@@ -271,12 +285,15 @@ async def _check_in(
     socket = private / "referee.sock"
     confinement = Confinement(sandbox, cgroups, socket)
     record(Check("sandbox", True, " ".join(confinement.describe(limits))))
-    failure = await run_build(spec, {}, logs / "build.log", limits, confinement)
-    if failure is not None:
-        record(Check("build", False, failure))
-        return
-    if spec.build is not None:
-        record(Check("build", True, " ".join(spec.build)))
+    if spec.build is not None and not rebuild and buildstamp.current(spec):
+        record(Check("build", True, "unchanged since its last build: not rebuilt (--rebuild)"))
+    else:
+        failure = await run_build(spec, {}, logs / "build.log", limits, confinement)
+        if failure is not None:
+            record(Check("build", False, failure))
+            return
+        if spec.build is not None:
+            record(Check("build", True, " ".join(spec.build)))
     tokens = TokenBook()
     lobby = Lobby(tokens)
     referee = Referee(lobby, ServerLimits(move_time=move_time))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import signal
@@ -18,6 +19,7 @@ from rich.console import Console
 from arena.bots.capacity import default_jobs
 from arena.bots.manifest import valid_name
 from arena.cli import live, options, validate
+from arena.league.handshakes import HandshakeWatch
 from arena.league.rebuild import rebuild
 from arena.league.server import LeagueConfig, LeagueServer, admin_token_path
 from arena.league.store import LeagueStore
@@ -227,9 +229,11 @@ async def _serve(config: LeagueConfig, console: Console) -> int:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
-    await stop.wait()
-    console.print("Stopping: finishing the games in flight.")
-    await server.stop()
+    # gRPC's line per failed TLS handshake, told once in words instead.
+    with HandshakeWatch(say) if config.tls else contextlib.nullcontext():
+        await stop.wait()
+        console.print("Stopping: finishing the games in flight.")
+        await server.stop()
     return 0
 
 

@@ -93,6 +93,9 @@ def _parser() -> argparse.ArgumentParser:
         "Without it a crash is final",
     )
     options.add_sandbox_flag(run)
+    run.add_argument(
+        "--rebuild", action="store_true", help="build every bot, even one unchanged since its last"
+    )
     options.add_rules_flags(run)
 
     board.add_command(commands)
@@ -144,6 +147,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     check.add_argument("--connect-timeout", type=validate.seconds, default=20.0)
     options.add_sandbox_flag(check)
+    check.add_argument(
+        "--rebuild", action="store_true", help="build the bot even if unchanged since its last"
+    )
 
     league.add_commands(commands)
     verify.add_commands(commands)
@@ -177,6 +183,7 @@ def _config(args: argparse.Namespace) -> TournamentConfig:
         deals=Deals(args.deals),
         sandbox=args.sandbox,
         recover=args.recover,
+        rebuild=args.rebuild,
     )
 
 
@@ -358,7 +365,14 @@ def cmd_check_bot(args: argparse.Namespace, console: Console) -> int:
 
     console.print(f"Checking {args.path}", highlight=False)
     run = asyncio.run(
-        check_bot(args.path, say, args.move_time, args.connect_timeout, sandbox=args.sandbox)
+        check_bot(
+            args.path,
+            say,
+            args.move_time,
+            args.connect_timeout,
+            sandbox=args.sandbox,
+            rebuild=args.rebuild,
+        )
     )
     failed = sum(not c.passed for c in run.checks)
     console.print(

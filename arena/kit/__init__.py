@@ -32,8 +32,8 @@ import ctypes
 import dataclasses
 import os
 import signal
-import subprocess
 import sys
+import traceback
 from collections.abc import Sequence
 
 from arena.kit.client import (
@@ -70,8 +70,12 @@ __all__ = [
 def connection_from_env(
     name: str | None = None, argv: Sequence[str] | None = None, bot_version: str = ""
 ) -> Connection:
-    """Where to connect and as whom: flags first, then the environment, then `name`."""
-    parser = argparse.ArgumentParser(description="A Perudo Arena bot.")
+    """Where to connect and as whom: flags first, then the environment, then `name`.
+
+    Only the guide's flags, each spelled out: a typo or an abbreviation
+    (`--n zz`) is refused rather than read as something the author did not mean.
+    """
+    parser = argparse.ArgumentParser(description="A Perudo Arena bot.", allow_abbrev=False)
     parser.add_argument("--address", default=os.environ.get("PERUDO_ADDRESS"))
     parser.add_argument("--name", default=os.environ.get("PERUDO_BOT_NAME", name))
     parser.add_argument("--token", default=os.environ.get("PERUDO_TOKEN"))
@@ -79,8 +83,8 @@ def connection_from_env(
     parser.add_argument(
         "--tls", action="store_true", default=os.environ.get("PERUDO_TLS", "") not in {"", "0"}
     )
-    parser.add_argument("--ca-file", default=os.environ.get("PERUDO_CA_FILE"))
-    args, _ = parser.parse_known_args(argv)  # the bot may have flags of its own
+    parser.add_argument("--ca-file", default=os.environ.get("PERUDO_CA_FILE") or None)
+    args = parser.parse_args(argv)
     missing = [flag for flag in ("address", "name", "token") if not getattr(args, flag)]
     if missing:
         parser.error(
@@ -91,8 +95,6 @@ def connection_from_env(
         )
     if args.sessions < 1:
         parser.error("--sessions must be at least 1")
-    if os.environ.get(_CHILD):
-        args.sessions = 1
     return Connection(
         args.address,
         args.name,
@@ -113,27 +115,72 @@ def run(
 ) -> None:
     """Connect `policy` to the referee and play until it says goodbye.
 
-    Each session runs in a process of its own (this one and copies of it), so
-    a policy that thinks hard in one game never makes another game wait: one
-    Python process runs one policy call at a time.
+    Each session runs in a process of its own, so a policy that thinks hard in
+    one game never makes another game wait (one Python process runs one policy
+    call at a time). The others are forked from this one when `run` is called,
+    after the bot has loaded: a model that takes a minute to load is loaded
+    once, and every session opens at once. The fork comes before any gRPC
+    channel exists, which is what makes it safe; where there is no fork
+    (Windows), every session is served by this process.
     """
     conn = connection_from_env(name, argv, bot_version=name or "")
-    _die_with_starter()
-    copies = _start_copies(conn)
-    code = 0
+    if conn.sessions > 1 and hasattr(os, "fork"):
+        raise SystemExit(_forked(conn, policy, on_game_over))
+    raise SystemExit(_play(conn, policy, on_game_over))
+
+
+def _play(conn: Connection, policy: Policy, on_game_over: GameOverHook | None) -> int:
+    """Serve `conn`'s sessions in this process; the exit code, saying why when it is not 0."""
     try:
-        asyncio.run(serve(dataclasses.replace(conn, sessions=1), policy, on_game_over))
+        asyncio.run(serve(conn, policy, on_game_over))
     except (RefusedError, ConnectionError) as error:
         print(f"{conn.name}: {error}", file=sys.stderr)
-        code = 1
+        return 1
     except KeyboardInterrupt:
-        code = 130
-    for copy in copies:
-        code = max(code, min(copy.wait(), 1))
-    raise SystemExit(code)
+        return 130
+    return 0
 
 
-_CHILD = "PERUDO_KIT_SESSION_COPY"
+def _forked(conn: Connection, policy: Policy, on_game_over: GameOverHook | None) -> int:
+    """One session here and one in each of `conn.sessions - 1` forked copies of this process."""
+    one = dataclasses.replace(conn, sessions=1)
+    parent = os.getpid()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    copies = []
+    for _ in range(conn.sessions - 1):
+        pid = os.fork()
+        if pid == 0:  # never returns: the copy must not go on to run the parent's code
+            code = 1
+            try:
+                code = _copy(one, policy, on_game_over, parent)
+            except BaseException:
+                traceback.print_exc()
+            finally:
+                sys.stdout.flush()
+                sys.stderr.flush()
+                os._exit(code)
+        copies.append(pid)
+    code = _play(one, policy, on_game_over)
+    try:
+        for pid in copies:
+            _, status = os.waitpid(pid, 0)
+            code = max(code, min(abs(os.waitstatus_to_exitcode(status)), 1))
+    except KeyboardInterrupt:  # the copies have it too, and die with this process
+        return 130
+    return code
+
+
+def _copy(conn: Connection, policy: Policy, on_game_over: GameOverHook | None, parent: int) -> int:
+    """A forked copy: it dies with the process that forked it, even one killed outright.
+
+    Otherwise a copy whose first process was killed plays on alone until its
+    stream times out, long after the arena is gone.
+    """
+    _ask_kill_on_parent_death()
+    if os.getppid() != parent:  # it died before the signal was asked for
+        return 1
+    return _play(conn, policy, on_game_over)
 
 
 _PR_SET_PDEATHSIG = 1
@@ -144,32 +191,3 @@ def _ask_kill_on_parent_death() -> None:
     launcher, so it asks Linux itself; elsewhere the copy notices its closed stream instead."""
     with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-
-
-def _die_with_starter() -> None:
-    """A session copy dies with the process that started it, even one killed outright.
-
-    Otherwise a copy whose first process was killed plays on alone until its
-    stream times out, long after the arena is gone.
-    """
-    starter = os.environ.get(_CHILD, "")
-    if not starter.isdigit():
-        return
-    _ask_kill_on_parent_death()
-    if os.getppid() != int(starter):  # it died before the signal was asked for
-        raise SystemExit(1)
-
-
-def _start_copies(conn: Connection) -> list[subprocess.Popen[bytes]]:
-    """Copies of this bot's process for sessions 2..n, each told to open one session."""
-    if conn.sessions <= 1:
-        return []
-    env = dict(
-        os.environ,
-        PERUDO_ADDRESS=conn.address,
-        PERUDO_BOT_NAME=conn.name,
-        PERUDO_TOKEN=conn.token,
-        **{_CHILD: str(os.getpid())},
-    )
-    command = [sys.executable, *sys.orig_argv[1:]]
-    return [subprocess.Popen(command, env=env) for _ in range(conn.sessions - 1)]

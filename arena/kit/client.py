@@ -16,6 +16,7 @@ from typing import Protocol
 
 import grpc
 
+from arena.kit.dialing import diagnose
 from arena.kit.errors import NoRefereeError, RefusedError, SessionLostError
 from arena.protocol import wire
 from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
@@ -159,11 +160,27 @@ async def _session(channel: grpc.aio.Channel, conn: Connection, handler: Handler
         await handler.close()
 
 
+async def _ready(channel: grpc.aio.Channel, conn: Connection) -> None:
+    """Wait until the channel is ready; each time it fails, find out whether it ever can be.
+
+    A bot dialling a TLS port in plaintext (or the reverse, or distrusting the
+    certificate) is told so at once, rather than after its whole timeout.
+    """
+    state = channel.get_state(try_to_connect=True)
+    while state is not grpc.ChannelConnectivity.READY:
+        if state is grpc.ChannelConnectivity.TRANSIENT_FAILURE:
+            why = await asyncio.to_thread(diagnose, conn.address, conn.tls, conn.ca_file)
+            if why is not None:
+                raise NoRefereeError(why)
+        await channel.wait_for_state_change(state)
+        state = channel.get_state(try_to_connect=True)
+
+
 async def serve_sessions(conn: Connection, make_handler: Callable[[], Handler]) -> None:
     """Open `conn.sessions` sessions, each with a handler of its own, until the referee is done."""
     async with conn.channel() as channel:
         try:
-            await asyncio.wait_for(channel.channel_ready(), conn.connect_timeout)
+            await asyncio.wait_for(_ready(channel, conn), conn.connect_timeout)
         except TimeoutError:
             raise NoRefereeError(
                 f"no referee answered at {conn.address} within {conn.connect_timeout:.0f} s"

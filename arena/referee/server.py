@@ -93,6 +93,8 @@ class Referee:
         self.limits = limits or ServerLimits()
         self._server: grpc.aio.Server | None = None
         self.unix_socket: Path | None = None
+        self.tls = False
+        """Whether the TCP port speaks TLS (local bots then dial the Unix socket: Confinement)."""
         self._opening: set[Session] = set()
         """Sessions admitted but not yet in the lobby (whose processes are taken all the same)."""
         """Where local bots dial too (sandboxed bots have no network): see `arena.bots.sandbox`."""
@@ -146,6 +148,7 @@ class Referee:
             raise ListenError(f"could not listen on unix:{unix_socket}")
         await server.start()
         self.unix_socket = unix_socket
+        self.tls = tls is not None
         self._server = server
         self.lag.start()
         return port

@@ -61,6 +61,8 @@ class TournamentConfig:
     sandbox: SandboxMode = SandboxMode.AUTO
     recover: int = 0
     """Restarts allowed per local bot whose process dies (`--recover`); 0: a crash is final."""
+    rebuild: bool = False
+    """Build every bot, even one unchanged since its last good build (`arena.bots.buildstamp`)."""
 
     @property
     def league_path(self) -> Path:

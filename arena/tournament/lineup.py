@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from arena.bots import buildstamp
 from arena.bots.build import run_build
 from arena.bots.environment import arena_variables
 from arena.bots.limits import Confinement, check_descriptors
@@ -129,6 +130,9 @@ class Lineup:
     async def _build(self, bot: BotSpec, folder: TournamentFolder) -> bool:
         """Build one bot, saying when it starts and how long it took: builds can take minutes."""
         if bot.build is None:
+            return True
+        if not self.config.rebuild and buildstamp.current(bot):
+            self.observer.note(f"{bot.name}: unchanged since its last build: not rebuilt")
             return True
         log = folder.logs / f"{bot.name}.build.log"
         self.observer.note(f"building {bot.name} (up to {bot.build_timeout:.0f} s)")

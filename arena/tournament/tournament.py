@@ -159,7 +159,7 @@ class Tournament:
             else:
                 referee, port, remote = venue.referee, venue.port, venue.remote
             lineup = self._lineup
-            lineup.confine(Confinement(sandbox, cgroups, referee.unix_socket), info)
+            lineup.confine(Confinement(sandbox, cgroups, referee.unix_socket, referee.tls), info)
             lobby = self._lobby = referee.lobby
             if info["bots_dir"] is not None:
                 bots = await lineup.prepare(

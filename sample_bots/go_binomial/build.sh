@@ -1,6 +1,7 @@
 #!/bin/sh
 # Builds the go-binomial bot from scratch: the protoc plugins pinned in
-# go.mod, the Go stubs generated from ../../proto, then the bot itself.
+# go.mod, the Go stubs generated from proto/ (a copy of the arena's, so that
+# this folder builds wherever it is), then the bot itself.
 # Needs Go and a Python with grpc_tools (which ships protoc) first on PATH.
 set -eu
 cd "$(dirname "$0")"
@@ -18,7 +19,7 @@ go build -o bin/protoc-gen-go google.golang.org/protobuf/cmd/protoc-gen-go
 go build -o bin/protoc-gen-go-grpc google.golang.org/grpc/cmd/protoc-gen-go-grpc
 
 rm -rf perudov1
-"$PYTHON" -m grpc_tools.protoc -I../../proto \
+"$PYTHON" -m grpc_tools.protoc -Iproto \
 	--plugin=protoc-gen-go=./bin/protoc-gen-go \
 	--plugin=protoc-gen-go-grpc=./bin/protoc-gen-go-grpc \
 	--go_out=. --go_opt=module=$MODULE --go_opt=M$PROTO=$MODULE/perudov1 \

@@ -19,6 +19,7 @@ import (
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/connectivity"
+	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/credentials/insecure"
 
 	pb "gobinomial/perudov1"
@@ -38,6 +39,8 @@ type config struct {
 	name     string
 	token    string
 	sessions int
+	tls      bool   // dial with TLS (a league server on the network)
+	caFile   string // a CA certificate to trust instead of the system's
 }
 
 func main() {
@@ -52,7 +55,7 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	conn, err := dial(ctx, cfg.address)
+	conn, err := dial(ctx, cfg)
 	if err != nil {
 		log.Fatalf("cannot reach referee at %s: %v", cfg.address, err)
 	}
@@ -80,6 +83,8 @@ func parseConfig(args []string) (config, error) {
 		name:     os.Getenv("PERUDO_BOT_NAME"),
 		token:    os.Getenv("PERUDO_TOKEN"),
 		sessions: 1,
+		tls:      os.Getenv("PERUDO_TLS") != "" && os.Getenv("PERUDO_TLS") != "0",
+		caFile:   os.Getenv("PERUDO_CA_FILE"),
 	}
 	if s := os.Getenv("PERUDO_SESSIONS"); s != "" {
 		n, err := strconv.Atoi(s)
@@ -94,6 +99,8 @@ func parseConfig(args []string) (config, error) {
 	fs.StringVar(&cfg.name, "name", cfg.name, "bot name sent in Hello (PERUDO_BOT_NAME)")
 	fs.StringVar(&cfg.token, "token", cfg.token, "token sent in Hello (PERUDO_TOKEN)")
 	fs.IntVar(&cfg.sessions, "sessions", cfg.sessions, "concurrent Play streams (PERUDO_SESSIONS)")
+	fs.BoolVar(&cfg.tls, "tls", cfg.tls, "dial with TLS (PERUDO_TLS=1)")
+	fs.StringVar(&cfg.caFile, "ca-file", cfg.caFile, "CA certificate to trust, implies --tls (PERUDO_CA_FILE)")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
@@ -107,10 +114,26 @@ func parseConfig(args []string) (config, error) {
 	return cfg, nil
 }
 
-// dial opens the one plaintext connection all sessions share and waits until
-// it is ready, letting gRPC retry with backoff for up to dialTimeout.
-func dial(ctx context.Context, address string) (*grpc.ClientConn, error) {
-	conn, err := grpc.NewClient(address, grpc.WithTransportCredentials(insecure.NewCredentials()))
+// transport is plaintext, or TLS when PERUDO_TLS or PERUDO_CA_FILE says so,
+// trusting the CA file if given and the system's CAs otherwise.
+func transport(cfg config) (credentials.TransportCredentials, error) {
+	if cfg.caFile != "" {
+		return credentials.NewClientTLSFromFile(cfg.caFile, "")
+	}
+	if cfg.tls {
+		return credentials.NewClientTLSFromCert(nil, ""), nil
+	}
+	return insecure.NewCredentials(), nil
+}
+
+// dial opens the one connection all sessions share and waits until it is
+// ready, letting gRPC retry with backoff for up to dialTimeout.
+func dial(ctx context.Context, cfg config) (*grpc.ClientConn, error) {
+	creds, err := transport(cfg)
+	if err != nil {
+		return nil, err
+	}
+	conn, err := grpc.NewClient(cfg.address, grpc.WithTransportCredentials(creds))
 	if err != nil {
 		return nil, err
 	}

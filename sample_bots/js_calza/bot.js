@@ -3,12 +3,14 @@
 // referee, opens one Play stream per session and answers every request with
 // the action chosen in strategy.js.
 
+const fs = require('fs');
 const path = require('path');
 const grpc = require('@grpc/grpc-js');
 const protoLoader = require('@grpc/proto-loader');
 const { decide, isLegal } = require('./strategy');
 
-const PROTO = path.join(__dirname, '..', '..', 'proto', 'perudo', 'v1', 'referee.proto');
+// A copy of the arena's proto/perudo/v1/referee.proto, so that this folder works anywhere.
+const PROTO = path.join(__dirname, 'proto', 'perudo', 'v1', 'referee.proto');
 const BOT_VERSION = 'js-calza 1';
 const CONNECT_TIMEOUT_MS = 10000; // the referee may still be starting up
 
@@ -23,15 +25,30 @@ function settings(argv) {
     name: process.env.PERUDO_BOT_NAME || 'js-calza',
     token: process.env.PERUDO_TOKEN || '',
     sessions: process.env.PERUDO_SESSIONS || '1',
+    tls: !['', '0', undefined].includes(process.env.PERUDO_TLS),
+    caFile: process.env.PERUDO_CA_FILE || '',
   };
   for (let i = 0; i < argv.length; i++) {
-    const m = /^--(address|name|token|sessions)(?:=(.*))?$/.exec(argv[i]);
+    if (argv[i] === '--tls') {
+      s.tls = true;
+      continue;
+    }
+    const m = /^--(address|name|token|sessions|ca-file)(?:=(.*))?$/.exec(argv[i]);
     if (!m) throw new Error(`unknown argument ${argv[i]}`);
-    s[m[1]] = m[2] !== undefined ? m[2] : argv[++i];
-    if (s[m[1]] === undefined) throw new Error(`--${m[1]} needs a value`);
+    const key = m[1] === 'ca-file' ? 'caFile' : m[1];
+    s[key] = m[2] !== undefined ? m[2] : argv[++i];
+    if (s[key] === undefined) throw new Error(`--${m[1]} needs a value`);
   }
   s.sessions = Math.max(1, parseInt(s.sessions, 10) || 1);
   return s;
+}
+
+// Plaintext, or TLS when PERUDO_TLS or PERUDO_CA_FILE says so, trusting the CA
+// file if given and the system's CAs otherwise.
+function credentials(cfg) {
+  if (cfg.caFile) return grpc.credentials.createSsl(fs.readFileSync(cfg.caFile));
+  if (cfg.tls) return grpc.credentials.createSsl();
+  return grpc.credentials.createInsecure();
 }
 
 // The safest legal answer, used only if the strategy throws or errs: a
@@ -115,7 +132,14 @@ async function main() {
   });
   const { RefereeService } = grpc.loadPackageDefinition(def).perudo.v1;
   // Short reconnect backoff so that a referee that comes up late is found quickly.
-  const client = new RefereeService(cfg.address, grpc.credentials.createInsecure(), {
+  let creds;
+  try {
+    creds = credentials(cfg);
+  } catch (err) {
+    log(`cannot read the CA file: ${err.message}`);
+    return 2;
+  }
+  const client = new RefereeService(cfg.address, creds, {
     'grpc.initial_reconnect_backoff_ms': 200,
     'grpc.max_reconnect_backoff_ms': 1000,
   });

@@ -173,7 +173,6 @@ def act(obs: Observation) -> Answer:
 
 
 if __name__ == "__main__":
-    if not os.environ.get("PERUDO_KIT_SESSION_COPY"):
-        print("HOSTILE " + json.dumps(report()), flush=True)
-        leave_a_daemon()
+    print("HOSTILE " + json.dumps(report()), flush=True)  # once: the kit forks after this
+    leave_a_daemon()
     run(act)

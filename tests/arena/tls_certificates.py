@@ -1,0 +1,31 @@
+"""A throwaway self-signed certificate for 127.0.0.1 and localhost, made with openssl."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+
+def self_signed(folder: Path) -> tuple[Path, Path]:
+    """(certificate, key) in `folder`; the test is skipped where openssl cannot make them."""
+    openssl = shutil.which("openssl")
+    if openssl is None:
+        pytest.skip("the openssl command is needed to make a self-signed certificate")
+    cert, key = folder / "cert.pem", folder / "key.pem"
+    made = subprocess.run(
+        [
+            *(openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes"),
+            *("-keyout", str(key), "-out", str(cert), "-days", "1", "-subj", "/CN=localhost"),
+            *("-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    if made.returncode != 0:
+        pytest.skip(f"openssl could not make a certificate: {made.stderr.strip()[-300:]}")
+    return cert, key
