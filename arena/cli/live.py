@@ -8,7 +8,6 @@ log line like `[/bold]` is printed as it is instead of ending the arena.
 from __future__ import annotations
 
 import contextlib
-import json
 import time
 from collections import deque
 from collections.abc import Sequence
@@ -23,6 +22,8 @@ from rich.table import Table
 from rich.text import Text
 
 from arena.records import GameLine
+from arena.tournament.config import TournamentError
+from arena.tournament.folder import TournamentFolder
 from arena.tournament.ratings import Standing
 from arena.tournament.report import SlowDecision
 from arena.tournament.schedule import explain
@@ -201,8 +202,8 @@ class LiveView:
             highlight=False,
         )
         self.console.print(f"Writing to {folder}", highlight=False, markup=False)
-        with contextlib.suppress(OSError, ValueError, KeyError):
-            commitment = json.loads((folder / "tournament.json").read_text())["seed_sha256"]
+        with contextlib.suppress(OSError, ValueError):
+            commitment = TournamentFolder(folder).info().seed_sha256
             self.console.print(
                 f"Dice commitment (SHA-256 of the seed): {commitment}",
                 highlight=False,
@@ -216,9 +217,9 @@ class LiveView:
 
     def _say_schedule(self, folder: Path, entrants: int) -> None:
         """Why the schedule holds as many games as it does, before they are played."""
-        with contextlib.suppress(OSError, ValueError, KeyError, TypeError):
-            info = json.loads((folder / "tournament.json").read_text())
-            text = explain(entrants, info["table_size"], info["games"])
+        with contextlib.suppress(OSError, ValueError, TournamentError):
+            info = TournamentFolder(folder).info()
+            text = explain(entrants, info.size(), info.games)
             self.console.print(text, highlight=False, markup=False)
 
     def game_finished(

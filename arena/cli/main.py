@@ -215,7 +215,7 @@ def _check_resume(args: argparse.Namespace, console: Console) -> None:
     if args.games is None:
         return
     try:
-        planned = TournamentFolder(args.resume).info()["games"]
+        planned = TournamentFolder(args.resume).info().games
     except (OSError, ValueError, KeyError):
         return  # the run itself says what is wrong with the folder
     if planned != args.games:

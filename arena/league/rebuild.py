@@ -16,10 +16,10 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from arena.league.store import LeagueStore, StoreError
 from arena.tournament.folder import ResultsError, TournamentFolder
+from arena.tournament.info import TournamentInfo
 from arena.tournament.lock import FolderBusyError, FolderLock
 
 _SIDECARS = ("", "-wal", "-shm")
@@ -42,7 +42,7 @@ def rebuild(league: Path, results: Sequence[Path]) -> Rebuilt:
     """Make `league` again from every tournament folder under `results` that belongs to it."""
     target = league.resolve()
     notes: list[str] = []
-    found: list[tuple[TournamentFolder, dict[str, Any]]] = []
+    found: list[tuple[TournamentFolder, TournamentInfo]] = []
     for info_path in sorted(p for root in results for p in root.glob("*/tournament.json")):
         folder = TournamentFolder(info_path.parent)
         try:
@@ -50,10 +50,10 @@ def rebuild(league: Path, results: Sequence[Path]) -> Rebuilt:
         except (OSError, ValueError) as error:
             notes.append(f"{folder.root}: left out, its tournament.json is unreadable ({error})")
             continue
-        if "entrants" not in info:
+        if not info.played:
             continue  # it never began to play: no games
-        if Path(info.get("league", "")).resolve() != target:
-            notes.append(f"{folder.root}: left out, it belongs to the league {info.get('league')}")
+        if Path(info.league).resolve() != target:
+            notes.append(f"{folder.root}: left out, it belongs to the league {info.league}")
             continue
         found.append((folder, info))
     if not found:
@@ -72,7 +72,7 @@ def rebuild(league: Path, results: Sequence[Path]) -> Rebuilt:
 
 
 def _rebuild(
-    league: Path, found: list[tuple[TournamentFolder, dict[str, Any]]], notes: list[str]
+    league: Path, found: list[tuple[TournamentFolder, TournamentInfo]], notes: list[str]
 ) -> Rebuilt:
     entrants = _old_entrants(league)
     fresh = league.with_name(league.name + ".rebuilding")
@@ -90,10 +90,10 @@ def _rebuild(
                 notes.append(f"{folder.root}: left out: {error}")
                 continue
             notes.extend(f"{folder.root}: {problem}" for problem in games.problems)
-            store.add_tournament(info["id"], info, started=info.get("created"))
+            store.add_tournament(info.id, info.to_json(), started=info.created)
             for line in games.lines:
-                store.add_game(info["id"], line)
-            taken.append((info["id"], len(games.lines)))
+                store.add_game(info.id, line)
+            taken.append((info.id, len(games.lines)))
     finally:
         store.close()
     stamp = time.strftime("%Y%m%d-%H%M%S")

@@ -28,11 +28,11 @@ import statistics
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from arena.errors import ArenaError
 from arena.records import GameLine, RecordError, Replay
 from arena.referee.match import GameRecord
+from arena.tournament.info import TournamentInfo
 from arena.tournament.lock import LOCK_NAME
 from arena.tournament.ratings import Standing
 from arena.tournament.schedule import Deals, ScheduledGame, build
@@ -158,7 +158,7 @@ class TournamentFolder:
         self.logs = root / "logs"
 
     @classmethod
-    def lay_out(cls, root: Path, info: dict[str, Any], seed: bytes) -> TournamentFolder:
+    def lay_out(cls, root: Path, info: TournamentInfo, seed: bytes) -> TournamentFolder:
         """Write a new tournament into `root`, over whatever a start that never played left."""
         folder = cls(root)
         folder.replays.mkdir(exist_ok=True)
@@ -175,21 +175,21 @@ class TournamentFolder:
         folder.clean_tmp()
         return folder
 
-    def info(self) -> dict[str, Any]:
-        data: dict[str, Any] = json.loads((self.root / "tournament.json").read_text())
-        return data
+    def info(self) -> TournamentInfo:
+        """The run's `tournament.json`; an OSError, or a ValueError for one that is not."""
+        return TournamentInfo.from_json(json.loads((self.root / "tournament.json").read_text()))
 
-    def write_info(self, info: dict[str, Any]) -> None:
-        write_atomic(self.root / "tournament.json", json.dumps(info, indent=2) + "\n")
+    def write_info(self, info: TournamentInfo) -> None:
+        write_atomic(self.root / "tournament.json", json.dumps(info.to_json(), indent=2) + "\n")
 
     def seed(self) -> bytes:
         return bytes.fromhex((self.root / "seed.secret").read_text().strip())
 
-    def schedule(self, info: dict[str, Any]) -> list[ScheduledGame]:
+    def schedule(self, info: TournamentInfo) -> list[ScheduledGame]:
         """The games the tournament plans, from its seed (revealed, or still secret)."""
-        seed = bytes.fromhex(info["seed"]) if info.get("seed") else self.seed()
-        deals = Deals(info.get("deals", Deals.OWN.value))
-        return build(info["entrants"], info["table_size"], info["games"], seed, deals)
+        seed = bytes.fromhex(info.seed) if info.seed else self.seed()
+        deals = info.deals or Deals.OWN
+        return build(list(info.players()), info.size(), info.games, seed, deals)
 
     def games(self) -> Iterator[GameLine]:
         """Every line as written, duplicates and all; see `finished` for the games to count."""
@@ -239,7 +239,7 @@ class TournamentFolder:
         if self.games_path.is_file() and self.games_path.stat().st_size:
             return False
         try:
-            return "entrants" not in self.info()
+            return not self.info().played
         except FileNotFoundError:
             return True  # killed before it wrote its tournament.json
         except (OSError, ValueError):

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import time
 from pathlib import Path
-from typing import Any
 
 from arena.bots import buildstamp
 from arena.bots.build import run_build
@@ -24,6 +23,7 @@ from arena.referee.exits import describe_exit, exit_probe
 from arena.referee.pool import Lobby
 from arena.tournament.config import TournamentConfig, TournamentError, too_few
 from arena.tournament.folder import TournamentFolder
+from arena.tournament.info import Skipped, TournamentInfo
 from arena.tournament.runner import Observer
 
 
@@ -32,22 +32,22 @@ class Lineup:
         self.config = config
         self.observer = observer
         self.processes: dict[str, BotProcess] = {}
-        self.skipped: list[dict[str, str]] = []
+        self.skipped: list[Skipped] = []
         """Bots that will not play, with why: said at the end and kept in tournament.json."""
         self.confinement = Confinement()
         self._launch: tuple[TokenBook, Lobby, int, TournamentFolder, int] | None = None
         """How the bots were started (tokens, lobby, port, folder, jobs), for a restart."""
         self._specs: dict[str, BotSpec] = {}
 
-    def confine(self, confinement: Confinement, info: dict[str, Any]) -> None:
+    def confine(self, confinement: Confinement, info: TournamentInfo) -> None:
         """Say at the start, and in tournament.json, how far the local bots are kept apart."""
         self.confinement = confinement
-        if info["bots_dir"] is None:
+        if info.bots_dir is None:
             return  # remote bots only: nothing here to isolate
         isolation = confinement.describe(self.config.limits)
         for line in isolation:
             self.observer.note(line)
-        info["isolation"] = isolation
+        info.isolation = isolation
 
     async def await_connections(
         self, bots: list[BotSpec], lobby: Lobby, folder: TournamentFolder
@@ -73,46 +73,46 @@ class Lineup:
                 how = "exited" if code is None else describe_exit(code)
                 why = f"{how} before connecting"
             self.observer.note(f"{name}: {why}: {last_line(log)} (log: {log})")
-            self.skipped.append({"name": name, "reason": f"{why}: {last_line(log)}"})
+            self.skipped.append(Skipped(name, f"{why}: {last_line(log)}"))
         return connected
 
     def _skip(self, name: str, reason: str) -> None:
-        self.skipped.append({"name": name, "reason": reason})
+        self.skipped.append(Skipped(name, reason))
         self.observer.note(f"{name}: skipped: {reason}")
 
     def too_few(self, playing: list[str]) -> str:
         """Why there is no tournament: who could play, and each other bot's reason."""
-        reasons = "".join(f"; {s['name']}: {s['reason']}" for s in self.skipped)
+        reasons = "".join(f"; {s.name}: {s.reason}" for s in self.skipped)
         return too_few(playing) + reasons
 
     async def prepare(
         self,
         folder: TournamentFolder,
-        info: dict[str, Any],
+        info: TournamentInfo,
         resuming: bool,
         tokens: TokenBook,
         need: int = 2,
     ) -> list[BotSpec]:
-        found, problems = discover(Path(info["bots_dir"]))
+        if info.bots_dir is None:
+            return []
+        found, problems = discover(Path(info.bots_dir))
         for entry, reason in problems:
             self._skip(entry, reason)
         for bot in [b for b in found if tokens.knows(b.name)]:
             # Its token would replace the entrant's for the night: the entrant locked out.
-            self.skipped.append(
-                {"name": bot.name, "reason": "a registered remote entrant has that name"}
-            )
+            self.skipped.append(Skipped(bot.name, "a registered remote entrant has that name"))
             self.observer.note(
                 f"{bot.name}: refused: a registered remote entrant has that name; "
                 "rename the local bot"
             )
             found.remove(bot)
         if resuming:
-            entrants = set(info["entrants"])
+            entrants = set(info.players())
             found = [b for b in found if b.name in entrants]
             for name in sorted(entrants - {b.name for b in found}):
-                self.observer.note(f"{name}: no longer in {info['bots_dir']}; its games are faults")
+                self.observer.note(f"{name}: no longer in {info.bots_dir}; its games are faults")
             for bot in found:
-                if bot.files_hash != info["bots"][bot.name]["files_sha256"]:
+                if bot.files_hash != info.bots[bot.name].files_sha256:
                     self.observer.note(f"{bot.name}: its files changed since the run began")
         usable = []
         for bot in found:
@@ -165,7 +165,7 @@ class Lineup:
             try:
                 await self._start_one(bot)
             except OSError as error:
-                self.skipped.append({"name": bot.name, "reason": f"cannot start: {error}"})
+                self.skipped.append(Skipped(bot.name, f"cannot start: {error}"))
                 self.observer.note(f"{bot.name}: cannot start: {error}")
 
     async def _start_one(self, bot: BotSpec) -> int:

@@ -19,7 +19,7 @@ import time
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
 from arena.league.store import LeagueStore, StoreError
 from arena.records import GameLine
@@ -27,12 +27,12 @@ from arena.referee.descriptors import DescriptorReserve
 from arena.referee.match import AbsentSeat, GameSpec, Match, Seat
 from arena.referee.pool import Lobby
 from arena.tournament.folder import FinishedGames, TournamentFolder
+from arena.tournament.info import RunStatus, TournamentInfo
 from arena.tournament.ratings import Standing, rate_all, result_of
 from arena.tournament.recovery import Recovery
 from arena.tournament.report import SlowDecision, faults_by_kind, slowest_decisions
 from arena.tournament.schedule import ScheduledGame
 from arena.tournament.timing import TimingReport
-from engine import Ruleset
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +95,7 @@ class Scheduler:
     def __init__(
         self,
         folder: TournamentFolder,
-        info: dict[str, Any],
+        info: TournamentInfo,
         lobby: Lobby,
         store: LeagueStore,
         observer: Observer,
@@ -116,18 +116,18 @@ class Scheduler:
         self.lobby = lobby
         self.store = store
         self.seed = folder.seed()
-        self.ruleset = Ruleset.from_mapping(info["ruleset"])
+        self.ruleset = info.ruleset
         self.schedule = folder.schedule(info)
         finished = self._check_folder()
         lines = finished.lines
         for line in lines:  # a crash may have come between the log and the store
-            store.add_game(info["id"], line)
+            store.add_game(info.id, line)
         done = finished.ids
         self.live = rate_all(
-            [result_of(line) for line in sorted(lines, key=lambda x: x.index)], info["entrants"]
+            [result_of(line) for line in sorted(lines, key=lambda x: x.index)], info.players()
         )
         self.pending = deque(g for g in self.schedule if g.game_id not in done)
-        self.dropped: list[str] = info.setdefault("dropped", [])
+        self.dropped = info.dropped
         self.in_flight = 0
         self._waiting_for: tuple[str, ...] = ()
         """The absent bots last announced, so that a wait is said once, not per worker."""
@@ -136,7 +136,7 @@ class Scheduler:
         self.timing = TimingReport()
         self.reserve = DescriptorReserve()
         self.progress = Progress(len(done), len(self.schedule), time.monotonic(), 0)
-        observer.started(folder.root, info["entrants"], self.progress)
+        observer.started(folder.root, list(info.players()), self.progress)
 
     async def worker(self) -> None:
         while self.pending and not self.stopping.is_set():
@@ -234,9 +234,7 @@ class Scheduler:
             for n, s in borrowed.items()
         ]
         try:
-            match = Match(
-                spec, seats, self.seed, self.info["move_time"], self.info.get("time_margin", 0.0)
-            )
+            match = Match(spec, seats, self.seed, self.info.move_time, self.info.time_margin)
             record = await match.play()
             self.timing.add(record)
         finally:
@@ -249,7 +247,7 @@ class Scheduler:
             self._stop(f"cannot write results under {self.folder.root}: {_why(error)}")
             return
         try:
-            self.reserve.run(lambda: self.store.add_game(self.info["id"], line))
+            self.reserve.run(lambda: self.store.add_game(self.info.id, line))
         except StoreError as error:
             # The game is on record in games.jsonl: a resume gives it to the store.
             self._stop(str(error))
@@ -276,31 +274,31 @@ class Scheduler:
     def finish(self) -> Summary:
         """Rate every recorded game in schedule order and close the books on this run."""
         lines = sorted(self.reserve.run(lambda: self._check_folder().lines), key=lambda x: x.index)
-        table = rate_all([result_of(x) for x in lines], self.info["entrants"]).table()
+        table = rate_all([result_of(x) for x in lines], self.info.players()).table()
         info = self.info
         complete = len(lines) + len(self.dropped) == len(self.schedule) and self.error is None
-        info["status"] = "finished" if complete else "interrupted"
+        info.status = RunStatus.FINISHED if complete else RunStatus.INTERRUPTED
         if complete:
-            info["seed"] = self.seed.hex()
-            info["finished"] = time.time()
+            info.seed = self.seed.hex()
+            info.finished = time.time()
         try:
             self.reserve.run(lambda: self.folder.write_leaderboard(table))
             self.reserve.run(lambda: self.folder.write_info(info))
         except OSError as error:
             # games.jsonl holds every game: a resume writes these again.
             self._stop(f"cannot write results under {self.folder.root}: {_why(error)}")
-            info["status"], info["seed"] = "interrupted", None
+            info.status, info.seed = RunStatus.INTERRUPTED, None
         self.reserve.release()
         return Summary(
             self.folder.root,
-            info["status"],
+            info.status,
             table,
             len(lines),
             len(self.schedule),
-            info["seed"],
+            info.seed,
             faults=faults_by_kind(lines),
             slowest=tuple(slowest_decisions(self.folder.replays, (x.game for x in lines))),
-            skipped=tuple((s["name"], s["reason"]) for s in info.get("skipped", [])),
+            skipped=tuple((s.name, s.reason) for s in info.skipped),
             notes=tuple(self.timing.notes()),
         )
 

@@ -18,7 +18,6 @@ import shutil
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
 
 import engine
 from arena.bots.cgroups import CgroupRoot
@@ -31,6 +30,7 @@ from arena.referee.pool import Lobby
 from arena.referee.server import Referee, ServerLimits
 from arena.tournament.config import TournamentConfig, TournamentError, Venue, valid_tournament_name
 from arena.tournament.folder import ResultsError, TournamentFolder
+from arena.tournament.info import Entrant, RunStatus, TournamentInfo
 from arena.tournament.lineup import Lineup
 from arena.tournament.lock import FolderBusyError, FolderLock
 from arena.tournament.recovery import Recovery
@@ -113,7 +113,7 @@ class Tournament:
                     f"{resume} was played on a league server: its remote bots connect there, "
                     f"not here; resume it there with: arena admin start --resume {resume}"
                 )
-            store = LeagueStore(Path(info["league"]))
+            store = LeagueStore(Path(info.league))
         try:
             folder, info, lock = self._open(resume, venue is not None)
         except BaseException:
@@ -137,12 +137,12 @@ class Tournament:
     async def _run_in(
         self,
         folder: TournamentFolder,
-        info: dict[str, Any],
+        info: TournamentInfo,
         store: LeagueStore,
         venue: Venue | None,
         sandbox: Sandbox,
     ) -> Summary:
-        starting = "entrants" not in info  # a new run, or one stopped before play began
+        starting = not info.played  # a new run, or one stopped before play began
         own: Referee | None = None
         bots: list[BotSpec] = []
         remote: tuple[str, ...] = ()
@@ -152,7 +152,7 @@ class Tournament:
             if venue is None:
                 own = Referee(
                     Lobby(TokenBook(), max_sessions_per_bot=64),
-                    ServerLimits(move_time=info["move_time"]),
+                    ServerLimits(move_time=info.move_time),
                 )
                 port = await own.start("127.0.0.1:0", unix_socket=private / "referee.sock")
                 referee = own
@@ -161,21 +161,21 @@ class Tournament:
             lineup = self._lineup
             lineup.confine(Confinement(sandbox, cgroups, referee.unix_socket, referee.tls), info)
             lobby = self._lobby = referee.lobby
-            if info["bots_dir"] is not None:
+            if info.bots_dir is not None:
                 bots = await lineup.prepare(
                     folder, info, not starting, lobby.tokens, need=2 - len(remote)
                 )
-            await lineup.start(bots, lobby.tokens, lobby, port, folder, info["jobs"])
+            await lineup.start(bots, lobby.tokens, lobby, port, folder, info.jobs)
             connected = await lineup.await_connections(bots, lobby, folder)
             connected |= {name for name in remote if lobby.connected().get(name)}
             if starting:
                 entrants = sorted(connected)
                 if len(entrants) < 2:
                     raise TournamentError(lineup.too_few(entrants))
-                info.update(_entrant_info(info, entrants, bots))
-                info["skipped"] = lineup.skipped
+                _enter(info, entrants, bots)
+                info.skipped = lineup.skipped
                 folder.write_info(info)
-            store.add_tournament(info["id"], info)
+            store.add_tournament(info.id, info.to_json())
             return await self._play(folder, info, lobby, store, venue)
         finally:
             if own is not None:
@@ -193,18 +193,18 @@ class Tournament:
 
     def _open(
         self, resume: Path | None, on_server: bool
-    ) -> tuple[TournamentFolder, dict[str, Any], FolderLock]:
+    ) -> tuple[TournamentFolder, TournamentInfo, FolderLock]:
         """The folder to play in, locked: `resume`, or a new one (or one that never began)."""
         if resume is not None:
             lock = FolderLock.take(resume)
             try:
                 folder = TournamentFolder(resume)
                 info = _read_info(resume)  # again: it may have changed while we waited
-                if info.get("status") == "finished":
+                if info.status is RunStatus.FINISHED:
                     raise TournamentError(f"{resume} has already finished")
                 folder.repair()
                 folder.clean_tmp()
-                if "entrants" in info:  # a bad line is refused before any bot is started
+                if info.played:  # a bad line is refused before any bot is started
                     folder.finished(folder.schedule(info))
             except BaseException:
                 lock.release()
@@ -213,23 +213,21 @@ class Tournament:
         cfg = self.config
         seed = cfg.seed or engine.new_seed()
         tid = cfg.name or time.strftime("%Y%m%d-%H%M%S") + "-" + engine.commitment(seed)[:6]
-        fresh: dict[str, Any] = {
-            "id": tid,
-            "status": "running",
-            "created": time.time(),
-            "bots_dir": str(cfg.bots_dir.resolve()) if cfg.bots_dir is not None else None,
-            "league": str(cfg.league_path.resolve()),
-            "server": on_server,
-            "ruleset": cfg.ruleset.to_mapping(),
-            "table_size": cfg.table_size,
-            "games": cfg.games,
-            "jobs": cfg.jobs,
-            "move_time": cfg.move_time,
-            "deals": cfg.deals.value,
-            "time_margin": cfg.time_margin,
-            "seed_sha256": engine.commitment(seed),
-            "seed": None,
-        }
+        fresh = TournamentInfo(
+            id=tid,
+            created=time.time(),
+            league=str(cfg.league_path.resolve()),
+            ruleset=cfg.ruleset,
+            games=cfg.games,
+            jobs=cfg.jobs,
+            move_time=cfg.move_time,
+            seed_sha256=engine.commitment(seed),
+            bots_dir=str(cfg.bots_dir.resolve()) if cfg.bots_dir is not None else None,
+            server=on_server,
+            table_size=cfg.table_size,
+            deals=cfg.deals,
+            time_margin=cfg.time_margin,
+        )
         root = cfg.out / tid
         cfg.out.mkdir(parents=True, exist_ok=True)
         try:
@@ -251,7 +249,7 @@ class Tournament:
     async def _play(
         self,
         folder: TournamentFolder,
-        info: dict[str, Any],
+        info: TournamentInfo,
         lobby: Lobby,
         store: LeagueStore,
         venue: Venue | None,
@@ -266,7 +264,7 @@ class Tournament:
             reconnect_grace=self.config.reconnect_grace if venue is not None else None,
             recovery=self._recovery(lobby, info),
         )
-        self._workers = [asyncio.ensure_future(scheduler.worker()) for _ in range(info["jobs"])]
+        self._workers = [asyncio.ensure_future(scheduler.worker()) for _ in range(info.jobs)]
         with contextlib.suppress(asyncio.CancelledError):
             await asyncio.gather(*self._workers)
         summary = scheduler.finish()
@@ -277,48 +275,45 @@ class Tournament:
             )
         return summary
 
-    def _recovery(self, lobby: Lobby, info: dict[str, Any]) -> Recovery | None:
+    def _recovery(self, lobby: Lobby, info: TournamentInfo) -> Recovery | None:
         if not self.config.recover:
             return None
-        restarts = info.setdefault("restarts", {})  # written with the rest: a resume counts on
-        return Recovery(self._lineup, lobby, self.config.recover, self.observer.note, restarts)
+        # Counted in the info, written with the rest: a resume counts on.
+        return Recovery(self._lineup, lobby, self.config.recover, self.observer.note, info.restarts)
 
 
-def _entrant_info(info: dict[str, Any], entrants: list[str], bots: list[BotSpec]) -> dict[str, Any]:
-    """What the tournament knows once its entrants are known: who they are, the table."""
+def _enter(info: TournamentInfo, entrants: list[str], bots: list[BotSpec]) -> None:
+    """Write into `info` what is known once the entrants are: who they are, the table."""
     by_name = {b.name: b for b in bots}
-    size = info["table_size"] or min(len(entrants), 6)
+    size = info.table_size or min(len(entrants), 6)
     if not 2 <= size <= len(entrants):
         raise TournamentError(f"--table-size {size} does not fit {len(entrants)} entrants")
     try:
-        check_deals(Deals(info.get("deals", Deals.OWN.value)), len(entrants), size)
+        check_deals(info.deals or Deals.OWN, len(entrants), size)
     except ScheduleError as error:
         raise TournamentError(str(error)) from None
-    return {
-        "entrants": entrants,
-        "table_size": size,
-        "bots": {
-            n: (
-                {"path": str(by_name[n].path), "files_sha256": by_name[n].files_hash}
-                if n in by_name
-                else {"remote": True}
-            )
-            for n in entrants
-        },
+    info.entrants = tuple(entrants)
+    info.table_size = size
+    info.bots = {
+        n: (
+            Entrant(str(by_name[n].path), by_name[n].files_hash)
+            if n in by_name
+            else Entrant(remote=True)
+        )
+        for n in entrants
     }
 
 
-def _read_info(folder: Path) -> dict[str, Any]:
+def _read_info(folder: Path) -> TournamentInfo:
     try:
         return TournamentFolder(folder).info()
     except (OSError, ValueError) as error:
         raise TournamentError(f"{folder} is not a tournament folder: {error}") from None
 
 
-def _played_on_server(info: dict[str, Any]) -> bool:
-    bots = info.get("bots", {}).values()
-    remote = any(b.get("remote") for b in bots)
-    return bool(info.get("server")) or remote or info.get("bots_dir") is None
+def _played_on_server(info: TournamentInfo) -> bool:
+    remote = any(b.remote for b in info.bots.values())
+    return info.server or remote or info.bots_dir is None
 
 
 def _resume_command(folder: Path, venue: Venue | None) -> str:

@@ -19,6 +19,7 @@ from pathlib import Path
 import engine
 from arena.errors import ArenaError
 from arena.records import Answer, Deal, FaultEvent, GameLine, ReplayEvent
+from arena.tournament.config import TournamentError
 from arena.tournament.folder import ResultsError, TournamentFolder, read_replay, replay_problem
 from arena.tournament.schedule import Deals, ScheduledGame, build
 
@@ -56,27 +57,21 @@ def verify(root: Path) -> Verdict:
         info = folder.info()
     except (OSError, ValueError) as error:
         raise VerifyError(f"{root} is not a tournament folder: {error}") from None
-    if not info.get("seed"):
+    if not info.seed:
         raise VerifyError(
             f"{root} has not finished: its seed is revealed only at the end, and until then "
             f"no deal can be checked; finish it (arena run --resume {root}), then verify"
         )
     try:
-        seed = bytes.fromhex(info["seed"])
-        schedule = build(
-            info["entrants"],
-            info["table_size"],
-            info["games"],
-            seed,
-            Deals(info.get("deals", Deals.OWN.value)),
-        )
+        seed = bytes.fromhex(info.seed)
+        schedule = build(info.players(), info.size(), info.games, seed, info.deals or Deals.OWN)
         finished = folder.finished(schedule)
-    except (KeyError, ValueError, ResultsError) as error:
+    except (ValueError, ResultsError, TournamentError) as error:
         raise VerifyError(f"{root}: cannot rebuild its schedule: {error}") from None
-    committed = hashlib.sha256(seed).hexdigest() == info.get("seed_sha256")
-    ruleset = engine.Ruleset.from_mapping(info["ruleset"])
+    committed = hashlib.sha256(seed).hexdigest() == info.seed_sha256
+    ruleset = info.ruleset
     by_id = {line.game: line for line in finished.lines}
-    dropped = set(info.get("dropped", []))
+    dropped = set(info.dropped)
     problems = list(finished.problems)
     checks = []
     for game in schedule:
@@ -87,9 +82,9 @@ def verify(root: Path) -> Verdict:
                     f"{game.game_id}: planned, but recorded neither as played nor as dropped"
                 )
             continue
-        keys = {game.deal_key} if "deals" in info else _keys_before_own_deals(game)
+        keys = {game.deal_key} if info.deals is not None else _keys_before_own_deals(game)
         checks.append(_check_game(folder, game, line, seed, ruleset, keys))
-    return Verdict(info["id"], committed, tuple(checks), tuple(problems))
+    return Verdict(info.id, committed, tuple(checks), tuple(problems))
 
 
 def _check_game(

@@ -82,7 +82,7 @@ def store_ids(folder: Path) -> set[str]:
 
 
 def planned_ids(folder: Path) -> set[str]:
-    return {g.game_id for g in TournamentFolder(folder).schedule(_info(folder))}
+    return {g.game_id for g in TournamentFolder(folder).schedule(TournamentFolder(folder).info())}
 
 
 # -- games.jsonl: duplicates, forgeries, garbage ----------------------------------------

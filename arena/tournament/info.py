@@ -1,0 +1,169 @@
+"""What `tournament.json` says about a run: how it was set up, who plays, how it stands.
+
+One typed record, read and written only through `from_json` and `to_json`, so the
+runner, a resume, `arena verify`, the league's rebuild and the command line all
+read one shape. It changes as the run goes (entrants once the bots have connected,
+the status and the seed at the end), so it is mutable; every field that a folder
+written before the field existed lacks has a default that reads as that older run did.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Any
+
+import engine
+from arena.records import Json, RecordError
+from arena.tournament.config import TournamentError
+from arena.tournament.schedule import Deals
+
+
+class RunStatus(enum.StrEnum):
+    RUNNING = "running"
+    INTERRUPTED = "interrupted"
+    FINISHED = "finished"
+
+
+@dataclass(frozen=True, slots=True)
+class Entrant:
+    """One entrant: a local bot with the hash of its files, or a remote one."""
+
+    path: str | None = None
+    files_sha256: str | None = None
+    remote: bool = False
+
+    def to_json(self) -> Json:
+        if self.remote:
+            return {"remote": True}
+        return {"path": self.path, "files_sha256": self.files_sha256}
+
+    @classmethod
+    def from_json(cls, data: Any) -> Entrant:
+        return cls(data.get("path"), data.get("files_sha256"), bool(data.get("remote", False)))
+
+
+@dataclass(frozen=True, slots=True)
+class Skipped:
+    """A bot that did not play, and why."""
+
+    name: str
+    reason: str
+
+    def to_json(self) -> Json:
+        return {"name": self.name, "reason": self.reason}
+
+
+@dataclass(slots=True)
+class TournamentInfo:
+    id: str
+    created: float
+    league: str
+    ruleset: engine.Ruleset
+    games: int
+    jobs: int
+    move_time: float
+    seed_sha256: str
+    status: RunStatus = RunStatus.RUNNING
+    bots_dir: str | None = None
+    """None when only remote bots play (on a league server)."""
+    server: bool = False
+    table_size: int | None = None
+    """As asked before the entrants are known (None: as many as fit, up to 6); then the size."""
+    deals: Deals | None = Deals.OWN
+    """None for a folder written before each game had dice of its own."""
+    time_margin: float = 0.0
+    seed: str | None = None
+    """The seed in hex, once the run has finished; secret until then."""
+    finished: float | None = None
+    entrants: tuple[str, ...] | None = None
+    """None until the bots have connected and play can begin."""
+    bots: dict[str, Entrant] = field(default_factory=dict)
+    skipped: list[Skipped] = field(default_factory=list)
+    isolation: list[str] = field(default_factory=list)
+    """How far the local bots were kept apart, in the lines the run began with."""
+    dropped: list[str] = field(default_factory=list)
+    """Games given up on because a remote bot did not come back."""
+    restarts: dict[str, int] = field(default_factory=dict)
+    """Bots restarted after a crash (`--recover`), and how often."""
+
+    @property
+    def played(self) -> bool:
+        """Whether play began: the entrants are known and the schedule fixed."""
+        return self.entrants is not None
+
+    def players(self) -> tuple[str, ...]:
+        """The entrants, for a run whose play began."""
+        if self.entrants is None:
+            raise TournamentError(f"tournament {self.id} never began play: it has no entrants")
+        return self.entrants
+
+    def size(self) -> int:
+        """The table size, for a run whose play began."""
+        if self.table_size is None:
+            raise TournamentError(f"tournament {self.id} never began play: it has no table size")
+        return self.table_size
+
+    def to_json(self) -> Json:
+        data: Json = {
+            "id": self.id,
+            "status": self.status.value,
+            "created": self.created,
+            "bots_dir": self.bots_dir,
+            "league": self.league,
+            "server": self.server,
+            "ruleset": self.ruleset.to_mapping(),
+            "table_size": self.table_size,
+            "games": self.games,
+            "jobs": self.jobs,
+            "move_time": self.move_time,
+            "time_margin": self.time_margin,
+            "seed_sha256": self.seed_sha256,
+            "seed": self.seed,
+        }
+        if self.deals is not None:
+            data["deals"] = self.deals.value
+        if self.finished is not None:
+            data["finished"] = self.finished
+        if self.entrants is not None:
+            data["entrants"] = list(self.entrants)
+            data["bots"] = {name: entrant.to_json() for name, entrant in self.bots.items()}
+            data["skipped"] = [s.to_json() for s in self.skipped]
+        if self.isolation:
+            data["isolation"] = self.isolation
+        data["dropped"] = self.dropped
+        if self.restarts:
+            data["restarts"] = self.restarts
+        return data
+
+    @classmethod
+    def from_json(cls, data: Any) -> TournamentInfo:
+        """The record behind `data`; a `RecordError` (a ValueError) naming what is wrong."""
+        try:
+            entrants = data.get("entrants")
+            return cls(
+                id=str(data["id"]),
+                created=float(data.get("created", 0.0)),
+                league=str(data.get("league", "")),
+                ruleset=engine.Ruleset.from_mapping(data.get("ruleset", {})),
+                games=int(data["games"]),
+                jobs=int(data.get("jobs", 1)),
+                move_time=float(data["move_time"]),
+                seed_sha256=str(data.get("seed_sha256", "")),
+                status=RunStatus(data.get("status", RunStatus.RUNNING.value)),
+                bots_dir=data.get("bots_dir"),
+                server=bool(data.get("server", False)),
+                table_size=data.get("table_size"),
+                deals=Deals(data["deals"]) if "deals" in data else None,
+                time_margin=float(data.get("time_margin", 0.0)),
+                seed=data.get("seed"),
+                finished=data.get("finished"),
+                entrants=tuple(entrants) if entrants is not None else None,
+                bots={n: Entrant.from_json(b) for n, b in data.get("bots", {}).items()},
+                skipped=[Skipped(s["name"], s["reason"]) for s in data.get("skipped", [])],
+                isolation=list(data.get("isolation", [])),
+                dropped=list(data.get("dropped", [])),
+                restarts={str(n): int(k) for n, k in data.get("restarts", {}).items()},
+            )
+        except (KeyError, TypeError, ValueError, AttributeError, engine.PerudoError) as error:
+            raise RecordError(f"it does not describe a tournament ({error!r})") from None
