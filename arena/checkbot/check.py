@@ -30,6 +30,7 @@ from arena.bots.sandbox import Sandbox, SandboxError, SandboxMode, decide
 from arena.checkbot.positions import HouseSeat, Probe, probes
 from arena.protocol import wire
 from arena.referee.auth import TokenBook
+from arena.referee.clock import GameClock, TimeControl
 from arena.referee.exits import exit_probe
 from arena.referee.match import GameSpec, Match, Seat, answer_misfit
 from arena.referee.pool import Lobby
@@ -43,14 +44,32 @@ OPPONENT = "house"
 CONNECTS = "connects and says hello"
 
 
+NEAR_LIMIT = 0.9
+"""A decision that takes this share of its limit passes, with a warning: on a busier
+machine, or a harder position, it would be a timeout."""
+
+
 @dataclass(frozen=True, slots=True)
 class Check:
     name: str
     passed: bool
     detail: str = ""
+    warning: str = ""
+    """For a check passed: what the author should still know (a decision near its limit)."""
 
 
-async def _probe(session: Session, probe: Probe, move_time: float) -> Check:
+def near_limit(ms: float, move_time: float) -> str:
+    """The warning for a decision of `ms` that came within 10% of the move time, or ""."""
+    limit_ms = move_time * 1000
+    if ms < NEAR_LIMIT * limit_ms:
+        return ""
+    return (
+        f"a decision took {ms:.0f} ms, within 10% of the {limit_ms:.0f} ms limit: "
+        "on a busier machine it would time out"
+    )
+
+
+async def _probe(session: Session, probe: Probe, clock: TimeControl) -> Check:
     request_id = next_request_id()
     game_id = f"check-{probe.name.replace(' ', '-')}"
     players = tuple(
@@ -64,10 +83,10 @@ async def _probe(session: Session, probe: Probe, move_time: float) -> Check:
         players=players,
         ruleset=wire.ruleset_to_proto(probe.state.ruleset),
         news=(),
-        time_left_ms=round(move_time * 1000),
+        time_left_ms=round(clock.move_time * 1000),
     )
-    reply = await session.ask(request, request_id, move_time)
-    check = _judge(probe, reply)
+    reply = await session.ask(request, request_id, GameClock(clock, 1).limit(0))
+    check = _judge(probe, reply, clock.move_time)
     await session.send(
         wire.game_over_to_proto(
             game_id=game_id,
@@ -81,7 +100,7 @@ async def _probe(session: Session, probe: Probe, move_time: float) -> Check:
     return check
 
 
-def _judge(probe: Probe, reply: Reply) -> Check:
+def _judge(probe: Probe, reply: Reply, move_time: float) -> Check:
     name = f"{probe.name}"
     if reply.fault is not None:
         sent = f"; it sent {reply.fault.sent}" if reply.fault.sent else ""
@@ -97,14 +116,15 @@ def _judge(probe: Probe, reply: Reply) -> Check:
         refusal = engine.refusal(probe.state, probe.seat, answer)
         why = None if refusal is None else str(refusal)
     if why is None:
-        return Check(name, True, f"{answer} ({timing})")
+        warning = near_limit(reply.elapsed * 1000, move_time)
+        return Check(name, True, f"{answer} ({timing})", warning)
     return Check(
         name, False, f"it sent {answer}, which is illegal ({why}); expected {probe.expect}"
     )
 
 
 async def _games(
-    session_pool: list[Session], move_time: float, say: Callable[[Check], None]
+    session_pool: list[Session], clock: TimeControl, say: Callable[[Check], None]
 ) -> list[Check]:
     variants = [
         ("rulebook", Ruleset()),
@@ -121,7 +141,7 @@ async def _games(
         seats[seat] = session
         names = tuple(s.name for s in seats)
         spec = GameSpec(f"check-game-{index}", names, f"check-{index}", ruleset)
-        record = await Match(spec, seats, seed, move_time).play()
+        record = await Match(spec, seats, seed, clock).play()
         faults = [f for f in record.faults if f.seat == seat]
         place = record.order.index(seat) + 1
         name = f"whole game: {label}"
@@ -134,7 +154,10 @@ async def _games(
         times = record.think_ms[seat]
         slowest = max(times) if times else 0.0
         return Check(
-            name, True, f"place {place} of 3, {len(times)} decisions, slowest {slowest:.1f} ms"
+            name,
+            True,
+            f"place {place} of 3, {len(times)} decisions, slowest {slowest:.1f} ms",
+            near_limit(slowest, clock.move_time),
         )
 
     for start in range(0, len(variants), len(session_pool)):
@@ -167,8 +190,11 @@ async def check_bot(
     connect_timeout: float = 20.0,
     limits: ResourceLimits | None = None,
     sandbox: SandboxMode = SandboxMode.AUTO,
+    timeouts: bool = True,
 ) -> CheckRun:
+    """Check the bot at `path`; `timeouts` False (a bot in a debugger) sets no deadline."""
     run = CheckRun()
+    clock = TimeControl(move_time, enforced=timeouts)
 
     def record(check: Check) -> None:
         run.checks.append(check)
@@ -202,7 +228,7 @@ async def check_bot(
     with tempfile.TemporaryDirectory(prefix="check-bot-") as tmp:
         try:
             await _check_in(
-                spec, Path(tmp), record, run, limits, decided, cgroups, move_time, connect_timeout
+                spec, Path(tmp), record, run, limits, decided, cgroups, clock, connect_timeout
             )
         finally:
             if cgroups is not None:
@@ -218,7 +244,7 @@ async def _check_in(
     limits: ResourceLimits,
     sandbox: Sandbox,
     cgroups: CgroupRoot | None,
-    move_time: float,
+    clock: TimeControl,
     connect_timeout: float,
 ) -> None:
     """Build, start and probe the bot, confined as in a tournament."""
@@ -235,7 +261,7 @@ async def _check_in(
         record(Check("build", True, " ".join(spec.build)))
     tokens = TokenBook()
     lobby = Lobby(tokens)
-    referee = Referee(lobby, ServerLimits(move_time=move_time))
+    referee = Referee(lobby, ServerLimits(move_time=clock.move_time))
     port = await referee.start(unix_socket=socket)
     sessions = min(SESSIONS, spec.sessions or SESSIONS)
     env = arena_variables(confinement.address(port), spec.name, tokens.issue(spec.name), sessions)
@@ -243,7 +269,7 @@ async def _check_in(
     lobby.crash_probes[spec.name] = exit_probe(process.process)
     try:
         await _check_running(
-            record, lobby, spec.name, process, logs, move_time, connect_timeout, sessions
+            record, lobby, spec.name, process, logs, clock, connect_timeout, sessions
         )
     finally:
         await referee.stop("the check is over")
@@ -258,7 +284,7 @@ async def _check_running(
     name: str,
     process: BotProcess,
     logs: Path,
-    move_time: float,
+    clock: TimeControl,
     connect_timeout: float,
     sessions: int,
 ) -> None:
@@ -301,7 +327,7 @@ async def _check_running(
         if second is not None:
             pool.append(second)
     for probe in probes():
-        record(await _probe(session, probe, move_time))
+        record(await _probe(session, probe, clock))
         if session.closed:
             record(
                 Check(
@@ -318,7 +344,7 @@ async def _check_running(
             "answered every probe after its game over",
         )
     )
-    await _games(pool, move_time, record)
+    await _games(pool, clock, record)
 
 
 async def _sessions(lobby: Lobby, name: str, count: int) -> None:

@@ -314,6 +314,8 @@ async def _start(
         deals=args.deals,
         sandbox=str(args.sandbox),
         time_margin=args.time_margin,
+        time_bank=args.time_bank,
+        increment=args.increment,
         force_jobs=args.force_jobs,
     )
     stream = stub.StartTournament(request, metadata=metadata)

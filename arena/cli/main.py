@@ -51,6 +51,7 @@ def _parser() -> argparse.ArgumentParser:
         help="where results go (default results/)",
     )
     options.add_fairness_flags(run)
+    options.add_no_timeout_flag(run)
     run.add_argument(
         "--league", type=validate.league_file, help="league store (default OUT/league.sqlite)"
     )
@@ -130,6 +131,7 @@ def _parser() -> argparse.ArgumentParser:
         "--move-time", type=validate.seconds, default=1.0, help="seconds per decision"
     )
     check.add_argument("--connect-timeout", type=validate.seconds, default=20.0)
+    options.add_no_timeout_flag(check)
     options.add_sandbox_flag(check)
 
     league.add_commands(commands)
@@ -154,6 +156,9 @@ def _config(args: argparse.Namespace) -> TournamentConfig:
         ruleset=options.ruleset(args),
         move_time=args.move_time,
         time_margin=args.time_margin,
+        time_bank=args.time_bank,
+        increment=args.increment,
+        timeouts=not args.no_timeout,
         seed=seed_from_hex(args.seed, "--seed") if args.seed is not None else None,
         league=args.league,
         connect_timeout=args.connect_timeout,
@@ -217,6 +222,8 @@ def cmd_run(args: argparse.Namespace, console: Console) -> int:
         if args.dry_run:
             return dryrun.dry_run(config, console)
         dryrun.check_table_size(config)
+    if args.no_timeout:
+        console.print(options.TIMEOUTS_OFF, style="bold yellow", highlight=False)
     with live.LiveView(console) as view:
         tournament = Tournament(config, view)
         summary = asyncio.run(_run_tournament(tournament, view, args.resume))
@@ -337,10 +344,22 @@ def cmd_check_bot(args: argparse.Namespace, console: Console) -> int:
         mark = "[green]PASS[/]" if check.passed else "[red]FAIL[/]"
         console.print(f"{mark} {check.name}: ", end="")
         console.print(check.detail, highlight=False, markup=False)
+        if check.warning:
+            console.print("[yellow]WARN[/] ", end="")
+            console.print(check.warning, highlight=False, markup=False)
 
     console.print(f"Checking {args.path}", highlight=False)
+    if args.no_timeout:
+        console.print(options.TIMEOUTS_OFF, style="bold yellow", highlight=False)
     run = asyncio.run(
-        check_bot(args.path, say, args.move_time, args.connect_timeout, sandbox=args.sandbox)
+        check_bot(
+            args.path,
+            say,
+            args.move_time,
+            args.connect_timeout,
+            sandbox=args.sandbox,
+            timeouts=not args.no_timeout,
+        )
     )
     failed = sum(not c.passed for c in run.checks)
     console.print(

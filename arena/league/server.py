@@ -347,6 +347,8 @@ class LeagueServer:
             jobs=jobs,
             move_time=request.move_time or base.move_time,
             time_margin=margin,
+            time_bank=request.time_bank if request.HasField("time_bank") else base.time_bank,
+            increment=request.increment if request.HasField("increment") else base.increment,
             ruleset=ruleset,
             seed=seed,
             name=request.name or None,

@@ -23,6 +23,7 @@ from typing import Any, Protocol
 
 from arena.league.store import LeagueStore, StoreError
 from arena.records import GameLine
+from arena.referee.clock import TimeControl
 from arena.referee.descriptors import DescriptorReserve
 from arena.referee.match import AbsentSeat, GameSpec, Match, Seat
 from arena.referee.pool import Lobby
@@ -114,6 +115,7 @@ class Scheduler:
         self.store = store
         self.seed = folder.seed()
         self.ruleset = Ruleset.from_mapping(info["ruleset"])
+        self.clock = time_control_of(info)
         self.schedule = folder.schedule(info)
         finished = self._check_folder()
         lines = finished.lines
@@ -229,9 +231,7 @@ class Scheduler:
             for n, s in borrowed.items()
         ]
         try:
-            match = Match(
-                spec, seats, self.seed, self.info["move_time"], self.info.get("time_margin", 0.0)
-            )
+            match = Match(spec, seats, self.seed, self.clock, self.info.get("time_margin", 0.0))
             record = await match.play()
             self.timing.add(record)
         finally:
@@ -298,6 +298,16 @@ class Scheduler:
             skipped=tuple((s["name"], s["reason"]) for s in info.get("skipped", [])),
             notes=tuple(self.timing.notes()),
         )
+
+
+def time_control_of(info: dict[str, Any]) -> TimeControl:
+    """The time control a tournament.json records (one from before the bank had none)."""
+    return TimeControl(
+        info["move_time"],
+        info.get("time_bank", 0.0),
+        info.get("increment", 0.0),
+        info.get("timeouts", True),
+    )
 
 
 def _why(error: OSError) -> str:

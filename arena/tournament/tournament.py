@@ -27,6 +27,7 @@ from arena.bots.manifest import BotSpec, ManifestError
 from arena.bots.sandbox import Sandbox, SandboxError, decide
 from arena.league.store import LeagueStore, StoreError
 from arena.referee.auth import TokenBook
+from arena.referee.clock import TimeControlError
 from arena.referee.pool import Lobby
 from arena.referee.server import Referee, ServerLimits
 from arena.tournament.config import TournamentConfig, TournamentError, Venue, valid_tournament_name
@@ -132,6 +133,10 @@ class Tournament:
             raise TournamentError(f"{cfg.bots_dir} is not a folder")
         if cfg.name is not None and not valid_tournament_name(cfg.name):  # from the admin service
             raise TournamentError(f"{cfg.name!r} is not a tournament name (it becomes a folder)")
+        try:
+            cfg.time_control()
+        except TimeControlError as error:
+            raise TournamentError(str(error)) from None
 
     async def _run_in(
         self,
@@ -224,6 +229,9 @@ class Tournament:
             "games": cfg.games,
             "jobs": cfg.jobs,
             "move_time": cfg.move_time,
+            "time_bank": cfg.time_bank,
+            "increment": cfg.increment,
+            "timeouts": cfg.timeouts,
             "deals": cfg.deals.value,
             "time_margin": cfg.time_margin,
             "seed_sha256": engine.commitment(seed),
