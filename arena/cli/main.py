@@ -227,8 +227,9 @@ def cmd_run(args: argparse.Namespace, console: Console) -> int:
     with live.LiveView(console) as view:
         tournament = Tournament(config, view)
         summary = asyncio.run(_run_tournament(tournament, view, args.resume))
-    console.print(live.leaderboard_table(summary.table, f"Leaderboard ({summary.games} games)"))
-    for line in live.report_lines(summary.skipped, summary.faults, summary.slowest):
+    title = f"Leaderboard ({summary.games} games)"
+    console.print(live.leaderboard_table(summary.table, title, times=summary.times))
+    for line in live.report_lines(summary.skipped, summary.faults, summary.slowest, summary.times):
         console.print(line, highlight=False, markup=False)
     for note in summary.notes:
         console.print(note, highlight=False, markup=False)

@@ -307,6 +307,7 @@ class LeagueServer:
                 "skipped": summary.skipped,
                 "faults": summary.faults,
                 "slowest": [dataclasses.asdict(d) for d in summary.slowest],
+                "times": [t.to_json() for t in summary.times],
             }
             self.observer.emit(apb.TournamentEvent(finished_json=json.dumps(data)))
 

@@ -148,6 +148,9 @@ class Match:
             _ms(time_control.increment),
         )
         self._told = [0] * len(seats)
+        self._banked = bool(time_control.bank or time_control.increment)
+        self._limit_ms: list[float | None] = [None] * len(seats)
+        """What each seat was told it had for its last decision, where a bank makes it vary."""
         self._first_fault: dict[int, Fault] = {}
 
     async def play(self) -> GameRecord:
@@ -181,15 +184,18 @@ class Match:
         told = self._told[seat]
         self._told[seat] = len(state.history)
         request_id = next_request_id()
+        bank_ms = _ms(self.clock.bank_left(seat))
         request = self._requests.build(
             engine.observe(state, seat),
             request_id=request_id,
             offer=offer,
             history=state.history,
             told=told,
-            bank_left_ms=_ms(self.clock.bank_left(seat)),
+            bank_left_ms=bank_ms,
         )
         limit = self.clock.limit(seat)
+        if self._banked:  # as the request told it
+            self._limit_ms[seat] = _ms(self.clock.control.move_time) + bank_ms
         reply = await self.seats[seat].ask(request, request_id, limit)
         self.record.decisions += 1
         if reply.fault is None:
@@ -280,7 +286,8 @@ class Match:
 
     def _log(self, seat: int, action: str, reply: Reply) -> None:
         cpu_ms = None if reply.cpu is None else round(reply.cpu * 1000, 3)
-        self.record.events.append(Answer(seat, action, round(reply.wall * 1000, 3), cpu_ms))
+        wall_ms = round(reply.wall * 1000, 3)
+        self.record.events.append(Answer(seat, action, wall_ms, cpu_ms, self._limit_ms[seat]))
 
     async def _game_over(self, state: GameState) -> None:
         """Tell every seat at once: the table's sessions are free only when all are told."""

@@ -29,7 +29,7 @@ from arena.referee.match import AbsentSeat, GameSpec, Match, Seat
 from arena.referee.pool import Lobby
 from arena.tournament.folder import FinishedGames, TournamentFolder
 from arena.tournament.ratings import Standing, rate_all, result_of
-from arena.tournament.report import SlowDecision, faults_by_kind, slowest_decisions
+from arena.tournament.report import BotTimes, SlowDecision, decision_timing, faults_by_kind
 from arena.tournament.schedule import ScheduledGame
 from arena.tournament.timing import TimingReport
 from engine import Ruleset
@@ -56,6 +56,8 @@ class Summary:
     faults: dict[str, dict[str, int]] = field(default_factory=dict)
     """Per bot, per fault kind."""
     slowest: tuple[SlowDecision, ...] = ()
+    times: tuple[BotTimes, ...] = ()
+    """Each bot's decision times: median, 99th percentile, slowest, and how near the limit."""
     skipped: tuple[tuple[str, str], ...] = ()
     """Bots that did not play, with the reason."""
     notes: tuple[str, ...] = ()
@@ -286,6 +288,7 @@ class Scheduler:
             self._stop(f"cannot write results under {self.folder.root}: {_why(error)}")
             info["status"], info["seed"] = "interrupted", None
         self.reserve.release()
+        timing = decision_timing(self.folder.replays, (x.game for x in lines), info["move_time"])
         return Summary(
             self.folder.root,
             info["status"],
@@ -294,7 +297,8 @@ class Scheduler:
             len(self.schedule),
             info["seed"],
             faults=faults_by_kind(lines),
-            slowest=tuple(slowest_decisions(self.folder.replays, (x.game for x in lines))),
+            slowest=timing.slowest,
+            times=timing.bots,
             skipped=tuple((s["name"], s["reason"]) for s in info.get("skipped", [])),
             notes=tuple(self.timing.notes()),
         )

@@ -272,6 +272,7 @@ class Tournament:
             self._stopping,
             reconnect_grace=self.config.reconnect_grace if venue is not None else None,
         )
+        self.observer.note(f"time control: {scheduler.clock.describe()}")
         self._workers = [asyncio.ensure_future(scheduler.worker()) for _ in range(info["jobs"])]
         with contextlib.suppress(asyncio.CancelledError):
             await asyncio.gather(*self._workers)
