@@ -145,8 +145,8 @@ def report_lines(
     if near:
         lines.append("Close to the limit (within 10%: on a busier machine, a timeout):")
         lines += [
-            f"  {t.bot}: {t.near_limit} of {t.decisions} decisions; slowest "
-            f"{t.slowest_ms:.0f} ms of the {t.slowest_limit_ms:.0f} ms it had"
+            f"  {t.bot}: {t.near_limit} of {t.decisions} decisions; the closest took "
+            f"{t.closest_ms:.0f} ms of the {t.closest_limit_ms:.0f} ms it had"
             for t in near
         ]
     return lines

@@ -59,8 +59,10 @@ class BotTimes:
     slowest_ms: float
     near_limit: int
     """Decisions that took at least 90% of the time the bot had for them."""
-    slowest_limit_ms: float
-    """The time the bot had for its slowest decision."""
+    closest_ms: float
+    closest_limit_ms: float
+    """The decision that came closest to its limit (the largest share of it): its time, and
+    the time the bot had for it."""
 
     def to_json(self) -> dict[str, object]:
         return dataclasses.asdict(self)
@@ -82,7 +84,7 @@ def decision_timing(
     found: list[SlowDecision] = []
     times: dict[str, list[float]] = {}
     near: dict[str, int] = {}
-    slowest: dict[str, tuple[float, float]] = {}
+    closest: dict[str, tuple[float, float]] = {}
     default_ms = move_time * 1000
     for game in games:
         try:
@@ -95,17 +97,18 @@ def decision_timing(
             limit = d.limit_ms if d.limit_ms is not None else default_ms
             times.setdefault(d.bot, []).append(d.ms)
             near[d.bot] = near.get(d.bot, 0) + (d.ms >= NEAR_LIMIT * limit)
-            if d.ms > slowest.get(d.bot, (-1.0, 0.0))[0]:
-                slowest[d.bot] = (d.ms, limit)
+            ms, had = closest.get(d.bot, (-1.0, 1.0))
+            if d.ms * had > ms * limit:  # a larger share of its limit than the closest so far
+                closest[d.bot] = (d.ms, limit)
     bots = tuple(
         BotTimes(
             bot,
             len(ms),
             round(statistics.median(ms), 3),
             round(percentile(ms, 99), 3),
-            slowest[bot][0],
+            max(ms),
             near[bot],
-            slowest[bot][1],
+            *closest[bot],
         )
         for bot, ms in sorted(times.items())
     )

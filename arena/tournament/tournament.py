@@ -272,7 +272,9 @@ class Tournament:
             self._stopping,
             reconnect_grace=self.config.reconnect_grace if venue is not None else None,
         )
-        self.observer.note(f"time control: {scheduler.clock.describe()}")
+        clock = scheduler.clock
+        if clock.bank or clock.increment or not clock.enforced:  # beyond the plain move time
+            self.observer.note(f"time control: {clock.describe()}")
         self._workers = [asyncio.ensure_future(scheduler.worker()) for _ in range(info["jobs"])]
         with contextlib.suppress(asyncio.CancelledError):
             await asyncio.gather(*self._workers)
