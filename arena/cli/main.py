@@ -196,6 +196,11 @@ def _check_resume(args: argparse.Namespace, console: Console) -> None:
     """A resume plays the schedule it began with: say so when --games asks for another."""
     if args.dry_run:
         raise TournamentError("--dry-run plans a new run: give --bots, not --resume")
+    if args.no_timeout:
+        raise TournamentError(
+            "--no-timeout starts a debug run: a resume keeps the time control its run began "
+            "with (start a new run with --bots to debug)"
+        )
     if args.games is None:
         return
     try:

@@ -44,3 +44,10 @@ def test_a_negative_bank_or_increment_is_refused_naming_the_flag(
     with pytest.raises(SystemExit):
         main(["run", "--bots", str(bots), "--dry-run", flag, "-1"])
     assert flag in capsys.readouterr().err
+
+
+def test_a_resume_refuses_no_timeout(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "stopped"
+    folder.mkdir()
+    assert main(["run", "--resume", str(folder), "--no-timeout"]) == 1
+    assert "--no-timeout starts a debug run" in capsys.readouterr().err
