@@ -59,10 +59,16 @@ class Check:
 
 
 def near_limit(ms: float, move_time: float) -> str:
-    """The warning for a decision of `ms` that came within 10% of the move time, or ""."""
+    """The warning for a decision of `ms` that came within 10% of the move time (or, with
+    timeouts off, past it), or ""."""
     limit_ms = move_time * 1000
     if ms < NEAR_LIMIT * limit_ms:
         return ""
+    if ms > limit_ms:  # only with timeouts off
+        return (
+            f"a decision took {ms:.0f} ms, over the {limit_ms:.0f} ms limit: "
+            "a timeout, were they on"
+        )
     return (
         f"a decision took {ms:.0f} ms, within 10% of the {limit_ms:.0f} ms limit: "
         "on a busier machine it would time out"

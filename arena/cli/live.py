@@ -143,7 +143,7 @@ def report_lines(
         ]
     near = [t for t in times if t.near_limit]
     if near:
-        lines.append("Close to the limit (within 10%: on a busier machine, a timeout):")
+        lines.append("Close to the limit (90% of it or more: on a busier machine, a timeout):")
         lines += [
             f"  {t.bot}: {t.near_limit} of {t.decisions} decisions; the closest took "
             f"{t.closest_ms:.0f} ms of the {t.closest_limit_ms:.0f} ms it had"

@@ -20,9 +20,10 @@ def test_with_timeouts_off_a_bot_slower_than_the_move_time_passes_with_warnings(
     )
     assert result.passed, {c.name: c.detail for c in result.checks if not c.passed}
     opening = next(c for c in result.checks if c.name == "opening")
-    assert "within 10% of the 300 ms limit" in opening.warning
+    assert "over the 300 ms limit: a timeout, were they on" in opening.warning
 
 
 def test_a_decision_within_10_percent_of_the_limit_is_warned_of() -> None:
     assert near_limit(890.0, 1.0) == ""
     assert "900 ms, within 10% of the 1000 ms limit" in near_limit(900.0, 1.0)
+    assert "1001 ms, over the 1000 ms limit" in near_limit(1001.0, 1.0)
