@@ -280,15 +280,16 @@ class Scheduler:
         if complete:
             info["seed"] = self.seed.hex()
             info["finished"] = time.time()
+        timing = decision_timing(self.folder.replays, (x.game for x in lines), info["move_time"])
+        outliers = {t.bot: (t.p99_ms, t.slowest_ms) for t in timing.bots}
         try:
-            self.reserve.run(lambda: self.folder.write_leaderboard(table))
+            self.reserve.run(lambda: self.folder.write_leaderboard(table, outliers))
             self.reserve.run(lambda: self.folder.write_info(info))
         except OSError as error:
             # games.jsonl holds every game: a resume writes these again.
             self._stop(f"cannot write results under {self.folder.root}: {_why(error)}")
             info["status"], info["seed"] = "interrupted", None
         self.reserve.release()
-        timing = decision_timing(self.folder.replays, (x.game for x in lines), info["move_time"])
         return Summary(
             self.folder.root,
             info["status"],

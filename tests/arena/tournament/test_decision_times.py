@@ -7,7 +7,9 @@ import json
 from pathlib import Path
 
 from arena.cli import live
-from arena.records import Answer, Deal, Replay
+from arena.records import Answer, Deal, LeaderboardRow, Replay
+from arena.tournament.folder import TournamentFolder
+from arena.tournament.ratings import Standing
 from arena.tournament.report import decision_timing, percentile
 from engine import Ruleset
 
@@ -51,3 +53,17 @@ def test_the_percentile_is_a_time_some_decision_took() -> None:
     assert percentile([5.0, 1.0, 3.0], 99) == 5.0
     assert percentile([5.0, 1.0, 3.0], 50) == 3.0
     assert percentile([7.0], 99) == 7.0
+
+
+def test_the_leaderboard_files_carry_each_bots_p99_and_slowest(tmp_path: Path) -> None:
+    (tmp_path / "t1").mkdir()
+    folder = TournamentFolder.lay_out(tmp_path / "t1", {"id": "t1"}, b"s" * 32)
+    table = [Standing("quick", games=1, wins=1, place_sum=1), Standing("mute", games=1)]
+    folder.write_leaderboard(table, {"quick": (9.5, 12.0)})
+    rows = json.loads((folder.root / "leaderboard.json").read_text())
+    assert (rows[0]["p99_decision_ms"], rows[0]["slowest_decision_ms"]) == (9.5, 12.0)
+    assert "p99_decision_ms" not in rows[1]  # it never answered: no times to give
+    assert LeaderboardRow.from_json(rows[0]).slowest_decision_ms == 12.0
+    [header, quick, mute] = (folder.root / "leaderboard.csv").read_text().splitlines()
+    assert header.endswith("median_decision_ms,p99_decision_ms,slowest_decision_ms")
+    assert quick.endswith(",9.5,12.0") and mute.endswith(",,")
