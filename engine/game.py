@@ -262,6 +262,7 @@ def _end_round(
         changed_seat=changed,
         dice_change=change,
         palifico=state.palifico,
+        bids=state.bids,
     )
     return _after_change(state, outcome, changed, change, next_round=state.round + 1)
 
@@ -354,4 +355,5 @@ def _fault_outcome(state: GameState, seat: int, change: int) -> RoundOutcome:
         changed_seat=seat,
         dice_change=change,
         palifico=state.palifico,
+        bids=state.bids,
     )

@@ -61,6 +61,9 @@ class RoundOutcome:
     dice_change: int
     """-1, +1, 0 (calza on a full hand), or minus the seat's dice when eliminated."""
     palifico: bool
+    bids: tuple[PlacedBid, ...] = ()
+    """Every bid of the round, oldest first (the last is `standing`): how each seat bid,
+    to read against the hands revealed."""
 
 
 @dataclass(frozen=True, slots=True)

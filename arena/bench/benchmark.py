@@ -42,6 +42,7 @@ from arena.errors import ArenaError
 from arena.protocol import wire
 from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
 from arena.referee.auth import TokenBook
+from arena.referee.clock import TimeControl
 from arena.referee.match import GameSpec, Match
 from arena.referee.pool import Lobby
 from arena.referee.server import SERVICE, Referee, ServerLimits
@@ -282,7 +283,7 @@ async def arena_speed(
                 borrowed = await lobby.borrow_table(players)
                 seats = [s for s in borrowed.values() if s is not None]
                 spec = GameSpec(f"w{w}-g{game}", players, f"w{w}-g{game}", engine.Ruleset())
-                match = Match(spec, seats, seed, 5.0)
+                match = Match(spec, seats, seed, TimeControl(5.0))
                 playing.add(match)
                 record = await match.play()
                 playing.discard(match)

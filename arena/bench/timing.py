@@ -23,6 +23,7 @@ from arena.bench.benchmark import BenchError, start_bots
 from arena.bots.capacity import usable_cores
 from arena.protocol.faults import FaultKind
 from arena.referee.auth import TokenBook
+from arena.referee.clock import TimeControl
 from arena.referee.match import DEFAULT_TIME_MARGIN, GameSpec, Match
 from arena.referee.pool import Lobby
 from arena.referee.server import Referee, ServerLimits
@@ -93,7 +94,7 @@ async def timing(
                     await asyncio.sleep(0.01)
                     continue
                 spec = GameSpec(f"w{w}-g{game}", players, f"w{w}-g{game}", engine.Ruleset())
-                record = await Match(spec, seats, seed, move_time, margin).play()
+                record = await Match(spec, seats, seed, TimeControl(move_time), margin).play()
                 decisions += record.decisions
                 late += len(record.referee_late)
                 for fault in record.faults:

@@ -36,6 +36,7 @@ from arena.checkbot.positions import HouseSeat, Probe, probes
 from arena.protocol import wire
 from arena.protocol.faults import Fault, FaultKind
 from arena.referee.auth import TokenBook
+from arena.referee.clock import GameClock, TimeControl
 from arena.referee.exits import describe_exit, exit_probe
 from arena.referee.match import GameSpec, Match, Seat, answer_misfit
 from arena.referee.pool import Lobby
@@ -51,16 +52,40 @@ LOG_LINES = 8
 """Lines of the bot's log shown with each failure."""
 
 
+NEAR_LIMIT = 0.9
+"""A decision that takes this share of its limit passes, with a warning: on a busier
+machine, or a harder position, it would be a timeout."""
+
+
 @dataclass(frozen=True, slots=True)
 class Check:
     name: str
     passed: bool
     detail: str = ""
+    warning: str = ""
+    """For a check passed: what the author should still know (a decision near its limit)."""
     log_tail: tuple[str, ...] = ()
     """For a failure: the last lines of the bot's log (or its build's) when it was found."""
 
 
-async def _probe(session: Session, probe: Probe, move_time: float) -> Check:
+def near_limit(ms: float, move_time: float) -> str:
+    """The warning for a decision of `ms` that came within 10% of the move time (or, with
+    timeouts off, past it), or ""."""
+    limit_ms = move_time * 1000
+    if ms < NEAR_LIMIT * limit_ms:
+        return ""
+    if ms > limit_ms:  # only with timeouts off
+        return (
+            f"a decision took {ms:.0f} ms, over the {limit_ms:.0f} ms limit: "
+            "a timeout, were they on"
+        )
+    return (
+        f"a decision took {ms:.0f} ms, within 10% of the {limit_ms:.0f} ms limit: "
+        "on a busier machine it would time out"
+    )
+
+
+async def _probe(session: Session, probe: Probe, clock: TimeControl) -> Check:
     request_id = next_request_id()
     game_id = f"check-{probe.name.replace(' ', '-')}"
     players = tuple(
@@ -74,17 +99,17 @@ async def _probe(session: Session, probe: Probe, move_time: float) -> Check:
         players=players,
         ruleset=wire.ruleset_to_proto(probe.state.ruleset),
         news=(),
-        time_left_ms=round(move_time * 1000),
+        time_left_ms=round(clock.move_time * 1000),
     )
-    reply = await session.ask(request, request_id, move_time)
+    reply = await session.ask(request, request_id, GameClock(clock, 1).limit(0))
     if reply.fault is not None and reply.late is not None:
-        reply = await _lateness(reply, max(move_time, 1.0))
+        reply = await _lateness(reply, max(clock.move_time, 1.0))
     if reply.fault is not None and reply.fault.kind is FaultKind.DISCONNECT:
         how = await session.crashed()
         if how is not None:
             crash = Fault(FaultKind.CRASH, f"the bot's process died, {how}", "", request_id)
             reply = dataclasses.replace(reply, fault=crash)
-    check = _judge(probe, reply)
+    check = _judge(probe, reply, clock.move_time)
     await session.send(
         wire.game_over_to_proto(
             game_id=game_id,
@@ -110,7 +135,7 @@ async def _lateness(reply: Reply, within: float) -> Reply:
     return dataclasses.replace(reply, fault=fault)
 
 
-def _judge(probe: Probe, reply: Reply) -> Check:
+def _judge(probe: Probe, reply: Reply, move_time: float) -> Check:
     name = f"{probe.name}"
     if reply.fault is not None:
         sent = f"; it sent {reply.fault.sent}" if reply.fault.sent else ""
@@ -126,14 +151,15 @@ def _judge(probe: Probe, reply: Reply) -> Check:
         refusal = engine.refusal(probe.state, probe.seat, answer)
         why = None if refusal is None else str(refusal)
     if why is None:
-        return Check(name, True, f"{answer} ({timing})")
+        warning = near_limit(reply.elapsed * 1000, move_time)
+        return Check(name, True, f"{answer} ({timing})", warning)
     return Check(
         name, False, f"it sent {answer}, which is illegal ({why}); expected {probe.expect}"
     )
 
 
 async def _games(
-    session_pool: list[Session], move_time: float, say: Callable[[Check], None]
+    session_pool: list[Session], clock: TimeControl, say: Callable[[Check], None]
 ) -> list[Check]:
     variants = [
         ("rulebook", Ruleset()),
@@ -150,7 +176,7 @@ async def _games(
         seats[seat] = session
         names = tuple(s.name for s in seats)
         spec = GameSpec(f"check-game-{index}", names, f"check-{index}", ruleset)
-        record = await Match(spec, seats, seed, move_time).play()
+        record = await Match(spec, seats, seed, clock).play()
         faults = [f for f in record.faults if f.seat == seat]
         place = record.order.index(seat) + 1
         name = f"whole game: {label}"
@@ -163,7 +189,10 @@ async def _games(
         times = record.think_ms[seat]
         slowest = max(times) if times else 0.0
         return Check(
-            name, True, f"place {place} of 3, {len(times)} decisions, slowest {slowest:.1f} ms"
+            name,
+            True,
+            f"place {place} of 3, {len(times)} decisions, slowest {slowest:.1f} ms",
+            near_limit(slowest, clock.move_time),
         )
 
     for start in range(0, len(variants), len(session_pool)):
@@ -199,10 +228,13 @@ async def check_bot(
     limits: ResourceLimits | None = None,
     sandbox: SandboxMode = SandboxMode.AUTO,
     rebuild: bool = False,
+    timeouts: bool = True,
 ) -> CheckRun:
     """Put the bot at `path` through the checks; an unchanged bot is not built again
-    unless `rebuild` (see `arena.bots.buildstamp`)."""
+    unless `rebuild` (see `arena.bots.buildstamp`), and `timeouts` False (a bot in a
+    debugger) sets no deadline."""
     run = CheckRun()
+    clock = TimeControl(move_time, enforced=timeouts)
     logs: list[Path] = []
     """Where the logs go, once there is a folder for them: the bot's, and its build's."""
 
@@ -252,7 +284,7 @@ async def check_bot(
             limits,
             decided,
             cgroups,
-            move_time,
+            clock,
             connect_timeout,
             rebuild,
         )
@@ -275,7 +307,7 @@ async def _check_in(
     limits: ResourceLimits,
     sandbox: Sandbox,
     cgroups: CgroupRoot | None,
-    move_time: float,
+    clock: TimeControl,
     connect_timeout: float,
     rebuild: bool,
 ) -> None:
@@ -296,7 +328,7 @@ async def _check_in(
             record(Check("build", True, " ".join(spec.build)))
     tokens = TokenBook()
     lobby = Lobby(tokens)
-    referee = Referee(lobby, ServerLimits(move_time=move_time))
+    referee = Referee(lobby, ServerLimits(move_time=clock.move_time))
     port = await referee.start(unix_socket=socket)
     sessions = min(SESSIONS, spec.sessions or SESSIONS)
     env = arena_variables(confinement.address(port), spec.name, tokens.issue(spec.name), sessions)
@@ -304,7 +336,7 @@ async def _check_in(
     lobby.crash_probes[spec.name] = exit_probe(process.process)
     try:
         await _check_running(
-            record, lobby, spec.name, process, logs, move_time, connect_timeout, sessions
+            record, lobby, spec.name, process, logs, clock, connect_timeout, sessions
         )
     finally:
         await referee.stop("the check is over")
@@ -320,7 +352,7 @@ async def _check_running(
     name: str,
     process: BotProcess,
     logs: Path,
-    move_time: float,
+    clock: TimeControl,
     connect_timeout: float,
     sessions: int,
 ) -> None:
@@ -365,7 +397,7 @@ async def _check_running(
         if second is not None:
             pool.append(second)
     for probe in probes():
-        record(await _probe(session, probe, move_time))
+        record(await _probe(session, probe, clock))
         if session.closed:
             record(
                 Check(
@@ -382,7 +414,7 @@ async def _check_running(
             "answered every probe after its game over",
         )
     )
-    await _games(pool, move_time, record)
+    await _games(pool, clock, record)
 
 
 async def _sessions(lobby: Lobby, name: str, count: int) -> None:

@@ -48,7 +48,7 @@ def dry_run(config: TournamentConfig, console: Console) -> int:
     say(explain(len(playing), size, config.games))
     changes = config.ruleset.changes()
     rules = ", ".join(f"{k}={v}" for k, v in changes.items()) or "the rulebook's defaults"
-    say(f"rules: {rules}; {config.move_time:g} s per decision; {config.jobs} games at once")
+    say(f"rules: {rules}; {config.time_control().describe()}; {config.jobs} games at once")
     say(
         "Dry run: no folder created, no bot built or started "
         "(a bot whose build fails or that does not connect would also be skipped)."

@@ -30,7 +30,7 @@ from arena.referee.auth import new_token, token_hash
 from arena.referee.server import ServerLimits, Tls
 from arena.tournament.config import TournamentConfig, TournamentError
 from arena.tournament.ratings import Standing
-from arena.tournament.report import SlowDecision
+from arena.tournament.report import BotTimes, SlowDecision
 from arena.tournament.tournament import Progress
 
 DEFAULT_LEAGUE = Path("results/league.sqlite")
@@ -318,6 +318,8 @@ async def _start(
         deals=args.deals,
         sandbox=str(args.sandbox),
         time_margin=args.time_margin,
+        time_bank=args.time_bank,
+        increment=args.increment,
         force_jobs=args.force_jobs,
     )
     stream = stub.StartTournament(request, metadata=metadata)
@@ -356,15 +358,17 @@ async def _follow(stream: Any, view: live.LiveView, console: Console) -> int:
         elif kind == "finished_json":
             data = json.loads(event.finished_json)
             view.__exit__()
+            times = [BotTimes(**t) for t in data.get("times", [])]
             console.print(
                 live.leaderboard_table(
-                    _standings(data["table"]), f"Leaderboard ({data['games']} games)"
+                    _standings(data["table"]), f"Leaderboard ({data['games']} games)", times=times
                 )
             )
             report = live.report_lines(
                 [tuple(s) for s in data.get("skipped", [])],
                 data.get("faults", {}),
                 [SlowDecision(**d) for d in data.get("slowest", [])],
+                times,
             )
             for line in report:
                 console.print(line, highlight=False, markup=False)

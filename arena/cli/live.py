@@ -25,7 +25,7 @@ from arena.records import GameLine
 from arena.tournament.config import TournamentError
 from arena.tournament.folder import TournamentFolder
 from arena.tournament.ratings import Standing
-from arena.tournament.report import SlowDecision
+from arena.tournament.report import BotTimes, SlowDecision
 from arena.tournament.schedule import explain
 from arena.tournament.tournament import Progress as TournamentProgress
 
@@ -57,8 +57,14 @@ def _figures(title: str, headers: tuple[str, ...], rows: Sequence[tuple[str, ...
 
 
 def leaderboard_table(
-    table: list[Standing], title: str = "Leaderboard", limit: int | None = None
+    table: list[Standing],
+    title: str = "Leaderboard",
+    limit: int | None = None,
+    times: Sequence[BotTimes] = (),
 ) -> Table:
+    """The standings; with `times` (read from the replays), each bot's 99th percentile and
+    slowest decision beside the median."""
+    outliers = {t.bot: (f"{t.p99_ms:.1f}", f"{t.slowest_ms:.1f}") for t in times}
     rows = [
         (
             str(rank),
@@ -72,12 +78,15 @@ def leaderboard_table(
             f"{s.average_place:.2f}",
             str(s.faults),
             f"{s.median_think_ms:.2f}",
+            *(outliers.get(s.name, ("-", "-")) if times else ()),
         )
         for rank, s in enumerate(table[:limit] if limit else table, start=1)
     ]
     headers = ("#", "bot", "rating", "mu", "sigma", "games", "wins", "win%", "place", "faults")
-    view = _figures(title, (*headers, "ms"), rows)
+    view = _figures(title, (*headers, "ms", *(("p99", "max") if times else ())), rows)
     view.caption = "rating = mu - 3 sigma; place: average finishing place; ms: median decision"
+    if times:
+        view.caption += "; p99, max: 99th percentile and slowest decision (ms)"
     view.caption_justify = "left"
     return view
 
@@ -108,8 +117,10 @@ def report_lines(
     skipped: Sequence[tuple[str, str]],
     faults: dict[str, dict[str, int]],
     slowest: Sequence[SlowDecision],
+    times: Sequence[BotTimes] = (),
 ) -> list[str]:
-    """After the leaderboard: who did not play, faults by bot and kind, the slowest answers.
+    """After the leaderboard: who did not play, faults by bot and kind, the slowest answers,
+    and a warning for each bot that came within 10% of its limit.
 
     Plain text: the reasons quote bots' output and the names are the bots' own.
     """
@@ -130,6 +141,14 @@ def report_lines(
         lines.append("Slowest decisions:")
         lines += [
             f"  {d.ms:9.1f} ms  {d.bot}  {d.game} round {d.round}: {d.action}" for d in slowest
+        ]
+    near = [t for t in times if t.near_limit]
+    if near:
+        lines.append("Close to the limit (90% of it or more: on a busier machine, a timeout):")
+        lines += [
+            f"  {t.bot}: {t.near_limit} of {t.decisions} decisions; the closest took "
+            f"{t.closest_ms:.0f} ms of the {t.closest_limit_ms:.0f} ms it had"
+            for t in near
         ]
     return lines
 

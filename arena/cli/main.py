@@ -52,6 +52,7 @@ def _parser() -> argparse.ArgumentParser:
         help="where results go (default results/)",
     )
     options.add_fairness_flags(run)
+    options.add_no_timeout_flag(run)
     run.add_argument(
         "--league", type=validate.league_file, help="league store (default OUT/league.sqlite)"
     )
@@ -146,6 +147,7 @@ def _parser() -> argparse.ArgumentParser:
         "--move-time", type=validate.seconds, default=1.0, help="seconds per decision"
     )
     check.add_argument("--connect-timeout", type=validate.seconds, default=20.0)
+    options.add_no_timeout_flag(check)
     options.add_sandbox_flag(check)
     check.add_argument(
         "--rebuild", action="store_true", help="build the bot even if unchanged since its last"
@@ -173,6 +175,9 @@ def _config(args: argparse.Namespace) -> TournamentConfig:
         ruleset=options.ruleset(args),
         move_time=args.move_time,
         time_margin=args.time_margin,
+        time_bank=args.time_bank,
+        increment=args.increment,
+        timeouts=not args.no_timeout,
         seed=seed_from_hex(args.seed, "--seed") if args.seed is not None else None,
         league=args.league,
         connect_timeout=args.connect_timeout,
@@ -212,6 +217,11 @@ def _check_resume(args: argparse.Namespace, console: Console) -> None:
     """A resume plays the schedule it began with: say so when --games asks for another."""
     if args.dry_run:
         raise TournamentError("--dry-run plans a new run: give --bots, not --resume")
+    if args.no_timeout:
+        raise TournamentError(
+            "--no-timeout starts a debug run: a resume keeps the time control its run began "
+            "with (start a new run with --bots to debug)"
+        )
     if args.games is None:
         return
     try:
@@ -238,11 +248,14 @@ def cmd_run(args: argparse.Namespace, console: Console) -> int:
         if args.dry_run:
             return dryrun.dry_run(config, console)
         dryrun.check_table_size(config)
+    if args.no_timeout:
+        console.print(options.TIMEOUTS_OFF, style="bold yellow", highlight=False)
     with live.LiveView(console) as view:
         tournament = Tournament(config, view)
         summary = asyncio.run(_run_tournament(tournament, view, args.resume))
-    console.print(live.leaderboard_table(summary.table, f"Leaderboard ({summary.games} games)"))
-    for line in live.report_lines(summary.skipped, summary.faults, summary.slowest):
+    title = f"Leaderboard ({summary.games} games)"
+    console.print(live.leaderboard_table(summary.table, title, times=summary.times))
+    for line in live.report_lines(summary.skipped, summary.faults, summary.slowest, summary.times):
         console.print(line, highlight=False, markup=False)
     for note in summary.notes:
         console.print(note, highlight=False, markup=False)
@@ -362,8 +375,13 @@ def cmd_check_bot(args: argparse.Namespace, console: Console) -> int:
             console.print("     the bot's log ends:", style="dim")
             for line in check.log_tail:
                 console.print(f"     | {line}", highlight=False, markup=False)
+        if check.warning:
+            console.print("[yellow]WARN[/] ", end="")
+            console.print(check.warning, highlight=False, markup=False)
 
     console.print(f"Checking {args.path}", highlight=False)
+    if args.no_timeout:
+        console.print(options.TIMEOUTS_OFF, style="bold yellow", highlight=False)
     run = asyncio.run(
         check_bot(
             args.path,
@@ -372,6 +390,7 @@ def cmd_check_bot(args: argparse.Namespace, console: Console) -> int:
             args.connect_timeout,
             sandbox=args.sandbox,
             rebuild=args.rebuild,
+            timeouts=not args.no_timeout,
         )
     )
     failed = sum(not c.passed for c in run.checks)

@@ -42,6 +42,21 @@ def add_fairness_flags(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_no_timeout_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--no-timeout",
+        action="store_true",
+        help="debug mode, to step through a bot in a debugger: no decision is ever a timeout "
+        "(bots are still told the usual times)",
+    )
+
+
+TIMEOUTS_OFF = (
+    "TIMEOUTS ARE OFF (--no-timeout): no decision has a deadline, a bot may think as long as "
+    "it likes; debug mode, not for a real tournament"
+)
+
+
 def ruleset(args: argparse.Namespace) -> Ruleset:
     changes = {
         field: value
@@ -107,6 +122,21 @@ def add_schedule_flags(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--move-time", type=validate.seconds, default=1.0, help="seconds per decision (default 1)"
+    )
+    parser.add_argument(
+        "--time-bank",
+        type=validate.margin,
+        default=0.0,
+        metavar="SECONDS",
+        help="seconds per bot per game that pay for decisions over --move-time; a timeout only "
+        "when both are spent (default 0: no bank)",
+    )
+    parser.add_argument(
+        "--increment",
+        type=validate.margin,
+        default=0.0,
+        metavar="SECONDS",
+        help="seconds added to a bot's bank after each decision answered in time (default 0)",
     )
     parser.add_argument(
         "--seed", type=validate.seed, help="hex seed for the dice (default: a fresh secret one)"

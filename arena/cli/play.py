@@ -34,6 +34,7 @@ from arena.bots.sandbox import decide
 from arena.cli import options, validate
 from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
 from arena.referee.auth import TokenBook
+from arena.referee.clock import TimeControl
 from arena.referee.exits import exit_probe
 from arena.referee.match import GameRecord, GameSpec, Match, Seat
 from arena.referee.pool import Lobby
@@ -219,7 +220,7 @@ async def _game(
         seats.append(PatientSeat(session) if name == table.human else session)
     try:
         spec = GameSpec(game_id, table.names, game_id, ruleset)
-        return await Match(spec, seats, engine.new_seed(), move_time).play()
+        return await Match(spec, seats, engine.new_seed(), TimeControl(move_time)).play()
     finally:
         for session in borrowed.values():
             if session is not None:

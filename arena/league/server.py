@@ -307,6 +307,7 @@ class LeagueServer:
                 "skipped": summary.skipped,
                 "faults": summary.faults,
                 "slowest": [dataclasses.asdict(d) for d in summary.slowest],
+                "times": [t.to_json() for t in summary.times],
             }
             self.observer.emit(apb.TournamentEvent(finished_json=json.dumps(data)))
 
@@ -347,6 +348,8 @@ class LeagueServer:
             jobs=jobs,
             move_time=request.move_time or base.move_time,
             time_margin=margin,
+            time_bank=request.time_bank if request.HasField("time_bank") else base.time_bank,
+            increment=request.increment if request.HasField("increment") else base.increment,
             ruleset=ruleset,
             seed=seed,
             name=request.name or None,

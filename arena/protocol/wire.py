@@ -151,6 +151,8 @@ def outcome_to_proto(outcome: RoundOutcome) -> pb.RoundResult:
         bid.seat = outcome.standing.seat
         bid.count = outcome.standing.bid.count
         bid.face = outcome.standing.bid.face
+    for placed in outcome.bids:
+        result.bids.add(seat=placed.seat, count=placed.bid.count, face=placed.bid.face)
     return result
 
 
@@ -165,6 +167,7 @@ def outcome_from_proto(msg: pb.RoundResult) -> RoundOutcome:
         changed_seat=msg.changed_seat,
         dice_change=msg.dice_change,
         palifico=msg.palifico,
+        bids=tuple(placed_bid_from_proto(b) for b in msg.bids),
     )
 
 
@@ -197,11 +200,21 @@ class RequestBuilder:
     """
 
     def __init__(
-        self, game_id: str, players: Sequence[str], ruleset: pb.Ruleset, time_left_ms: int
+        self,
+        game_id: str,
+        players: Sequence[str],
+        ruleset: pb.Ruleset,
+        move_time_ms: int,
+        bank_ms: int = 0,
+        increment_ms: int = 0,
     ) -> None:
+        clock = pb.TimeControl(
+            move_time_ms=move_time_ms, bank_ms=bank_ms, increment_ms=increment_ms
+        )
         self._fixed = pb.ActionRequest(
-            game_id=game_id, players=players, ruleset=ruleset, time_left_ms=time_left_ms
+            game_id=game_id, players=players, ruleset=ruleset, time_control=clock
         ).SerializeToString()
+        self._move_time_ms = move_time_ms
         self._results: list[bytes] = []
 
     def build(
@@ -212,8 +225,10 @@ class RequestBuilder:
         offer: bool,
         history: Sequence[RoundOutcome],
         told: int,
+        bank_left_ms: int = 0,
     ) -> bytes:
-        """The request for one decision of `obs.seat`, with the rounds after `told` as news."""
+        """The request for one decision of `obs.seat`, with the rounds after `told` as news,
+        telling it the move time and `bank_left_ms` of its bank."""
         for outcome in history[len(self._results) :]:
             part = pb.ActionRequest(results=[outcome_to_proto(outcome)])
             self._results.append(part.SerializeToString())
@@ -231,6 +246,8 @@ class RequestBuilder:
         own.dudo_allowed = obs.can_dudo
         own.calza_allowed = obs.can_calza
         own.dice_in_play = obs.dice_in_play
+        own.time_left_ms = self._move_time_ms + bank_left_ms
+        own.bank_left_ms = bank_left_ms
         request = b"".join(
             (self._fixed, own.SerializeToString(), *self._results[told : len(history)])
         )

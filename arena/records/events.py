@@ -55,6 +55,9 @@ class Answer:
     """Wall time from request to answer, as the referee measured it."""
     cpu_ms: float | None = None
     """CPU time the bot spent on it, where the sandbox could tell."""
+    limit_ms: float | None = None
+    """The time the bot was told it had (its move time and its bank), where a time bank
+    made it differ from the tournament's move time."""
 
     @property
     def declined(self) -> bool:
@@ -65,6 +68,8 @@ class Answer:
         data: Json = {"seat": self.seat, "action": self.action, "ms": self.ms}
         if self.cpu_ms is not None:
             data["cpu_ms"] = self.cpu_ms
+        if self.limit_ms is not None:
+            data["limit_ms"] = self.limit_ms
         return data
 
     @classmethod
@@ -75,6 +80,7 @@ class Answer:
             fields.get("action", string, ""),
             fields.get("ms", number, 0.0),
             fields.optional("cpu_ms", number),
+            fields.optional("limit_ms", number),
         )
         fields.done()
         return answer

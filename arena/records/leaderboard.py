@@ -24,9 +24,12 @@ class LeaderboardRow:
     average_place: float
     faults: int
     median_decision_ms: float
+    p99_decision_ms: float | None = None
+    slowest_decision_ms: float | None = None
+    """Read from the replays at the end of a run (a league's standings have neither)."""
 
     def to_json(self) -> Json:
-        return {
+        data: Json = {
             "rank": self.rank,
             "bot": self.bot,
             "mu": self.mu,
@@ -39,6 +42,10 @@ class LeaderboardRow:
             "faults": self.faults,
             "median_decision_ms": self.median_decision_ms,
         }
+        if self.p99_decision_ms is not None and self.slowest_decision_ms is not None:
+            data["p99_decision_ms"] = self.p99_decision_ms
+            data["slowest_decision_ms"] = self.slowest_decision_ms
+        return data
 
     @classmethod
     def from_json(cls, data: object) -> LeaderboardRow:
@@ -55,6 +62,8 @@ class LeaderboardRow:
             average_place=fields.get("average_place", number, 0.0),
             faults=fields.get("faults", integer, 0),
             median_decision_ms=fields.get("median_decision_ms", number, 0.0),
+            p99_decision_ms=fields.optional("p99_decision_ms", number),
+            slowest_decision_ms=fields.optional("slowest_decision_ms", number),
         )
         fields.done()
         return row

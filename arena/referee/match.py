@@ -22,6 +22,7 @@ from arena.protocol import wire
 from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
 from arena.protocol.faults import Fault, FaultKind, FaultRecord
 from arena.records import Answer, Deal, FaultEvent, LateDecision, ReplayEvent, RoundEnd
+from arena.referee.clock import GameClock, TimeControl
 from arena.referee.reply import Reply, next_request_id
 from engine import CALZA, GameState, Phase, Ruleset
 
@@ -109,6 +110,10 @@ def answer_misfit(answer: wire.Answer | None, offer: bool) -> str | None:
     return None
 
 
+def _ms(seconds: float) -> int:
+    return round(seconds * 1000)
+
+
 DEFAULT_TIME_MARGIN = 0.025
 """Seconds a decision may run past the move time before it is a timeout: the scheduling
 jitter of a busy machine (cutechess's timemargin), which bots are not told of."""
@@ -122,7 +127,7 @@ class Match:
         spec: GameSpec,
         seats: Sequence[Seat],
         seed: bytes,
-        move_time: float,
+        time_control: TimeControl,
         time_margin: float = 0.0,
     ) -> None:
         if len(seats) != len(spec.players):
@@ -131,18 +136,22 @@ class Match:
             )
         self.spec = spec
         self.seats = list(seats)
-        self.move_time = move_time
-        self.limit = move_time + time_margin
-        """What a decision may take before it is a timeout: the move time told, and the margin."""
+        self.clock = GameClock(time_control, len(seats), time_margin)
+        """Each seat's bank, and what its next decision may take before it is a timeout."""
         self.dice = engine.HmacDice(seed, spec.deal_key)
         self.record = GameRecord(spec, think_ms=[[] for _ in seats])
         self._requests = wire.RequestBuilder(
             spec.game_id,
             spec.players,
             wire.ruleset_to_proto(spec.ruleset),
-            round(move_time * 1000),
+            _ms(time_control.move_time),
+            _ms(time_control.bank),
+            _ms(time_control.increment),
         )
         self._told = [0] * len(seats)
+        self._banked = bool(time_control.bank or time_control.increment)
+        self._limit_ms: list[float | None] = [None] * len(seats)
+        """What each seat was told it had for its last decision, where a bank makes it vary."""
         self._first_fault: dict[int, Fault] = {}
         self._timeouts: list[tuple[int, int, asyncio.Future[str]]] = []
         """Timeouts whose reply may still come: where their fault and event are recorded."""
@@ -179,19 +188,25 @@ class Match:
         told = self._told[seat]
         self._told[seat] = len(state.history)
         request_id = next_request_id()
+        bank_ms = _ms(self.clock.bank_left(seat))
         request = self._requests.build(
             engine.observe(state, seat),
             request_id=request_id,
             offer=offer,
             history=state.history,
             told=told,
+            bank_left_ms=bank_ms,
         )
-        reply = await self.seats[seat].ask(request, request_id, self.limit)
+        limit = self.clock.limit(seat)
+        if self._banked:  # as the request told it
+            self._limit_ms[seat] = _ms(self.clock.control.move_time) + bank_ms
+        reply = await self.seats[seat].ask(request, request_id, limit)
         self.record.decisions += 1
         if reply.fault is None:
             self.record.think_ms[seat].append(reply.wall * 1000)
         timed_out = reply.fault is not None and reply.fault.kind is FaultKind.TIMEOUT
-        if reply.wall > self.limit and not timed_out:
+        self.clock.charge(seat, reply.elapsed - reply.referee_lag, timed_out)
+        if reply.wall > limit and not timed_out:
             self.record.referee_late.append(
                 LateDecision(
                     seat,
@@ -308,7 +323,8 @@ class Match:
 
     def _log(self, seat: int, action: str, reply: Reply) -> None:
         cpu_ms = None if reply.cpu is None else round(reply.cpu * 1000, 3)
-        self.record.events.append(Answer(seat, action, round(reply.wall * 1000, 3), cpu_ms))
+        wall_ms = round(reply.wall * 1000, 3)
+        self.record.events.append(Answer(seat, action, wall_ms, cpu_ms, self._limit_ms[seat]))
 
     async def _game_over(self, state: GameState) -> None:
         """Tell every seat at once: the table's sessions are free only when all are told."""

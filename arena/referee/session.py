@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import math
 from collections import OrderedDict
 
 import grpc
@@ -303,9 +304,12 @@ class Session:
         One timer per session, re-armed only when it fires early. A timer
         scheduled and cancelled for every request would leave a cancelled
         entry in the loop's heap for a whole time limit: thousands of them at
-        a time, each pushed and popped at a cost.
+        a time, each pushed and popped at a cost. An infinite deadline (timeouts
+        off, for a debugger) arms nothing: a timer set earlier finds it not due.
         """
         self._deadline = deadline
+        if math.isinf(deadline):
+            return
         timer = self._timer
         if timer is not None and timer.when() <= deadline:
             return
@@ -320,7 +324,7 @@ class Session:
             return
         now = self._loop.time()
         if now < self._deadline:  # set for an earlier request
-            self._timer = self._loop.call_at(self._deadline, self._on_timer)
+            self._arm(self._deadline)
             return
         # The bot's clock starts once the request is written (until then the limit is
         # the write's); the referee's own lateness is not the bot's: the limit grows by it.

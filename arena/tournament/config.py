@@ -14,6 +14,7 @@ from pathlib import Path
 from arena.bots.limits import ResourceLimits
 from arena.bots.sandbox import SandboxMode
 from arena.errors import ArenaError
+from arena.referee.clock import TimeControl
 from arena.referee.match import DEFAULT_TIME_MARGIN
 from arena.referee.server import Referee
 from arena.tournament.schedule import Deals
@@ -49,6 +50,12 @@ class TournamentConfig:
     25 ms: on a loaded 2-core machine, instant bots at a 50 ms move time were
     late about once in a thousand decisions without it, never with it
     (`arena bench --timing`)."""
+    time_bank: float = 0.0
+    """Seconds each bot has per game to pay for decisions over `move_time` (see `TimeControl`)."""
+    increment: float = 0.0
+    """Seconds added to a bot's bank after each decision it answered in time."""
+    timeouts: bool = True
+    """False in debug mode (`--no-timeout`): no decision has a deadline."""
     seed: bytes | None = None
     league: Path | None = None
     """The league store; None means `out/league.sqlite`."""
@@ -67,6 +74,10 @@ class TournamentConfig:
     @property
     def league_path(self) -> Path:
         return self.league if self.league is not None else self.out / "league.sqlite"
+
+    def time_control(self) -> TimeControl:
+        """The time control asked for; `TimeControlError` when it cannot be played."""
+        return TimeControl(self.move_time, self.time_bank, self.increment, self.timeouts)
 
 
 @dataclass(frozen=True, slots=True)

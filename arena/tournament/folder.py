@@ -21,11 +21,12 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import dataclasses
 import io
 import json
 import os
 import statistics
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -293,12 +294,26 @@ class TournamentFolder:
             os.close(fd)
         return line
 
-    def write_leaderboard(self, table: list[Standing]) -> None:
-        rows = [s.row(rank).to_json() for rank, s in enumerate(table, start=1)]
+    def write_leaderboard(
+        self, table: list[Standing], outliers: Mapping[str, tuple[float, float]] | None = None
+    ) -> None:
+        """The final standings; with `outliers`, each bot's 99th percentile and slowest
+        decision (ms), by name."""
+        outliers = outliers or {}
+        rows = [
+            dataclasses.replace(
+                s.row(rank),
+                p99_decision_ms=outliers.get(s.name, (None, None))[0],
+                slowest_decision_ms=outliers.get(s.name, (None, None))[1],
+            ).to_json()
+            for rank, s in enumerate(table, start=1)
+        ]
         write_atomic(self.root / "leaderboard.json", json.dumps(rows, indent=2) + "\n")
         text = io.StringIO()
         if rows:
-            writer = csv.DictWriter(text, fieldnames=list(rows[0]))
+            # A bot that never answered has no times: the columns are every row's.
+            columns = max((list(row) for row in rows), key=len)
+            writer = csv.DictWriter(text, fieldnames=columns)
             writer.writeheader()
             writer.writerows(rows)
         write_atomic(self.root / "leaderboard.csv", text.getvalue())

@@ -73,6 +73,12 @@ class TournamentInfo:
     deals: Deals | None = Deals.OWN
     """None for a folder written before each game had dice of its own."""
     time_margin: float = 0.0
+    time_bank: float = 0.0
+    """Seconds a game each bot may spend past its move times (`--time-bank`)."""
+    increment: float = 0.0
+    """Seconds added to a bot's bank after each decision answered in time."""
+    timeouts: bool = True
+    """False for a debugging run (`--no-timeout`): no decision has a deadline."""
     seed: str | None = None
     """The seed in hex, once the run has finished; secret until then."""
     finished: float | None = None
@@ -118,6 +124,9 @@ class TournamentInfo:
             "jobs": self.jobs,
             "move_time": self.move_time,
             "time_margin": self.time_margin,
+            "time_bank": self.time_bank,
+            "increment": self.increment,
+            "timeouts": self.timeouts,
             "seed_sha256": self.seed_sha256,
             "seed": self.seed,
         }
@@ -156,6 +165,9 @@ class TournamentInfo:
                 table_size=data.get("table_size"),
                 deals=Deals(data["deals"]) if "deals" in data else None,
                 time_margin=float(data.get("time_margin", 0.0)),
+                time_bank=float(data.get("time_bank", 0.0)),
+                increment=float(data.get("increment", 0.0)),
+                timeouts=bool(data.get("timeouts", True)),
                 seed=data.get("seed"),
                 finished=data.get("finished"),
                 entrants=tuple(entrants) if entrants is not None else None,

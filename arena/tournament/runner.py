@@ -23,6 +23,7 @@ from typing import Protocol
 
 from arena.league.store import LeagueStore, StoreError
 from arena.records import GameLine
+from arena.referee.clock import TimeControl
 from arena.referee.descriptors import DescriptorReserve
 from arena.referee.match import AbsentSeat, GameSpec, Match, Seat
 from arena.referee.pool import Lobby
@@ -30,7 +31,7 @@ from arena.tournament.folder import FinishedGames, TournamentFolder
 from arena.tournament.info import RunStatus, TournamentInfo
 from arena.tournament.ratings import Standing, rate_all, result_of
 from arena.tournament.recovery import Recovery
-from arena.tournament.report import SlowDecision, faults_by_kind, slowest_decisions
+from arena.tournament.report import BotTimes, SlowDecision, decision_timing, faults_by_kind
 from arena.tournament.schedule import ScheduledGame
 from arena.tournament.timing import TimingReport
 
@@ -56,6 +57,8 @@ class Summary:
     faults: dict[str, dict[str, int]] = field(default_factory=dict)
     """Per bot, per fault kind."""
     slowest: tuple[SlowDecision, ...] = ()
+    times: tuple[BotTimes, ...] = ()
+    """Each bot's decision times: median, 99th percentile, slowest, and how near the limit."""
     skipped: tuple[tuple[str, str], ...] = ()
     """Bots that did not play, with the reason."""
     notes: tuple[str, ...] = ()
@@ -117,6 +120,7 @@ class Scheduler:
         self.store = store
         self.seed = folder.seed()
         self.ruleset = info.ruleset
+        self.clock = time_control_of(info)
         self.schedule = folder.schedule(info)
         finished = self._check_folder()
         lines = finished.lines
@@ -234,7 +238,7 @@ class Scheduler:
             for n, s in borrowed.items()
         ]
         try:
-            match = Match(spec, seats, self.seed, self.info.move_time, self.info.time_margin)
+            match = Match(spec, seats, self.seed, self.clock, self.info.time_margin)
             record = await match.play()
             self.timing.add(record)
         finally:
@@ -281,8 +285,10 @@ class Scheduler:
         if complete:
             info.seed = self.seed.hex()
             info.finished = time.time()
+        timing = decision_timing(self.folder.replays, (x.game for x in lines), info.move_time)
+        outliers = {t.bot: (t.p99_ms, t.slowest_ms) for t in timing.bots}
         try:
-            self.reserve.run(lambda: self.folder.write_leaderboard(table))
+            self.reserve.run(lambda: self.folder.write_leaderboard(table, outliers))
             self.reserve.run(lambda: self.folder.write_info(info))
         except OSError as error:
             # games.jsonl holds every game: a resume writes these again.
@@ -297,10 +303,16 @@ class Scheduler:
             len(self.schedule),
             info.seed,
             faults=faults_by_kind(lines),
-            slowest=tuple(slowest_decisions(self.folder.replays, (x.game for x in lines))),
+            slowest=timing.slowest,
+            times=timing.bots,
             skipped=tuple((s.name, s.reason) for s in info.skipped),
             notes=tuple(self.timing.notes()),
         )
+
+
+def time_control_of(info: TournamentInfo) -> TimeControl:
+    """The time control a tournament.json records (one from before the bank had none)."""
+    return TimeControl(info.move_time, info.time_bank, info.increment, info.timeouts)
 
 
 def _why(error: OSError) -> str:

@@ -26,6 +26,7 @@ from arena.bots.manifest import BotSpec, ManifestError
 from arena.bots.sandbox import Sandbox, SandboxError, decide
 from arena.league.store import LeagueStore, StoreError
 from arena.referee.auth import TokenBook
+from arena.referee.clock import TimeControlError
 from arena.referee.pool import Lobby
 from arena.referee.server import Referee, ServerLimits
 from arena.tournament.config import TournamentConfig, TournamentError, Venue, valid_tournament_name
@@ -133,6 +134,10 @@ class Tournament:
             raise TournamentError(f"{cfg.bots_dir} is not a folder")
         if cfg.name is not None and not valid_tournament_name(cfg.name):  # from the admin service
             raise TournamentError(f"{cfg.name!r} is not a tournament name (it becomes a folder)")
+        try:
+            cfg.time_control()
+        except TimeControlError as error:
+            raise TournamentError(str(error)) from None
 
     async def _run_in(
         self,
@@ -227,6 +232,9 @@ class Tournament:
             table_size=cfg.table_size,
             deals=cfg.deals,
             time_margin=cfg.time_margin,
+            time_bank=cfg.time_bank,
+            increment=cfg.increment,
+            timeouts=cfg.timeouts,
         )
         root = cfg.out / tid
         cfg.out.mkdir(parents=True, exist_ok=True)
@@ -264,6 +272,9 @@ class Tournament:
             reconnect_grace=self.config.reconnect_grace if venue is not None else None,
             recovery=self._recovery(lobby, info),
         )
+        clock = scheduler.clock
+        if clock.bank or clock.increment or not clock.enforced:  # beyond the plain move time
+            self.observer.note(f"time control: {clock.describe()}")
         self._workers = [asyncio.ensure_future(scheduler.worker()) for _ in range(info.jobs)]
         with contextlib.suppress(asyncio.CancelledError):
             await asyncio.gather(*self._workers)

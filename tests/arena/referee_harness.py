@@ -28,6 +28,7 @@ import engine
 from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
 from arena.records import Answer, Deal, FaultEvent, RoundEnd
 from arena.referee.auth import TokenBook
+from arena.referee.clock import TimeControl
 from arena.referee.match import GameRecord, GameSpec, Match
 from arena.referee.pool import Lobby
 from arena.referee.server import Referee, ServerLimits
@@ -230,12 +231,15 @@ class Arena:
         game_id: str = "game-1",
         deal_key: str | None = None,
         move_time: float | None = None,
+        clock: TimeControl | None = None,
     ) -> GameRecord:
-        """Play one game on free sessions of `names` (seat i is names[i])."""
+        """Play one game on free sessions of `names` (seat i is names[i]), under `clock`
+        (default: `move_time` alone, or the server's)."""
         spec = GameSpec(game_id, tuple(names), deal_key or game_id, ruleset or Ruleset())
+        clock = clock or TimeControl(move_time or self.limits.move_time)
         seats = await self.borrow(names)
         try:
-            return await Match(spec, seats, SEED, move_time or self.limits.move_time).play()
+            return await Match(spec, seats, SEED, clock).play()
         finally:
             for seat in seats:
                 await self.lobby.give_back(seat)

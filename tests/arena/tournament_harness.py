@@ -9,7 +9,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import engine
 from arena.records import GameLine
+from arena.tournament.info import TournamentInfo
 from arena.tournament.ratings import Standing
 from arena.tournament.tournament import Progress
 
@@ -90,3 +92,10 @@ def children_of(pid: int) -> list[int]:
             if int(stat.rpartition(")")[2].split()[1]) == pid:
                 found.append(int(entry.name))
     return found
+
+
+def minimal_info(tid: str, entrants: tuple[str, ...] | None = None) -> TournamentInfo:
+    """A tournament.json with only what a folder needs: for tests of the folder itself."""
+    info = TournamentInfo(tid, 0.0, "league.sqlite", engine.Ruleset(), 6, 1, 0.5, "00" * 32)
+    info.entrants = entrants
+    return info

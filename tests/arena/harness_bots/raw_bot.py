@@ -16,6 +16,10 @@ After `halfclose` or `cancel` the process lingers BOT_LINGER seconds (default
 1), alive, so that the referee can tell a disconnect from a crash; with
 BOT_LINGER=0 it exits 0 at once, without waiting for the call to end. When
 the call ends it prints its status to stderr ("status OK").
+
+BOT_SLEEPS lists seconds to sleep before answering requests 1, 2, ... (comma
+separated, e.g. "0.6,0,3"; requests past the list are answered at once), to
+spend a controlled share of a time limit.
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ AT = int(os.environ.get("BOT_AT", "1"))
 LINGER = float(os.environ.get("BOT_LINGER", "1"))
 RECORD = os.environ.get("BOT_RECORD")
 FLOOD = int(os.environ.get("BOT_FLOOD", "500"))
+SLEEPS = [float(s) for s in os.environ.get("BOT_SLEEPS", "").split(",") if s]
 
 
 def answer(request: pb.ActionRequest, number: int) -> pb.Action | None:
@@ -100,6 +105,8 @@ async def main() -> int:
                 if kind != "request":
                     continue
                 asked += 1
+                if asked <= len(SLEEPS):
+                    await asyncio.sleep(SLEEPS[asked - 1])
                 action = answer(message.request, asked)
                 rid = message.request.request_id
                 if action is not None:

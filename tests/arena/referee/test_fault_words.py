@@ -12,6 +12,7 @@ from arena.checkbot.positions import HouseSeat
 from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
 from arena.protocol.faults import FaultKind
 from arena.records import FaultEvent
+from arena.referee.clock import TimeControl
 from arena.referee.exits import describe_exit
 from arena.referee.match import GameSpec, Match, Seat
 from arena.referee.reply import REASON_CHARS, Reply, bot_reason, next_request_id
@@ -104,7 +105,7 @@ def test_a_timeout_says_how_late_the_reply_came(live: Arena) -> None:
             seats: list[Seat] = [session, HouseSeat("house")]
             ruleset = Ruleset(opener=Opener.SEAT0, fault_penalty=FaultPenalty.LOSE_DIE)
             spec = GameSpec("late-1", (BOT, "house"), "late-1", ruleset)
-            record = await Match(spec, seats, SEED, limit).play()
+            record = await Match(spec, seats, SEED, TimeControl(limit)).play()
             await asyncio.wait_for(playing, 10)
 
             [fault, *_] = [f for f in record.faults if f.seat == 0]
@@ -162,7 +163,7 @@ def test_the_reason_is_kept_from_the_other_bots(live: Arena) -> None:
             seats: list[Seat] = [session, *spies]
             ruleset = Ruleset(opener=Opener.SEAT0, fault_penalty=FaultPenalty.LOSE_DIE)
             spec = GameSpec("secret-1", (BOT, "house-1", "house-2"), "secret-1", ruleset)
-            record = await Match(spec, seats, SEED, 5.0).play()
+            record = await Match(spec, seats, SEED, TimeControl(5.0)).play()
             await asyncio.wait_for(playing, 10)
             assert any(secret in f.fault.detail for f in record.faults)
             for spy in spies:

@@ -10,13 +10,12 @@ import stat
 from pathlib import Path
 
 import pytest
+from tournament_harness import minimal_info
 
-import engine
 from arena.protocol.faults import Fault, FaultKind, FaultRecord
 from arena.records import Answer, Deal
 from arena.referee.match import GameRecord, GameSpec
 from arena.tournament.folder import ResultsError, TournamentFolder, write_atomic
-from arena.tournament.info import TournamentInfo
 from arena.tournament.ratings import GameResult, Standing, result_of
 from arena.tournament.schedule import ScheduledGame
 from engine import Ruleset
@@ -43,21 +42,15 @@ def _record(game_id: str, players: tuple[str, ...], order: tuple[int, ...]) -> G
     )
 
 
-def _info(tid: str, entrants: tuple[str, ...] | None = None) -> TournamentInfo:
-    info = TournamentInfo(tid, 0.0, "league.sqlite", engine.Ruleset(), 6, 1, 0.5, "00" * 32)
-    info.entrants = entrants
-    return info
-
-
 @pytest.fixture
 def folder(tmp_path: Path) -> TournamentFolder:
     (tmp_path / "t1").mkdir()
-    return TournamentFolder.lay_out(tmp_path / "t1", _info("t1"), SEED)
+    return TournamentFolder.lay_out(tmp_path / "t1", minimal_info("t1"), SEED)
 
 
 def test_create_lays_out_the_folder(folder: TournamentFolder) -> None:
     root = folder.root
-    assert folder.info() == _info("t1")
+    assert folder.info() == minimal_info("t1")
     assert folder.seed() == SEED
     assert stat.S_IMODE((root / "seed.secret").stat().st_mode) == 0o600
     assert (root / "games.jsonl").read_bytes() == b""
@@ -349,7 +342,7 @@ def test_only_a_folder_that_never_played_may_be_laid_out_again(
     folder.record_game(_record("g1", ("a", "b", "c"), (0, 1, 2)), 0)
     assert not folder.never_played()
     (tmp_path / "t2").mkdir()
-    began = TournamentFolder.lay_out(tmp_path / "t2", _info("t2", entrants=("a", "b")), SEED)
+    began = TournamentFolder.lay_out(tmp_path / "t2", minimal_info("t2", entrants=("a", "b")), SEED)
     assert not began.never_played()  # it began to play, though no game ended
     other = tmp_path / "mine"
     other.mkdir()

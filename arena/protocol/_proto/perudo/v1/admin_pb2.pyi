@@ -41,7 +41,7 @@ class WaitingBot(_message.Message):
     def __init__(self, name: _Optional[str] = ..., grace_left: _Optional[float] = ...) -> None: ...
 
 class StartTournamentRequest(_message.Message):
-    __slots__ = ("games", "table_size", "jobs", "move_time", "rules", "rule_fields", "seed_hex", "bots_dir", "name", "only", "resume", "deals", "sandbox", "time_margin", "force_jobs")
+    __slots__ = ("games", "table_size", "jobs", "move_time", "rules", "rule_fields", "seed_hex", "bots_dir", "name", "only", "resume", "deals", "sandbox", "time_margin", "force_jobs", "time_bank", "increment")
     class RuleFieldsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -64,6 +64,8 @@ class StartTournamentRequest(_message.Message):
     SANDBOX_FIELD_NUMBER: _ClassVar[int]
     TIME_MARGIN_FIELD_NUMBER: _ClassVar[int]
     FORCE_JOBS_FIELD_NUMBER: _ClassVar[int]
+    TIME_BANK_FIELD_NUMBER: _ClassVar[int]
+    INCREMENT_FIELD_NUMBER: _ClassVar[int]
     games: int
     table_size: int
     jobs: int
@@ -79,7 +81,9 @@ class StartTournamentRequest(_message.Message):
     sandbox: str
     time_margin: float
     force_jobs: bool
-    def __init__(self, games: _Optional[int] = ..., table_size: _Optional[int] = ..., jobs: _Optional[int] = ..., move_time: _Optional[float] = ..., rules: _Optional[str] = ..., rule_fields: _Optional[_Mapping[str, str]] = ..., seed_hex: _Optional[str] = ..., bots_dir: _Optional[str] = ..., name: _Optional[str] = ..., only: _Optional[_Iterable[str]] = ..., resume: _Optional[str] = ..., deals: _Optional[str] = ..., sandbox: _Optional[str] = ..., time_margin: _Optional[float] = ..., force_jobs: _Optional[bool] = ...) -> None: ...
+    time_bank: float
+    increment: float
+    def __init__(self, games: _Optional[int] = ..., table_size: _Optional[int] = ..., jobs: _Optional[int] = ..., move_time: _Optional[float] = ..., rules: _Optional[str] = ..., rule_fields: _Optional[_Mapping[str, str]] = ..., seed_hex: _Optional[str] = ..., bots_dir: _Optional[str] = ..., name: _Optional[str] = ..., only: _Optional[_Iterable[str]] = ..., resume: _Optional[str] = ..., deals: _Optional[str] = ..., sandbox: _Optional[str] = ..., time_margin: _Optional[float] = ..., force_jobs: _Optional[bool] = ..., time_bank: _Optional[float] = ..., increment: _Optional[float] = ...) -> None: ...
 
 class TournamentEvent(_message.Message):
     __slots__ = ("note", "started_json", "game_json", "finished_json", "error", "build_json")

@@ -193,7 +193,7 @@ class Hand(_message.Message):
     def __init__(self, dice: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class RoundResult(_message.Message):
-    __slots__ = ("round", "end", "caller_seat", "bid", "counted", "hands", "changed_seat", "dice_change", "palifico")
+    __slots__ = ("round", "end", "caller_seat", "bid", "counted", "hands", "changed_seat", "dice_change", "palifico", "bids")
     ROUND_FIELD_NUMBER: _ClassVar[int]
     END_FIELD_NUMBER: _ClassVar[int]
     CALLER_SEAT_FIELD_NUMBER: _ClassVar[int]
@@ -203,6 +203,7 @@ class RoundResult(_message.Message):
     CHANGED_SEAT_FIELD_NUMBER: _ClassVar[int]
     DICE_CHANGE_FIELD_NUMBER: _ClassVar[int]
     PALIFICO_FIELD_NUMBER: _ClassVar[int]
+    BIDS_FIELD_NUMBER: _ClassVar[int]
     round: int
     end: RoundEnd
     caller_seat: int
@@ -212,10 +213,11 @@ class RoundResult(_message.Message):
     changed_seat: int
     dice_change: int
     palifico: bool
-    def __init__(self, round: _Optional[int] = ..., end: _Optional[_Union[RoundEnd, str]] = ..., caller_seat: _Optional[int] = ..., bid: _Optional[_Union[Bid, _Mapping]] = ..., counted: _Optional[int] = ..., hands: _Optional[_Iterable[_Union[Hand, _Mapping]]] = ..., changed_seat: _Optional[int] = ..., dice_change: _Optional[int] = ..., palifico: _Optional[bool] = ...) -> None: ...
+    bids: _containers.RepeatedCompositeFieldContainer[Bid]
+    def __init__(self, round: _Optional[int] = ..., end: _Optional[_Union[RoundEnd, str]] = ..., caller_seat: _Optional[int] = ..., bid: _Optional[_Union[Bid, _Mapping]] = ..., counted: _Optional[int] = ..., hands: _Optional[_Iterable[_Union[Hand, _Mapping]]] = ..., changed_seat: _Optional[int] = ..., dice_change: _Optional[int] = ..., palifico: _Optional[bool] = ..., bids: _Optional[_Iterable[_Union[Bid, _Mapping]]] = ...) -> None: ...
 
 class ActionRequest(_message.Message):
-    __slots__ = ("request_id", "kind", "game_id", "seat", "players", "ruleset", "round", "my_dice", "dice_counts", "bids", "palifico", "results", "time_left_ms", "min_count", "dudo_allowed", "calza_allowed", "dice_in_play")
+    __slots__ = ("request_id", "kind", "game_id", "seat", "players", "ruleset", "round", "my_dice", "dice_counts", "bids", "palifico", "results", "time_left_ms", "min_count", "dudo_allowed", "calza_allowed", "dice_in_play", "time_control", "bank_left_ms")
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
@@ -233,6 +235,8 @@ class ActionRequest(_message.Message):
     DUDO_ALLOWED_FIELD_NUMBER: _ClassVar[int]
     CALZA_ALLOWED_FIELD_NUMBER: _ClassVar[int]
     DICE_IN_PLAY_FIELD_NUMBER: _ClassVar[int]
+    TIME_CONTROL_FIELD_NUMBER: _ClassVar[int]
+    BANK_LEFT_MS_FIELD_NUMBER: _ClassVar[int]
     request_id: int
     kind: RequestKind
     game_id: str
@@ -250,7 +254,19 @@ class ActionRequest(_message.Message):
     dudo_allowed: bool
     calza_allowed: bool
     dice_in_play: int
-    def __init__(self, request_id: _Optional[int] = ..., kind: _Optional[_Union[RequestKind, str]] = ..., game_id: _Optional[str] = ..., seat: _Optional[int] = ..., players: _Optional[_Iterable[str]] = ..., ruleset: _Optional[_Union[Ruleset, _Mapping]] = ..., round: _Optional[int] = ..., my_dice: _Optional[_Iterable[int]] = ..., dice_counts: _Optional[_Iterable[int]] = ..., bids: _Optional[_Iterable[_Union[Bid, _Mapping]]] = ..., palifico: _Optional[bool] = ..., results: _Optional[_Iterable[_Union[RoundResult, _Mapping]]] = ..., time_left_ms: _Optional[int] = ..., min_count: _Optional[_Iterable[int]] = ..., dudo_allowed: _Optional[bool] = ..., calza_allowed: _Optional[bool] = ..., dice_in_play: _Optional[int] = ...) -> None: ...
+    time_control: TimeControl
+    bank_left_ms: int
+    def __init__(self, request_id: _Optional[int] = ..., kind: _Optional[_Union[RequestKind, str]] = ..., game_id: _Optional[str] = ..., seat: _Optional[int] = ..., players: _Optional[_Iterable[str]] = ..., ruleset: _Optional[_Union[Ruleset, _Mapping]] = ..., round: _Optional[int] = ..., my_dice: _Optional[_Iterable[int]] = ..., dice_counts: _Optional[_Iterable[int]] = ..., bids: _Optional[_Iterable[_Union[Bid, _Mapping]]] = ..., palifico: _Optional[bool] = ..., results: _Optional[_Iterable[_Union[RoundResult, _Mapping]]] = ..., time_left_ms: _Optional[int] = ..., min_count: _Optional[_Iterable[int]] = ..., dudo_allowed: _Optional[bool] = ..., calza_allowed: _Optional[bool] = ..., dice_in_play: _Optional[int] = ..., time_control: _Optional[_Union[TimeControl, _Mapping]] = ..., bank_left_ms: _Optional[int] = ...) -> None: ...
+
+class TimeControl(_message.Message):
+    __slots__ = ("move_time_ms", "bank_ms", "increment_ms")
+    MOVE_TIME_MS_FIELD_NUMBER: _ClassVar[int]
+    BANK_MS_FIELD_NUMBER: _ClassVar[int]
+    INCREMENT_MS_FIELD_NUMBER: _ClassVar[int]
+    move_time_ms: int
+    bank_ms: int
+    increment_ms: int
+    def __init__(self, move_time_ms: _Optional[int] = ..., bank_ms: _Optional[int] = ..., increment_ms: _Optional[int] = ...) -> None: ...
 
 class Fault(_message.Message):
     __slots__ = ("kind", "detail", "request_id")

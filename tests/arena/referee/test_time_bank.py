@@ -1,0 +1,110 @@
+"""The time control: a bank pays for overruns, a timeout only once it is spent, and
+`time_left_ms` tells each bot what it has. Real referee, real bot processes that sleep
+a controlled time; the margins are wide, so that a loaded machine passes too."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+from referee_harness import Arena, read_record, replay, run
+
+from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
+from arena.protocol.faults import FaultKind
+from arena.referee.clock import GameClock, TimeControl, TimeControlError
+
+MOVE = 0.2
+BANK = 2.0
+NAMES = ("sleepy", "quick")
+
+
+def _requests(path: Path) -> list[pb.ActionRequest]:
+    return [m.request for m in read_record(path) if m.WhichOneof("kind") == "request"]
+
+
+def test_the_bank_pays_an_overrun_and_a_timeout_comes_only_once_it_is_spent(
+    live: Arena, tmp_path: Path
+) -> None:
+    """Sleeping 0.6 s on a 0.2 s move time is paid from a 2 s bank; sleeping 2.5 s later,
+    with at most 1.7 s of it left, is a timeout."""
+    record_file = tmp_path / "sleepy.record"
+
+    async def main() -> None:
+        async with live.serving(move_time=MOVE):
+            live.spawn("raw_bot", NAMES[0], BOT_SLEEPS="0.6,0,2.5", BOT_RECORD=str(record_file))
+            live.spawn("raw_bot", NAMES[1])
+            await live.wait_connected(NAMES)
+            record = await live.play(NAMES, clock=TimeControl(MOVE, BANK))
+        requests = _requests(record_file)
+        assert len(requests) >= 3
+        first, second, third = requests[:3]
+        assert first.time_left_ms == round((MOVE + BANK) * 1000)
+        assert first.bank_left_ms == round(BANK * 1000)
+        assert first.time_control == pb.TimeControl(
+            move_time_ms=round(MOVE * 1000), bank_ms=round(BANK * 1000)
+        )
+        # The first overrun was paid: most of its 0.4 s over the move time (the referee's
+        # own lateness, which it measures, is never charged).
+        assert second.bank_left_ms <= (BANK - 0.3) * 1000
+        assert second.bank_left_ms > 0
+        assert second.time_left_ms == second.bank_left_ms + round(MOVE * 1000)
+        assert third.time_left_ms <= second.time_left_ms  # the bank is never paid back
+        faults = [f for f in record.faults if f.bot == NAMES[0]]
+        assert [f.fault.kind for f in faults] == [FaultKind.TIMEOUT]
+        assert faults[0].fault.request_id == third.request_id
+        assert [f for f in record.faults if f.bot == NAMES[1]] == []
+        replay(record)
+
+    run(main())
+
+
+def test_without_a_bank_the_same_overrun_is_a_timeout(live: Arena, tmp_path: Path) -> None:
+    async def main() -> None:
+        async with live.serving(move_time=MOVE):
+            live.spawn("raw_bot", NAMES[0], BOT_SLEEPS="0.6")
+            live.spawn("raw_bot", NAMES[1])
+            await live.wait_connected(NAMES)
+            record = await live.play(NAMES, clock=TimeControl(MOVE))
+        faults = [f for f in record.faults if f.bot == NAMES[0]]
+        assert [f.fault.kind for f in faults] == [FaultKind.TIMEOUT]
+
+    run(main())
+
+
+def test_with_timeouts_off_a_slow_bot_plays_without_fault(live: Arena, tmp_path: Path) -> None:
+    """Debug mode (--no-timeout): three decisions of three times the move time each."""
+    record_file = tmp_path / "sleepy.record"
+
+    async def main() -> None:
+        async with live.serving(move_time=MOVE):
+            live.spawn("raw_bot", NAMES[0], BOT_SLEEPS="0.6,0.6,0.6", BOT_RECORD=str(record_file))
+            live.spawn("raw_bot", NAMES[1])
+            await live.wait_connected(NAMES)
+            record = await live.play(NAMES, clock=TimeControl(MOVE, enforced=False))
+        assert record.faults == []
+        assert len(_requests(record_file)) >= 3
+        # The bot was told the move time as usual.
+        assert all(r.time_left_ms == round(MOVE * 1000) for r in _requests(record_file))
+
+    run(main())
+
+
+def test_the_increment_is_earned_by_each_decision_in_time() -> None:
+    clock = GameClock(TimeControl(1.0, bank=0.5, increment=0.1), seats=2, margin=0.025)
+    clock.charge(0, 0.3, timed_out=False)
+    assert clock.bank_left(0) == pytest.approx(0.6)
+    clock.charge(0, 1.425, timed_out=False)  # 0.4 s over the move time and the margin
+    assert clock.bank_left(0) == pytest.approx(0.3)
+    assert clock.limit(0) == pytest.approx(1.0 + 0.3 + 0.025)
+    assert clock.told(0) == pytest.approx(1.3)
+    clock.charge(0, 1.3, timed_out=True)
+    assert clock.bank_left(0) == 0.0
+    assert clock.bank_left(1) == 0.5  # each seat's bank is its own
+
+
+def test_timeouts_off_gives_no_limit_and_bad_time_controls_are_refused() -> None:
+    assert GameClock(TimeControl(0.2, enforced=False), seats=1).limit(0) == math.inf
+    for bad in ({"move_time": 0.0}, {"bank": -1.0}, {"increment": math.nan}):
+        with pytest.raises(TimeControlError):
+            TimeControl(**bad)  # type: ignore[arg-type]
