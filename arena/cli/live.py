@@ -218,7 +218,13 @@ class LiveView:
         """Why the schedule holds as many games as it does, before they are played."""
         with contextlib.suppress(OSError, ValueError, KeyError, TypeError):
             info = json.loads((folder / "tournament.json").read_text())
-            text = explain(entrants, info["table_size"], info["games"])
+            if "ab" in info:  # the pair schedule: a budget, cut in whole pairs
+                text = (
+                    f"an A/B test at tables of {info['table_size']}: at most "
+                    f"{info['games'] // 2:,} pairs ({info['games']:,} games)"
+                )
+            else:
+                text = explain(entrants, info["table_size"], info["games"], info.get("gauntlet"))
             self.console.print(text, highlight=False, markup=False)
 
     def game_finished(

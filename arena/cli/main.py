@@ -15,7 +15,7 @@ from rich.text import Text
 
 from arena.bots.capacity import check_jobs, default_jobs
 from arena.bots.limits import ResourceLimits
-from arena.cli import board, dryrun, league, live, options, replay, validate, verify
+from arena.cli import ab, board, dryrun, league, live, options, replay, validate, verify
 from arena.errors import ArenaError
 from arena.tournament.config import TournamentConfig, TournamentError
 from arena.tournament.folder import ResultsError, TournamentFolder
@@ -134,6 +134,7 @@ def _parser() -> argparse.ArgumentParser:
 
     league.add_commands(commands)
     verify.add_commands(commands)
+    ab.add_command(commands)
 
     show = commands.add_parser("replay", help="tell one game round by round")
     show.add_argument("game", help="game id, TOURNAMENT/GAME, or a replay file")
@@ -351,6 +352,7 @@ def cmd_check_bot(args: argparse.Namespace, console: Console) -> int:
 
 
 COMMANDS = {
+    **ab.COMMANDS,
     **league.COMMANDS,
     **verify.COMMANDS,
     "run": cmd_run,

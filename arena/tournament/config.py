@@ -7,7 +7,7 @@ tournament without the machinery that plays one.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -59,6 +59,13 @@ class TournamentConfig:
     """On a league server: how long to wait for a disconnected bot before its games are dropped."""
     deals: Deals = Deals.OWN
     sandbox: SandboxMode = SandboxMode.AUTO
+    gauntlet: str | None = None
+    """A bot to seat at every table (`arena run --gauntlet`)."""
+    ab: Mapping[str, str | float] | None = None
+    """An A/B test's plan (`arena ab`): NEW and OLD by name (`new`, `old`), and the test's
+    hypotheses, kept in tournament.json as given; the schedule is then pairs, the rest the field."""
+    extra_bots: tuple[Path, ...] = ()
+    """Bot entries outside `bots_dir` that play too (an A/B test's NEW and OLD)."""
 
     @property
     def league_path(self) -> Path:

@@ -34,6 +34,7 @@ from arena.errors import ArenaError
 from arena.records import GameLine, RecordError, Replay
 from arena.referee.match import GameRecord
 from arena.tournament.lock import LOCK_NAME
+from arena.tournament.pairs import build_pairs
 from arena.tournament.ratings import Standing
 from arena.tournament.schedule import Deals, ScheduledGame, build
 
@@ -188,8 +189,14 @@ class TournamentFolder:
     def schedule(self, info: dict[str, Any]) -> list[ScheduledGame]:
         """The games the tournament plans, from its seed (revealed, or still secret)."""
         seed = bytes.fromhex(info["seed"]) if info.get("seed") else self.seed()
+        ab = info.get("ab")
+        if ab is not None:  # an A/B test: `games` is twice its pairs
+            new, old = ab["new"], ab["old"]
+            field = [name for name in info["entrants"] if name not in (new, old)]
+            return build_pairs(new, old, field, info["table_size"], info["games"] // 2, seed)
         deals = Deals(info.get("deals", Deals.OWN.value))
-        return build(info["entrants"], info["table_size"], info["games"], seed, deals)
+        gauntlet = info.get("gauntlet")
+        return build(info["entrants"], info["table_size"], info["games"], seed, deals, gauntlet)
 
     def games(self) -> Iterator[GameLine]:
         """Every line as written, duplicates and all; see `finished` for the games to count."""

@@ -52,6 +52,7 @@ class Tournament:
         self._lineup = Lineup(config, observer)
         self._lobby: Lobby | None = None
         self._scheduler: Scheduler | None = None
+        self._concluded: str | None = None
 
     def waiting(self) -> list[Waiting]:
         """The disconnected bots its games wait for, with their grace left (none before play)."""
@@ -72,6 +73,13 @@ class Tournament:
         if self._lobby is not None:
             for session in self._lobby.all_sessions():
                 session.cut_stalled_write(STOP_WRITE_GRACE)
+
+    def conclude(self, why: str) -> None:
+        """End the run now that its caller has what it came for (an A/B test's verdict): the
+        games in flight finish and count, the rest are dropped, and the run is finished."""
+        self._concluded = why
+        if self._scheduler is not None:
+            self._scheduler.conclude(why)
 
     def abort(self) -> None:
         """Stop now, abandoning the games in flight (the second Ctrl-C)."""
@@ -225,6 +233,9 @@ class Tournament:
             "jobs": cfg.jobs,
             "move_time": cfg.move_time,
             "deals": cfg.deals.value,
+            **({"gauntlet": cfg.gauntlet} if cfg.gauntlet is not None else {}),
+            **({"ab": dict(cfg.ab)} if cfg.ab is not None else {}),
+            "extra_bots": [str(p.resolve()) for p in cfg.extra_bots],
             "time_margin": cfg.time_margin,
             "seed_sha256": engine.commitment(seed),
             "seed": None,
@@ -264,6 +275,8 @@ class Tournament:
             self._stopping,
             reconnect_grace=self.config.reconnect_grace if venue is not None else None,
         )
+        if self._concluded is not None:  # concluded while the scheduler was being made
+            scheduler.conclude(self._concluded)
         self._workers = [asyncio.ensure_future(scheduler.worker()) for _ in range(info["jobs"])]
         with contextlib.suppress(asyncio.CancelledError):
             await asyncio.gather(*self._workers)
@@ -279,11 +292,23 @@ class Tournament:
 def _entrant_info(info: dict[str, Any], entrants: list[str], bots: list[BotSpec]) -> dict[str, Any]:
     """What the tournament knows once its entrants are known: who they are, the table."""
     by_name = {b.name: b for b in bots}
-    size = info["table_size"] or min(len(entrants), 6)
-    if not 2 <= size <= len(entrants):
-        raise TournamentError(f"--table-size {size} does not fit {len(entrants)} entrants")
+    ab = info.get("ab")
+    seated = len(entrants)  # bots a table can seat: in an A/B test, NEW or OLD and the field
+    if ab is not None:
+        for role in ("new", "old"):
+            if ab[role] not in entrants:
+                raise TournamentError(f"{role.upper()} ({ab[role]}) cannot play; see above why")
+        seated = len(entrants) - 1
+        if seated < 2:
+            raise TournamentError("an A/B test needs at least one bot in the field")
+    gauntlet = info.get("gauntlet")
+    if gauntlet is not None and gauntlet not in entrants:
+        raise TournamentError(f"the gauntlet's bot {gauntlet} cannot play; see above why")
+    size = info["table_size"] or min(seated, 6)
+    if not 2 <= size <= seated:
+        raise TournamentError(f"--table-size {size} does not fit {seated} bots at a table")
     try:
-        check_deals(Deals(info.get("deals", Deals.OWN.value)), len(entrants), size)
+        check_deals(Deals(info.get("deals", Deals.OWN.value)), len(entrants), size, gauntlet)
     except ScheduleError as error:
         raise TournamentError(str(error)) from None
     return {

@@ -20,7 +20,7 @@ import engine
 from arena.errors import ArenaError
 from arena.records import Answer, Deal, FaultEvent, GameLine, ReplayEvent
 from arena.tournament.folder import ResultsError, TournamentFolder, read_replay, replay_problem
-from arena.tournament.schedule import Deals, ScheduledGame, build
+from arena.tournament.schedule import ScheduledGame
 
 
 class VerifyError(ArenaError):
@@ -63,13 +63,7 @@ def verify(root: Path) -> Verdict:
         )
     try:
         seed = bytes.fromhex(info["seed"])
-        schedule = build(
-            info["entrants"],
-            info["table_size"],
-            info["games"],
-            seed,
-            Deals(info.get("deals", Deals.OWN.value)),
-        )
+        schedule = folder.schedule(info)
         finished = folder.finished(schedule)
     except (KeyError, ValueError, ResultsError) as error:
         raise VerifyError(f"{root}: cannot rebuild its schedule: {error}") from None
