@@ -45,6 +45,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     options.add_schedule_flags(run)
     run.add_argument(
+        "--gauntlet",
+        metavar="BOT",
+        help="seat BOT (a bot of --bots) at every table, the others filling the rest as evenly "
+        "as in a round robin: BOT against the field",
+    )
+    run.add_argument(
         "--out",
         type=validate.out_folder,
         default=Path("results"),
@@ -105,6 +111,18 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="also measure the arena with its bots sandboxed (speed and start-up, side by side)",
     )
+    paired = bench.add_argument_group("the A/B test's pairing (--ab)")
+    paired.add_argument(
+        "--ab",
+        action="store_true",
+        help="games the paired A/B test needs against an unpaired one, over simulated bots",
+    )
+    paired.add_argument(
+        "--ab-runs",
+        type=validate.int_at_least(2),
+        default=12,
+        help="tests per design (default 12, about two minutes)",
+    )
     timing = bench.add_argument_group("fair timing under load (--timing)")
     timing.add_argument(
         "--timing",
@@ -146,6 +164,11 @@ def _config(args: argparse.Namespace) -> TournamentConfig:
     """The run's configuration; values were checked as the command line was parsed."""
     jobs = default_jobs() if args.jobs is None else args.jobs
     check_jobs(jobs, args.force_jobs)
+    if args.gauntlet is not None and Deals(args.deals) is Deals.DISJOINT:
+        raise TournamentError(
+            "--gauntlet seats its bot at every table, so no tables share no bot: "
+            "use --deals own with it"
+        )
     return TournamentConfig(
         bots_dir=args.bots or Path("."),
         out=args.out,
@@ -164,6 +187,7 @@ def _config(args: argparse.Namespace) -> TournamentConfig:
         name=args.name,
         deals=Deals(args.deals),
         sandbox=args.sandbox,
+        gauntlet=args.gauntlet,
     )
 
 
@@ -192,12 +216,15 @@ def _check_resume(args: argparse.Namespace, console: Console) -> None:
     """A resume plays the schedule it began with: say so when --games asks for another."""
     if args.dry_run:
         raise TournamentError("--dry-run plans a new run: give --bots, not --resume")
-    if args.games is None:
-        return
     try:
-        planned = TournamentFolder(args.resume).info()["games"]
+        info = TournamentFolder(args.resume).info()
+        planned = info["games"]
     except (OSError, ValueError, KeyError):
         return  # the run itself says what is wrong with the folder
+    if "ab" in info:  # played without its test, it would never stop at a verdict
+        raise TournamentError(f"{args.resume} is an A/B test: arena ab --resume {args.resume}")
+    if args.games is None:
+        return
     if planned != args.games:
         console.print(
             f"--games {args.games} is ignored: a resumed tournament keeps the schedule it "
@@ -267,6 +294,8 @@ def cmd_bench(args: argparse.Namespace, console: Console) -> int:
 
     if args.timing:
         return _bench_timing(args, console)
+    if args.ab:
+        return _bench_ab(args, console)
     with tempfile.TemporaryDirectory(prefix="arena-bench-") as logs:
         figures = bench.run(
             args.seconds,
@@ -294,6 +323,21 @@ def cmd_bench(args: argparse.Namespace, console: Console) -> int:
                 f"{figures['sandboxed_startup_ms_per_bot']:.0f} ms, "
                 f"{figures['startup_ms_per_bot']:.0f} ms unsandboxed"
             )
+    return 0
+
+
+def _bench_ab(args: argparse.Namespace, console: Console) -> int:
+    from arena.ab.benchmark import Setup, compare
+
+    def say(text: str) -> None:
+        (Console(stderr=True) if args.json else console).print(text, highlight=False)
+
+    result = compare(Setup(), args.ab_runs, say)
+    if args.json:
+        print(json.dumps(result.to_json(), indent=2))
+        return 0
+    for line in result.lines():
+        console.print(line, highlight=False, markup=False)
     return 0
 
 
