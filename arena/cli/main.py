@@ -120,8 +120,15 @@ def _parser() -> argparse.ArgumentParser:
     paired.add_argument(
         "--ab-runs",
         type=validate.int_at_least(2),
-        default=12,
-        help="tests per design (default 12, about two minutes)",
+        default=8,
+        help="tests per design (default 8, about two minutes on two idle cores)",
+    )
+    paired.add_argument(
+        "--ab-field",
+        default="0.1,0.2,0.3",
+        metavar="NOISE,...",
+        help="the opponents' noise, one number per opponent: 0 plays the same in the same "
+        "position, as a deterministic bot does (default 0.1,0.2,0.3)",
     )
     timing = bench.add_argument_group("fair timing under load (--timing)")
     timing.add_argument(
@@ -332,7 +339,13 @@ def _bench_ab(args: argparse.Namespace, console: Console) -> int:
     def say(text: str) -> None:
         (Console(stderr=True) if args.json else console).print(text, highlight=False)
 
-    result = compare(Setup(), args.ab_runs, say)
+    try:
+        field = tuple(float(n) for n in args.ab_field.split(","))
+    except ValueError:
+        raise TournamentError(f"--ab-field {args.ab_field!r} is not numbers with commas") from None
+    if not 1 <= len(field) <= 5 or not all(0 <= n <= 1 for n in field):
+        raise TournamentError(f"--ab-field {args.ab_field}: one to five numbers from 0 to 1")
+    result = compare(Setup(opponents=field), args.ab_runs, say)
     if args.json:
         print(json.dumps(result.to_json(), indent=2))
         return 0
