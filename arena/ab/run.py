@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.ab.book import PairBook
-from arena.ab.sprt import Hypotheses, Test, Verdict
+from arena.ab.sprt import Hypotheses, Sprt, Verdict
 from arena.ab.sprt import run as run_test
 from arena.bots.manifest import ManifestError, discover, load_entry
 from arena.errors import ArenaError
@@ -117,7 +117,7 @@ class ABSummary:
     folder: Path
     new: str
     old: str
-    test: Test
+    test: Sprt
     budget: int
     """Pairs the schedule holds."""
     finished: bool
@@ -147,7 +147,7 @@ class ABSummary:
         }
 
 
-def verdict_line(test: Test, budget: int, finished: bool) -> str:
+def verdict_line(test: Sprt, budget: int, finished: bool) -> str:
     """The test's answer in one line, with the figures it rests on."""
     h, n = test.hypotheses, test.counts.pairs
     after = f"after {n:,} pair{'s' if n != 1 else ''}"
@@ -170,16 +170,16 @@ def verdict_line(test: Test, budget: int, finished: bool) -> str:
     return f"undecided {after} of {budget:,} ({figures})"
 
 
-class _Watcher:
+class Watcher:
     """Passes everything on to the terminal's observer, and each completed pair to the test."""
 
     def __init__(
-        self, inner: Observer, hypotheses: Hypotheses, told: Callable[[Test], None]
+        self, inner: Observer, hypotheses: Hypotheses, told: Callable[[Sprt], None]
     ) -> None:
         self.inner = inner
         self.hypotheses = hypotheses
         self.told = told
-        self.test = Test(hypotheses)
+        self.test = Sprt(hypotheses)
         self.book: PairBook | None = None
         self.conclude: Callable[[str], None] = lambda why: None
 
@@ -225,9 +225,9 @@ class ABTest:
         config: TournamentConfig,
         hypotheses: Hypotheses,
         observer: Observer,
-        told: Callable[[Test], None],
+        told: Callable[[Sprt], None],
     ) -> None:
-        self._watcher = _Watcher(observer, hypotheses, told)
+        self._watcher = Watcher(observer, hypotheses, told)
         self.tournament = Tournament(config, self._watcher)
         self._watcher.conclude = self.tournament.conclude
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import math
 import signal
 import time
 from pathlib import Path
@@ -12,7 +13,7 @@ from typing import Any
 from rich.console import Console
 
 from arena.ab.run import ABSummary, ABTest, configure, contenders, hypotheses_of, verdict_line
-from arena.ab.sprt import Hypotheses, Test, Verdict, elo_of
+from arena.ab.sprt import Hypotheses, Sprt, Verdict, elo_of
 from arena.bots.capacity import check_jobs, default_jobs
 from arena.bots.limits import ResourceLimits
 from arena.cli import live, options, validate
@@ -156,13 +157,14 @@ def _config(args: argparse.Namespace) -> TournamentConfig:
     )
 
 
-def status_line(test: Test) -> str:
+def status_line(test: Sprt) -> str:
     """Where the test stands, for the live view."""
     c, h = test.counts, test.hypotheses
     elo = elo_of(c.score)
+    strength = f"{elo:+.0f} Elo" if math.isfinite(elo) else "every pair one way"
     return (
         f"pairs {c.pairs:,}: NEW better {c.better}, equal {c.equal}, worse {c.worse}; "
-        f"score {c.score:.3f} ({elo:+.0f} Elo); LLR {test.llr_new:.2f} for NEW, "
+        f"score {c.score:.3f} ({strength}); LLR {test.llr_new:.2f} for NEW, "
         f"{test.llr_old:.2f} for OLD; bounds {h.lower:.2f} {h.upper:.2f}"
     )
 
@@ -204,7 +206,7 @@ def cmd_ab(args: argparse.Namespace, console: Console) -> int:
     with live.LiveView(console) as view:
         last = [0.0]
 
-        def told(test: Test) -> None:
+        def told(test: Sprt) -> None:
             now = time.monotonic()
             if test.verdict is Verdict.UNDECIDED and now - last[0] < TOLD_EVERY:
                 return
