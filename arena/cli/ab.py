@@ -35,9 +35,12 @@ first game would know them in the second. A pair scores 1 for NEW when NEW
 placed better than OLD did, 1/2 when the same, 0 when worse; a sequential
 probability ratio test (fishtest's generalised SPRT) on these scores, in
 both directions, stops the test by itself: NEW is stronger, OLD is stronger,
-no evidence that either is stronger by --elo1, or the budget is reached. The
-games are kept out of the league (their store is OUT/ab.sqlite); a stopped
-test continues with --resume, losing and repeating no pair.
+no evidence that either is stronger by --elo1, or the budget is reached.
+--alpha is split between the two directions, so each direction's bounds are
+log(beta / (1 - alpha/2)) and log((1 - beta) / (alpha/2)): -2.97 and 3.64 at
+the defaults. The games are kept out of the league (their store is
+OUT/ab.sqlite); a stopped test continues with --resume, losing and
+repeating no pair.
 """
 
 
