@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import engine
-from arena.ab.sprt import Hypotheses, Outcome, PairCounts, Test, Verdict, outcome_of
+from arena.ab.sprt import Hypotheses, Outcome, PairCounts, Sprt, Verdict, outcome_of
 from arena.kit.odds import at_least
 
 
@@ -118,7 +118,7 @@ def one_test(setup: Setup, run_seed: int, paired: bool) -> TestRun:
     """One sequential test from its own seed, to its verdict or `max_pairs`."""
     seed = hashlib.sha256(f"perudo-arena/bench-ab/{run_seed}".encode()).digest()
     rng = random.Random(run_seed * 2 + paired)
-    test = Test(setup.hypotheses)
+    test = Sprt(setup.hypotheses)
     for index in range(setup.max_pairs):
         test = test.add(pair_outcome(setup, seed, index, paired, rng))
         if test.verdict is not Verdict.UNDECIDED:

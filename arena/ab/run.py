@@ -143,7 +143,10 @@ class ABSummary:
             "lower": t.hypotheses.lower,
             "upper": t.hypotheses.upper,
             "budget_pairs": self.budget,
-            **{k: v for k, v in plan(t.hypotheses, Contenders(self.new, self.old, ())).items()},
+            "elo0": t.hypotheses.elo0,
+            "elo1": t.hypotheses.elo1,
+            "alpha": t.hypotheses.alpha,
+            "beta": t.hypotheses.beta,
         }
 
 

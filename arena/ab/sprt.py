@@ -137,19 +137,23 @@ def _nearest(freqs: tuple[float, ...], values: tuple[float, ...], mean: float) -
     """
     gaps = [v - mean for v in values]
     lo, hi = -1.0 / max(gaps), -1.0 / min(gaps)
+    terms = list(zip(freqs, gaps, strict=True))
     lam = 0.0
     for _ in range(100):
-        f = sum(p * g / (1.0 + lam * g) for p, g in zip(freqs, gaps, strict=True))
+        f = slope = 0.0
+        for p, g in terms:
+            w = g / (1.0 + lam * g)
+            f += p * w
+            slope -= p * w * w
         if abs(f) < 1e-13:
             break
         if f > 0:
             lo = lam
         else:
             hi = lam
-        slope = -sum(p * g * g / (1.0 + lam * g) ** 2 for p, g in zip(freqs, gaps, strict=True))
         step = lam - f / slope
         lam = step if lo < step < hi else (lo + hi) / 2
-    return [p / (1.0 + lam * g) for p, g in zip(freqs, gaps, strict=True)]
+    return [p / (1.0 + lam * g) for p, g in terms]
 
 
 def llr(counts: PairCounts, s0: float, s1: float) -> float:
@@ -181,7 +185,7 @@ class Side(enum.Enum):
 
 
 @dataclass(frozen=True, slots=True)
-class Test:
+class Sprt:
     """Where the test stands: every pair so far, both directions' ratios and decisions."""
 
     hypotheses: Hypotheses
@@ -205,7 +209,7 @@ class Test:
             return Verdict.NO_EVIDENCE
         return Verdict.UNDECIDED
 
-    def add(self, outcome: Outcome) -> Test:
+    def add(self, outcome: Outcome) -> Sprt:
         """One more pair; once there is a verdict it stands as reached, later pairs uncounted."""
         if self.verdict is not Verdict.UNDECIDED:
             return self
@@ -215,10 +219,10 @@ class Test:
         new = llr(counts, s0, s1)
         old = llr(counts, 1.0 - s0, 1.0 - s1)
         new_side, old_side = _decide(self.new_side, new, h), _decide(self.old_side, old, h)
-        after = Test(h, counts, new, old, new_side, old_side)
+        after = Sprt(h, counts, new, old, new_side, old_side)
         if after.verdict is Verdict.UNDECIDED:
             return after
-        return Test(h, counts, new, old, new_side, old_side, counts.pairs)
+        return Sprt(h, counts, new, old, new_side, old_side, counts.pairs)
 
 
 def _decide(side: Side, ratio: float, h: Hypotheses) -> Side:
@@ -231,9 +235,9 @@ def _decide(side: Side, ratio: float, h: Hypotheses) -> Side:
     return Side.OPEN
 
 
-def run(hypotheses: Hypotheses, outcomes: Iterable[Outcome]) -> Test:
+def run(hypotheses: Hypotheses, outcomes: Iterable[Outcome]) -> Sprt:
     """The test after `outcomes`, in the order given; those after the verdict are not counted."""
-    test = Test(hypotheses)
+    test = Sprt(hypotheses)
     for outcome in outcomes:
         test = test.add(outcome)
         if test.verdict is not Verdict.UNDECIDED:

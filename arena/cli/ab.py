@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import math
 import signal
 import time
@@ -12,7 +13,7 @@ from typing import Any
 
 from rich.console import Console
 
-from arena.ab.run import ABSummary, ABTest, configure, contenders, hypotheses_of, verdict_line
+from arena.ab.run import RESULT_FILE, ABSummary, ABTest, configure, contenders, hypotheses_of
 from arena.ab.sprt import Hypotheses, Sprt, Verdict, elo_of
 from arena.bots.capacity import check_jobs, default_jobs
 from arena.bots.limits import ResourceLimits
@@ -183,10 +184,10 @@ def _resume_plan(folder: Path, console: Console) -> tuple[Hypotheses, bool]:
         raise TournamentError(f"{folder} is no A/B test; continue it with: arena run --resume")
     if info.get("status") == "finished":
         try:
-            said = (folder / "ab.json").read_text()
-        except OSError:
-            said = ""
-        console.print(f"{folder} has finished. {said}", highlight=False, markup=False)
+            said = str(json.loads((folder / RESULT_FILE).read_text())["line"])
+        except (OSError, ValueError, KeyError):
+            said = f"(its {RESULT_FILE} is unreadable)"
+        console.print(f"{folder} has finished: {said}", highlight=False, markup=False)
         return hypotheses_of(info["ab"]), True
     return hypotheses_of(info["ab"]), False
 
@@ -246,7 +247,7 @@ def _report(summary: ABSummary, console: Console) -> int:
 
     say(f"NEW: {summary.new}   OLD: {summary.old}")
     say(status_line(summary.test))
-    say(verdict_line(summary.test, summary.budget, summary.finished))
+    say(summary.verdict_line)
     say(f"Results: {summary.folder}")
     if not summary.finished:
         say(f"Continue with: arena ab --resume {summary.folder}")

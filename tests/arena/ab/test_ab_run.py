@@ -108,6 +108,10 @@ def test_a_test_runs_to_its_budget_and_says_so(reference: Path) -> None:
         [str(ARENA), "verify", str(reference)], capture_output=True, text=True, check=False
     )
     assert verified.returncode == 0, verified.stdout + verified.stderr
+    again = subprocess.run(
+        [str(ARENA), "ab", "--resume", str(reference)], capture_output=True, text=True, check=False
+    )
+    assert again.returncode == 0 and f"has finished: {said['line']}" in again.stdout
 
 
 def test_the_pairs_share_dice_seat_and_opponents_and_no_contender_meets_a_deal_twice(
