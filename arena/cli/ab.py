@@ -187,7 +187,9 @@ def _resume_plan(folder: Path, console: Console) -> tuple[Hypotheses, bool]:
             said = str(json.loads((folder / RESULT_FILE).read_text())["line"])
         except (OSError, ValueError, KeyError):
             said = f"(its {RESULT_FILE} is unreadable)"
-        console.print(f"{folder} has finished: {said}", highlight=False, markup=False)
+        console.print(
+            f"{folder} has finished: {said}", highlight=False, markup=False, soft_wrap=True
+        )
         return hypotheses_of(info["ab"]), True
     return hypotheses_of(info["ab"]), False
 
