@@ -233,13 +233,16 @@ class Tournament:
             "jobs": cfg.jobs,
             "move_time": cfg.move_time,
             "deals": cfg.deals.value,
-            **({"gauntlet": cfg.gauntlet} if cfg.gauntlet is not None else {}),
-            **({"ab": dict(cfg.ab)} if cfg.ab is not None else {}),
-            "extra_bots": [str(p.resolve()) for p in cfg.extra_bots],
             "time_margin": cfg.time_margin,
             "seed_sha256": engine.commitment(seed),
             "seed": None,
         }
+        if cfg.gauntlet is not None:
+            fresh["gauntlet"] = cfg.gauntlet
+        if cfg.ab is not None:
+            fresh["ab"] = dict(cfg.ab)
+        if cfg.extra_bots:
+            fresh["extra_bots"] = [str(p.resolve()) for p in cfg.extra_bots]
         root = cfg.out / tid
         cfg.out.mkdir(parents=True, exist_ok=True)
         try:
@@ -306,7 +309,8 @@ def _entrant_info(info: dict[str, Any], entrants: list[str], bots: list[BotSpec]
         raise TournamentError(f"the gauntlet's bot {gauntlet} cannot play; see above why")
     size = info["table_size"] or min(seated, 6)
     if not 2 <= size <= seated:
-        raise TournamentError(f"--table-size {size} does not fit {seated} bots at a table")
+        fits = f"{len(entrants)} entrants" if ab is None else f"NEW or OLD and {seated - 1} more"
+        raise TournamentError(f"--table-size {size} does not fit {fits}")
     try:
         check_deals(Deals(info.get("deals", Deals.OWN.value)), len(entrants), size, gauntlet)
     except ScheduleError as error:
