@@ -14,6 +14,11 @@ and OLD play each deal (same dice, seat and opponents), as `arena ab` plays;
 what sharing the deal is worth: the games until a verdict, and how often the
 verdict is right. The field's own noise is drawn afresh in every game, as it
 would be for real bots: only the dice are shared.
+
+What a deal can save is bounded by how alike it makes the two games: the
+correlation between NEW's place and OLD's, printed beside the figures. The
+games of a pair part ways at the first decision NEW and OLD make differently,
+and a Perudo game has many rounds after that.
 """
 
 from __future__ import annotations
@@ -26,7 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import engine
-from arena.ab.sprt import Hypotheses, Outcome, PairCounts, Sprt, Verdict, outcome_of
+from arena.ab.sprt import Hypotheses, PairCounts, Sprt, Verdict, outcome_of
 from arena.kit.odds import at_least
 
 
@@ -89,10 +94,11 @@ def play(
     return state.order
 
 
-def pair_outcome(
+def pair_places(
     setup: Setup, seed: bytes, index: int, paired: bool, rng: random.Random
-) -> Outcome:
-    """One pair: NEW and OLD at the same seat among the same opponents, on one deal or two."""
+) -> tuple[int, int]:
+    """One pair, NEW's place and OLD's: the same seat among the same opponents, on one deal
+    (paired) or on a deal each."""
     opponents = list(setup.opponents)
     rng.shuffle(opponents)
     seat = rng.randrange(len(opponents) + 1)
@@ -101,13 +107,15 @@ def pair_outcome(
         noises = [*opponents[:seat], noise, *opponents[seat:]]
         key = f"pair-{index}" if paired else f"pair-{index}-{who}"
         places.append(play(setup.ruleset, seed, key, noises, rng).index(seat) + 1)
-    return outcome_of(places[0], places[1])
+    return places[0], places[1]
 
 
 @dataclass(frozen=True, slots=True)
 class TestRun:
     counts: PairCounts
     verdict: Verdict
+    places: tuple[tuple[int, int], ...]
+    """NEW's place and OLD's, pair by pair."""
 
     @property
     def pairs(self) -> int:
@@ -119,11 +127,13 @@ def one_test(setup: Setup, run_seed: int, paired: bool) -> TestRun:
     seed = hashlib.sha256(f"perudo-arena/bench-ab/{run_seed}".encode()).digest()
     rng = random.Random(run_seed * 2 + paired)
     test = Sprt(setup.hypotheses)
+    places = []
     for index in range(setup.max_pairs):
-        test = test.add(pair_outcome(setup, seed, index, paired, rng))
+        places.append(pair_places(setup, seed, index, paired, rng))
+        test = test.add(outcome_of(*places[-1]))
         if test.verdict is not Verdict.UNDECIDED:
             break
-    return TestRun(test.counts, test.verdict)
+    return TestRun(test.counts, test.verdict, tuple(places))
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +160,16 @@ class DesignResult:
             sum(r.counts.equal for r in self.runs),
             sum(r.counts.worse for r in self.runs),
         )
+
+    @property
+    def correlation(self) -> float:
+        """Between NEW's place and OLD's in a pair: what sharing the deal shares. On the
+        difference of places, a paired test needs roughly (1 - this) of the games of an
+        unpaired one; the placed-better score behaves much the same."""
+        places = [p for r in self.runs for p in r.places]
+        if len({n for n, _ in places}) < 2 or len({o for _, o in places}) < 2:
+            return 0.0
+        return statistics.correlation([n for n, _ in places], [o for _, o in places])
 
     @property
     def information(self) -> float:
@@ -186,14 +206,15 @@ class Comparison:
             f"SPRT elo0 {h.elo0:g} elo1 {h.elo1:g} alpha {h.alpha:g} beta {h.beta:g}; "
             f"{len(self.paired.runs)} tests per design",
             f"{'design':<9} {'mean games':>10} {'median':>7} {'NEW won':>8} {'OLD won':>8} "
-            f"{'neither':>8} {'undecided':>9} {'pair score':>10} {'info/pair':>9}",
+            f"{'neither':>8} {'undecided':>9} {'pair score':>10} {'info/pair':>9} "
+            f"{'place corr':>10}",
         ]
         for d in (self.paired, self.unpaired):
             out.append(
                 f"{d.name:<9} {d.mean_games:>10.0f} {d.median_games:>7.0f} "
                 f"{d.share(Verdict.NEW_STRONGER):>8.0%} {d.share(Verdict.OLD_STRONGER):>8.0%} "
                 f"{d.share(Verdict.NO_EVIDENCE):>8.0%} {d.share(Verdict.UNDECIDED):>9.0%} "
-                f"{d.pooled.score:>10.3f} {d.information:>9.3f}"
+                f"{d.pooled.score:>10.3f} {d.information:>9.3f} {d.correlation:>10.2f}"
             )
         out.append(
             f"paired/unpaired games: {self.ratio:.2f} (goal at most 0.5); from what a pair "
@@ -215,6 +236,8 @@ class Comparison:
             "unpaired_information": round(self.unpaired.information, 4),
             "ratio": round(self.ratio, 3),
             "information_ratio": round(self.information_ratio, 3),
+            "paired_place_correlation": round(self.paired.correlation, 3),
+            "unpaired_place_correlation": round(self.unpaired.correlation, 3),
             "runs": len(self.paired.runs),
             "seconds": round(self.seconds, 1),
         }
