@@ -165,7 +165,12 @@ def status_line(test: Sprt) -> str:
     """Where the test stands, for the live view."""
     c, h = test.counts, test.hypotheses
     elo = elo_of(c.score)
-    strength = f"{elo:+.0f} Elo" if math.isfinite(elo) else "every pair one way"
+    # A difference under half a point is shown as +0, not -0.
+    strength = (
+        f"{elo if abs(elo) >= 0.5 else 0.0:+.0f} Elo"
+        if math.isfinite(elo)
+        else "every pair one way"
+    )
     return (
         f"pairs {c.pairs:,}: NEW better {c.better}, equal {c.equal}, worse {c.worse}; "
         f"score {c.score:.3f} ({strength}); LLR {test.llr_new:.2f} for NEW, "
