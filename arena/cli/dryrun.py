@@ -45,7 +45,9 @@ def dry_run(config: TournamentConfig, console: Console) -> int:
         raise TournamentError(
             f"--table-size {size} does not fit {len(playing)} bots that could play"
         )
-    say(explain(len(playing), size, config.games))
+    if config.gauntlet is not None and config.gauntlet not in playing:
+        raise TournamentError(f"--gauntlet {config.gauntlet} is no bot that could play")
+    say(explain(len(playing), size, config.games, config.gauntlet))
     changes = config.ruleset.changes()
     rules = ", ".join(f"{k}={v}" for k, v in changes.items()) or "the rulebook's defaults"
     say(f"rules: {rules}; {config.time_control().describe()}; {config.jobs} games at once")
@@ -57,10 +59,18 @@ def dry_run(config: TournamentConfig, console: Console) -> int:
 
 
 def check_table_size(config: TournamentConfig) -> None:
-    """Refuse a table larger than the bots folder before a folder is made for the run."""
-    if config.table_size is None or config.bots_dir is None:
+    """Refuse a table larger than the bots folder, or a gauntlet of no bot of it, before a
+    folder is made for the run."""
+    if config.bots_dir is None:
         return
     found, _ = discover(config.bots_dir)
+    names = sorted(bot.name for bot in found)
+    if config.gauntlet is not None and config.gauntlet not in names:
+        raise TournamentError(
+            f"--gauntlet {config.gauntlet} is no bot of {config.bots_dir} ({', '.join(names)})"
+        )
+    if config.table_size is None:
+        return
     if config.table_size > len(found):
         raise TournamentError(
             f"--table-size {config.table_size} does not fit the {len(found)} bots "

@@ -9,13 +9,14 @@ import os
 import signal
 import sys
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.text import Text
 
 from arena.bots.capacity import check_jobs, default_jobs
 from arena.bots.limits import ResourceLimits
-from arena.cli import board, dryrun, league, live, options, play, replay, validate, verify
+from arena.cli import ab, board, dryrun, league, live, options, play, replay, validate, verify
 from arena.errors import ArenaError
 from arena.tournament.config import TournamentConfig, TournamentError
 from arena.tournament.folder import ResultsError, TournamentFolder
@@ -45,6 +46,12 @@ def _parser() -> argparse.ArgumentParser:
         help="continue an interrupted tournament",
     )
     options.add_schedule_flags(run)
+    run.add_argument(
+        "--gauntlet",
+        metavar="BOT",
+        help="seat BOT (a bot of --bots) at every table, the others filling the rest as evenly "
+        "as in a round robin: BOT against the field",
+    )
     run.add_argument(
         "--out",
         type=validate.out_folder,
@@ -102,6 +109,30 @@ def _parser() -> argparse.ArgumentParser:
     board.add_command(commands)
     play.add_command(commands)
 
+    _add_bench(commands)
+    check = commands.add_parser("check-bot", help="put one bot through a compliance suite")
+    check.add_argument("path", type=Path, help="a bot folder (with bot.toml) or script")
+    check.add_argument(
+        "--move-time", type=validate.seconds, default=1.0, help="seconds per decision"
+    )
+    check.add_argument("--connect-timeout", type=validate.seconds, default=20.0)
+    options.add_no_timeout_flag(check)
+    options.add_sandbox_flag(check)
+    check.add_argument(
+        "--rebuild", action="store_true", help="build the bot even if unchanged since its last"
+    )
+
+    league.add_commands(commands)
+    verify.add_commands(commands)
+    ab.add_command(commands)
+
+    show = commands.add_parser("replay", help="tell one game round by round")
+    show.add_argument("game", help="game id, TOURNAMENT/GAME, or a replay file")
+    show.add_argument("--results", type=Path, default=Path("results"))
+    return parser
+
+
+def _add_bench(commands: Any) -> None:
     bench = commands.add_parser("bench", help="measure the engine, the transport and the referee")
     bench.add_argument("--json", action="store_true", help="print the figures as JSON")
     bench.add_argument(
@@ -122,6 +153,25 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="also measure the arena with its bots sandboxed (speed and start-up, side by side)",
     )
+    paired = bench.add_argument_group("the A/B test's pairing (--ab)")
+    paired.add_argument(
+        "--ab",
+        action="store_true",
+        help="games the paired A/B test needs against an unpaired one, over simulated bots",
+    )
+    paired.add_argument(
+        "--ab-runs",
+        type=validate.int_at_least(2),
+        default=12,
+        help="tests per design (default 12, a minute or two)",
+    )
+    paired.add_argument(
+        "--ab-field",
+        default="0.1,0.2,0.3",
+        metavar="NOISE,...",
+        help="the opponents' noise, one number per opponent: 0 plays the same in the same "
+        "position, as a deterministic bot does (default 0.1,0.2,0.3)",
+    )
     timing = bench.add_argument_group("fair timing under load (--timing)")
     timing.add_argument(
         "--timing",
@@ -141,31 +191,16 @@ def _parser() -> argparse.ArgumentParser:
         help="seconds per decision (default 0.05)",
     )
 
-    check = commands.add_parser("check-bot", help="put one bot through a compliance suite")
-    check.add_argument("path", type=Path, help="a bot folder (with bot.toml) or script")
-    check.add_argument(
-        "--move-time", type=validate.seconds, default=1.0, help="seconds per decision"
-    )
-    check.add_argument("--connect-timeout", type=validate.seconds, default=20.0)
-    options.add_no_timeout_flag(check)
-    options.add_sandbox_flag(check)
-    check.add_argument(
-        "--rebuild", action="store_true", help="build the bot even if unchanged since its last"
-    )
-
-    league.add_commands(commands)
-    verify.add_commands(commands)
-
-    show = commands.add_parser("replay", help="tell one game round by round")
-    show.add_argument("game", help="game id, TOURNAMENT/GAME, or a replay file")
-    show.add_argument("--results", type=Path, default=Path("results"))
-    return parser
-
 
 def _config(args: argparse.Namespace) -> TournamentConfig:
     """The run's configuration; values were checked as the command line was parsed."""
     jobs = default_jobs() if args.jobs is None else args.jobs
     check_jobs(jobs, args.force_jobs)
+    if args.gauntlet is not None and Deals(args.deals) is Deals.DISJOINT:
+        raise TournamentError(
+            "--gauntlet seats its bot at every table, so no tables share no bot: "
+            "use --deals own with it"
+        )
     return TournamentConfig(
         bots_dir=args.bots or Path("."),
         out=args.out,
@@ -189,6 +224,7 @@ def _config(args: argparse.Namespace) -> TournamentConfig:
         sandbox=args.sandbox,
         recover=args.recover,
         rebuild=args.rebuild,
+        gauntlet=args.gauntlet,
     )
 
 
@@ -222,12 +258,15 @@ def _check_resume(args: argparse.Namespace, console: Console) -> None:
             "--no-timeout starts a debug run: a resume keeps the time control its run began "
             "with (start a new run with --bots to debug)"
         )
+    try:
+        info = TournamentFolder(args.resume).info()
+        planned = info.games
+    except (OSError, ValueError):
+        return  # the run itself says what is wrong with the folder
+    if info.ab is not None:  # played without its test, it would never stop at a verdict
+        raise TournamentError(f"{args.resume} is an A/B test: arena ab --resume {args.resume}")
     if args.games is None:
         return
-    try:
-        planned = TournamentFolder(args.resume).info().games
-    except (OSError, ValueError, KeyError):
-        return  # the run itself says what is wrong with the folder
     if planned != args.games:
         console.print(
             f"--games {args.games} is ignored: a resumed tournament keeps the schedule it "
@@ -300,6 +339,8 @@ def cmd_bench(args: argparse.Namespace, console: Console) -> int:
 
     if args.timing:
         return _bench_timing(args, console)
+    if args.ab:
+        return _bench_ab(args, console)
     with tempfile.TemporaryDirectory(prefix="arena-bench-") as logs:
         figures = bench.run(
             args.seconds,
@@ -327,6 +368,27 @@ def cmd_bench(args: argparse.Namespace, console: Console) -> int:
                 f"{figures['sandboxed_startup_ms_per_bot']:.0f} ms, "
                 f"{figures['startup_ms_per_bot']:.0f} ms unsandboxed"
             )
+    return 0
+
+
+def _bench_ab(args: argparse.Namespace, console: Console) -> int:
+    from arena.ab.benchmark import Setup, compare
+
+    def say(text: str) -> None:
+        (Console(stderr=True) if args.json else console).print(text, highlight=False)
+
+    try:
+        field = tuple(float(n) for n in args.ab_field.split(","))
+    except ValueError:
+        raise TournamentError(f"--ab-field {args.ab_field!r} is not numbers with commas") from None
+    if not 1 <= len(field) <= 5 or not all(0 <= n <= 1 for n in field):
+        raise TournamentError(f"--ab-field {args.ab_field}: one to five numbers from 0 to 1")
+    result = compare(Setup(opponents=field), args.ab_runs, say)
+    if args.json:
+        print(json.dumps(result.to_json(), indent=2))
+        return 0
+    for line in result.lines():
+        console.print(line, highlight=False, markup=False)
     return 0
 
 
@@ -404,6 +466,7 @@ def cmd_check_bot(args: argparse.Namespace, console: Console) -> int:
 
 
 COMMANDS = {
+    **ab.COMMANDS,
     **league.COMMANDS,
     **verify.COMMANDS,
     "run": cmd_run,

@@ -34,6 +34,19 @@ def valid_tournament_name(name: str) -> bool:
 
 
 @dataclass(frozen=True, slots=True)
+class AbPlan:
+    """An A/B test (`arena ab`): NEW and OLD by name, and the hypotheses of its sequential
+    test, kept with the run so that a resume runs the same test."""
+
+    new: str
+    old: str
+    elo0: float
+    elo1: float
+    alpha: float
+    beta: float
+
+
+@dataclass(frozen=True, slots=True)
 class TournamentConfig:
     bots_dir: Path | None
     """Local bots to start; None when only remote bots play (on a league server)."""
@@ -70,6 +83,13 @@ class TournamentConfig:
     """Restarts allowed per local bot whose process dies (`--recover`); 0: a crash is final."""
     rebuild: bool = False
     """Build every bot, even one unchanged since its last good build (`arena.bots.buildstamp`)."""
+    gauntlet: str | None = None
+    """A bot to seat at every table (`arena run --gauntlet`)."""
+    ab: AbPlan | None = None
+    """An A/B test's plan (`arena ab`): NEW and OLD by name and the test's hypotheses, kept
+    in tournament.json; the schedule is then pairs, the rest of the entrants the field."""
+    extra_bots: tuple[Path, ...] = ()
+    """Bot entries outside `bots_dir` that play too (an A/B test's NEW and OLD)."""
 
     @property
     def league_path(self) -> Path:

@@ -35,6 +35,7 @@ from arena.records import GameLine, RecordError, Replay
 from arena.referee.match import GameRecord
 from arena.tournament.info import TournamentInfo
 from arena.tournament.lock import LOCK_NAME
+from arena.tournament.pairs import build_pairs
 from arena.tournament.ratings import Standing
 from arena.tournament.schedule import Deals, ScheduledGame, build
 
@@ -189,8 +190,12 @@ class TournamentFolder:
     def schedule(self, info: TournamentInfo) -> list[ScheduledGame]:
         """The games the tournament plans, from its seed (revealed, or still secret)."""
         seed = bytes.fromhex(info.seed) if info.seed else self.seed()
+        if info.ab is not None:  # an A/B test: `games` is twice its pairs
+            new, old = info.ab.new, info.ab.old
+            field = [name for name in info.players() if name not in (new, old)]
+            return build_pairs(new, old, field, info.size(), info.games // 2, seed)
         deals = info.deals or Deals.OWN
-        return build(list(info.players()), info.size(), info.games, seed, deals)
+        return build(list(info.players()), info.size(), info.games, seed, deals, info.gauntlet)
 
     def games(self) -> Iterator[GameLine]:
         """Every line as written, duplicates and all; see `finished` for the games to count."""

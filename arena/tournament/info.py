@@ -9,13 +9,14 @@ written before the field existed lacks has a default that reads as that older ru
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 from dataclasses import dataclass, field
 from typing import Any
 
 import engine
 from arena.records import Json, RecordError
-from arena.tournament.config import TournamentError
+from arena.tournament.config import AbPlan, TournamentError
 from arena.tournament.schedule import Deals
 
 
@@ -79,6 +80,14 @@ class TournamentInfo:
     """Seconds added to a bot's bank after each decision answered in time."""
     timeouts: bool = True
     """False for a debugging run (`--no-timeout`): no decision has a deadline."""
+    gauntlet: str | None = None
+    """The bot seated at every table (`--gauntlet`), if any."""
+    ab: AbPlan | None = None
+    """The A/B test this run is (`arena ab`), if it is one: its schedule is then pairs."""
+    extra_bots: list[str] = field(default_factory=list)
+    """Bot entries from outside `bots_dir` that play too (an A/B test's NEW and OLD)."""
+    concluded: str | None = None
+    """Why the run ended before its schedule did (an A/B test's verdict), if it did."""
     seed: str | None = None
     """The seed in hex, once the run has finished; secret until then."""
     finished: float | None = None
@@ -132,6 +141,14 @@ class TournamentInfo:
         }
         if self.deals is not None:
             data["deals"] = self.deals.value
+        if self.gauntlet is not None:
+            data["gauntlet"] = self.gauntlet
+        if self.ab is not None:
+            data["ab"] = dataclasses.asdict(self.ab)
+        if self.extra_bots:
+            data["extra_bots"] = self.extra_bots
+        if self.concluded is not None:
+            data["concluded"] = self.concluded
         if self.finished is not None:
             data["finished"] = self.finished
         if self.entrants is not None:
@@ -168,6 +185,10 @@ class TournamentInfo:
                 time_bank=float(data.get("time_bank", 0.0)),
                 increment=float(data.get("increment", 0.0)),
                 timeouts=bool(data.get("timeouts", True)),
+                gauntlet=data.get("gauntlet"),
+                ab=AbPlan(**data["ab"]) if data.get("ab") is not None else None,
+                extra_bots=[str(p) for p in data.get("extra_bots", [])],
+                concluded=data.get("concluded"),
                 seed=data.get("seed"),
                 finished=data.get("finished"),
                 entrants=tuple(entrants) if entrants is not None else None,

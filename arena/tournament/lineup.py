@@ -16,7 +16,7 @@ from arena.bots.build import run_build
 from arena.bots.environment import arena_variables
 from arena.bots.limits import Confinement, check_descriptors
 from arena.bots.logdrain import last_line
-from arena.bots.manifest import BotSpec, discover
+from arena.bots.manifest import BotSpec, ManifestError, discover, load_entry
 from arena.bots.processes import BotProcess
 from arena.referee.auth import TokenBook
 from arena.referee.exits import describe_exit, exit_probe
@@ -98,6 +98,7 @@ class Lineup:
         found, problems = discover(Path(info.bots_dir))
         for entry, reason in problems:
             self._skip(entry, reason)
+        found = self._with_extra(found, info.extra_bots)
         for bot in [b for b in found if tokens.knows(b.name)]:
             # Its token would replace the entrant's for the night: the entrant locked out.
             self.skipped.append(Skipped(bot.name, "a registered remote entrant has that name"))
@@ -126,6 +127,24 @@ class Lineup:
         if len(ready) < need and not resuming:
             raise TournamentError(self.too_few([b.name for b in ready]))
         return ready
+
+    def _with_extra(self, found: list[BotSpec], extra: list[str]) -> list[BotSpec]:
+        """The bots folder's bots and the entries named apart from it (an A/B test's NEW and
+        OLD); an extra entry takes the place of the folder's bot of its name."""
+        for entry in map(Path, extra):
+            try:
+                spec = load_entry(entry)
+            except ManifestError as error:
+                self._skip(entry.name, str(error))
+                continue
+            if spec is None:
+                self._skip(entry.name, "not a bot: a folder with a bot.toml, or a script")
+                continue
+            same = [b for b in found if b.name == spec.name]
+            if same and same[0].path.resolve() != spec.path.resolve():
+                self.observer.note(f"{spec.name}: {spec.path} plays, not {same[0].path}")
+            found = [b for b in found if b.name != spec.name] + [spec]
+        return found
 
     async def _build(self, bot: BotSpec, folder: TournamentFolder) -> bool:
         """Build one bot, saying when it starts and how long it took: builds can take minutes."""

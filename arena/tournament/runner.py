@@ -261,6 +261,16 @@ class Scheduler:
         self.progress = Progress(p.done + 1, p.total, p.started, p.played_now + 1)
         self.observer.game_finished(line, self.live.table(), self.progress)
 
+    def conclude(self, why: str) -> None:
+        """End the run before its schedule does, for a reason of the caller's (an A/B test's
+        verdict): the games not begun are dropped, the games in flight end and count, and
+        the run finishes, seed revealed, once they have."""
+        if self.info.concluded is None:
+            self.info.concluded = why
+            self.dropped.extend(g.game_id for g in self.pending)
+            self.pending.clear()
+        self.stopping.set()
+
     def _stop(self, why: str) -> None:
         if self.error is None:  # the first failure is the one to tell
             self.error = why

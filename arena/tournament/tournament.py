@@ -54,6 +54,7 @@ class Tournament:
         self._lineup = Lineup(config, observer)
         self._lobby: Lobby | None = None
         self._scheduler: Scheduler | None = None
+        self._concluded: str | None = None
 
     def waiting(self) -> list[Waiting]:
         """The disconnected bots its games wait for, with their grace left (none before play)."""
@@ -74,6 +75,13 @@ class Tournament:
         if self._lobby is not None:
             for session in self._lobby.all_sessions():
                 session.cut_stalled_write(STOP_WRITE_GRACE)
+
+    def conclude(self, why: str) -> None:
+        """End the run now that its caller has what it came for (an A/B test's verdict): the
+        games in flight finish and count, the rest are dropped, and the run is finished."""
+        self._concluded = why
+        if self._scheduler is not None:
+            self._scheduler.conclude(why)
 
     def abort(self) -> None:
         """Stop now, abandoning the games in flight (the second Ctrl-C)."""
@@ -235,6 +243,9 @@ class Tournament:
             time_bank=cfg.time_bank,
             increment=cfg.increment,
             timeouts=cfg.timeouts,
+            gauntlet=cfg.gauntlet,
+            ab=cfg.ab,
+            extra_bots=[str(p.resolve()) for p in cfg.extra_bots],
         )
         root = cfg.out / tid
         cfg.out.mkdir(parents=True, exist_ok=True)
@@ -275,6 +286,8 @@ class Tournament:
         clock = scheduler.clock
         if clock.bank or clock.increment or not clock.enforced:  # beyond the plain move time
             self.observer.note(f"time control: {clock.describe()}")
+        if self._concluded is not None:  # concluded while the scheduler was being made
+            scheduler.conclude(self._concluded)
         self._workers = [asyncio.ensure_future(scheduler.worker()) for _ in range(info.jobs)]
         with contextlib.suppress(asyncio.CancelledError):
             await asyncio.gather(*self._workers)
@@ -296,11 +309,24 @@ class Tournament:
 def _enter(info: TournamentInfo, entrants: list[str], bots: list[BotSpec]) -> None:
     """Write into `info` what is known once the entrants are: who they are, the table."""
     by_name = {b.name: b for b in bots}
-    size = info.table_size or min(len(entrants), 6)
-    if not 2 <= size <= len(entrants):
-        raise TournamentError(f"--table-size {size} does not fit {len(entrants)} entrants")
+    ab = info.ab
+    seated = len(entrants)  # bots a table can seat: in an A/B test, NEW or OLD and the field
+    if ab is not None:
+        for role, name in (("new", ab.new), ("old", ab.old)):
+            if name not in entrants:
+                raise TournamentError(f"{role.upper()} ({name}) cannot play; see above why")
+        seated = len(entrants) - 1
+        if seated < 2:
+            raise TournamentError("an A/B test needs at least one bot in the field")
+    gauntlet = info.gauntlet
+    if gauntlet is not None and gauntlet not in entrants:
+        raise TournamentError(f"the gauntlet's bot {gauntlet} cannot play; see above why")
+    size = info.table_size or min(seated, 6)
+    if not 2 <= size <= seated:
+        fits = f"{len(entrants)} entrants" if ab is None else f"NEW or OLD and {seated - 1} more"
+        raise TournamentError(f"--table-size {size} does not fit {fits}")
     try:
-        check_deals(info.deals or Deals.OWN, len(entrants), size)
+        check_deals(info.deals or Deals.OWN, len(entrants), size, gauntlet)
     except ScheduleError as error:
         raise TournamentError(str(error)) from None
     info.entrants = tuple(entrants)

@@ -21,7 +21,7 @@ from arena.errors import ArenaError
 from arena.records import Answer, Deal, FaultEvent, GameLine, ReplayEvent
 from arena.tournament.config import TournamentError
 from arena.tournament.folder import ResultsError, TournamentFolder, read_replay, replay_problem
-from arena.tournament.schedule import Deals, ScheduledGame, build
+from arena.tournament.schedule import ScheduledGame
 
 
 class VerifyError(ArenaError):
@@ -64,7 +64,7 @@ def verify(root: Path) -> Verdict:
         )
     try:
         seed = bytes.fromhex(info.seed)
-        schedule = build(info.players(), info.size(), info.games, seed, info.deals or Deals.OWN)
+        schedule = folder.schedule(info)
         finished = folder.finished(schedule)
     except (ValueError, ResultsError, TournamentError) as error:
         raise VerifyError(f"{root}: cannot rebuild its schedule: {error}") from None

@@ -9,6 +9,7 @@ import pytest
 
 import engine
 from arena.records import RecordError
+from arena.tournament.config import AbPlan
 from arena.tournament.info import Entrant, RunStatus, Skipped, TournamentInfo
 from arena.tournament.schedule import Deals
 
@@ -39,6 +40,8 @@ def test_a_run_in_every_state_reads_back_as_written() -> None:
     info.isolation = ["sandbox: bubblewrap", "memory: cgroup"]
     info.dropped = ["game-7"]
     info.restarts = {"alpha": 1}
+    info.gauntlet, info.extra_bots = "alpha", ["/elsewhere/alpha"]
+    info.ab = AbPlan("alpha", "beta", 0.0, 40.0, 0.05, 0.05)
     info.status, info.seed, info.finished = RunStatus.FINISHED, "ef" * 32, 1_700_000_100.0
     again = TournamentInfo.from_json(json.loads(json.dumps(info.to_json())))
     assert again == info
@@ -81,6 +84,7 @@ def test_a_file_that_is_not_a_tournament_is_a_record_error(change: object) -> No
 def test_every_field_is_written() -> None:
     info = _info()
     info.entrants, info.restarts, info.isolation = ("a", "b"), {"a": 2}, ["x"]
-    info.finished = 1.0
+    info.finished, info.gauntlet, info.concluded = 1.0, "a", "NEW is stronger"
+    info.ab, info.extra_bots = AbPlan("a", "b", 0.0, 40.0, 0.05, 0.05), ["/elsewhere/a"]
     written = set(info.to_json())
     assert {f.name for f in dataclasses.fields(TournamentInfo)} == written

@@ -1,0 +1,1 @@
+"""`arena ab`: is NEW stronger than OLD? Duplicate deals, paired outcomes, a sequential test."""
