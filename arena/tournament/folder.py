@@ -7,6 +7,7 @@
         games.jsonl         one line per finished game, appended and fsynced as it ends
         replays/<game>.json every deal and action of the game
         leaderboard.json / leaderboard.csv
+        cross.json          for every two bots, games together and how often each was ahead
         logs/               each bot's output and build log
 
 `games.jsonl` is the commit point: a game is done when its line is on disk.
@@ -31,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.errors import ArenaError
+from arena.rankings import Confidence, Pairing
 from arena.records import GameLine, RecordError, Replay
 from arena.referee.match import GameRecord
 from arena.tournament.lock import LOCK_NAME
@@ -293,8 +295,12 @@ class TournamentFolder:
             os.close(fd)
         return line
 
-    def write_leaderboard(self, table: list[Standing]) -> None:
-        rows = [s.row(rank).to_json() for rank, s in enumerate(table, start=1)]
+    def write_leaderboard(self, table: list[Standing], sure: Confidence | None = None) -> None:
+        """leaderboard.json and .csv; with `sure`, each row has the batch fit's confidence."""
+        rows = [
+            s.row(rank, sure.bot(s.name) if sure else None).to_json()
+            for rank, s in enumerate(table, start=1)
+        ]
         write_atomic(self.root / "leaderboard.json", json.dumps(rows, indent=2) + "\n")
         text = io.StringIO()
         if rows:
@@ -302,3 +308,8 @@ class TournamentFolder:
             writer.writeheader()
             writer.writerows(rows)
         write_atomic(self.root / "leaderboard.csv", text.getvalue())
+
+    def write_cross(self, pairings: Sequence[Pairing]) -> None:
+        """cross.json: for every two bots that met, how often the first finished ahead."""
+        rows = [p.to_json() for p in pairings]
+        write_atomic(self.root / "cross.json", json.dumps(rows, indent=2) + "\n")
