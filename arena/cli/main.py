@@ -17,6 +17,7 @@ from arena.bots.capacity import check_jobs, default_jobs
 from arena.bots.limits import ResourceLimits
 from arena.cli import board, dryrun, league, live, options, replay, validate, verify
 from arena.errors import ArenaError
+from arena.rankings import LEVEL
 from arena.tournament.config import TournamentConfig, TournamentError
 from arena.tournament.folder import ResultsError, TournamentFolder
 from arena.tournament.schedule import Deals
@@ -79,6 +80,15 @@ def _parser() -> argparse.ArgumentParser:
         type=validate.seconds,
         default=ResourceLimits().build_timeout,
         help="most seconds a bot's build may take (its manifest may ask for less)",
+    )
+    run.add_argument(
+        "--until-confident",
+        type=validate.level,
+        nargs="?",
+        const=LEVEL,
+        metavar="LEVEL",
+        help=f"play whole rotation groups until every adjacent pair on the leaderboard is "
+        f"separated at LEVEL (default {LEVEL:g}) or the --games budget is spent",
     )
     options.add_sandbox_flag(run)
     options.add_rules_flags(run)
@@ -163,6 +173,7 @@ def _config(args: argparse.Namespace) -> TournamentConfig:
         name=args.name,
         deals=Deals(args.deals),
         sandbox=args.sandbox,
+        until_confident=args.until_confident,
     )
 
 
@@ -220,12 +231,23 @@ def cmd_run(args: argparse.Namespace, console: Console) -> int:
     with live.LiveView(console) as view:
         tournament = Tournament(config, view)
         summary = asyncio.run(_run_tournament(tournament, view, args.resume))
-    console.print(live.leaderboard_table(summary.table, f"Leaderboard ({summary.games} games)"))
+    sure = summary.board.sure if summary.board else None
+    title = f"Leaderboard ({summary.games} games)"
+    console.print(live.leaderboard_table(summary.table, title, sure=sure))
+    if summary.board is not None:
+        console.print(summary.board.separation(), highlight=False, markup=False)
+    if summary.outcome is not None:
+        console.print(summary.outcome, highlight=False, markup=False)
     for line in live.report_lines(summary.skipped, summary.faults, summary.slowest):
         console.print(line, highlight=False, markup=False)
     for note in summary.notes:
         console.print(note, highlight=False, markup=False)
-    console.print(f"Results: {summary.folder}", highlight=False, markup=False)
+    console.print(
+        f"Results: {summary.folder} (cross-table: cross.json; arena leaderboard --cross "
+        f"--tournament {summary.folder.name})",
+        highlight=False,
+        markup=False,
+    )
     if summary.status != "finished":
         console.print(
             f"[yellow]Interrupted after {summary.games} of {summary.total} games.[/] "

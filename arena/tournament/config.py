@@ -59,6 +59,9 @@ class TournamentConfig:
     """On a league server: how long to wait for a disconnected bot before its games are dropped."""
     deals: Deals = Deals.OWN
     sandbox: SandboxMode = SandboxMode.AUTO
+    until_confident: float | None = None
+    """Stop starting rotation groups once every adjacent pair on the leaderboard is separated
+    at this level (the batch fit's bootstrap); None plays the whole schedule."""
 
     @property
     def league_path(self) -> Path:

@@ -226,6 +226,7 @@ class Tournament:
             "move_time": cfg.move_time,
             "deals": cfg.deals.value,
             "time_margin": cfg.time_margin,
+            "until_confident": cfg.until_confident,
             "seed_sha256": engine.commitment(seed),
             "seed": None,
         }
