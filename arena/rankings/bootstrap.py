@@ -98,18 +98,24 @@ def confidence(
         raise RankingError(f"the bootstrap needs at least one copy, not {resamples}")
     orders = Orders.of(names, [f.order for f in finishes])
     point = fit(orders)
-    group_names = sorted({f.group for f in finishes})
-    number = {g: i for i, g in enumerate(group_names)}
-    of_game = np.asarray([number[f.group] for f in finishes], dtype=np.intp)
-    rng = np.random.default_rng(seed)
-    if group_names:
-        drawn = rng.multinomial(
-            len(group_names), np.full(len(group_names), 1 / len(group_names)), size=resamples
-        ).astype(float)
-        copies = fit_weighted(orders, drawn[:, of_game])
+    groups = len({f.group for f in finishes})
+    if groups:
+        copies = fit_weighted(orders, draws(finishes, resamples, seed))
     else:
         copies = np.zeros((resamples, len(names)))
-    return _summary(names, point, copies, level, len(finishes), len(group_names))
+    return _summary(names, point, copies, level, len(finishes), groups)
+
+
+def draws(finishes: Sequence[Finish], resamples: int, seed: int) -> Floats:
+    """Copies x games: how often each game counts in each copy. A copy draws as many
+    groups as there are, with replacement, and a game counts as often as its group."""
+    names = sorted({f.group for f in finishes})
+    number = {g: i for i, g in enumerate(names)}
+    of_game = np.asarray([number[f.group] for f in finishes], dtype=np.intp)
+    rng = np.random.default_rng(seed)
+    drawn = rng.multinomial(len(names), np.full(len(names), 1 / len(names)), size=resamples)
+    counts: Floats = drawn.astype(np.float64)[:, of_game]
+    return counts
 
 
 def _summary(

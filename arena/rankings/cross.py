@@ -54,7 +54,8 @@ def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
     middle = p + z * z / (2 * trials)
     spread = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials))
     scale = 1 + z * z / trials
-    return max(0.0, (middle - spread) / scale), min(1.0, (middle + spread) / scale)
+    # Clamped to the share itself: at 0 or n successes rounding would leave it a hair outside.
+    return max(0.0, min(p, (middle - spread) / scale)), min(1.0, max(p, (middle + spread) / scale))
 
 
 def cross_table(names: Sequence[str], orders: Iterable[Sequence[str]]) -> list[Pairing]:

@@ -318,8 +318,8 @@ class Scheduler:
         self.pending = deque(g for g in self.pending if self._group[g.game_id] in self._started)
         self.observer.note(
             f"every adjacent pair is separated at {self.level:.0%} after {len(whole)} games "
-            f"of whole rotation groups: finishing the {len(self.pending)} games of groups "
-            f"begun, leaving {left - len(self.pending)} of the budget unplayed"
+            f"of whole rotation groups: finishing the groups begun, and leaving "
+            f"{left - len(self.pending)} games of the budget unplayed"
         )
 
     def _stop(self, why: str) -> None:
@@ -348,6 +348,8 @@ class Scheduler:
             g.game_id in done_ids for g in self.schedule if self._group[g.game_id] in self._started
         )
         complete = (every or whole) and self.error is None
+        if complete and not every:  # for `arena verify`: planned, and not needed
+            info["unplayed"] = [g.game_id for g in self.schedule if g.game_id not in done_ids]
         outcome = self._outcome(final, len(lines), complete, every)
         info["status"] = "finished" if complete else "interrupted"
         if complete:

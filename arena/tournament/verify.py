@@ -76,7 +76,8 @@ def verify(root: Path) -> Verdict:
     committed = hashlib.sha256(seed).hexdigest() == info.get("seed_sha256")
     ruleset = engine.Ruleset.from_mapping(info["ruleset"])
     by_id = {line.game: line for line in finished.lines}
-    dropped = set(info.get("dropped", []))
+    # Dropped: their bots left; unplayed: --until-confident knew the ranking without them.
+    dropped = set(info.get("dropped", [])) | set(info.get("unplayed", []))
     problems = list(finished.problems)
     checks = []
     for game in schedule:
