@@ -115,6 +115,25 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="also measure the arena with its bots sandboxed (speed and start-up, side by side)",
     )
+    ranking = bench.add_argument_group("rankings measured on simulated bots (--rankings)")
+    ranking.add_argument(
+        "--rankings",
+        action="store_true",
+        help="measure instead how many games the batch fit and TrueSkill need to find the "
+        "true order, on fresh dice and on disjoint deals, and how honest the intervals are",
+    )
+    ranking.add_argument(
+        "--rankings-tournaments",
+        type=validate.int_at_least(2),
+        default=10,
+        help="simulated tournaments per design (default 10)",
+    )
+    ranking.add_argument(
+        "--rankings-units",
+        type=validate.int_at_least(1),
+        default=8,
+        help="units (every table in every rotation, 60 games) per tournament (default 8)",
+    )
     timing = bench.add_argument_group("fair timing under load (--timing)")
     timing.add_argument(
         "--timing",
@@ -288,6 +307,8 @@ def cmd_bench(args: argparse.Namespace, console: Console) -> int:
 
     if args.timing:
         return _bench_timing(args, console)
+    if args.rankings:
+        return _bench_rankings(args, console)
     with tempfile.TemporaryDirectory(prefix="arena-bench-") as logs:
         figures = bench.run(
             args.seconds,
@@ -315,6 +336,21 @@ def cmd_bench(args: argparse.Namespace, console: Console) -> int:
                 f"{figures['sandboxed_startup_ms_per_bot']:.0f} ms, "
                 f"{figures['startup_ms_per_bot']:.0f} ms unsandboxed"
             )
+    return 0
+
+
+def _bench_rankings(args: argparse.Namespace, console: Console) -> int:
+    from arena.bench.rankings import report, run_rankings
+
+    def say(text: str) -> None:
+        Console(stderr=True).print(text, highlight=False, markup=False)
+
+    figures = run_rankings(args.rankings_tournaments, args.rankings_units, 100, 1, say)
+    if args.json:
+        print(json.dumps(figures.to_json(), indent=2))
+        return 0
+    for line in report(figures):
+        console.print(line, highlight=False, markup=False)
     return 0
 
 
