@@ -38,12 +38,15 @@ import trueskill
 import engine
 from arena.bench.simulated import play
 from arena.rankings import Finish, confidence
-from arena.rankings.fit import Orders, fit
+from arena.rankings.fit import Orders, fit, fit_weighted
 
 NOISES = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)
 """The field: bot i decides at random with probability NOISES[i]; the order is theirs."""
 TABLE = 3
 DICE = 3
+LOOK_EVERY = 2
+"""Units between two looks: each look refits every method, and a look per unit would
+cost as much as the games."""
 _TS = trueskill.TrueSkill(draw_probability=0.0)
 METHODS = ("batch fit", "TrueSkill")
 
@@ -62,17 +65,17 @@ DESIGNS = (Design("fresh dice", False), Design("disjoint deals", True))
 
 @dataclass
 class Track:
-    """One method on one design: per unit, in how many tournaments it was right."""
+    """one method on one design: per look, in how many tournaments it was right."""
 
     right: list[int] = field(default_factory=list)
     sure_at: list[int | None] = field(default_factory=list)
     """Per tournament: games when it first was sure, None if never."""
     sure_wrong: int = 0
 
-    def tick(self, unit: int, right: bool) -> None:
-        if len(self.right) <= unit:
+    def tick(self, look: int, right: bool) -> None:
+        if len(self.right) <= look:
             self.right.append(0)
-        self.right[unit] += right
+        self.right[look] += right
 
     def wrong_share(self) -> float:
         """Of the tournaments in which the method became sure, those it was wrong in."""
@@ -154,7 +157,9 @@ def run_rankings(
             night = _Night(design, names, seed, t, resamples)
             for u in range(units):
                 night.play_unit(u)
-                night.look(tracks[design.name, METHODS[0]], tracks[design.name, METHODS[1]], u)
+                if (u + 1) % LOOK_EVERY == 0 or u + 1 == units:
+                    batch, online = (tracks[design.name, m] for m in METHODS)
+                    night.look(batch, online, u // LOOK_EVERY)
             for m in METHODS:
                 tracks[design.name, m].sure_at.append(night.sure_at[m])
             ends[design.name].append(night.finished)
@@ -176,7 +181,9 @@ def run_rankings(
         per_unit,
         units,
         {
-            d.name: {m: _first_95(tracks[d.name, m].right, tournaments, per_unit) for m in METHODS}
+            d.name: {
+                m: _first_95(tracks[d.name, m].right, tournaments, per_unit, units) for m in METHODS
+            }
             for d in DESIGNS
         },
         {d.name: {m: _median(tracks[d.name, m].sure_at) for m in METHODS} for d in DESIGNS},
@@ -219,30 +226,32 @@ class _Night:
             for b, (rating,) in zip(ranking, rated, strict=True):
                 self.ratings[b] = rating
 
-    def look(self, batch: Track, online: Track, unit: int) -> None:
+    def look(self, batch: Track, online: Track, number: int) -> None:
         """Each method's order now, whether it is the true one, and whether it is sure."""
         true = list(range(len(self.names)))
-        strengths = fit(Orders.of(self.names, [f.order for f in self.finished]))
+        orders = Orders.of(self.names, [f.order for f in self.finished])
+        # choix's fit, done the vectorised way (the same figures, tests/arena/rankings)
+        strengths = fit_weighted(orders, np.ones((1, len(self.finished))))[0]
         fitted = sorted(true, key=lambda b: -strengths[b])
         rated, rated_sure = _trueskill_order(self.ratings)
-        batch.tick(unit, fitted == true)
-        online.tick(unit, rated == true)
+        batch.tick(number, fitted == true)
+        online.tick(number, rated == true)
         games = len(self.finished)
         if self.sure_at["TrueSkill"] is None and rated_sure:
             self.sure_at["TrueSkill"] = games
             online.sure_wrong += rated != true
         if self.sure_at["batch fit"] is None:
-            sure = confidence(self.finished, self.names, resamples=self.resamples, seed=unit)
+            sure = confidence(self.finished, self.names, resamples=self.resamples, seed=number)
             if not sure.unseparated([self.names[b] for b in fitted]):
                 self.sure_at["batch fit"] = games
                 batch.sure_wrong += fitted != true
 
 
-def _first_95(right: list[int], tournaments: int, per_unit: int) -> int | None:
-    """The games after the first unit at which at least 95% of the tournaments were right."""
-    for u, count in enumerate(right):
+def _first_95(right: list[int], tournaments: int, per_unit: int, units: int) -> int | None:
+    """The games at the first look at which at least 95% of the tournaments were right."""
+    for look, count in enumerate(right):
         if count >= 0.95 * tournaments:
-            return (u + 1) * per_unit
+            return min(units, (look + 1) * LOOK_EVERY) * per_unit
     return None
 
 

@@ -125,14 +125,14 @@ def _parser() -> argparse.ArgumentParser:
     ranking.add_argument(
         "--rankings-tournaments",
         type=validate.int_at_least(2),
-        default=10,
-        help="simulated tournaments per design (default 10)",
+        default=8,
+        help="simulated tournaments per design (default 8)",
     )
     ranking.add_argument(
         "--rankings-units",
         type=validate.int_at_least(1),
-        default=8,
-        help="units (every table in every rotation, 60 games) per tournament (default 8)",
+        default=24,
+        help="units (every table in every rotation, 60 games) per tournament (default 24)",
     )
     timing = bench.add_argument_group("fair timing under load (--timing)")
     timing.add_argument(

@@ -123,6 +123,8 @@ def _summary(
 ) -> Confidence:
     n = len(names)
     resamples = copies.shape[0]
+    if n == 0:  # a league filtered down to no games: nothing to be sure of
+        return Confidence((), level, resamples, games, groups, ())
     tail = (1 - level) / 2
     low, high = np.quantile(copies, [tail, 1 - tail], axis=0)
     # Rank r (from 0) of each bot in each copy: its place when sorted strongest first.

@@ -91,3 +91,10 @@ def test_rotation_groups_are_read_as_the_schedule_plays_them(tmp_path: Path) -> 
     line = _line("u001-t002-r1", "u001-t002-r1", ("a", "b"))
     assert finishes([("one", line)])[0].group != finishes([("two", line)])[0].group
     assert finishes([("one", _line("hand-made", "k", ("a", "b")))])[0].group == "one/hand-made"
+
+
+def test_no_games_and_no_bots_is_an_empty_answer() -> None:
+    empty = confidence([], [])
+    assert empty.bots == () and empty.games == 0
+    alone = confidence([], ["solo"])
+    assert alone.bot("solo").rank_range == "1" and alone.unseparated(["solo"]) == []
