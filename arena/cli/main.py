@@ -15,7 +15,7 @@ from rich.text import Text
 
 from arena.bots.capacity import check_jobs, default_jobs
 from arena.bots.limits import ResourceLimits
-from arena.cli import board, dryrun, league, live, options, replay, validate, verify
+from arena.cli import board, dryrun, league, live, options, rankbench, replay, validate, verify
 from arena.errors import ArenaError
 from arena.rankings import LEVEL
 from arena.tournament.config import TournamentConfig, TournamentError
@@ -115,25 +115,7 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="also measure the arena with its bots sandboxed (speed and start-up, side by side)",
     )
-    ranking = bench.add_argument_group("rankings measured on simulated bots (--rankings)")
-    ranking.add_argument(
-        "--rankings",
-        action="store_true",
-        help="measure instead how many games the batch fit and TrueSkill need to find the "
-        "true order, on fresh dice and on disjoint deals, and how honest the intervals are",
-    )
-    ranking.add_argument(
-        "--rankings-tournaments",
-        type=validate.int_at_least(2),
-        default=8,
-        help="simulated tournaments per design (default 8)",
-    )
-    ranking.add_argument(
-        "--rankings-units",
-        type=validate.int_at_least(1),
-        default=24,
-        help="units (every table in every rotation, 60 games) per tournament (default 24)",
-    )
+    rankbench.add_flags(bench)
     timing = bench.add_argument_group("fair timing under load (--timing)")
     timing.add_argument(
         "--timing",
@@ -308,7 +290,7 @@ def cmd_bench(args: argparse.Namespace, console: Console) -> int:
     if args.timing:
         return _bench_timing(args, console)
     if args.rankings:
-        return _bench_rankings(args, console)
+        return rankbench.cmd_bench_rankings(args, console)
     with tempfile.TemporaryDirectory(prefix="arena-bench-") as logs:
         figures = bench.run(
             args.seconds,
@@ -336,21 +318,6 @@ def cmd_bench(args: argparse.Namespace, console: Console) -> int:
                 f"{figures['sandboxed_startup_ms_per_bot']:.0f} ms, "
                 f"{figures['startup_ms_per_bot']:.0f} ms unsandboxed"
             )
-    return 0
-
-
-def _bench_rankings(args: argparse.Namespace, console: Console) -> int:
-    from arena.bench.rankings import report, run_rankings
-
-    def say(text: str) -> None:
-        Console(stderr=True).print(text, highlight=False, markup=False)
-
-    figures = run_rankings(args.rankings_tournaments, args.rankings_units, 100, 1, say)
-    if args.json:
-        print(json.dumps(figures.to_json(), indent=2))
-        return 0
-    for line in report(figures):
-        console.print(line, highlight=False, markup=False)
     return 0
 
 

@@ -16,17 +16,17 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections import Counter, deque
+from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
 from arena.league.store import LeagueStore, StoreError
-from arena.rankings import group_keys
 from arena.records import GameLine
 from arena.referee.descriptors import DescriptorReserve
 from arena.referee.match import AbsentSeat, GameSpec, Match, Seat
 from arena.referee.pool import Lobby
+from arena.tournament.confident import UntilConfident
 from arena.tournament.folder import FinishedGames, TournamentFolder
 from arena.tournament.ratings import Standing, rate_all, result_of
 from arena.tournament.report import SlowDecision, faults_by_kind, slowest_decisions
@@ -65,15 +65,6 @@ class Summary:
     """The leaderboard with the batch fit's confidence and the cross-table."""
     outcome: str | None = None
     """With --until-confident: whether the ranking was known or the budget was spent."""
-
-
-MIN_GROUPS = 8
-"""Rotation groups --until-confident wants before it trusts the bootstrap: one that
-resamples a handful of groups draws the same few again and again, and looks surer than
-it is."""
-CHECK_GROWTH = 1.1
-"""--until-confident looks again once the whole groups hold this much more than at its
-last look: every look is a chance to stop on luck, so looks are spaced out."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,28 +130,10 @@ class Scheduler:
             [result_of(line) for line in sorted(lines, key=lambda x: x.index)], info["entrants"]
         )
         self.pending = deque(g for g in self.schedule if g.game_id not in done)
-        self.lines: list[GameLine] = list(lines)
-        self.level: float | None = info.get("until_confident")
-        self.confident = False
-        """Every adjacent pair was separated at `level`: only started groups are finished."""
-        self._group = dict(
-            zip(
-                [g.game_id for g in self.schedule],
-                group_keys((info["id"], g.game_id, g.deal_key) for g in self.schedule),
-                strict=True,
-            )
-        )
-        self._left = Counter(self._group[g.game_id] for g in self.pending)
-        """Games of each rotation group not yet on record."""
-        self._started = {self._group[line.game] for line in lines}
-        self._looked_at = 0
-        if self.level is not None:
-            # Whole groups one after another, so that a stop leaves few groups unfinished.
-            first: dict[str, int] = {}
-            for g in self.schedule:
-                first.setdefault(self._group[g.game_id], g.index)
-            ahead = sorted(self.pending, key=lambda g: (first[self._group[g.game_id]], g.index))
-            self.pending = deque(ahead)
+        level = info.get("until_confident")
+        self.until = None if level is None else UntilConfident(level, info, self.schedule, lines)
+        if self.until is not None:
+            self.pending = self.until.in_groups(self.pending)
             self._look()
         self.dropped: list[str] = info.setdefault("dropped", [])
         self.in_flight = 0
@@ -180,7 +153,8 @@ class Scheduler:
                 await self._wait_for_players()
                 continue
             self.in_flight += 1
-            self._started.add(self._group[game.game_id])
+            if self.until is not None:
+                self.until.taken(game)
             try:
                 await self._play_one(game)
             finally:
@@ -289,35 +263,22 @@ class Scheduler:
             self._stop(str(error))
             return
         self.live.add(result_of(line))
-        self.lines.append(line)
-        self._left[self._group[line.game]] -= 1
-        if self.level is not None and not self.confident:
+        if self.until is not None:
+            self.until.recorded(line)
             self._look()
         p = self.progress
         self.progress = Progress(p.done + 1, p.total, p.started, p.played_now + 1)
         self.observer.game_finished(line, self.live.table(), self.progress)
 
-    def _whole_groups(self) -> list[GameLine]:
-        """The games on record of the groups that are, in schedule order."""
-        whole = [x for x in self.lines if self._left[self._group[x.game]] == 0]
-        return sorted(whole, key=lambda x: x.index)
-
     def _look(self) -> None:
-        """With --until-confident: stop starting groups once the whole ones separate every
-        adjacent pair (the groups already started are finished)."""
-        whole = self._whole_groups()
-        groups = len({self._group[x.game] for x in whole})
-        if self.level is None or groups < MIN_GROUPS or len(whole) < self._looked_at * CHECK_GROWTH:
+        """With --until-confident: once the order is known, begin no further group."""
+        games = None if self.until is None else self.until.look()
+        if self.until is None or games is None:
             return
-        self._looked_at = len(whole)
-        seen = board([(self.info["id"], x) for x in whole], self.info["entrants"])
-        if seen.unseparated(self.level):
-            return
-        self.confident = True
         left = len(self.pending)
-        self.pending = deque(g for g in self.pending if self._group[g.game_id] in self._started)
+        self.pending = self.until.begun(self.pending)
         self.observer.note(
-            f"every adjacent pair is separated at {self.level:.0%} after {len(whole)} games "
+            f"every adjacent pair is separated at {self.until.level:.0%} after {games} games "
             f"of whole rotation groups: finishing the groups begun, and leaving "
             f"{left - len(self.pending)} games of the budget unplayed"
         )
@@ -344,13 +305,13 @@ class Scheduler:
         table = final.table
         every = len(lines) + len(self.dropped) == len(self.schedule)
         done_ids = {x.game for x in lines}
-        whole = self.confident and all(
-            g.game_id in done_ids for g in self.schedule if self._group[g.game_id] in self._started
-        )
+        whole = self.until is not None and self.until.stopped_whole(done_ids)
         complete = (every or whole) and self.error is None
         if complete and not every:  # for `arena verify`: planned, and not needed
             info["unplayed"] = [g.game_id for g in self.schedule if g.game_id not in done_ids]
-        outcome = self._outcome(final, len(lines), complete, every)
+        outcome = (
+            None if self.until is None else self.until.outcome(final, len(lines), complete, every)
+        )
         info["status"] = "finished" if complete else "interrupted"
         if complete:
             info["seed"] = self.seed.hex()
@@ -378,41 +339,6 @@ class Scheduler:
             board=final,
             outcome=outcome,
         )
-
-    def _outcome(self, final: Board, games: int, complete: bool, every: bool) -> str | None:
-        """With --until-confident: which of its two ends came, said and put in the info."""
-        if self.level is None:
-            return None
-        level = self.level
-        pairs = final.unseparated(level)
-        if not complete:
-            what, text = "interrupted", None
-        elif self.confident and not every:
-            what = "separated"
-            text = (
-                f"Stopped early: every adjacent pair separated at {level:.0%} after "
-                f"{games:,} of the {len(self.schedule):,} games the budget allowed"
-            )
-        else:
-            what = "separated" if not pairs else "budget"
-            told = ", ".join(f"{a} / {b}" for a, b in pairs)
-            verdict = (
-                f"not yet separated at {level:.0%}: {told}"
-                if pairs
-                else (f"every adjacent pair separated at {level:.0%}")
-            )
-            text = (
-                f"Budget spent: all {len(self.schedule):,} games played "
-                f"(--games {self.info['games']:,}); {verdict}"
-            )
-        self.info["until_confident_outcome"] = {
-            "level": level,
-            "outcome": what,
-            "games": games,
-            "budget": len(self.schedule),
-            "unseparated": [list(p) for p in pairs],
-        }
-        return text
 
 
 def _why(error: OSError) -> str:
