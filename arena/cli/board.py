@@ -14,11 +14,14 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.table import Table
+from rich.text import Text
 
 from arena.cli import live, validate
 from arena.league.store import LeagueStore
+from arena.rankings import Pairing
 from arena.tournament.config import TournamentError
-from arena.tournament.ratings import rate_all
+from arena.tournament.standings import board
 from engine import PRESETS, preset
 
 
@@ -26,6 +29,12 @@ def add_command(commands: Any) -> None:
     board = commands.add_parser("leaderboard", help="show the league standings")
     board.add_argument("--league", type=validate.league_file, default=Path("results/league.sqlite"))
     board.add_argument("--json", action="store_true", help="print JSON")
+    board.add_argument(
+        "--cross",
+        action="store_true",
+        help="the cross-table instead: for every two bots, games together and how often each "
+        "finished ahead, with a 95%% interval",
+    )
     board.add_argument(
         "--tournament",
         action="append",
@@ -80,17 +89,55 @@ def cmd_leaderboard(args: argparse.Namespace, console: Console) -> int:
     try:
         filtered = bool(args.tournament or args.rules or args.rule or args.table_size)
         chosen = _chosen(args, store.tournament_infos())
-        results = store.results_of(set(chosen)) if filtered else store.results()
+        lines = store.lines(set(chosen)) if filtered else store.lines()
         counts = dict(store.tournaments())
     finally:
         store.close()
-    table = rate_all(results).table()
+    standings = board(lines)
+    if args.cross:
+        return _print_cross(args, console, standings.cross)
     if args.json:
-        print(json.dumps([s.row(r).to_json() for r, s in enumerate(table, start=1)], indent=2))
+        print(json.dumps([row.to_json() for row in standings.rows()], indent=2))
         return 0
     games = sum(counts.get(tid, 0) for tid in chosen)
     which = f" (of {len(counts)}, filtered)" if filtered else ""
-    console.print(
-        live.leaderboard_table(table, f"League: {len(chosen)} tournaments{which}, {games} games")
-    )
+    title = f"League: {len(chosen)} tournaments{which}, {games} games"
+    console.print(live.leaderboard_table(standings.table, title, sure=standings.sure))
+    console.print(standings.separation(), highlight=False, markup=False)
     return 0
+
+
+def _print_cross(args: argparse.Namespace, console: Console, pairings: list[Pairing]) -> int:
+    if args.json:
+        print(json.dumps([p.to_json() for p in pairings], indent=2))
+        return 0
+    console.print(cross_view(pairings))
+    return 0
+
+
+def cross_view(pairings: list[Pairing]) -> Table:
+    """One row a pair, within 80 columns however many bots: a matrix of n bots would not be."""
+    view = Table(
+        title="Cross-table: A against B at the same table",
+        title_justify="left",
+        header_style="bold",
+        box=None,
+        pad_edge=False,
+        padding=(0, 0, 0, 1),
+    )
+    view.add_column("A", overflow="fold", min_width=10)
+    view.add_column("B", overflow="fold", min_width=10)
+    for header in ("games", "A ahead", "share", "95% interval"):
+        view.add_column(header, justify="right", no_wrap=True)
+    for p in pairings:
+        view.add_row(
+            Text(p.first),  # bot names are the bots' own text: never markup
+            Text(p.second),
+            str(p.games),
+            str(p.ahead),
+            f"{100 * p.share:.1f}%",
+            f"{100 * p.low:.1f}-{100 * p.high:.1f}%",
+        )
+    view.caption = "share: of the games A and B played together, those A finished ahead of B"
+    view.caption_justify = "left"
+    return view

@@ -21,6 +21,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
+from arena.rankings import BotConfidence, Confidence
 from arena.records import GameLine
 from arena.tournament.config import TournamentError
 from arena.tournament.folder import TournamentFolder
@@ -60,35 +61,57 @@ def leaderboard_table(
     table: list[Standing],
     title: str = "Leaderboard",
     limit: int | None = None,
+    sure: Confidence | None = None,
     times: Sequence[BotTimes] = (),
 ) -> Table:
-    """The standings; with `times` (read from the replays), each bot's 99th percentile and
-    slowest decision beside the median."""
+    """The standings; with `sure`, each bot's rank range and P(rank 1) beside TrueSkill; with
+    `times` (read from the replays), each bot's 99th percentile and slowest decision."""
+    # At 80 columns the fit's two columns take the place of wins and average place, which
+    # win% and the rank range say much of (leaderboard.json and .csv keep both).
     outliers = {t.bot: (f"{t.p99_ms:.1f}", f"{t.slowest_ms:.1f}") for t in times}
-    rows = [
-        (
-            str(rank),
-            s.name,
-            f"{s.conservative:.2f}",
-            f"{s.mu:.2f}",
-            f"{s.sigma:.2f}",
-            str(s.games),
-            str(s.wins),
-            f"{100 * s.win_rate:.1f}",
-            f"{s.average_place:.2f}",
-            str(s.faults),
-            f"{s.median_think_ms:.2f}",
-            *(outliers.get(s.name, ("-", "-")) if times else ()),
+    rows = []
+    for rank, s in enumerate(table[:limit] if limit else table, start=1):
+        common = (str(rank), s.name, f"{s.conservative:.2f}", f"{s.mu:.2f}", f"{s.sigma:.2f}")
+        tail = (str(s.faults), f"{s.median_think_ms:.2f}")
+        if sure is None:
+            middle: tuple[str, ...] = (
+                str(s.games),
+                str(s.wins),
+                f"{100 * s.win_rate:.1f}",
+                f"{s.average_place:.2f}",
+            )
+        else:
+            bot = sure.bot(s.name)
+            middle = (bot.rank_range, _share(bot), str(s.games), f"{100 * s.win_rate:.1f}")
+        slow = outliers.get(s.name, ("-", "-")) if times else ()
+        rows.append((*common, *middle, *tail, *slow))
+    if sure is None:
+        headers = ("#", "bot", "rating", "mu", "sigma", "games", "wins", "win%", "place")
+    else:
+        headers = ("#", "bot", "rating", "mu", "sigma", "ranks", "P1", "games", "win%")
+    view = _figures(title, (*headers, "faults", "ms", *(("p99", "max") if times else ())), rows)
+    if sure is None:
+        view.caption = "rating = mu - 3 sigma; place: average finishing place; ms: median decision"
+    else:
+        view.caption = (
+            f"rating = mu - 3 sigma; ms: median decision; ranks: the {sure.level:.0%} range of "
+            f"rank, P1: the chance of rank 1, by a batch fit and its bootstrap over "
+            f"{sure.groups:,} rotation groups"
         )
-        for rank, s in enumerate(table[:limit] if limit else table, start=1)
-    ]
-    headers = ("#", "bot", "rating", "mu", "sigma", "games", "wins", "win%", "place", "faults")
-    view = _figures(title, (*headers, "ms", *(("p99", "max") if times else ())), rows)
-    view.caption = "rating = mu - 3 sigma; place: average finishing place; ms: median decision"
     if times:
         view.caption += "; p99, max: 99th percentile and slowest decision (ms)"
     view.caption_justify = "left"
     return view
+
+
+def _share(bot: BotConfidence) -> str:
+    """P(rank 1) as a percentage, with "<1" and ">99" rather than a 0 or 100 it is not."""
+    p = 100 * bot.p_first
+    if 0 < p < 1:
+        return "<1%"
+    if 99 < p < 100:
+        return ">99%"
+    return f"{p:.0f}%"
 
 
 def standings_table(table: list[Standing], limit: int) -> Table:

@@ -16,8 +16,21 @@ from rich.text import Text
 
 from arena.bots.capacity import check_jobs, default_jobs
 from arena.bots.limits import ResourceLimits
-from arena.cli import ab, board, dryrun, league, live, options, play, replay, validate, verify
+from arena.cli import (
+    ab,
+    board,
+    dryrun,
+    league,
+    live,
+    options,
+    play,
+    rankbench,
+    replay,
+    validate,
+    verify,
+)
 from arena.errors import ArenaError
+from arena.rankings import LEVEL
 from arena.tournament.config import TournamentConfig, TournamentError
 from arena.tournament.folder import ResultsError, TournamentFolder
 from arena.tournament.recovery import DEFAULT_RESTARTS
@@ -100,6 +113,15 @@ def _parser() -> argparse.ArgumentParser:
         f"(default N {DEFAULT_RESTARTS}); the crash is still a fault in its game. "
         "Without it a crash is final",
     )
+    run.add_argument(
+        "--until-confident",
+        type=validate.level,
+        nargs="?",
+        const=LEVEL,
+        metavar="LEVEL",
+        help=f"play whole rotation groups until every adjacent pair on the leaderboard is "
+        f"separated at LEVEL (default {LEVEL:g}) or the --games budget is spent",
+    )
     options.add_sandbox_flag(run)
     run.add_argument(
         "--rebuild", action="store_true", help="build every bot, even one unchanged since its last"
@@ -172,6 +194,7 @@ def _add_bench(commands: Any) -> None:
         help="the opponents' noise, one number per opponent: 0 plays the same in the same "
         "position, as a deterministic bot does (default 0.1,0.2,0.3)",
     )
+    rankbench.add_flags(bench)
     timing = bench.add_argument_group("fair timing under load (--timing)")
     timing.add_argument(
         "--timing",
@@ -225,6 +248,7 @@ def _config(args: argparse.Namespace) -> TournamentConfig:
         recover=args.recover,
         rebuild=args.rebuild,
         gauntlet=args.gauntlet,
+        until_confident=args.until_confident,
     )
 
 
@@ -292,13 +316,23 @@ def cmd_run(args: argparse.Namespace, console: Console) -> int:
     with live.LiveView(console) as view:
         tournament = Tournament(config, view)
         summary = asyncio.run(_run_tournament(tournament, view, args.resume))
+    sure = summary.board.sure if summary.board else None
     title = f"Leaderboard ({summary.games} games)"
-    console.print(live.leaderboard_table(summary.table, title, times=summary.times))
+    console.print(live.leaderboard_table(summary.table, title, sure=sure, times=summary.times))
+    if summary.board is not None:
+        console.print(summary.board.separation(), highlight=False, markup=False)
+    if summary.outcome is not None:
+        console.print(summary.outcome, highlight=False, markup=False)
     for line in live.report_lines(summary.skipped, summary.faults, summary.slowest, summary.times):
         console.print(line, highlight=False, markup=False)
     for note in summary.notes:
         console.print(note, highlight=False, markup=False)
-    console.print(f"Results: {summary.folder}", highlight=False, markup=False)
+    console.print(
+        f"Results: {summary.folder} (cross-table: cross.json; arena leaderboard --cross "
+        f"--tournament {summary.folder.name})",
+        highlight=False,
+        markup=False,
+    )
     if summary.status != "finished":
         console.print(
             f"[yellow]Interrupted after {summary.games} of {summary.total} games.[/] "
@@ -341,6 +375,8 @@ def cmd_bench(args: argparse.Namespace, console: Console) -> int:
         return _bench_timing(args, console)
     if args.ab:
         return _bench_ab(args, console)
+    if args.rankings:
+        return rankbench.cmd_bench_rankings(args, console)
     with tempfile.TemporaryDirectory(prefix="arena-bench-") as logs:
         figures = bench.run(
             args.seconds,

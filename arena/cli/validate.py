@@ -78,6 +78,19 @@ def margin(text: str) -> float:
     return value
 
 
+def level(text: str) -> float:
+    """A confidence level strictly between 0 and 1, such as 0.95."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a level such as 0.95") from None
+    if not 0.5 <= value < 1:
+        raise argparse.ArgumentTypeError(
+            f"{text} is out of range: give a level from 0.5 up to (not including) 1, e.g. 0.95"
+        )
+    return value
+
+
 def seed(text: str) -> str:
     """A hex seed of enough bytes; an empty one is a mistake, not a request for a fresh seed."""
     if not text:

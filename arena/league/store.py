@@ -171,6 +171,20 @@ class LeagueStore:
             if tid in tournament_ids
         ]
 
+    def lines(self, tournament_ids: Collection[str] | None = None) -> list[tuple[str, GameLine]]:
+        """(tournament, game line) of every game, or of these tournaments', in `results` order:
+        the batch fit needs each game's id and deal to know its rotation group."""
+        with self._guard("reading games"):
+            rows = self._db.execute(
+                "SELECT g.tournament, g.line FROM games g "
+                "JOIN tournaments t ON t.id = g.tournament ORDER BY t.started, t.id, g.idx"
+            ).fetchall()
+        return [
+            (tid, GameLine.from_json(json.loads(line)))
+            for tid, line in rows
+            if tournament_ids is None or tid in tournament_ids
+        ]
+
     def tournament_infos(self) -> list[tuple[str, dict[str, Any]]]:
         """Each tournament's id and the info it was added with, oldest first."""
         with self._guard("reading tournaments"):

@@ -27,6 +27,16 @@ class LeaderboardRow:
     p99_decision_ms: float | None = None
     slowest_decision_ms: float | None = None
     """Read from the replays at the end of a run (a league's standings have neither)."""
+    rank_range: str | None = None
+    """The ranks the batch fit's bootstrap gives the bot at 95%, e.g. "1-2"; None (and left
+    out of the JSON) where no fit was made, as in leaderboards written before there was one."""
+    p_first: float | None = None
+    """The bootstrap's chance that the bot is the strongest."""
+    strength: float | None = None
+    """The batch Plackett-Luce strength (log scale, the field's average at 0)..."""
+    strength_low: float | None = None
+    strength_high: float | None = None
+    """... and its 95% interval."""
 
     def to_json(self) -> Json:
         data: Json = {
@@ -41,11 +51,15 @@ class LeaderboardRow:
             "average_place": self.average_place,
             "faults": self.faults,
             "median_decision_ms": self.median_decision_ms,
+            "rank_range": self.rank_range,
+            "p_first": self.p_first,
+            "strength": self.strength,
+            "strength_low": self.strength_low,
+            "strength_high": self.strength_high,
+            "p99_decision_ms": self.p99_decision_ms,
+            "slowest_decision_ms": self.slowest_decision_ms,
         }
-        if self.p99_decision_ms is not None and self.slowest_decision_ms is not None:
-            data["p99_decision_ms"] = self.p99_decision_ms
-            data["slowest_decision_ms"] = self.slowest_decision_ms
-        return data
+        return {key: value for key, value in data.items() if value is not None}
 
     @classmethod
     def from_json(cls, data: object) -> LeaderboardRow:
@@ -64,6 +78,11 @@ class LeaderboardRow:
             median_decision_ms=fields.get("median_decision_ms", number, 0.0),
             p99_decision_ms=fields.optional("p99_decision_ms", number),
             slowest_decision_ms=fields.optional("slowest_decision_ms", number),
+            rank_range=fields.optional("rank_range", string),
+            p_first=fields.optional("p_first", number),
+            strength=fields.optional("strength", number),
+            strength_low=fields.optional("strength_low", number),
+            strength_high=fields.optional("strength_high", number),
         )
         fields.done()
         return row

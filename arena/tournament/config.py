@@ -90,6 +90,9 @@ class TournamentConfig:
     in tournament.json; the schedule is then pairs, the rest of the entrants the field."""
     extra_bots: tuple[Path, ...] = ()
     """Bot entries outside `bots_dir` that play too (an A/B test's NEW and OLD)."""
+    until_confident: float | None = None
+    """Stop starting rotation groups once every adjacent pair on the leaderboard is separated
+    at this level (the batch fit's bootstrap); None plays the whole schedule."""
 
     @property
     def league_path(self) -> Path:

@@ -7,6 +7,7 @@
         games.jsonl         one line per finished game, appended and fsynced as it ends
         replays/<game>.json every deal and action of the game
         leaderboard.json / leaderboard.csv
+        cross.json          for every two bots, games together and how often each was ahead
         logs/               each bot's output and build log
 
 `games.jsonl` is the commit point: a game is done when its line is on disk.
@@ -31,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.errors import ArenaError
+from arena.rankings import Confidence, Pairing
 from arena.records import GameLine, RecordError, Replay
 from arena.referee.match import GameRecord
 from arena.tournament.info import TournamentInfo
@@ -300,14 +302,17 @@ class TournamentFolder:
         return line
 
     def write_leaderboard(
-        self, table: list[Standing], outliers: Mapping[str, tuple[float, float]] | None = None
+        self,
+        table: list[Standing],
+        sure: Confidence | None = None,
+        outliers: Mapping[str, tuple[float, float]] | None = None,
     ) -> None:
-        """The final standings; with `outliers`, each bot's 99th percentile and slowest
-        decision (ms), by name."""
+        """leaderboard.json and .csv; with `sure`, each row has the batch fit's confidence,
+        with `outliers` each bot's 99th percentile and slowest decision (ms), by name."""
         outliers = outliers or {}
         rows = [
             dataclasses.replace(
-                s.row(rank),
+                s.row(rank, sure.bot(s.name) if sure else None),
                 p99_decision_ms=outliers.get(s.name, (None, None))[0],
                 slowest_decision_ms=outliers.get(s.name, (None, None))[1],
             ).to_json()
@@ -322,3 +327,8 @@ class TournamentFolder:
             writer.writeheader()
             writer.writerows(rows)
         write_atomic(self.root / "leaderboard.csv", text.getvalue())
+
+    def write_cross(self, pairings: Sequence[Pairing]) -> None:
+        """cross.json: for every two bots that met, how often the first finished ahead."""
+        rows = [p.to_json() for p in pairings]
+        write_atomic(self.root / "cross.json", json.dumps(rows, indent=2) + "\n")

@@ -55,6 +55,32 @@ class Skipped:
         return {"name": self.name, "reason": self.reason}
 
 
+@dataclass(frozen=True, slots=True)
+class ConfidenceOutcome:
+    """How an `--until-confident` run ended: the ranking known ("separated") or the budget
+    spent ("budget"), after how many of its games, and the pairs still not told apart."""
+
+    level: float
+    outcome: str
+    games: int
+    budget: int
+    unseparated: list[tuple[str, str]]
+
+    def to_json(self) -> Json:
+        return {
+            "level": self.level,
+            "outcome": self.outcome,
+            "games": self.games,
+            "budget": self.budget,
+            "unseparated": [list(p) for p in self.unseparated],
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> ConfidenceOutcome:
+        pairs = [(str(a), str(b)) for a, b in data["unseparated"]]
+        return cls(float(data["level"]), str(data["outcome"]), data["games"], data["budget"], pairs)
+
+
 @dataclass(slots=True)
 class TournamentInfo:
     id: str
@@ -86,6 +112,11 @@ class TournamentInfo:
     """The A/B test this run is (`arena ab`), if it is one: its schedule is then pairs."""
     extra_bots: list[str] = field(default_factory=list)
     """Bot entries from outside `bots_dir` that play too (an A/B test's NEW and OLD)."""
+    until_confident: float | None = None
+    """The level at which `--until-confident` stops the run, if it was asked for."""
+    until_confident_outcome: ConfidenceOutcome | None = None
+    unplayed: list[str] = field(default_factory=list)
+    """Games planned but not needed: `--until-confident` knew the ranking without them."""
     concluded: str | None = None
     """Why the run ended before its schedule did (an A/B test's verdict), if it did."""
     seed: str | None = None
@@ -149,6 +180,11 @@ class TournamentInfo:
             data["extra_bots"] = self.extra_bots
         if self.concluded is not None:
             data["concluded"] = self.concluded
+        data["until_confident"] = self.until_confident
+        if self.until_confident_outcome is not None:
+            data["until_confident_outcome"] = self.until_confident_outcome.to_json()
+        if self.unplayed:
+            data["unplayed"] = self.unplayed
         if self.finished is not None:
             data["finished"] = self.finished
         if self.entrants is not None:
@@ -189,6 +225,13 @@ class TournamentInfo:
                 ab=AbPlan(**data["ab"]) if data.get("ab") is not None else None,
                 extra_bots=[str(p) for p in data.get("extra_bots", [])],
                 concluded=data.get("concluded"),
+                until_confident=data.get("until_confident"),
+                until_confident_outcome=(
+                    ConfidenceOutcome.from_json(data["until_confident_outcome"])
+                    if data.get("until_confident_outcome") is not None
+                    else None
+                ),
+                unplayed=[str(g) for g in data.get("unplayed", [])],
                 seed=data.get("seed"),
                 finished=data.get("finished"),
                 entrants=tuple(entrants) if entrants is not None else None,

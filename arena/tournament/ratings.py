@@ -11,10 +11,14 @@ from __future__ import annotations
 import statistics
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import trueskill
 
 from arena.records import GameLine, LeaderboardRow
+
+if TYPE_CHECKING:  # the fit's numpy and scipy stay out of what the league store loads
+    from arena.rankings import BotConfidence
 
 _ENV = trueskill.TrueSkill(draw_probability=0.0)
 
@@ -63,7 +67,8 @@ class Standing:
     def median_think_ms(self) -> float:
         return statistics.median(self.think) if self.think else 0.0
 
-    def row(self, rank: int) -> LeaderboardRow:
+    def row(self, rank: int, sure: BotConfidence | None = None) -> LeaderboardRow:
+        """The bot's row, with what the batch fit's bootstrap says of it when `sure` is given."""
         return LeaderboardRow(
             rank=rank,
             bot=self.name,
@@ -76,6 +81,11 @@ class Standing:
             average_place=round(self.average_place, 3),
             faults=self.faults,
             median_decision_ms=round(self.median_think_ms, 3),
+            rank_range=sure.rank_range if sure else None,
+            p_first=round(sure.p_first, 4) if sure else None,
+            strength=round(sure.strength, 4) if sure else None,
+            strength_low=round(sure.low, 4) if sure else None,
+            strength_high=round(sure.high, 4) if sure else None,
         )
 
     @classmethod

@@ -27,12 +27,14 @@ from arena.referee.clock import TimeControl
 from arena.referee.descriptors import DescriptorReserve
 from arena.referee.match import AbsentSeat, GameSpec, Match, Seat
 from arena.referee.pool import Lobby
+from arena.tournament.confident import UntilConfident
 from arena.tournament.folder import FinishedGames, TournamentFolder
 from arena.tournament.info import RunStatus, TournamentInfo
 from arena.tournament.ratings import Standing, rate_all, result_of
 from arena.tournament.recovery import Recovery
 from arena.tournament.report import BotTimes, SlowDecision, decision_timing, faults_by_kind
 from arena.tournament.schedule import ScheduledGame
+from arena.tournament.standings import Board, board
 from arena.tournament.timing import TimingReport
 
 
@@ -63,6 +65,10 @@ class Summary:
     """Bots that did not play, with the reason."""
     notes: tuple[str, ...] = ()
     """What the run's timing says (see `TimingReport`), for the end-of-run summary."""
+    board: Board | None = None
+    """The leaderboard with the batch fit's confidence and the cross-table."""
+    outcome: str | None = None
+    """With --until-confident: whether the ranking was known or the budget was spent."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +137,11 @@ class Scheduler:
             [result_of(line) for line in sorted(lines, key=lambda x: x.index)], info.players()
         )
         self.pending = deque(g for g in self.schedule if g.game_id not in done)
+        level = info.until_confident
+        self.until = None if level is None else UntilConfident(level, info, self.schedule, lines)
+        if self.until is not None:
+            self.pending = self.until.in_groups(self.pending)
+            self._look()
         self.dropped = info.dropped
         self.in_flight = 0
         self._waiting_for: tuple[str, ...] = ()
@@ -149,6 +160,8 @@ class Scheduler:
                 await self._wait_for_players()
                 continue
             self.in_flight += 1
+            if self.until is not None:
+                self.until.taken(game)
             try:
                 await self._play_one(game)
             finally:
@@ -257,6 +270,9 @@ class Scheduler:
             self._stop(str(error))
             return
         self.live.add(result_of(line))
+        if self.until is not None:
+            self.until.recorded(line)
+            self._look()
         p = self.progress
         self.progress = Progress(p.done + 1, p.total, p.started, p.played_now + 1)
         self.observer.game_finished(line, self.live.table(), self.progress)
@@ -270,6 +286,19 @@ class Scheduler:
             self.dropped.extend(g.game_id for g in self.pending)
             self.pending.clear()
         self.stopping.set()
+
+    def _look(self) -> None:
+        """With --until-confident: once the order is known, begin no further group."""
+        games = None if self.until is None else self.until.look()
+        if self.until is None or games is None:
+            return
+        left = len(self.pending)
+        self.pending = self.until.begun(self.pending)
+        self.observer.note(
+            f"every adjacent pair is separated at {self.until.level:.0%} after {games} games "
+            f"of whole rotation groups: finishing the groups begun, and leaving "
+            f"{left - len(self.pending)} games of the budget unplayed"
+        )
 
     def _stop(self, why: str) -> None:
         if self.error is None:  # the first failure is the one to tell
@@ -288,9 +317,18 @@ class Scheduler:
     def finish(self) -> Summary:
         """Rate every recorded game in schedule order and close the books on this run."""
         lines = sorted(self.reserve.run(lambda: self._check_folder().lines), key=lambda x: x.index)
-        table = rate_all([result_of(x) for x in lines], self.info.players()).table()
         info = self.info
-        complete = len(lines) + len(self.dropped) == len(self.schedule) and self.error is None
+        final = board([(info.id, x) for x in lines], info.players())
+        table = final.table
+        every = len(lines) + len(self.dropped) == len(self.schedule)
+        done_ids = {x.game for x in lines}
+        whole = self.until is not None and self.until.stopped_whole(done_ids)
+        complete = (every or whole) and self.error is None
+        if complete and not every:  # for `arena verify`: planned, and not needed
+            info.unplayed = [g.game_id for g in self.schedule if g.game_id not in done_ids]
+        outcome = (
+            None if self.until is None else self.until.outcome(final, len(lines), complete, every)
+        )
         info.status = RunStatus.FINISHED if complete else RunStatus.INTERRUPTED
         if complete:
             info.seed = self.seed.hex()
@@ -298,7 +336,8 @@ class Scheduler:
         timing = decision_timing(self.folder.replays, (x.game for x in lines), info.move_time)
         outliers = {t.bot: (t.p99_ms, t.slowest_ms) for t in timing.bots}
         try:
-            self.reserve.run(lambda: self.folder.write_leaderboard(table, outliers))
+            self.reserve.run(lambda: self.folder.write_leaderboard(table, final.sure, outliers))
+            self.reserve.run(lambda: self.folder.write_cross(final.cross))
             self.reserve.run(lambda: self.folder.write_info(info))
         except OSError as error:
             # games.jsonl holds every game: a resume writes these again.
@@ -317,6 +356,8 @@ class Scheduler:
             times=timing.bots,
             skipped=tuple((s.name, s.reason) for s in info.skipped),
             notes=tuple(self.timing.notes()),
+            board=final,
+            outcome=outcome,
         )
 
 

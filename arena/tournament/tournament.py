@@ -246,6 +246,7 @@ class Tournament:
             gauntlet=cfg.gauntlet,
             ab=cfg.ab,
             extra_bots=[str(p.resolve()) for p in cfg.extra_bots],
+            until_confident=cfg.until_confident,
         )
         root = cfg.out / tid
         cfg.out.mkdir(parents=True, exist_ok=True)

@@ -71,7 +71,8 @@ def verify(root: Path) -> Verdict:
     committed = hashlib.sha256(seed).hexdigest() == info.seed_sha256
     ruleset = info.ruleset
     by_id = {line.game: line for line in finished.lines}
-    dropped = set(info.dropped)
+    # Dropped: their bots left; unplayed: --until-confident knew the ranking without them.
+    dropped = set(info.dropped) | set(info.unplayed)
     problems = list(finished.problems)
     checks = []
     for game in schedule:

@@ -61,7 +61,7 @@ def test_the_leaderboard_files_carry_each_bots_p99_and_slowest(tmp_path: Path) -
     (tmp_path / "t1").mkdir()
     folder = TournamentFolder.lay_out(tmp_path / "t1", minimal_info("t1"), b"s" * 32)
     table = [Standing("quick", games=1, wins=1, place_sum=1), Standing("mute", games=1)]
-    folder.write_leaderboard(table, {"quick": (9.5, 12.0)})
+    folder.write_leaderboard(table, outliers={"quick": (9.5, 12.0)})
     rows = json.loads((folder.root / "leaderboard.json").read_text())
     assert (rows[0]["p99_decision_ms"], rows[0]["slowest_decision_ms"]) == (9.5, 12.0)
     assert "p99_decision_ms" not in rows[1]  # it never answered: no times to give

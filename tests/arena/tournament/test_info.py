@@ -10,7 +10,7 @@ import pytest
 import engine
 from arena.records import RecordError
 from arena.tournament.config import AbPlan
-from arena.tournament.info import Entrant, RunStatus, Skipped, TournamentInfo
+from arena.tournament.info import ConfidenceOutcome, Entrant, RunStatus, Skipped, TournamentInfo
 from arena.tournament.schedule import Deals
 
 
@@ -42,6 +42,8 @@ def test_a_run_in_every_state_reads_back_as_written() -> None:
     info.restarts = {"alpha": 1}
     info.gauntlet, info.extra_bots = "alpha", ["/elsewhere/alpha"]
     info.ab = AbPlan("alpha", "beta", 0.0, 40.0, 0.05, 0.05)
+    info.until_confident, info.unplayed = 0.9, ["u001-t000-r0"]
+    info.until_confident_outcome = ConfidenceOutcome(0.9, "budget", 40, 40, [("beta", "gamma")])
     info.status, info.seed, info.finished = RunStatus.FINISHED, "ef" * 32, 1_700_000_100.0
     again = TournamentInfo.from_json(json.loads(json.dumps(info.to_json())))
     assert again == info
@@ -86,5 +88,7 @@ def test_every_field_is_written() -> None:
     info.entrants, info.restarts, info.isolation = ("a", "b"), {"a": 2}, ["x"]
     info.finished, info.gauntlet, info.concluded = 1.0, "a", "NEW is stronger"
     info.ab, info.extra_bots = AbPlan("a", "b", 0.0, 40.0, 0.05, 0.05), ["/elsewhere/a"]
+    info.until_confident, info.unplayed = 0.95, ["u001-t000-r0"]
+    info.until_confident_outcome = ConfidenceOutcome(0.95, "separated", 18, 200, [])
     written = set(info.to_json())
     assert {f.name for f in dataclasses.fields(TournamentInfo)} == written
