@@ -15,12 +15,14 @@ from rich.text import Text
 
 from arena.bots.capacity import check_jobs, default_jobs
 from arena.bots.limits import ResourceLimits
-from arena.cli import board, dryrun, league, live, options, replay, validate, verify
+from arena.cli import board, dryrun, league, live, options, replay, validate, verify, webpage
 from arena.errors import ArenaError
 from arena.tournament.config import TournamentConfig, TournamentError
 from arena.tournament.folder import ResultsError, TournamentFolder
 from arena.tournament.schedule import Deals
-from arena.tournament.tournament import Summary, Tournament
+from arena.tournament.tournament import Observers, Summary, Tournament
+from arena.web.replay_page import replay_page
+from arena.web.spectator import Spectator
 from engine import PerudoError, seed_from_hex
 
 
@@ -82,6 +84,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     options.add_sandbox_flag(run)
     options.add_rules_flags(run)
+    webpage.add_web_flag(run, "the tournament")
 
     board.add_command(commands)
 
@@ -138,6 +141,9 @@ def _parser() -> argparse.ArgumentParser:
     show = commands.add_parser("replay", help="tell one game round by round")
     show.add_argument("game", help="game id, TOURNAMENT/GAME, or a replay file")
     show.add_argument("--results", type=Path, default=Path("results"))
+    show.add_argument(
+        "--html", type=Path, metavar="OUT.html", help="write the game as an HTML replay instead"
+    )
     return parser
 
 
@@ -167,7 +173,10 @@ def _config(args: argparse.Namespace) -> TournamentConfig:
 
 
 async def _run_tournament(
-    tournament: Tournament, view: live.LiveView, resume: Path | None
+    tournament: Tournament,
+    view: live.LiveView,
+    resume: Path | None,
+    web: tuple[str, Spectator] | None = None,
 ) -> Summary:
     loop = asyncio.get_running_loop()
     presses = 0
@@ -184,7 +193,11 @@ async def _run_tournament(
 
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, interrupt)
-    return await tournament.run(resume)
+    if web is None:
+        return await tournament.run(resume)
+    where, spectator = web
+    async with webpage.serving(spectator, where, view.note):
+        return await tournament.run(resume)
 
 
 def _check_resume(args: argparse.Namespace, console: Console) -> None:
@@ -218,9 +231,18 @@ def cmd_run(args: argparse.Namespace, console: Console) -> int:
             return dryrun.dry_run(config, console)
         dryrun.check_table_size(config)
     with live.LiveView(console) as view:
-        tournament = Tournament(config, view)
-        summary = asyncio.run(_run_tournament(tournament, view, args.resume))
+        spectator = Spectator() if args.web else None
+        observer = view if spectator is None else Observers(view, spectator)
+        tournament = Tournament(config, observer, tables=spectator)
+        web = None if spectator is None else (args.web, spectator)
+        summary = asyncio.run(_run_tournament(tournament, view, args.resume, web))
     console.print(live.leaderboard_table(summary.table, f"Leaderboard ({summary.games} games)"))
+    rows = [s.row(rank).to_json() for rank, s in enumerate(summary.table, start=1)]
+
+    def say(text: str) -> None:
+        console.print(text, highlight=False, markup=False)
+
+    webpage.pages(summary.folder, rows, say)
     for line in live.report_lines(summary.skipped, summary.faults, summary.slowest):
         console.print(line, highlight=False, markup=False)
     for note in summary.notes:
@@ -244,6 +266,14 @@ def cmd_run(args: argparse.Namespace, console: Console) -> int:
 
 def cmd_replay(args: argparse.Namespace, console: Console) -> int:
     path = replay.find_replay(args.game, args.results)
+    if args.html is not None:
+        page = replay_page(path)  # a file that is not a replay: a ReplayPageError, one line
+        try:
+            args.html.write_text(page)
+        except OSError as error:
+            raise ResultsError(f"cannot write {args.html}: {error.strerror or error}") from None
+        console.print(f"Wrote {args.html} (open it in a browser)", highlight=False, markup=False)
+        return 0
     console.print(
         f"Tournament {replay.tournament_of(path)} ({path})", highlight=False, markup=False
     )

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -123,7 +123,10 @@ class Match:
         seed: bytes,
         move_time: float,
         time_margin: float = 0.0,
+        watch: Callable[[ReplayEvent], None] | None = None,
     ) -> None:
+        """`watch` is told each event as it happens (a spectator's view, say); the
+        replay keeps them all in any case."""
         if len(seats) != len(spec.players):
             raise SeatingError(
                 f"one seat per player: {len(seats)} seats for {len(spec.players)} players"
@@ -141,6 +144,7 @@ class Match:
             wire.ruleset_to_proto(spec.ruleset),
             round(move_time * 1000),
         )
+        self._watch = watch
         self._told = [0] * len(seats)
         self._first_fault: dict[int, Fault] = {}
 
@@ -157,9 +161,7 @@ class Match:
         while not state.is_over:
             if state.phase is Phase.DEAL:
                 state = engine.deal(state, engine.roll_hands(state, self.dice))
-                self.record.events.append(
-                    Deal(state.round, state.opener, state.palifico, state.hands)
-                )
+                self._happened(Deal(state.round, state.opener, state.palifico, state.hands))
                 continue
             if offers and state.bids and offered_for != (state.round, len(state.bids)):
                 offered_for = (state.round, len(state.bids))
@@ -233,7 +235,7 @@ class Match:
         self._log(seat, str(answer), reply)
         if after.phase is not Phase.BIDDING and after.history:
             outcome = after.history[-1]
-            self.record.events.append(
+            self._happened(
                 RoundEnd(outcome.end, outcome.counted, outcome.changed_seat, outcome.dice_change)
             )
         return after
@@ -252,7 +254,7 @@ class Match:
             wall_ms = round(reply.wall * 1000, 3)
             if reply.cpu is not None and reply.cpu_wait is not None:
                 cpu_ms, cpu_wait_ms = round(reply.cpu * 1000, 3), round(reply.cpu_wait * 1000, 3)
-        self.record.events.append(
+        self._happened(
             FaultEvent(seat, fault.kind, fault.detail, fault.sent, wall_ms, cpu_ms, cpu_wait_ms)
         )
         return engine.fault(state, seat)
@@ -269,9 +271,14 @@ class Match:
             fault.request_id,
         )
 
+    def _happened(self, event: ReplayEvent) -> None:
+        self.record.events.append(event)
+        if self._watch is not None:
+            self._watch(event)
+
     def _log(self, seat: int, action: str, reply: Reply) -> None:
         cpu_ms = None if reply.cpu is None else round(reply.cpu * 1000, 3)
-        self.record.events.append(Answer(seat, action, round(reply.wall * 1000, 3), cpu_ms))
+        self._happened(Answer(seat, action, round(reply.wall * 1000, 3), cpu_ms))
 
     async def _game_over(self, state: GameState) -> None:
         """Tell every seat at once: the table's sessions are free only when all are told."""

@@ -33,10 +33,18 @@ from arena.tournament.config import TournamentConfig, TournamentError, Venue, va
 from arena.tournament.folder import ResultsError, TournamentFolder
 from arena.tournament.lineup import Lineup
 from arena.tournament.lock import FolderBusyError, FolderLock
-from arena.tournament.runner import Observer, Progress, Scheduler, Summary, Waiting
+from arena.tournament.runner import (
+    Observer,
+    Observers,
+    Progress,
+    Scheduler,
+    Summary,
+    TableWatcher,
+    Waiting,
+)
 from arena.tournament.schedule import Deals, ScheduleError, check_deals
 
-__all__ = ["Observer", "Progress", "Summary", "Tournament"]
+__all__ = ["Observer", "Observers", "Progress", "Summary", "TableWatcher", "Tournament"]
 
 
 STOP_WRITE_GRACE = 1.0
@@ -44,9 +52,13 @@ STOP_WRITE_GRACE = 1.0
 
 
 class Tournament:
-    def __init__(self, config: TournamentConfig, observer: Observer) -> None:
+    def __init__(
+        self, config: TournamentConfig, observer: Observer, tables: TableWatcher | None = None
+    ) -> None:
+        """`tables` follows the games in play, event by event (the web page)."""
         self.config = config
         self.observer = observer
+        self.tables = tables
         self._stopping = asyncio.Event()
         self._workers: list[asyncio.Task[None]] = []
         self._lineup = Lineup(config, observer)
@@ -263,6 +275,7 @@ class Tournament:
             self.observer,
             self._stopping,
             reconnect_grace=self.config.reconnect_grace if venue is not None else None,
+            tables=self.tables,
         )
         self._workers = [asyncio.ensure_future(scheduler.worker()) for _ in range(info["jobs"])]
         with contextlib.suppress(asyncio.CancelledError):

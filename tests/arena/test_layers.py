@@ -28,6 +28,7 @@ ALLOWED: dict[str, set[str]] = {
     "checkbot": {"engine", "protocol", "records", "referee", "bots", "kit", "errors"},
     "bench": {"engine", "protocol", "records", "referee", "bots", "kit", "errors"},
     "league": {"engine", "protocol", "records", "referee", "bots", "tournament", "errors"},
+    "web": {"engine", "protocol", "records", "referee", "tournament", "errors"},
     "cli": {
         "engine",
         "protocol",
@@ -38,6 +39,7 @@ ALLOWED: dict[str, set[str]] = {
         "checkbot",
         "bench",
         "league",
+        "web",
         "errors",
     },
 }
