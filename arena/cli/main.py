@@ -108,6 +108,21 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="also measure the arena with its bots sandboxed (speed and start-up, side by side)",
     )
+    web = bench.add_argument_group("what spectators cost (--web)")
+    web.add_argument(
+        "--web",
+        action="store_true",
+        help="decisions/s of real tournaments with and without live pages open, instead",
+    )
+    web.add_argument(
+        "--web-clients", type=validate.int_at_least(1), default=100, help="pages (default 100)"
+    )
+    web.add_argument(
+        "--web-games",
+        type=validate.int_at_least(4),
+        default=48,
+        help="games per trial (default 48)",
+    )
     timing = bench.add_argument_group("fair timing under load (--timing)")
     timing.add_argument(
         "--timing",
@@ -296,6 +311,8 @@ def cmd_bench(args: argparse.Namespace, console: Console) -> int:
 
     if args.timing:
         return _bench_timing(args, console)
+    if args.web:
+        return _bench_web(args, console)
     with tempfile.TemporaryDirectory(prefix="arena-bench-") as logs:
         figures = bench.run(
             args.seconds,
@@ -323,6 +340,32 @@ def cmd_bench(args: argparse.Namespace, console: Console) -> int:
                 f"{figures['sandboxed_startup_ms_per_bot']:.0f} ms, "
                 f"{figures['startup_ms_per_bot']:.0f} ms unsandboxed"
             )
+    return 0
+
+
+def _bench_web(args: argparse.Namespace, console: Console) -> int:
+    from arena.web.bench import measure
+
+    def say(text: str) -> None:
+        (Console(stderr=True) if args.json else console).print(text, highlight=False)
+
+    speed = measure(args.web_clients, args.web_games, args.rounds, default_jobs(), say)
+    figures = {
+        "decisions_per_s_without_page": speed.without,
+        "decisions_per_s_with_pages": speed.with_clients,
+        "pages": speed.clients,
+        "events_per_page": speed.events_per_client,
+        "with_to_without_ratio": speed.ratio,
+    }
+    if args.json:
+        print(json.dumps(figures, indent=2))
+        return 0
+    console.print(
+        f"with {speed.clients} live pages open: [bold]{speed.with_clients:.0f}[/] decisions/s, "
+        f"without: [bold]{speed.without:.0f}[/]; ratio [bold]{speed.ratio:.3f}[/] "
+        f"(target at least 0.95); each page was sent {speed.events_per_client} events",
+        highlight=False,
+    )
     return 0
 
 

@@ -2,9 +2,11 @@
 
 It serves the static page, a stream of server-sent events per page (the
 spectator's state first, then every change), the state as JSON, and each
-finished game's HTML replay. A page's pace is its own: its stream is fed
-from a queue the spectator fills without waiting, so a hundred pages, or
-one on a bad network, cost the referee a queue put per event each.
+finished game's HTML replay. A page's pace is its own: its stream reads the
+spectator's one log of frames five times a second and sends what is new in
+one write, so a hundred pages cost the referee a few hundred writes a
+second however fast the games go, and one on a bad network holds up only
+its own stream.
 """
 
 from __future__ import annotations
@@ -24,6 +26,10 @@ from arena.web.replay_page import ReplayPageError, replay_page
 from arena.web.spectator import Spectator
 from arena.web.static_files import static_text
 
+FLUSH_S = 0.2
+"""How often a page's stream sends what happened since: one write per page per flush,
+however many decisions were made, so pages cost the referee by their number, not by the
+pace of play (a decision every millisecond would otherwise be a write per page each)."""
 KEEPALIVE_S = 15.0
 """A comment line this often keeps an idle stream open through proxies."""
 _GAME_ID = re.compile(r"[A-Za-z0-9_.-]+")
@@ -70,7 +76,7 @@ class WebServer:
         return self.url
 
     async def stop(self) -> None:
-        self.spectator.close()  # every stream ends, so the runner need not wait them out
+        self.spectator.close()  # every stream ends at its next flush: no need to wait them out
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -112,24 +118,24 @@ class WebServer:
             }
         )
         await response.prepare(request)
-        subscriber = self.spectator.subscribe()
+        spectator = self.spectator
+        subscriber = spectator.subscribe()
+        quiet = 0.0
         try:
-            while True:
-                try:
-                    first = await asyncio.wait_for(subscriber.queue.get(), KEEPALIVE_S)
-                except TimeoutError:
+            while not spectator.closed:
+                data = spectator.read(subscriber)
+                if data:
+                    await response.write(data)
+                    quiet = 0.0
+                elif quiet >= KEEPALIVE_S:
                     await response.write(b": keepalive\n\n")
-                    continue
-                chunk = [first]
-                while not subscriber.queue.empty():  # what piled up goes in one write
-                    chunk.append(subscriber.queue.get_nowait())
-                await response.write(b"".join(c for c in chunk if c is not None))
-                if None in chunk:  # the server is stopping
-                    break
+                    quiet = 0.0
+                await asyncio.sleep(FLUSH_S)
+                quiet += FLUSH_S
         except ConnectionResetError:  # the page went away
             pass
         finally:
-            self.spectator.unsubscribe(subscriber)
+            spectator.unsubscribe(subscriber)
         with contextlib.suppress(ConnectionResetError, RuntimeError):
             await response.write_eof()
         return response

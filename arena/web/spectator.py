@@ -15,7 +15,6 @@ ended. One renderer draws both.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import time
 from collections import deque
@@ -35,8 +34,8 @@ KEEP_FAULTS = 60
 KEEP_NOTES = 20
 CHART_POINTS = 400
 """The rating chart keeps at most this many points per bot, thinned evenly as games go on."""
-QUEUE_MESSAGES = 2000
-"""A spectator this far behind is sent the whole state afresh instead of the backlog."""
+LOG_FRAMES = 5000
+"""Frames kept for the pages to read; a page further behind is sent the whole state afresh."""
 
 
 def public_event(event: ReplayEvent, players: tuple[str, ...]) -> Json:
@@ -99,20 +98,12 @@ class _Table:
 
 
 class Subscriber:
-    """One page's stream: SSE frames queued for it, or the whole state again if it fell behind."""
+    """Where one page's stream has read to in the spectator's log of frames."""
 
-    def __init__(self, spectator: Spectator) -> None:
-        self._spectator = spectator
-        self.queue: asyncio.Queue[bytes | None] = asyncio.Queue(QUEUE_MESSAGES)
-        self.queue.put_nowait(frame(spectator.snapshot()))
-
-    def push(self, data: bytes | None) -> None:
-        try:
-            self.queue.put_nowait(data)
-        except asyncio.QueueFull:
-            while not self.queue.empty():
-                self.queue.get_nowait()
-            self.queue.put_nowait(frame(self._spectator.snapshot()))
+    def __init__(self, first: bytes, cursor: int) -> None:
+        self.first: bytes | None = first
+        """The whole state, sent before anything else (and again if the page fell behind)."""
+        self.cursor = cursor
 
 
 def frame(message: Json) -> bytes:
@@ -124,12 +115,18 @@ class Spectator:
     """An observer of the runner (and a watcher of its tables) that keeps the public view.
 
     It is told everything in the referee's event loop and answers at once: a
-    message is encoded once and queued for every page, and the pages' own
-    pace is the web server's concern, never the referee's.
+    message is encoded once and appended to one log of frames, whatever the
+    number of pages; each page's stream reads the log from where it was at
+    its own pace (`read`), which is the web server's concern, never the
+    referee's.
     """
 
     def __init__(self) -> None:
         self._subscribers: set[Subscriber] = set()
+        self._log: deque[bytes] = deque(maxlen=LOG_FRAMES)
+        self._sent = 0
+        """Frames ever logged: the log holds the last of them."""
+        self.closed = False
         self.folder: Path | None = None
         self._tournament = ""
         self._entrants: list[str] = []
@@ -145,18 +142,27 @@ class Spectator:
     # The page's side.
 
     def subscribe(self) -> Subscriber:
-        subscriber = Subscriber(self)
+        subscriber = Subscriber(frame(self.snapshot()), self._sent)
         self._subscribers.add(subscriber)
         return subscriber
 
     def unsubscribe(self, subscriber: Subscriber) -> None:
         self._subscribers.discard(subscriber)
 
+    def read(self, subscriber: Subscriber) -> bytes:
+        """The frames `subscriber` has not read yet, in one piece (empty if none)."""
+        first, subscriber.first = subscriber.first, None
+        behind = self._sent - subscriber.cursor
+        if behind > len(self._log):  # what it missed is gone: the state as it is now
+            first, behind = frame(self.snapshot()), 0
+        subscriber.cursor = self._sent
+        log, end = self._log, len(self._log)
+        fresh = [log[i] for i in range(end - behind, end)]  # near the log's end: no copy of it
+        return b"".join([first, *fresh] if first is not None else fresh)
+
     def close(self) -> None:
         """End every page's stream (the server is stopping)."""
-        for subscriber in self._subscribers:
-            subscriber.push(None)
-        self._subscribers.clear()
+        self.closed = True
 
     @property
     def watchers(self) -> int:
@@ -179,9 +185,9 @@ class Spectator:
         }
 
     def _send(self, message: Json) -> None:
-        data = frame(message)
-        for subscriber in self._subscribers:
-            subscriber.push(data)
+        if self._subscribers:  # with nobody watching, nothing to keep
+            self._log.append(frame(message))
+            self._sent += 1
 
     # The runner's side (Observer).
 
