@@ -69,9 +69,9 @@ class WebServer:
         app.router.add_get("/events", self._events)
         app.router.add_get("/state", self._state)
         app.router.add_get("/replay/{game}", self._replay)
-        runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=1.0)
         await runner.setup()
-        await web.SockSite(runner, sock, shutdown_timeout=1.0).start()
+        await web.SockSite(runner, sock).start()
         self._runner = runner
         return self.url
 

@@ -1,6 +1,6 @@
 """The arena's layers import one way only: a wrong-way import fails here.
 
-engine <- protocol <- referee <- {tournament, checkbot, bench} <- league <- cli;
+engine <- protocol <- referee <- {tournament, checkbot, bench} <- {league, web} <- cli;
 `bots` imports no other arena package; `kit` only engine and protocol. Every
 part may import `arena.errors`, the root of the arena's errors, which imports nothing.
 """
@@ -28,7 +28,7 @@ ALLOWED: dict[str, set[str]] = {
     "checkbot": {"engine", "protocol", "records", "referee", "bots", "kit", "errors"},
     "bench": {"engine", "protocol", "records", "referee", "bots", "kit", "errors"},
     "league": {"engine", "protocol", "records", "referee", "bots", "tournament", "errors"},
-    "web": {"engine", "protocol", "records", "referee", "tournament", "errors"},
+    "web": {"engine", "protocol", "records", "referee", "bots", "tournament", "errors"},
     "cli": {
         "engine",
         "protocol",
