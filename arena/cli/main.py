@@ -356,6 +356,9 @@ def _bench_web(args: argparse.Namespace, console: Console) -> int:
         "pages": speed.clients,
         "events_per_page": speed.events_per_client,
         "with_to_without_ratio": speed.ratio,
+        "referee_cpu_us_per_decision_without_page": speed.cpu_us_without,
+        "referee_cpu_us_per_decision_with_pages": speed.cpu_us_with,
+        "cpu_without_to_with_ratio": speed.cpu_ratio,
     }
     if args.json:
         print(json.dumps(figures, indent=2))
@@ -364,6 +367,11 @@ def _bench_web(args: argparse.Namespace, console: Console) -> int:
         f"with {speed.clients} live pages open: [bold]{speed.with_clients:.0f}[/] decisions/s, "
         f"without: [bold]{speed.without:.0f}[/]; ratio [bold]{speed.ratio:.3f}[/] "
         f"(target at least 0.95); each page was sent {speed.events_per_client} events",
+        highlight=False,
+    )
+    console.print(
+        f"the referee's CPU per decision: [bold]{speed.cpu_us_with:.0f} us[/] with the pages, "
+        f"[bold]{speed.cpu_us_without:.0f} us[/] without; ratio [bold]{speed.cpu_ratio:.3f}[/]",
         highlight=False,
     )
     return 0

@@ -9,6 +9,11 @@ machines, not at the referee's); the best trial of each side is kept, as
 `arena bench` keeps its best. Decisions are counted from the games'
 records, from the first game's start to the last one's end, so the bots'
 start-up is left out.
+
+On a machine that others share, decisions per second move with their load
+far more than with the pages; the referee's own CPU time per decision (its
+process alone: not the bots', not the pages' reader) is told beside it, the
+steadier measure of what the pages cost it.
 """
 
 from __future__ import annotations
@@ -44,10 +49,18 @@ class WebSpeed:
     clients: int
     events_per_client: int
     """Events the last trial's streams were each sent, on average: the page's load."""
+    cpu_us_without: float
+    """The referee's CPU time per decision with no page (the least of the trials)."""
+    cpu_us_with: float
 
     @property
     def ratio(self) -> float:
         return self.with_clients / self.without
+
+    @property
+    def cpu_ratio(self) -> float:
+        """The referee's CPU per decision without pages over with them: 1 costs nothing."""
+        return self.cpu_us_without / self.cpu_us_with
 
 
 class _Count:
@@ -55,8 +68,8 @@ class _Count:
 
     def __init__(self) -> None:
         self.decisions = 0
-        self.began = 0.0
-        self.ended = 0.0
+        self.began = self.ended = 0.0
+        self.cpu_began = self.cpu_ended = 0.0
 
     def note(self, text: str) -> None:
         pass  # the benchmark's bots say nothing worth a line
@@ -66,17 +79,30 @@ class _Count:
 
     def started(self, folder: Path, entrants: list[str], progress: Progress) -> None:
         self.began = time.monotonic()
+        self.cpu_began = time.process_time()
 
     def game_finished(self, line: GameLine, table: list[Standing], progress: Progress) -> None:
         self.decisions += line.decisions or 0
         self.ended = time.monotonic()
+        self.cpu_ended = time.process_time()
 
     @property
     def rate(self) -> float:
         return self.decisions / max(self.ended - self.began, 1e-9)
 
+    @property
+    def cpu_us(self) -> float:
+        return (self.cpu_ended - self.cpu_began) / max(self.decisions, 1) * 1e6
 
-async def _trial(work: Path, name: str, games: int, jobs: int, clients: int) -> tuple[float, int]:
+
+@dataclass(frozen=True, slots=True)
+class _Trial:
+    rate: float
+    cpu_us: float
+    events_each: int
+
+
+async def _trial(work: Path, name: str, games: int, jobs: int, clients: int) -> _Trial:
     count = _Count()
     config = TournamentConfig(
         bots_dir=work / "bots",
@@ -90,7 +116,7 @@ async def _trial(work: Path, name: str, games: int, jobs: int, clients: int) -> 
     )
     if not clients:
         await Tournament(config, count).run()
-        return count.rate, 0
+        return _Trial(count.rate, count.cpu_us, 0)
     from arena.web.server import WebServer
 
     spectator = Spectator()
@@ -109,7 +135,7 @@ async def _trial(work: Path, name: str, games: int, jobs: int, clients: int) -> 
     finally:
         await server.stop()  # ends every stream: the readers say what they read, and exit
         out, _ = await asyncio.to_thread(readers.communicate, timeout=CONNECT_S)
-    return count.rate, int(out.strip() or 0) // clients
+    return _Trial(count.rate, count.cpu_us, int(out.strip() or 0) // clients)
 
 
 def measure(
@@ -125,16 +151,24 @@ def measure(
         (work / "bots").mkdir()
         for i in range(4):
             shutil.copy(BENCH_BOT, work / "bots" / f"bench{i}.py")
-        without: list[float] = []
-        with_clients: list[float] = []
-        events = 0
+        sides: dict[int, list[_Trial]] = {0: [], clients: []}
         for trial in range(trials):
-            for side in (0, clients):
-                rate, events_each = asyncio.run(_trial(work, f"t{trial}-{side}", games, jobs, side))
-                (with_clients if side else without).append(rate)
-                events = events_each or events
-                say(f"trial {trial + 1}, {side} pages: {rate:.0f} decisions/s")
-        return WebSpeed(max(without), max(with_clients), clients, events)
+            for side, kept in sides.items():
+                result = asyncio.run(_trial(work, f"t{trial}-{side}", games, jobs, side))
+                kept.append(result)
+                say(
+                    f"trial {trial + 1}, {side} pages: {result.rate:.0f} decisions/s, "
+                    f"referee {result.cpu_us:.0f} us CPU per decision"
+                )
+        bare, watched = sides[0], sides[clients]
+        return WebSpeed(
+            max(t.rate for t in bare),
+            max(t.rate for t in watched),
+            clients,
+            watched[-1].events_each,
+            min(t.cpu_us for t in bare),
+            min(t.cpu_us for t in watched),
+        )
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
