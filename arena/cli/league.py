@@ -30,7 +30,7 @@ from arena.referee.server import ServerLimits, Tls
 from arena.tournament.config import TournamentConfig, TournamentError
 from arena.tournament.ratings import Standing
 from arena.tournament.report import SlowDecision
-from arena.tournament.tournament import Progress, Summary
+from arena.tournament.tournament import Progress
 from arena.web.spectator import Spectator
 
 DEFAULT_LEAGUE = Path("results/league.sqlite")
@@ -213,14 +213,9 @@ async def _serve(config: LeagueConfig, console: Console, web: str | None = None)
     async with contextlib.AsyncExitStack() as page:
         if spectator is not None and web is not None:  # a port in use: nothing else started
             await page.enter_async_context(webpage.serving(spectator, web, say))
-        server = LeagueServer(config, say, spectator, spectator, lambda s: _pages(s, say))
+        # Each tournament's HTML replays, as `arena run` writes them at its end.
+        server = LeagueServer(config, say, spectator, spectator, lambda s: webpage.pages(s, say))
         return await _serve_league(server, console)
-
-
-def _pages(summary: Summary, say: Callable[[str], None]) -> None:
-    """Each tournament's HTML replays, as `arena run` writes them at its end."""
-    rows = [s.row(rank).to_json() for rank, s in enumerate(summary.table, start=1)]
-    webpage.pages(summary.folder, rows, say)
 
 
 async def _serve_league(server: LeagueServer, console: Console) -> int:

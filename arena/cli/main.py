@@ -252,16 +252,11 @@ def cmd_run(args: argparse.Namespace, console: Console) -> int:
         web = None if spectator is None else (args.web, spectator)
         summary = asyncio.run(_run_tournament(tournament, view, args.resume, web))
     console.print(live.leaderboard_table(summary.table, f"Leaderboard ({summary.games} games)"))
-    rows = [s.row(rank).to_json() for rank, s in enumerate(summary.table, start=1)]
-
-    def say(text: str) -> None:
-        console.print(text, highlight=False, markup=False)
-
-    webpage.pages(summary.folder, rows, say)
     for line in live.report_lines(summary.skipped, summary.faults, summary.slowest):
         console.print(line, highlight=False, markup=False)
     for note in summary.notes:
         console.print(note, highlight=False, markup=False)
+    webpage.pages(summary, lambda text: console.print(text, highlight=False, markup=False))
     console.print(f"Results: {summary.folder}", highlight=False, markup=False)
     if summary.status != "finished":
         console.print(

@@ -9,11 +9,10 @@ from __future__ import annotations
 import argparse
 import contextlib
 from collections.abc import AsyncIterator, Callable
-from pathlib import Path
 
-from arena.records import Json
+from arena.tournament.tournament import Summary
 from arena.web.address import DEFAULT_ADDRESS, WebError, parse_address
-from arena.web.replay_page import Pages, write_pages
+from arena.web.replay_page import write_pages
 from arena.web.spectator import Spectator
 
 
@@ -57,14 +56,15 @@ async def serving(
         await server.stop()
 
 
-def pages(folder: Path, standings: list[Json], say: Callable[[str], None]) -> Pages | None:
+def pages(summary: Summary, say: Callable[[str], None]) -> None:
     """The run's HTML replays; a disk that refuses them is said, and the run's result stands."""
+    folder = summary.folder
+    standings = [s.row(rank).to_json() for rank, s in enumerate(summary.table, start=1)]
     try:
         made = write_pages(folder, standings)
     except OSError as error:
         say(f"HTML replays not written under {folder / 'html'}: {error.strerror or error}")
-        return None
+        return
     for problem in made.problems:
         say(f"HTML replays: {problem}")
     say(f"HTML replays: {made.folder / 'index.html'} ({made.games} games)")
-    return made
