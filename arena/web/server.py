@@ -3,9 +3,9 @@
 It serves the static page, a stream of server-sent events per page (the
 spectator's state first, then every change), the state as JSON, and each
 finished game's HTML replay. A page's pace is its own: its stream reads the
-spectator's one log of frames five times a second and sends what is new in
-one write, so a hundred pages cost the referee a few hundred writes a
-second however fast the games go, and one on a bad network holds up only
+spectator's one log of frames now and then and sends what is new in one
+write, so however fast the games go the pages together cost the referee at
+most `WRITES_PER_S` writes a second, and one on a bad network holds up only
 its own stream.
 """
 
@@ -26,10 +26,14 @@ from arena.web.replay_page import ReplayPageError, replay_page
 from arena.web.spectator import Spectator
 from arena.web.static_files import static_text
 
-FLUSH_S = 0.2
-"""How often a page's stream sends what happened since: one write per page per flush,
-however many decisions were made, so pages cost the referee by their number, not by the
-pace of play (a decision every millisecond would otherwise be a write per page each)."""
+WRITES_PER_S = 100
+"""The writes a second all the pages' streams share: each sends what happened since its
+last write in one, so pages cost the referee by this, not by the pace of play (a decision
+every millisecond would otherwise be a write per page each). A socket write to a page is
+the costly part (tens of microseconds of the kernel's time, on the referee's clock)."""
+FLUSH_S = (0.1, 1.0)
+"""The least and most time between two writes to one page: ten pages or fewer are sent each
+bid within a tenth of a second, a hundred pages every second, and a crowd no less often."""
 KEEPALIVE_S = 15.0
 """A comment line this often keeps an idle stream open through proxies."""
 _GAME_ID = re.compile(r"[A-Za-z0-9_.-]+")
@@ -41,6 +45,8 @@ class WebServer:
         self.spectator = spectator
         self.host, self.port = parse_address(address)
         self._runner: web.AppRunner | None = None
+        self._tick: asyncio.Future[None] | None = None
+        self._ticker: asyncio.Task[None] | None = None
 
     @property
     def url(self) -> str:
@@ -73,10 +79,26 @@ class WebServer:
         await runner.setup()
         await web.SockSite(runner, sock).start()
         self._runner = runner
+        self._tick = asyncio.get_running_loop().create_future()
+        self._ticker = asyncio.ensure_future(self._beat())
         return self.url
 
+    async def _beat(self) -> None:
+        """Wake every page's stream at once, so that a hundred cost one wake-up, not a hundred."""
+        loop = asyncio.get_running_loop()
+        while True:
+            watchers = self.spectator.watchers
+            await asyncio.sleep(min(FLUSH_S[1], max(FLUSH_S[0], watchers / WRITES_PER_S)))
+            tick, self._tick = self._tick, loop.create_future()
+            if tick is not None:
+                tick.set_result(None)
+
     async def stop(self) -> None:
-        self.spectator.close()  # every stream ends at its next flush: no need to wait them out
+        self.spectator.close()
+        if self._ticker is not None:
+            self._ticker.cancel()
+        if self._tick is not None and not self._tick.done():
+            self._tick.set_result(None)  # every stream wakes, sees the close, and ends
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -120,18 +142,19 @@ class WebServer:
         await response.prepare(request)
         spectator = self.spectator
         subscriber = spectator.subscribe()
-        quiet = 0.0
+        loop = asyncio.get_running_loop()
+        written = loop.time()
         try:
             while not spectator.closed:
                 data = spectator.read(subscriber)
+                if not data and loop.time() - written >= KEEPALIVE_S:
+                    data = b": keepalive\n\n"
                 if data:
                     await response.write(data)
-                    quiet = 0.0
-                elif quiet >= KEEPALIVE_S:
-                    await response.write(b": keepalive\n\n")
-                    quiet = 0.0
-                await asyncio.sleep(FLUSH_S)
-                quiet += FLUSH_S
+                    written = loop.time()
+                if self._tick is None:
+                    break
+                await asyncio.shield(self._tick)
         except ConnectionResetError:  # the page went away
             pass
         finally:

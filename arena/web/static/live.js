@@ -6,6 +6,8 @@
   const { el } = Perudo;
   const $ = (id) => document.getElementById(id);
   const CLOSED_SHOWN_MS = 4000; // a finished table keeps its final order on screen this long
+  const KEEP_POINTS = 400; // the chart thins itself as the server does (spectator.CHART_POINTS)
+  const KEEP_FINISHED = 300;
   let state = null;
   let tables = new Map(); // game id -> folded table
   let closing = new Map(); // game id -> timer
@@ -81,8 +83,18 @@
     $("notes").replaceChildren(...state.notes.slice(-4).map((n) => el("li", { text: n })));
   }
 
-  function drawAll() {
-    drawProgress(); drawStandings(); drawTables(); drawFinished(); drawFaults(); drawNotes();
+  const DRAW = { progress: drawProgress, standings: drawStandings, tables: drawTables,
+    finished: drawFinished, faults: drawFaults, notes: drawNotes };
+  const dirty = new Set();
+
+  /* Draw the parts that changed once per frame: a burst of events (the server sends what
+   * happened since its last write at once) is one redraw, light on a phone. */
+  function want(...parts) {
+    if (!dirty.size) requestAnimationFrame(() => {
+      for (const part of dirty) DRAW[part]();
+      dirty.clear();
+    });
+    for (const part of parts) dirty.add(part);
   }
 
   function onTable(e) {
@@ -99,38 +111,41 @@
       state = m;
       tables = new Map();
       for (const log of m.tables) for (const e of log) onTable(e);
-      drawAll();
+      want(...Object.keys(DRAW));
     },
     game(m) {
       state.progress = m.progress;
       state.standings = m.standings;
       state.chart.push(m.point);
+      if (state.chart.length > KEEP_POINTS) state.chart = state.chart.filter((_, i) => i % 2 === 0);
       state.finished.unshift(m.finished);
-      drawProgress(); drawStandings(); drawFinished();
+      state.finished.length = Math.min(state.finished.length, KEEP_FINISHED);
+      want("progress", "standings", "finished");
     },
     table(m) {
       onTable(m.event);
-      drawTables();
+      want("tables");
     },
     closed(m) {
       if (closing.has(m.game)) return;
       closing.set(m.game, setTimeout(() => {
         closing.delete(m.game);
         tables.delete(m.game);
-        drawTables();
+        want("tables");
       }, CLOSED_SHOWN_MS));
     },
     fault(m) {
       state.faults.unshift(m);
-      drawFaults();
+      state.faults.length = Math.min(state.faults.length, 60);
+      want("faults");
     },
     note(m) {
       state.notes.push(m.text);
-      drawNotes();
+      want("notes");
     },
     building(m) {
       state.building = m.building;
-      drawProgress();
+      want("progress");
     },
   };
 
