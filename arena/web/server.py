@@ -13,14 +13,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import re
 import socket
 from pathlib import Path
 
 from aiohttp import web
 
-from arena.records import Json
 from arena.web.address import DEFAULT_ADDRESS, WebError, parse_address
 from arena.web.replay_page import ReplayPageError, replay_page
 from arena.web.spectator import Spectator
@@ -125,6 +123,11 @@ class WebServer:
         path = folder / "replays" / f"{game}.json" if folder is not None else None
         if path is None or not _GAME_ID.fullmatch(game) or not path.is_file():
             return _not_found(f"no replay of game {game!r} in this tournament")
+        if not self.spectator.replays_open:
+            return _not_found(
+                f"the replay of {game} is shown once the tournament ends: its games share "
+                f"deals (--deals disjoint), and a bot yet to play this deal must not be shown it"
+            )
         try:
             page = replay_page(path)
         except ReplayPageError as error:
@@ -165,5 +168,4 @@ class WebServer:
 
 
 def _not_found(text: str) -> web.Response:
-    body: Json = {"error": text}
-    return web.Response(status=404, text=json.dumps(body), content_type="application/json")
+    return web.Response(status=404, text=text + "\n", content_type="text/plain")

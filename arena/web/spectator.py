@@ -8,6 +8,12 @@ revealed live (its replay shows it). Everything the page receives, the
 first state of a late arrival included, is built from the public events
 this module makes, so nothing else can leak a die.
 
+Under `--deals disjoint` several tables play one deal, some of them later
+than others, and a spectator may be the author of a bot yet to meet it (on
+a league server, bots play from their authors' machines): a table of such a
+tournament is shown live by its seats and dice counts alone, and its replay
+once the tournament has ended.
+
 The HTML replays speak the same event language (`replay_events`), with each
 deal's faces in it: a replay is written after the fact, when every round has
 ended. One renderer draws both.
@@ -138,6 +144,8 @@ class Spectator:
         self._faults: deque[Json] = deque(maxlen=KEEP_FAULTS)
         self._notes: deque[str] = deque(maxlen=KEEP_NOTES)
         self._building: set[str] = set()
+        self.shared_deals = False
+        """Whether games of this tournament share deals: then no table's play is shown live."""
 
     # The page's side.
 
@@ -202,6 +210,7 @@ class Spectator:
     def started(self, folder: Path, entrants: list[str], progress: Progress) -> None:
         """A tournament begins (a league server plays several): the view starts afresh."""
         self.folder = folder
+        self.shared_deals = _deals(folder) != "own"
         self._tournament = folder.name
         self._entrants = list(entrants)
         self._progress = _progress(progress)
@@ -243,16 +252,33 @@ class Spectator:
 
     # The runner's side (TableWatcher).
 
+    @property
+    def replays_open(self) -> bool:
+        """Whether a finished game's replay may be shown now: always, unless deals are shared
+        and games are still to be played."""
+        return not self.shared_deals or self._progress["done"] == self._progress["total"]
+
     def table_opened(self, game: GameSpec) -> None:
         table = _Table(game.game_id, game.players)
         self._tables[game.game_id] = table
-        self._table_says(table, opening(game.game_id, game.players, game.ruleset.to_mapping()))
+        opened = opening(game.game_id, game.players, game.ruleset.to_mapping())
+        if self.shared_deals:
+            opened["hidden"] = "a deal other tables play: shown in its replay after the tournament"
+        self._table_says(table, opened)
 
     def table_event(self, game_id: str, event: ReplayEvent) -> None:
         table = self._tables.get(game_id)
         if table is None:
             return
         data = public_event(event, table.players)
+        if self.shared_deals:  # not even a bid: it tells of the dice another table holds
+            if isinstance(event, FaultEvent):
+                fault = {"game": game_id, "bot": data["bot"], "fault": data["fault"]}
+                self._faults.appendleft({**fault, "detail": "", "sent": ""})
+                self._send({"kind": "fault", **fault, "detail": "", "sent": ""})
+            if isinstance(event, Deal):
+                self._table_says(table, {**data, "round": event.round})
+            return
         if isinstance(event, Deal):
             table.hidden = [list(hand) for hand in event.hands]
         elif isinstance(event, RoundEnd):  # the round is over: now, and only now, its dice
@@ -272,6 +298,16 @@ class Spectator:
         data["game"] = table.game
         table.log.append(data)
         self._send({"kind": "table", "event": data})
+
+
+def _deals(folder: Path) -> str:
+    """How the tournament deals (tournament.json); one that cannot be read is taken as shared,
+    the safe side."""
+    try:
+        deals = json.loads((folder / "tournament.json").read_text()).get("deals", "own")
+    except (OSError, ValueError, AttributeError):
+        return "unknown"
+    return str(deals)
 
 
 def _progress(progress: Progress) -> dict[str, Any]:

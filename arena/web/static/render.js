@@ -48,7 +48,7 @@ const Perudo = (() => {
     return {
       game: "", players: [], ruleset: {}, dice: [], round: 0, opener: 0, palifico: false,
       bids: [], toAct: null, hands: null, reveal: null, order: null, abandoned: false,
-      faulted: [], lastBid: null,
+      faulted: [], lastBid: null, hiddenWhy: null,
     };
   }
 
@@ -61,6 +61,7 @@ const Perudo = (() => {
         t.ruleset = e.ruleset || {};
         t.dice = e.players.map(() => t.ruleset.dice_per_player || 5);
         t.faulted = e.players.map(() => false);
+        t.hiddenWhy = e.hidden || null;
         break;
       case "deal":
         t.round = e.round;
@@ -173,6 +174,7 @@ const Perudo = (() => {
       bids.append(item);
     });
     card.append(bids);
+    if (t.hiddenWhy) card.append(el("p", { cls: "caption", text: t.hiddenWhy }));
     if (t.reveal) card.append(el("p", { cls: "reveal", text: revealText(t) }));
     else if (t.abandoned) card.append(el("p", { cls: "reveal fault", text: "round abandoned by a fault" }));
     if (t.order) {

@@ -41,10 +41,10 @@ def test_the_page_and_its_files_are_served_from_the_package() -> None:
     run(go())
 
 
-def test_a_late_page_gets_the_current_state_then_each_change() -> None:
+def test_a_late_page_gets_the_current_state_then_each_change(tmp_path: Path) -> None:
     async def go() -> None:
         spectator = Spectator()
-        open_table(spectator)
+        open_table(spectator, tmp_path)
         server = WebServer(spectator)
         url = await server.start()
         try:
@@ -83,20 +83,21 @@ def test_a_port_in_use_is_one_clear_error_and_nothing_is_served() -> None:
 def test_an_unknown_replay_is_a_404_that_says_so(tmp_path: Path) -> None:
     async def go() -> None:
         spectator = Spectator()
-        open_table(spectator)
-        spectator.folder = tmp_path
-        (tmp_path / "replays").mkdir()
-        (tmp_path / "replays" / "broken.json").write_text("{not json")
+        open_table(spectator, tmp_path)
+        folder = spectator.folder
+        assert folder is not None
+        (folder / "replays").mkdir()
+        (folder / "replays" / "broken.json").write_text("{not json")
         server = WebServer(spectator)
         url = await server.start()
         try:
             async with aiohttp.ClientSession() as http:
                 async with http.get(url + "replay/nosuch") as missing:
                     assert missing.status == 404
-                    assert "no replay of game 'nosuch'" in (await missing.json())["error"]
+                    assert "no replay of game 'nosuch'" in await missing.text()
                 async with http.get(url + "replay/broken") as broken:
                     assert broken.status == 404
-                    assert "is not a replay" in (await broken.json())["error"]
+                    assert "is not a replay" in await broken.text()
         finally:
             await server.stop()
 

@@ -26,8 +26,15 @@ def read(spectator: Spectator, subscriber: Subscriber) -> list[dict[str, Any]]:
     return frames(spectator.read(subscriber))
 
 
-def open_table(spectator: Spectator, game: str = "g1") -> None:
-    spectator.started(Path("/results/t1"), list(PLAYERS), Progress(0, 3, 0.0, 0))
+def tournament(root: Path, deals: str = "own") -> Path:
+    folder = root / "t1"
+    folder.mkdir(exist_ok=True)
+    (folder / "tournament.json").write_text(json.dumps({"deals": deals}))
+    return folder
+
+
+def open_table(spectator: Spectator, root: Path, game: str = "g1", deals: str = "own") -> None:
+    spectator.started(tournament(root, deals), list(PLAYERS), Progress(0, 3, 0.0, 0))
     spectator.table_opened(GameSpec(game, PLAYERS, game, engine.Ruleset()))
     spectator.table_event(game, Deal(1, 0, False, HANDS))
 
@@ -38,10 +45,10 @@ def faces_in(messages: list[dict[str, Any]]) -> bool:
     return any(json.dumps(list(hand)) in text for hand in HANDS)
 
 
-def test_a_deal_is_sent_without_its_faces_and_the_end_reveals_them() -> None:
+def test_a_deal_is_sent_without_its_faces_and_the_end_reveals_them(tmp_path: Path) -> None:
     spectator = Spectator()
     page = spectator.subscribe()
-    open_table(spectator)
+    open_table(spectator, tmp_path)
     spectator.table_event("g1", Answer(0, "bid 3 6", 12.5))
     during = read(spectator, page)
     assert not faces_in(during)
@@ -53,10 +60,10 @@ def test_a_deal_is_sent_without_its_faces_and_the_end_reveals_them() -> None:
     assert end["kind"] == "end" and end["hands"] == [list(h) for h in HANDS]
 
 
-def test_a_round_cut_short_by_a_fault_is_never_revealed_live() -> None:
+def test_a_round_cut_short_by_a_fault_is_never_revealed_live(tmp_path: Path) -> None:
     spectator = Spectator()
     page = spectator.subscribe()
-    open_table(spectator)
+    open_table(spectator, tmp_path)
     spectator.table_event("g1", FaultEvent(1, FaultKind.TIMEOUT, "no answer in 1 s", "x" * 999))
     spectator.table_event("g1", Deal(2, 0, False, ((4,) * 5, (), (5,) * 4)))
     messages = read(spectator, page)
@@ -67,9 +74,9 @@ def test_a_round_cut_short_by_a_fault_is_never_revealed_live() -> None:
     assert not faces_in([spectator.snapshot()])
 
 
-def test_a_late_page_is_sent_the_state_with_every_table_so_far() -> None:
+def test_a_late_page_is_sent_the_state_with_every_table_so_far(tmp_path: Path) -> None:
     spectator = Spectator()
-    open_table(spectator)
+    open_table(spectator, tmp_path)
     spectator.table_event("g1", Answer(0, "bid 2 3", 1.0))
     late = spectator.subscribe()
     (first,) = read(spectator, late)
@@ -81,9 +88,9 @@ def test_a_late_page_is_sent_the_state_with_every_table_so_far() -> None:
     assert [m["event"]["action"] for m in read(spectator, late)] == ["bid 3 3"]
 
 
-def test_a_page_too_far_behind_is_sent_the_state_afresh() -> None:
+def test_a_page_too_far_behind_is_sent_the_state_afresh(tmp_path: Path) -> None:
     spectator = Spectator()
-    open_table(spectator)
+    open_table(spectator, tmp_path)
     page = spectator.subscribe()
     read(spectator, page)
     for i in range(spectating.LOG_FRAMES + 10):
@@ -93,13 +100,13 @@ def test_a_page_too_far_behind_is_sent_the_state_afresh() -> None:
     assert messages[0]["notes"][-1] == f"note {spectating.LOG_FRAMES + 9}"
 
 
-def test_a_finished_game_moves_the_standings_and_closes_its_table() -> None:
+def test_a_finished_game_moves_the_standings_and_closes_its_table(tmp_path: Path) -> None:
     from arena.records import GameLine
     from arena.tournament.ratings import rate_all, result_of
 
     spectator = Spectator()
     page = spectator.subscribe()
-    open_table(spectator)
+    open_table(spectator, tmp_path)
     line = GameLine("g1", 0, PLAYERS, ("ben", "ann", "cid"), (), {}, decisions=9)
     table = rate_all([result_of(line)], list(PLAYERS)).table()
     spectator.game_finished(line, table, Progress(1, 3, 0.0, 1))
@@ -126,3 +133,26 @@ def test_a_replay_shows_every_deal_with_its_faces() -> None:
     events = replay_events(replay)
     assert [e["kind"] for e in events] == ["open", "deal", "act", "end", "over"]
     assert events[1]["hands"] == [list(h) for h in HANDS]
+
+
+def test_tables_of_shared_deals_show_no_bid_nor_die_and_their_replays_wait(tmp_path: Path) -> None:
+    spectator = Spectator()
+    page = spectator.subscribe()
+    open_table(spectator, tmp_path, deals="disjoint")
+    spectator.table_event("g1", Answer(0, "bid 3 6", 12.5))
+    spectator.table_event("g1", Answer(1, "dudo", 3.0))
+    spectator.table_event("g1", RoundEnd(engine.RoundEnd.DUDO, 7, 0, -1))
+    spectator.table_event("g1", FaultEvent(1, FaultKind.ILLEGAL_ACTION, "bid 2 2: too low", "x"))
+    messages = read(spectator, page)
+    events = [m["event"] for m in messages if m["kind"] == "table"]
+    assert [e["kind"] for e in events] == ["open", "deal"] and events[0]["hidden"]
+    assert not faces_in(messages) and "bid 3 6" not in json.dumps(messages)
+    (fault,) = [m for m in messages if m["kind"] == "fault"]
+    assert fault["bot"] == "ben" and fault["detail"] == "" and fault["sent"] == ""
+    assert not spectator.replays_open  # games remain that may be dealt these dice
+
+
+def test_a_tournament_that_cannot_be_read_is_taken_to_share_its_deals(tmp_path: Path) -> None:
+    spectator = Spectator()
+    spectator.started(tmp_path / "gone", list(PLAYERS), Progress(0, 3, 0.0, 0))
+    assert spectator.shared_deals
