@@ -21,6 +21,7 @@ ended. One renderer draws both.
 
 from __future__ import annotations
 
+import itertools
 import json
 import time
 from collections import deque
@@ -132,6 +133,7 @@ class Spectator:
         self._log: deque[bytes] = deque(maxlen=LOG_FRAMES)
         self._sent = 0
         """Frames ever logged: the log holds the last of them."""
+        self._joined: tuple[tuple[int, int], bytes] = ((0, 0), b"")
         self.closed = False
         self.folder: Path | None = None
         self._tournament = ""
@@ -164,9 +166,17 @@ class Spectator:
         if behind > len(self._log):  # what it missed is gone: the state as it is now
             first, behind = frame(self.snapshot()), 0
         subscriber.cursor = self._sent
-        log, end = self._log, len(self._log)
-        fresh = [log[i] for i in range(end - behind, end)]  # near the log's end: no copy of it
-        return b"".join([first, *fresh] if first is not None else fresh)
+        fresh = self._since(self._sent - behind)
+        return first + fresh if first is not None else fresh
+
+    def _since(self, cursor: int) -> bytes:
+        """The frames logged since `cursor`, joined once for every page at the same place
+        (pages are woken together, so a hundred of them read one piece)."""
+        if self._joined[0] != (cursor, self._sent):
+            log = self._log
+            fresh = itertools.islice(log, len(log) - (self._sent - cursor), None)
+            self._joined = ((cursor, self._sent), b"".join(fresh))
+        return self._joined[1]
 
     def close(self) -> None:
         """End every page's stream (the server is stopping)."""
