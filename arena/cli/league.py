@@ -18,7 +18,7 @@ from rich.console import Console
 
 from arena.bots.capacity import default_jobs
 from arena.bots.manifest import valid_name
-from arena.cli import live, options, validate
+from arena.cli import live, options, validate, webpage
 from arena.league.handshakes import HandshakeWatch
 from arena.league.rebuild import rebuild
 from arena.league.server import LeagueConfig, LeagueServer, admin_token_path
@@ -32,6 +32,7 @@ from arena.tournament.config import TournamentConfig, TournamentError
 from arena.tournament.ratings import Standing
 from arena.tournament.report import BotTimes, SlowDecision
 from arena.tournament.tournament import Progress
+from arena.web.spectator import Spectator
 
 DEFAULT_LEAGUE = Path("results/league.sqlite")
 DEFAULT_ADMIN = "127.0.0.1:50052"
@@ -65,6 +66,7 @@ def add_commands(commands: Any) -> None:
         default=60.0,
         help="seconds a disconnected bot's games wait before they are dropped",
     )
+    webpage.add_web_flag(serve, "the tournaments `arena admin start` begins")
 
     token = commands.add_parser("token", help="register entrants of the league server")
     token.add_argument("--league", type=validate.league_file, default=DEFAULT_LEAGUE)
@@ -200,15 +202,25 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
             bots_dir=None, jobs=default_jobs(), reconnect_grace=args.reconnect_grace
         ),
     )
-    return asyncio.run(_serve(config, console))
+    return asyncio.run(_serve(config, console, args.web))
 
 
-async def _serve(config: LeagueConfig, console: Console) -> int:
+async def _serve(config: LeagueConfig, console: Console, web: str | None = None) -> int:
     def say(text: str) -> None:
         stamp = time.strftime("%H:%M:%S")
         console.print(f"{stamp} {text}", highlight=False, markup=False)
 
-    server = LeagueServer(config, say)
+    spectator = Spectator() if web is not None else None
+    async with contextlib.AsyncExitStack() as page:
+        if spectator is not None and web is not None:  # a port in use: nothing else started
+            await page.enter_async_context(webpage.serving(spectator, web, say))
+        # Each tournament's HTML replays, as `arena run` writes them at its end.
+        server = LeagueServer(config, say, spectator, spectator, lambda s: webpage.pages(s, say))
+        return await _serve_league(server, console, say)
+
+
+async def _serve_league(server: LeagueServer, console: Console, say: Callable[[str], None]) -> int:
+    config = server.config
     try:
         await server.start()
     except OSError as error:

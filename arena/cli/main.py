@@ -28,6 +28,7 @@ from arena.cli import (
     replay,
     validate,
     verify,
+    webpage,
 )
 from arena.errors import ArenaError
 from arena.rankings import LEVEL
@@ -35,7 +36,9 @@ from arena.tournament.config import TournamentConfig, TournamentError
 from arena.tournament.folder import ResultsError, TournamentFolder
 from arena.tournament.recovery import DEFAULT_RESTARTS
 from arena.tournament.schedule import Deals
-from arena.tournament.tournament import Summary, Tournament
+from arena.tournament.tournament import Observers, Summary, Tournament
+from arena.web.replay_page import replay_page
+from arena.web.spectator import Spectator
 from engine import PerudoError, seed_from_hex
 
 
@@ -127,6 +130,7 @@ def _parser() -> argparse.ArgumentParser:
         "--rebuild", action="store_true", help="build every bot, even one unchanged since its last"
     )
     options.add_rules_flags(run)
+    webpage.add_web_flag(run, "the tournament")
 
     board.add_command(commands)
     play.add_command(commands)
@@ -151,6 +155,9 @@ def _parser() -> argparse.ArgumentParser:
     show = commands.add_parser("replay", help="tell one game round by round")
     show.add_argument("game", help="game id, TOURNAMENT/GAME, or a replay file")
     show.add_argument("--results", type=Path, default=Path("results"))
+    show.add_argument(
+        "--html", type=Path, metavar="OUT.html", help="write the game as an HTML replay instead"
+    )
     return parser
 
 
@@ -195,6 +202,21 @@ def _add_bench(commands: Any) -> None:
         "position, as a deterministic bot does (default 0.1,0.2,0.3)",
     )
     rankbench.add_flags(bench)
+    web = bench.add_argument_group("what spectators cost (--web)")
+    web.add_argument(
+        "--web",
+        action="store_true",
+        help="decisions/s of real tournaments with and without live pages open, instead",
+    )
+    web.add_argument(
+        "--web-clients", type=validate.int_at_least(1), default=100, help="pages (default 100)"
+    )
+    web.add_argument(
+        "--web-games",
+        type=validate.int_at_least(4),
+        default=48,
+        help="games per trial (default 48)",
+    )
     timing = bench.add_argument_group("fair timing under load (--timing)")
     timing.add_argument(
         "--timing",
@@ -253,7 +275,10 @@ def _config(args: argparse.Namespace) -> TournamentConfig:
 
 
 async def _run_tournament(
-    tournament: Tournament, view: live.LiveView, resume: Path | None
+    tournament: Tournament,
+    view: live.LiveView,
+    resume: Path | None,
+    web: tuple[str, Spectator] | None = None,
 ) -> Summary:
     loop = asyncio.get_running_loop()
     presses = 0
@@ -270,7 +295,11 @@ async def _run_tournament(
 
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, interrupt)
-    return await tournament.run(resume)
+    if web is None:
+        return await tournament.run(resume)
+    where, spectator = web
+    async with webpage.serving(spectator, where, view.note):
+        return await tournament.run(resume)
 
 
 def _check_resume(args: argparse.Namespace, console: Console) -> None:
@@ -314,8 +343,11 @@ def cmd_run(args: argparse.Namespace, console: Console) -> int:
     if args.no_timeout:
         console.print(options.TIMEOUTS_OFF, style="bold yellow", highlight=False)
     with live.LiveView(console) as view:
-        tournament = Tournament(config, view)
-        summary = asyncio.run(_run_tournament(tournament, view, args.resume))
+        spectator = Spectator() if args.web else None
+        observer = view if spectator is None else Observers(view, spectator)
+        tournament = Tournament(config, observer, tables=spectator)
+        web = None if spectator is None else (args.web, spectator)
+        summary = asyncio.run(_run_tournament(tournament, view, args.resume, web))
     sure = summary.board.sure if summary.board else None
     title = f"Leaderboard ({summary.games} games)"
     console.print(live.leaderboard_table(summary.table, title, sure=sure, times=summary.times))
@@ -327,6 +359,7 @@ def cmd_run(args: argparse.Namespace, console: Console) -> int:
         console.print(line, highlight=False, markup=False)
     for note in summary.notes:
         console.print(note, highlight=False, markup=False)
+    webpage.pages(summary, lambda text: console.print(text, highlight=False, markup=False))
     console.print(
         f"Results: {summary.folder} (cross-table: cross.json; arena leaderboard --cross "
         f"--tournament {summary.folder.name})",
@@ -351,6 +384,14 @@ def cmd_run(args: argparse.Namespace, console: Console) -> int:
 
 def cmd_replay(args: argparse.Namespace, console: Console) -> int:
     path = replay.find_replay(args.game, args.results)
+    if args.html is not None:
+        page = replay_page(path)  # a file that is not a replay: a ReplayPageError, one line
+        try:
+            args.html.write_text(page)
+        except OSError as error:
+            raise ResultsError(f"cannot write {args.html}: {error.strerror or error}") from None
+        console.print(f"Wrote {args.html} (open it in a browser)", highlight=False, markup=False)
+        return 0
     console.print(
         f"Tournament {replay.tournament_of(path)} ({path})", highlight=False, markup=False
     )
@@ -377,6 +418,8 @@ def cmd_bench(args: argparse.Namespace, console: Console) -> int:
         return _bench_ab(args, console)
     if args.rankings:
         return rankbench.cmd_bench_rankings(args, console)
+    if args.web:
+        return _bench_web(args, console)
     with tempfile.TemporaryDirectory(prefix="arena-bench-") as logs:
         figures = bench.run(
             args.seconds,
@@ -425,6 +468,40 @@ def _bench_ab(args: argparse.Namespace, console: Console) -> int:
         return 0
     for line in result.lines():
         console.print(line, highlight=False, markup=False)
+    return 0
+
+
+def _bench_web(args: argparse.Namespace, console: Console) -> int:
+    from arena.web.bench import measure
+
+    def say(text: str) -> None:
+        (Console(stderr=True) if args.json else console).print(text, highlight=False)
+
+    speed = measure(args.web_clients, args.web_games, args.rounds, default_jobs(), say)
+    figures = {
+        "decisions_per_s_without_page": speed.without,
+        "decisions_per_s_with_pages": speed.with_clients,
+        "pages": speed.clients,
+        "events_per_page": speed.events_per_client,
+        "with_to_without_ratio": speed.ratio,
+        "referee_cpu_us_per_decision_without_page": speed.cpu_us_without,
+        "referee_cpu_us_per_decision_with_pages": speed.cpu_us_with,
+        "cpu_without_to_with_ratio": speed.cpu_ratio,
+    }
+    if args.json:
+        print(json.dumps(figures, indent=2))
+        return 0
+    console.print(
+        f"with {speed.clients} live pages open: [bold]{speed.with_clients:.0f}[/] decisions/s, "
+        f"without: [bold]{speed.without:.0f}[/]; ratio [bold]{speed.ratio:.3f}[/] "
+        f"(target at least 0.95); each page was sent {speed.events_per_client} events",
+        highlight=False,
+    )
+    console.print(
+        f"the referee's CPU per decision: [bold]{speed.cpu_us_with:.0f} us[/] with the pages, "
+        f"[bold]{speed.cpu_us_without:.0f} us[/] without; ratio [bold]{speed.cpu_ratio:.3f}[/]",
+        highlight=False,
+    )
     return 0
 
 

@@ -39,7 +39,14 @@ from arena.referee.server import ListenError, Referee, ServerLimits, Tls
 from arena.tournament.config import TournamentConfig, TournamentError, Venue, too_few
 from arena.tournament.ratings import Standing
 from arena.tournament.schedule import Deals
-from arena.tournament.tournament import Progress, Tournament
+from arena.tournament.tournament import (
+    Observer,
+    Observers,
+    Progress,
+    Summary,
+    TableWatcher,
+    Tournament,
+)
 from engine import PerudoError, Ruleset, preset, seed_from_hex
 
 REVOCATION_CHECK_S = 2.0
@@ -152,10 +159,22 @@ class _Admin(apb_grpc.AdminServiceServicer):
 
 
 class LeagueServer:
-    def __init__(self, config: LeagueConfig, say: Callable[[str], None] | None = None) -> None:
-        """`say` is told, in a line each, when a bot connects and when it leaves."""
+    def __init__(
+        self,
+        config: LeagueConfig,
+        say: Callable[[str], None] | None = None,
+        watcher: Observer | None = None,
+        tables: TableWatcher | None = None,
+        finished: Callable[[Summary], None] | None = None,
+    ) -> None:
+        """`say` is told, in a line each, when a bot connects and when it leaves; `watcher`
+        and `tables` follow each tournament beside the admin stream (the web page), and
+        `finished` is given each one's summary as it ends (the HTML replays)."""
         self.config = config
         self._say = say
+        self._finished = finished
+        self._watcher = watcher
+        self._tables = tables
         self.store = LeagueStore(config.league)
         self.lobby = Lobby(
             TokenBook(registry=self.store.entrants), max_sessions_per_bot=config.sessions_per_bot
@@ -285,7 +304,10 @@ class LeagueServer:
         self.observer.listeners.add(queue)
         self.observer.progress = None
         self.observer.folder = None
-        tournament = Tournament(config, self.observer)
+        observer = (
+            self.observer if self._watcher is None else Observers(self.observer, self._watcher)
+        )
+        tournament = Tournament(config, observer, tables=self._tables)
         self._tournament = tournament
         venue = Venue(self.referee, self.port, tuple(remote))
 
@@ -297,6 +319,8 @@ class LeagueServer:
                 text = str(error) if known else f"{type(error).__name__}: {error}"
                 self.observer.emit(apb.TournamentEvent(error=text))
                 return
+            if self._finished is not None:
+                self._finished(summary)
             data = {
                 "folder": str(summary.folder),
                 "status": summary.status,

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -129,7 +129,10 @@ class Match:
         seed: bytes,
         time_control: TimeControl,
         time_margin: float = 0.0,
+        watch: Callable[[ReplayEvent], None] | None = None,
     ) -> None:
+        """`watch` is told each event as it happens (a spectator's view, say); the
+        replay keeps them all in any case."""
         if len(seats) != len(spec.players):
             raise SeatingError(
                 f"one seat per player: {len(seats)} seats for {len(spec.players)} players"
@@ -148,6 +151,7 @@ class Match:
             _ms(time_control.bank),
             _ms(time_control.increment),
         )
+        self._watch = watch
         self._told = [0] * len(seats)
         self._banked = bool(time_control.bank or time_control.increment)
         self._limit_ms: list[float | None] = [None] * len(seats)
@@ -169,9 +173,7 @@ class Match:
         while not state.is_over:
             if state.phase is Phase.DEAL:
                 state = engine.deal(state, engine.roll_hands(state, self.dice))
-                self.record.events.append(
-                    Deal(state.round, state.opener, state.palifico, state.hands)
-                )
+                self._happened(Deal(state.round, state.opener, state.palifico, state.hands))
                 continue
             if offers and state.bids and offered_for != (state.round, len(state.bids)):
                 offered_for = (state.round, len(state.bids))
@@ -261,7 +263,7 @@ class Match:
         self._log(seat, str(answer), reply)
         if after.phase is not Phase.BIDDING and after.history:
             outcome = after.history[-1]
-            self.record.events.append(
+            self._happened(
                 RoundEnd(outcome.end, outcome.counted, outcome.changed_seat, outcome.dice_change)
             )
         return after
@@ -284,7 +286,7 @@ class Match:
             wall_ms = round(reply.wall * 1000, 3)
             if reply.cpu is not None and reply.cpu_wait is not None:
                 cpu_ms, cpu_wait_ms = round(reply.cpu * 1000, 3), round(reply.cpu_wait * 1000, 3)
-        self.record.events.append(
+        self._happened(
             FaultEvent(seat, fault.kind, fault.detail, fault.sent, wall_ms, cpu_ms, cpu_wait_ms)
         )
         return engine.fault(state, seat)
@@ -321,10 +323,15 @@ class Match:
             if self._first_fault.get(record.seat) is record.fault:
                 self._first_fault[record.seat] = fault
 
+    def _happened(self, event: ReplayEvent) -> None:
+        self.record.events.append(event)
+        if self._watch is not None:
+            self._watch(event)
+
     def _log(self, seat: int, action: str, reply: Reply) -> None:
         cpu_ms = None if reply.cpu is None else round(reply.cpu * 1000, 3)
         wall_ms = round(reply.wall * 1000, 3)
-        self.record.events.append(Answer(seat, action, wall_ms, cpu_ms, self._limit_ms[seat]))
+        self._happened(Answer(seat, action, wall_ms, cpu_ms, self._limit_ms[seat]))
 
     async def _game_over(self, state: GameState) -> None:
         """Tell every seat at once: the table's sessions are free only when all are told."""

@@ -15,6 +15,7 @@ only as far as the disk allows, so a resume takes up exactly where it was.
 from __future__ import annotations
 
 import asyncio
+import functools
 import time
 from collections import deque
 from dataclasses import dataclass, field
@@ -22,10 +23,10 @@ from pathlib import Path
 from typing import Protocol
 
 from arena.league.store import LeagueStore, StoreError
-from arena.records import GameLine
+from arena.records import GameLine, ReplayEvent
 from arena.referee.clock import TimeControl
 from arena.referee.descriptors import DescriptorReserve
-from arena.referee.match import AbsentSeat, GameSpec, Match, Seat
+from arena.referee.match import AbsentSeat, GameRecord, GameSpec, Match, Seat
 from arena.referee.pool import Lobby
 from arena.tournament.confident import UntilConfident
 from arena.tournament.folder import FinishedGames, TournamentFolder
@@ -92,6 +93,44 @@ class Observer(Protocol):
     def game_finished(self, line: GameLine, table: list[Standing], progress: Progress) -> None: ...
 
 
+class TableWatcher(Protocol):
+    """Who follows the games in play event by event (the web page's spectator).
+
+    Events come as the match makes them, dice and all: the watcher decides
+    what of them may be shown, and when.
+    """
+
+    def table_opened(self, game: GameSpec) -> None: ...
+
+    def table_event(self, game_id: str, event: ReplayEvent) -> None: ...
+
+    def table_closed(self, game_id: str) -> None:
+        """The game is over or abandoned (`Observer.game_finished` first, if it is recorded)."""
+
+
+class Observers:
+    """Several observers told alike: the terminal and the web page, say."""
+
+    def __init__(self, *observers: Observer) -> None:
+        self._observers = observers
+
+    def note(self, text: str) -> None:
+        for observer in self._observers:
+            observer.note(text)
+
+    def building(self, name: str, running: bool) -> None:
+        for observer in self._observers:
+            observer.building(name, running)
+
+    def started(self, folder: Path, entrants: list[str], progress: Progress) -> None:
+        for observer in self._observers:
+            observer.started(folder, entrants, progress)
+
+    def game_finished(self, line: GameLine, table: list[Standing], progress: Progress) -> None:
+        for observer in self._observers:
+            observer.game_finished(line, table, progress)
+
+
 class Scheduler:
     """Hands the games of a schedule to workers and records each as it ends.
 
@@ -111,9 +150,11 @@ class Scheduler:
         stopping: asyncio.Event,
         reconnect_grace: float | None = None,
         recovery: Recovery | None = None,
+        tables: TableWatcher | None = None,
     ) -> None:
         self.observer = observer
         self.recovery = recovery
+        self.tables = tables
         self.stopping = stopping
         self.reconnect_grace = reconnect_grace
         self.error: str | None = None
@@ -245,21 +286,36 @@ class Scheduler:
         spec = GameSpec(game.game_id, game.players, game.deal_key, self.ruleset)
         if self.recovery is not None:
             await self.recovery.ready(game.players)
-        borrowed = await self.lobby.borrow_table(game.players)
+        tables = self.tables
+        if tables is not None:
+            tables.table_opened(spec)
+        try:
+            record = await self._play_match(spec, tables)
+            self._record(record, game.index)
+        finally:
+            if tables is not None:
+                tables.table_closed(spec.game_id)
+
+    async def _play_match(self, spec: GameSpec, tables: TableWatcher | None) -> GameRecord:
+        borrowed = await self.lobby.borrow_table(spec.players)
         seats: list[Seat] = [  # in seat order: borrowed keeps the order it was given
             s if s is not None else AbsentSeat(n, f"{n} has no session open (not connected)")
             for n, s in borrowed.items()
         ]
+        watch = None if tables is None else functools.partial(tables.table_event, spec.game_id)
         try:
-            match = Match(spec, seats, self.seed, self.clock, self.info.time_margin)
+            match = Match(spec, seats, self.seed, self.clock, self.info.time_margin, watch)
             record = await match.play()
             self.timing.add(record)
         finally:
             for session in borrowed.values():
                 if session is not None:
                     await self.lobby.give_back(session)
+        return record
+
+    def _record(self, record: GameRecord, index: int) -> None:
         try:
-            line = self.reserve.run(lambda: self.folder.record_game(record, game.index))
+            line = self.reserve.run(lambda: self.folder.record_game(record, index))
         except OSError as error:
             self._stop(f"cannot write results under {self.folder.root}: {_why(error)}")
             return

@@ -35,10 +35,18 @@ from arena.tournament.info import Entrant, RunStatus, TournamentInfo
 from arena.tournament.lineup import Lineup
 from arena.tournament.lock import FolderBusyError, FolderLock
 from arena.tournament.recovery import Recovery
-from arena.tournament.runner import Observer, Progress, Scheduler, Summary, Waiting
+from arena.tournament.runner import (
+    Observer,
+    Observers,
+    Progress,
+    Scheduler,
+    Summary,
+    TableWatcher,
+    Waiting,
+)
 from arena.tournament.schedule import Deals, ScheduleError, check_deals
 
-__all__ = ["Observer", "Progress", "Summary", "Tournament"]
+__all__ = ["Observer", "Observers", "Progress", "Summary", "TableWatcher", "Tournament"]
 
 
 STOP_WRITE_GRACE = 1.0
@@ -46,9 +54,13 @@ STOP_WRITE_GRACE = 1.0
 
 
 class Tournament:
-    def __init__(self, config: TournamentConfig, observer: Observer) -> None:
+    def __init__(
+        self, config: TournamentConfig, observer: Observer, tables: TableWatcher | None = None
+    ) -> None:
+        """`tables` follows the games in play, event by event (the web page)."""
         self.config = config
         self.observer = observer
+        self.tables = tables
         self._stopping = asyncio.Event()
         self._workers: list[asyncio.Task[None]] = []
         self._lineup = Lineup(config, observer)
@@ -283,6 +295,7 @@ class Tournament:
             self._stopping,
             reconnect_grace=self.config.reconnect_grace if venue is not None else None,
             recovery=self._recovery(lobby, info),
+            tables=self.tables,
         )
         clock = scheduler.clock
         if clock.bank or clock.increment or not clock.enforced:  # beyond the plain move time

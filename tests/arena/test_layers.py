@@ -1,6 +1,6 @@
 """The arena's layers import one way only: a wrong-way import fails here.
 
-engine <- protocol <- referee <- {tournament, checkbot, bench} <- {league, ab} <- cli;
+engine <- protocol <- referee <- {tournament, checkbot, bench} <- {league, ab, web} <- cli;
 `bots` imports no other arena package; `kit` only engine and protocol. Every
 part may import `arena.errors`, the root of the arena's errors, which imports nothing.
 """
@@ -29,6 +29,7 @@ ALLOWED: dict[str, set[str]] = {
     "tournament": {"engine", "protocol", "records", "rankings", "referee", "bots", "errors"},
     "checkbot": {"engine", "protocol", "records", "referee", "bots", "kit", "errors"},
     "bench": {"engine", "protocol", "records", "rankings", "referee", "bots", "kit", "errors"},
+    "web": {"engine", "protocol", "records", "rankings", "referee", "bots", "tournament", "errors"},
     "league": {
         "engine",
         "protocol",
@@ -62,6 +63,7 @@ ALLOWED: dict[str, set[str]] = {
         "checkbot",
         "bench",
         "league",
+        "web",
         "errors",
     },
 }

@@ -1,0 +1,70 @@
+"""`--web`: the live page beside a run (or a league server), and the HTML replays after it.
+
+The web server is an optional extra (`pip install "perudo-arena[web]"`): it
+is loaded only when `--web` asks for it, and its absence is said in one line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+from collections.abc import AsyncIterator, Callable
+
+from arena.tournament.tournament import Summary
+from arena.web.address import DEFAULT_ADDRESS, WebError, parse_address
+from arena.web.replay_page import write_pages
+from arena.web.spectator import Spectator
+
+
+def address(text: str) -> str:
+    """The --web value, checked as the command line is read."""
+    try:
+        parse_address(text)
+    except WebError as error:
+        raise argparse.ArgumentTypeError(str(error).removeprefix(f"--web {text!r}: ")) from None
+    return text
+
+
+def add_web_flag(parser: argparse.ArgumentParser, what: str) -> None:
+    parser.add_argument(
+        "--web",
+        nargs="?",
+        const=DEFAULT_ADDRESS,
+        type=address,
+        metavar="HOST:PORT",
+        help=f"serve a live page of {what} (default 127.0.0.1 and a free port, printed at start)",
+    )
+
+
+@contextlib.asynccontextmanager
+async def serving(
+    spectator: Spectator, where: str, say: Callable[[str], None]
+) -> AsyncIterator[None]:
+    """The page served while the block runs; a port in use stops here, before anything starts."""
+    try:
+        from arena.web.server import WebServer
+    except ImportError as error:
+        raise WebError(
+            f'--web needs the web extra ({error.name} is missing): pip install "perudo-arena[web]"'
+        ) from None
+    server = WebServer(spectator, where)
+    url = await server.start()
+    say(f"Live page: {url}")
+    try:
+        yield
+    finally:
+        await server.stop()
+
+
+def pages(summary: Summary, say: Callable[[str], None]) -> None:
+    """The run's HTML replays; a disk that refuses them is said, and the run's result stands."""
+    folder = summary.folder
+    standings = [s.row(rank).to_json() for rank, s in enumerate(summary.table, start=1)]
+    try:
+        made = write_pages(folder, standings)
+    except OSError as error:
+        say(f"HTML replays not written under {folder / 'html'}: {error.strerror or error}")
+        return
+    for problem in made.problems:
+        say(f"HTML replays: {problem}")
+    say(f"HTML replays: {made.folder / 'index.html'} ({made.games} games)")

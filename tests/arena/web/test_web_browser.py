@@ -1,0 +1,153 @@
+"""The live page and an HTML replay in a real browser: Debian's chromium, driven by Playwright.
+
+Screenshots go to $ARENA_SCREENSHOTS when it is set (CI keeps them with the
+run's results), else to the test's own temporary folder; the test prints where.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from web_harness import make_bots, results_folder, running
+
+playwright = pytest.importorskip("playwright.sync_api")
+CHROMIUM = Path("/usr/bin/chromium")
+WAIT_MS = 90_000
+"""The most the page is given to show what it must (a generous limit, not a guess)."""
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        not CHROMIUM.exists(), reason="needs Debian's chromium (apt install chromium)"
+    ),
+]
+
+
+@pytest.fixture
+def browser() -> Iterator[object]:
+    with playwright.sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=str(CHROMIUM))
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+def screenshots(tmp_path: Path) -> Path:
+    folder = Path(os.environ.get("ARENA_SCREENSHOTS") or tmp_path / "screenshots")
+    folder.mkdir(parents=True, exist_ok=True)
+    print(f"screenshots in {folder}")
+    return folder
+
+
+def done_count(page: object) -> int:
+    return int(page.inner_text("#done").split(" / ")[0])  # type: ignore[attr-defined]
+
+
+def test_the_live_page_follows_a_real_tournament(browser: object, tmp_path: Path) -> None:
+    slow = {"BOT_MODE": "slow", "BOT_SLEEP": "0.02"}  # a table stays in play long enough to see
+    bots = make_bots(
+        tmp_path / "bots",
+        {"ann": slow, "ben": slow, "cid": {"BOT_MODE": "illegal", "BOT_AT": "3"}},
+    )
+    out = tmp_path / "results"
+    args = ["run", "--bots", str(bots), "--games", "12", "--jobs", "1", "--out", str(out)]
+    with running([*args, "--sandbox", "off", "--web", "127.0.0.1:0"]) as run:
+        url = run.url()
+        page = browser.new_page(viewport={"width": 1400, "height": 900})  # type: ignore[attr-defined]
+        errors: list[str] = []
+        elsewhere: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.on(
+            "request",
+            lambda r: None if r.url.startswith((url, "data:")) else elsewhere.append(r.url),
+        )
+        page.goto(url)
+        page.wait_for_selector(
+            ".table .seat.to-act", timeout=WAIT_MS
+        )  # a table in play, a bot to act
+        page.wait_for_selector(".table .bids li", timeout=WAIT_MS)  # its bids as they are made
+        page.wait_for_selector("#standings tbody tr", timeout=WAIT_MS)  # a game finished
+        first = done_count(page)
+        link = page.locator("#finished li a").first
+        replay = browser.new_page()  # type: ignore[attr-defined]
+        replay.goto(url + link.get_attribute("href"))
+        assert link.inner_text() in replay.inner_text("#title")  # its replay, from the server
+        assert page.locator("#standings tbody tr").count() == 3
+        assert page.locator("#finished li a").count() >= 1
+        page.wait_for_selector("#faults li", timeout=WAIT_MS)
+        assert "illegal" in page.inner_text("#faults")
+        page.wait_for_function(
+            f"Number(document.getElementById('done').textContent.split(' / ')[0]) > {first}",
+            timeout=WAIT_MS,
+        )  # and it goes on updating, with no reload
+        page.wait_for_selector(".table .seat", timeout=WAIT_MS)
+        page.screenshot(path=str(screenshots(tmp_path) / "live.png"), full_page=True)
+        phone = browser.new_page(viewport={"width": 390, "height": 844})  # type: ignore[attr-defined]
+        phone.goto(url)
+        phone.wait_for_selector("#standings tbody tr", timeout=WAIT_MS)
+        phone.screenshot(path=str(screenshots(tmp_path) / "live-phone.png"))
+        assert run.wait() == 0, run.output
+        assert not errors and not elsewhere  # no script error, nothing fetched from elsewhere
+    index = results_folder(out) / "html" / "index.html"
+    assert index.exists() and len(list(index.parent.glob("u*.html"))) == 12
+
+
+def test_an_html_replay_opens_from_disk_and_steps_through_the_game(
+    browser: object, tmp_path: Path
+) -> None:
+    bots = make_bots(tmp_path / "bots", {"ann": {}, "ben": {}, "cid": {}})
+    out = tmp_path / "results"
+    args = ["run", "--bots", str(bots), "--games", "3", "--out", str(out), "--sandbox", "off"]
+    with running(args) as run:
+        assert run.wait() == 0, run.output
+    html = results_folder(out) / "html"
+    moved = tmp_path / "elsewhere"  # self-contained: it needs nothing beside it
+    shutil.copytree(html, moved)
+    (target,) = sorted(moved.glob("u000-t000-r0.html"))
+    page = browser.new_page(viewport={"width": 1400, "height": 900})  # type: ignore[attr-defined]
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(target.as_uri())
+
+    def step() -> int:
+        return int(page.inner_text("#where").split()[1])
+
+    start = step()
+    total = int(page.inner_text("#where").split()[3])
+    assert page.locator(".table .die:not(.hidden)").count() >= 10  # every die shown
+    page.click("#forward")
+    page.click("#forward")
+    assert step() == start + 2
+    assert page.locator(".table .bids li").count() >= 1
+    assert "ms" in page.inner_text(".table .bids")  # each decision's thinking time
+    page.click("#back")
+    assert step() == start + 1
+    rounds = page.locator("#round option").count()
+    assert rounds >= 2
+    page.select_option("#round", "2")
+    assert "round 2" in page.inner_text(".table h3")
+    at = step()
+    page.select_option("#speed", "10")
+    page.click("#play")
+    page.wait_for_function(
+        f"Number(document.getElementById('where').textContent.split(' ')[1]) > {at + 3}"
+    )
+    page.click("#play")  # pause
+    page.click("#last")
+    assert step() == total and page.locator(".table .order li").count() == 3
+    page.keyboard.press("Home")
+    assert step() == 1
+    page.click("#last")
+    page.screenshot(path=str(screenshots(tmp_path) / "replay.png"), full_page=True)
+    page.select_option("#round", "1")
+    page.click("#forward")
+    page.screenshot(path=str(screenshots(tmp_path) / "replay-round1.png"), full_page=True)
+    assert not errors
+    index = browser.new_page()  # type: ignore[attr-defined]
+    index.goto((moved / "index.html").as_uri())
+    assert index.locator("a[href$='.html']").count() == 3

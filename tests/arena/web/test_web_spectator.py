@@ -1,0 +1,158 @@
+"""The spectator's view: what a page is sent of a game, when, and what a late page gets."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import engine
+from arena.protocol.faults import FaultKind
+from arena.records import Answer, Deal, FaultEvent, Replay, RoundEnd
+from arena.referee.match import GameSpec
+from arena.tournament.runner import Progress
+from arena.web import spectator as spectating
+from arena.web.spectator import Spectator, Subscriber, replay_events
+
+PLAYERS = ("ann", "ben", "cid")
+HANDS = ((1, 2, 3, 4, 5), (6, 6, 6, 6, 6), (2, 2, 3, 3, 4))
+
+
+def frames(data: bytes) -> list[dict[str, Any]]:
+    return [json.loads(part[6:]) for part in data.split(b"\n\n") if part.startswith(b"data: ")]
+
+
+def read(spectator: Spectator, subscriber: Subscriber) -> list[dict[str, Any]]:
+    return frames(spectator.read(subscriber))
+
+
+def tournament(root: Path, deals: str = "own") -> Path:
+    folder = root / "t1"
+    folder.mkdir(exist_ok=True)
+    (folder / "tournament.json").write_text(json.dumps({"deals": deals}))
+    return folder
+
+
+def open_table(spectator: Spectator, root: Path, game: str = "g1", deals: str = "own") -> None:
+    spectator.started(tournament(root, deals), list(PLAYERS), Progress(0, 3, 0.0, 0))
+    spectator.table_opened(GameSpec(game, PLAYERS, game, engine.Ruleset()))
+    spectator.table_event(game, Deal(1, 0, False, HANDS))
+
+
+def faces_in(messages: list[dict[str, Any]]) -> bool:
+    """Whether any message carries a hand of the deal (as a list of its faces)."""
+    text = json.dumps(messages)
+    return any(json.dumps(list(hand)) in text for hand in HANDS)
+
+
+def test_a_deal_is_sent_without_its_faces_and_the_end_reveals_them(tmp_path: Path) -> None:
+    spectator = Spectator()
+    page = spectator.subscribe()
+    open_table(spectator, tmp_path)
+    spectator.table_event("g1", Answer(0, "bid 3 6", 12.5))
+    during = read(spectator, page)
+    assert not faces_in(during)
+    deal = [m["event"] for m in during if m["kind"] == "table" and m["event"]["kind"] == "deal"]
+    assert deal[0]["dice"] == [5, 5, 5]
+    spectator.table_event("g1", Answer(1, "dudo", 3.0))
+    spectator.table_event("g1", RoundEnd(engine.RoundEnd.DUDO, 7, 0, -1))
+    (end,) = [m["event"] for m in read(spectator, page) if m["kind"] == "table"][-1:]
+    assert end["kind"] == "end" and end["hands"] == [list(h) for h in HANDS]
+
+
+def test_a_round_cut_short_by_a_fault_is_never_revealed_live(tmp_path: Path) -> None:
+    spectator = Spectator()
+    page = spectator.subscribe()
+    open_table(spectator, tmp_path)
+    spectator.table_event("g1", FaultEvent(1, FaultKind.TIMEOUT, "no answer in 1 s", "x" * 999))
+    spectator.table_event("g1", Deal(2, 0, False, ((4,) * 5, (), (5,) * 4)))
+    messages = read(spectator, page)
+    assert not faces_in(messages)
+    (fault,) = [m for m in messages if m["kind"] == "fault"]
+    assert fault["bot"] == "ben" and fault["fault"] == "timeout"
+    assert len(fault["sent"]) == spectating.SENT_CHARS  # what it sent, cut to a line's worth
+    assert not faces_in([spectator.snapshot()])
+
+
+def test_a_late_page_is_sent_the_state_with_every_table_so_far(tmp_path: Path) -> None:
+    spectator = Spectator()
+    open_table(spectator, tmp_path)
+    spectator.table_event("g1", Answer(0, "bid 2 3", 1.0))
+    late = spectator.subscribe()
+    (first,) = read(spectator, late)
+    assert first["kind"] == "state" and first["tournament"] == "t1"
+    (log,) = first["tables"]
+    assert [e["kind"] for e in log] == ["open", "deal", "act"]
+    assert not faces_in([first])
+    spectator.table_event("g1", Answer(1, "bid 3 3", 1.0))
+    assert [m["event"]["action"] for m in read(spectator, late)] == ["bid 3 3"]
+
+
+def test_a_page_too_far_behind_is_sent_the_state_afresh(tmp_path: Path) -> None:
+    spectator = Spectator()
+    open_table(spectator, tmp_path)
+    page = spectator.subscribe()
+    read(spectator, page)
+    for i in range(spectating.LOG_FRAMES + 10):
+        spectator.note(f"note {i}")
+    messages = read(spectator, page)
+    assert [m["kind"] for m in messages] == ["state"]
+    assert messages[0]["notes"][-1] == f"note {spectating.LOG_FRAMES + 9}"
+
+
+def test_a_finished_game_moves_the_standings_and_closes_its_table(tmp_path: Path) -> None:
+    from arena.records import GameLine
+    from arena.tournament.ratings import rate_all, result_of
+
+    spectator = Spectator()
+    page = spectator.subscribe()
+    open_table(spectator, tmp_path)
+    line = GameLine("g1", 0, PLAYERS, ("ben", "ann", "cid"), (), {}, decisions=9)
+    table = rate_all([result_of(line)], list(PLAYERS)).table()
+    spectator.game_finished(line, table, Progress(1, 3, 0.0, 1))
+    spectator.table_closed("g1")
+    kinds = [m["kind"] for m in read(spectator, page)]
+    assert kinds[-3:] == ["game", "table", "closed"]
+    state = spectator.snapshot()
+    assert state["tables"] == [] and state["finished"][0]["ranking"][0] == "ben"
+    assert state["standings"][0]["bot"] == "ben" and state["progress"]["done"] == 1
+
+
+def test_a_replay_shows_every_deal_with_its_faces() -> None:
+    replay = Replay(
+        "g1",
+        PLAYERS,
+        engine.Ruleset(),
+        ("ben", "ann", "cid"),
+        (
+            Deal(1, 0, False, HANDS),
+            Answer(0, "dudo", 2.0),
+            RoundEnd(engine.RoundEnd.DUDO, 1, 0, -1),
+        ),
+    )
+    events = replay_events(replay)
+    assert [e["kind"] for e in events] == ["open", "deal", "act", "end", "over"]
+    assert events[1]["hands"] == [list(h) for h in HANDS]
+
+
+def test_tables_of_shared_deals_show_no_bid_nor_die_and_their_replays_wait(tmp_path: Path) -> None:
+    spectator = Spectator()
+    page = spectator.subscribe()
+    open_table(spectator, tmp_path, deals="disjoint")
+    spectator.table_event("g1", Answer(0, "bid 3 6", 12.5))
+    spectator.table_event("g1", Answer(1, "dudo", 3.0))
+    spectator.table_event("g1", RoundEnd(engine.RoundEnd.DUDO, 7, 0, -1))
+    spectator.table_event("g1", FaultEvent(1, FaultKind.ILLEGAL_ACTION, "bid 2 2: too low", "x"))
+    messages = read(spectator, page)
+    events = [m["event"] for m in messages if m["kind"] == "table"]
+    assert [e["kind"] for e in events] == ["open", "deal"] and events[0]["hidden"]
+    assert not faces_in(messages) and "bid 3 6" not in json.dumps(messages)
+    (fault,) = [m for m in messages if m["kind"] == "fault"]
+    assert fault["bot"] == "ben" and fault["detail"] == "" and fault["sent"] == ""
+    assert not spectator.replays_open  # games remain that may be dealt these dice
+
+
+def test_a_tournament_that_cannot_be_read_is_taken_to_share_its_deals(tmp_path: Path) -> None:
+    spectator = Spectator()
+    spectator.started(tmp_path / "gone", list(PLAYERS), Progress(0, 3, 0.0, 0))
+    assert spectator.shared_deals

@@ -1,0 +1,116 @@
+"""A real `arena run --web` in a child process, its page's address, and its event stream.
+
+The run plays the fast test bots (tests/arena/bots, laid out by `bot_folder`),
+slowed a little per decision where a test wants a table visibly in play.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from referee_harness import bot_folder
+
+WAIT_S = 90.0
+"""The most a test waits for a run to get going or to end: generous on a busy machine."""
+
+
+def arena_command(*args: str) -> list[str]:
+    return [sys.executable, "-m", "arena.cli.main", *args]
+
+
+def make_bots(folder: Path, names: dict[str, dict[str, str]]) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, settings in names.items():
+        bot_folder(folder, name, "kit_bot.py", settings)
+    return folder
+
+
+class Run:
+    """`arena run` with `--web` in a child process; its output read line by line."""
+
+    def __init__(self, args: list[str]) -> None:
+        self.proc = subprocess.Popen(
+            arena_command(*args),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            start_new_session=True,
+        )
+        self.lines: list[str] = []
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.lines.append(line.rstrip("\n"))
+
+    def url(self) -> str:
+        """The live page's address, as the run prints it at the start."""
+        deadline = time.monotonic() + WAIT_S
+        while time.monotonic() < deadline:
+            for line in list(self.lines):
+                if "Live page: " in line:
+                    return line.split("Live page: ", 1)[1].strip()
+            if self.proc.poll() is not None:
+                self._reader.join(5)
+                raise AssertionError("the run ended before serving its page:\n" + self.output)
+            time.sleep(0.05)
+        raise AssertionError("no live page address within the limit:\n" + self.output)
+
+    @property
+    def output(self) -> str:
+        return "\n".join(self.lines)
+
+    def wait(self) -> int:
+        code = self.proc.wait(WAIT_S)
+        self._reader.join(5)
+        return code
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(10)
+
+
+@contextmanager
+def running(args: list[str]) -> Iterator[Run]:
+    run = Run(args)
+    try:
+        yield run
+    finally:
+        run.kill()
+
+
+class Stream:
+    """Every server-sent event a page at `url` receives, recorded until the server ends it."""
+
+    def __init__(self, url: str) -> None:
+        self.messages: list[dict[str, Any]] = []
+        self.ended = threading.Event()
+        self._response = urllib.request.urlopen(url + "events", timeout=WAIT_S)
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        try:
+            for raw in self._response:
+                if raw.startswith(b"data: "):
+                    self.messages.append(json.loads(raw[6:]))
+        finally:
+            self.ended.set()
+
+
+def results_folder(out: Path) -> Path:
+    (folder,) = [p for p in out.iterdir() if p.is_dir()]
+    return folder
