@@ -16,7 +16,7 @@ from typing import Any
 from rich.console import Console
 
 from arena.cli import live, validate
-from arena.league.store import LeagueStore
+from arena.league.store import open_store
 from arena.tournament.config import TournamentError
 from arena.tournament.ratings import rate_all
 from engine import PRESETS, preset
@@ -24,7 +24,9 @@ from engine import PRESETS, preset
 
 def add_command(commands: Any) -> None:
     board = commands.add_parser("leaderboard", help="show the league standings")
-    board.add_argument("--league", type=validate.league_file, default=Path("results/league.sqlite"))
+    board.add_argument(
+        "--league", type=validate.league_store, default=Path("results/league.sqlite")
+    )
     board.add_argument("--json", action="store_true", help="print JSON")
     board.add_argument(
         "--tournament",
@@ -74,9 +76,9 @@ def _chosen(args: argparse.Namespace, infos: list[tuple[str, dict[str, Any]]]) -
 
 
 def cmd_leaderboard(args: argparse.Namespace, console: Console) -> int:
-    if not args.league.exists():
+    if isinstance(args.league, Path) and not args.league.exists():
         raise TournamentError(f"no league store at {args.league}; run a tournament first")
-    store = LeagueStore(args.league)
+    store = open_store(args.league)
     try:
         filtered = bool(args.tournament or args.rules or args.rule or args.table_size)
         chosen = _chosen(args, store.tournament_infos())

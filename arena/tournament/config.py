@@ -50,8 +50,8 @@ class TournamentConfig:
     late about once in a thousand decisions without it, never with it
     (`arena bench --timing`)."""
     seed: bytes | None = None
-    league: Path | None = None
-    """The league store; None means `out/league.sqlite`."""
+    league: Path | str | None = None
+    """The league store: an SQLite file or a postgresql:// URL; None means `out/league.sqlite`."""
     connect_timeout: float = 20.0
     limits: ResourceLimits = field(default_factory=ResourceLimits)
     name: str | None = None
@@ -61,7 +61,7 @@ class TournamentConfig:
     sandbox: SandboxMode = SandboxMode.AUTO
 
     @property
-    def league_path(self) -> Path:
+    def league_store(self) -> Path | str:
         return self.league if self.league is not None else self.out / "league.sqlite"
 
 

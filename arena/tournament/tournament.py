@@ -25,7 +25,7 @@ from arena.bots.cgroups import CgroupRoot
 from arena.bots.limits import Confinement, DescriptorError, raise_open_files_limit
 from arena.bots.manifest import BotSpec, ManifestError
 from arena.bots.sandbox import Sandbox, SandboxError, decide
-from arena.league.store import LeagueStore, StoreError
+from arena.league.store import LeagueStore, StoreError, open_store, recorded
 from arena.referee.auth import TokenBook
 from arena.referee.pool import Lobby
 from arena.referee.server import Referee, ServerLimits
@@ -104,7 +104,7 @@ class Tournament:
         sandbox = decide(self.config.sandbox)
         if resume is None:
             self._check_config()
-            store = LeagueStore(self.config.league_path)  # a damaged one: before any folder
+            store = open_store(self.config.league_store)  # a damaged one: before any folder
         else:
             info = _read_info(resume)
             if venue is None and _played_on_server(info):
@@ -112,7 +112,7 @@ class Tournament:
                     f"{resume} was played on a league server: its remote bots connect there, "
                     f"not here; resume it there with: arena admin start --resume {resume}"
                 )
-            store = LeagueStore(Path(info["league"]))
+            store = open_store(_league_of(info, self.config.league))
         try:
             folder, info, lock = self._open(resume, venue is not None)
         except BaseException:
@@ -217,7 +217,7 @@ class Tournament:
             "status": "running",
             "created": time.time(),
             "bots_dir": str(cfg.bots_dir.resolve()) if cfg.bots_dir is not None else None,
-            "league": str(cfg.league_path.resolve()),
+            "league": recorded(cfg.league_store),
             "server": on_server,
             "ruleset": cfg.ruleset.to_mapping(),
             "table_size": cfg.table_size,
@@ -274,6 +274,14 @@ class Tournament:
                 f"fixed, continue with: {_resume_command(folder.root, venue)}"
             )
         return summary
+
+
+def _league_of(info: dict[str, Any], given: Path | str | None) -> str | Path:
+    """The store a resumed run writes to: the one it recorded, or the same one given again
+    with its password (tournament.json keeps a URL without it, so else libpq's own
+    PGPASSWORD or ~/.pgpass give it)."""
+    league: str = info["league"]
+    return given if given is not None and recorded(given) == league else league
 
 
 def _entrant_info(info: dict[str, Any], entrants: list[str], bots: list[BotSpec]) -> dict[str, Any]:
