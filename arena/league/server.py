@@ -196,6 +196,7 @@ class LeagueServer:
         # Only now, so that a server that cannot start leaves a running one's token alone;
         # and created private, as chmod after writing leaves it readable by all for a moment.
         path = admin_token_path(self.config.league, self.config.out)
+        path.parent.mkdir(parents=True, exist_ok=True)  # the results folder, for a server's league
         with os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as out:
             out.write(token + "\n")
         path.chmod(0o600)  # a file left by an earlier run keeps its mode otherwise

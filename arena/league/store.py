@@ -47,18 +47,28 @@ def is_url(where: str | Path) -> bool:
     return isinstance(where, str) and where.startswith(("postgresql://", "postgres://"))
 
 
-def shown(url: str) -> str:
-    """The URL with its password hidden: it goes into messages and tournament.json."""
+def _with_password(url: str, password: str | None) -> str:
     parts = urlsplit(url)
     if parts.password is None:
         return url
     host = parts.netloc.rpartition("@")[2]
-    return urlunsplit(parts._replace(netloc=f"{parts.username or ''}:***@{host}"))
+    login = parts.username or ""
+    return urlunsplit(
+        parts._replace(netloc=f"{login}:{password}@{host}" if password else f"{login}@{host}")
+    )
+
+
+def shown(url: str) -> str:
+    """The URL for messages: a password given shows as ***."""
+    return _with_password(url, "***")
 
 
 def recorded(where: str | Path) -> str:
-    """The store as tournament.json keeps it: a URL without its password, a file's full path."""
-    return shown(where) if isinstance(where, str) and is_url(where) else str(Path(where).resolve())
+    """The store as tournament.json keeps it: a file's full path, or a URL without its
+    password (which a resume takes from PGPASSWORD or ~/.pgpass, or `--league` again)."""
+    if is_url(where):
+        return _with_password(str(where), None)
+    return str(Path(where).resolve())
 
 
 def rebuild_hint(where: str | Path) -> str:

@@ -6,16 +6,19 @@ as StoreError, and a dropped connection made again.
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
 
-import psycopg
 import pytest
 from postgres_harness import PostgresServer
 
-from arena.league.store import SCHEMA_VERSION, LeagueStore, StoreError, open_store, recorded
+from arena.league.store import SCHEMA_VERSION, LeagueStore, StoreError, open_store, recorded, shown
 from arena.records import GameLine
+
+psycopg = pytest.importorskip("psycopg", reason="pip install -e '.[dev]' (it has [postgres])")
 
 
 def _line(game: str, index: int, ranking: tuple[str, ...] = ("a", "b")) -> GameLine:
@@ -165,7 +168,7 @@ def test_the_servers_refusals_are_store_errors_that_say_what_to_do(
     with pytest.raises(StoreError) as error:
         open_store(url)
     message = str(error.value)
-    assert message.startswith(f"the league store {recorded(url)} failed while connecting"), message
+    assert message.startswith(f"the league store {shown(url)} failed while connecting"), message
     assert said in message
     assert advice in message
     assert "s3cret-pw" not in message and "wrong" not in message.split("(", maxsplit=1)[0]
@@ -183,7 +186,8 @@ def test_the_password_is_kept_out_of_what_is_shown(postgres_url: str) -> None:
     store = open_store(postgres_url)
     try:
         assert "s3cret-pw" not in store.where
-        assert store.where == recorded(postgres_url) == postgres_url.replace("s3cret-pw", "***")
+        assert store.where == postgres_url.replace("s3cret-pw", "***")
+        assert recorded(postgres_url) == postgres_url.replace(":s3cret-pw@", "@")
     finally:
         store.close()
 
@@ -203,3 +207,31 @@ def test_a_dropped_connection_fails_one_call_and_is_made_again(postgres_url: str
         assert store.tournaments() == [("night", 1)]
     finally:
         store.close()
+
+
+def test_the_sqlite_league_loads_no_psycopg() -> None:
+    probe = (
+        "import sys, arena.league.store as s, pathlib, tempfile; "
+        "s.open_store(pathlib.Path(tempfile.mkdtemp()) / 'l.sqlite').close(); "
+        "print('psycopg' in sys.modules)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert done.stdout.strip() == "False"
+
+
+def test_without_psycopg_a_postgres_league_says_what_to_install() -> None:
+    probe = (
+        "import sys; sys.modules['psycopg'] = None\n"  # what an import of a missing package does
+        "from arena.league.store import StoreError, open_store\n"
+        "try:\n"
+        "    open_store('postgresql://127.0.0.1/league')\n"
+        "except StoreError as error:\n"
+        "    print(error)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert "needs psycopg" in done.stdout
+    assert "pip install 'perudo-arena[postgres]'" in done.stdout
