@@ -72,7 +72,10 @@ def postgres_server() -> Iterator[PostgresServer]:
     as_user: list[str] = []
     root = Path(tempfile.mkdtemp(prefix="perudo-pg-"))  # under /tmp: the postgres user reaches it
     if os.geteuid() == 0:
-        owner = pwd.getpwnam("postgres")
+        try:
+            owner = pwd.getpwnam("postgres")
+        except KeyError:
+            pytest.fail("PostgreSQL refuses root, and there is no user 'postgres' to run it as")
         os.chown(root, owner.pw_uid, owner.pw_gid)
         as_user = ["runuser", "-u", "postgres", "--"]
     (root / "pw").write_text(PASSWORD + "\n")
