@@ -68,16 +68,13 @@ class PostgresStore(LeagueStore):
                 self._db.execute(sql.encode())
 
     def _version(self) -> int:
+        """The store's schema version; 0 for a database the arena has not used yet."""
         with self._guard("reading its schema version"):
-            (found,) = self._db.execute("SELECT to_regclass('schema_version')").fetchone() or (
-                None,
-            )
-            if found is None:
+            kept = self._db.execute("SELECT to_regclass('schema_version') IS NOT NULL").fetchone()
+            if not (kept and kept[0]):
                 return 0
-            (version,) = self._db.execute("SELECT MAX(version) FROM schema_version").fetchone() or (
-                None,
-            )
-            return int(version or 0)
+            row = self._db.execute("SELECT MAX(version) FROM schema_version").fetchone()
+            return int(row[0] or 0) if row else 0
 
     def close(self) -> None:
         self._db.close()

@@ -257,12 +257,12 @@ def migration(version: int, where: str) -> list[str]:
     steps = [sql for step in SCHEMA[version:] for sql in step]
     if not steps:
         return []
-    write = (
-        "INSERT INTO schema_version (version) VALUES (?)"
+    mark = (
+        f"INSERT INTO schema_version (version) VALUES ({SCHEMA_VERSION})"
         if version == 0
-        else "UPDATE schema_version SET version = ?"
+        else f"UPDATE schema_version SET version = {SCHEMA_VERSION}"
     )
-    return [*steps, write.replace("?", str(SCHEMA_VERSION))]
+    return [*steps, mark]
 
 
 class SqliteStore(LeagueStore):

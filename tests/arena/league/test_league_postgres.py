@@ -106,6 +106,20 @@ def test_a_night_writes_to_postgres_and_the_leaderboard_reads_it(
     assert table.returncode == 0, table.stderr
     assert "League: 1 tournaments, 6 games" in table.stdout
 
+    # Taken out, and filled in again from its folder: a database is not replaced.
+    for argv in (["remove", "night"], ["rebuild", "--results", str(out)]):
+        done = subprocess.run(
+            [str(ARENA), "league", *argv, "--league", postgres_url],
+            capture_output=True,
+            text=True,
+            timeout=LIMIT_S,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr
+        assert "s3cret-pw" not in done.stdout
+    assert "night: 6 games" in done.stdout
+    assert _stored(postgres_url, "night") == _planned(folder)
+
 
 @pytest.mark.slow
 def test_two_coordinators_at_once_lose_and_double_no_game(
