@@ -78,7 +78,7 @@ def add_commands(commands: Any) -> None:
     league = commands.add_parser("league", help="repair the league store, or take a tournament out")
     league.add_argument("action", choices=["rebuild", "remove"])
     league.add_argument("tournament", nargs="?", help="remove: the tournament's id")
-    league.add_argument("--league", type=validate.league_store, default=DEFAULT_LEAGUE)
+    league.add_argument("--league", type=validate.league_named, default=DEFAULT_LEAGUE)
     league.add_argument(
         "--results",
         type=Path,
@@ -90,7 +90,7 @@ def add_commands(commands: Any) -> None:
     admin.add_argument("action", choices=["status", "start", "stop"])
     admin.add_argument("--admin", default=DEFAULT_ADMIN, help="the server's admin address")
     admin.add_argument("--token-file", type=Path, help="default: admin.token beside the league")
-    admin.add_argument("--league", type=validate.league_store, default=DEFAULT_LEAGUE)
+    admin.add_argument("--league", type=validate.league_named, default=DEFAULT_LEAGUE)
     admin.add_argument("--bots", type=Path, help="also start the local bots in this folder")
     admin.add_argument("--only", nargs="+", default=[], help="only these connected bots")
     admin.add_argument(

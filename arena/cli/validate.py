@@ -134,6 +134,12 @@ def out_folder(text: str) -> Path:
     return path
 
 
+def league_named(text: str) -> Path | str:
+    """A league store named, unchecked: a postgresql:// URL, or a path (a damaged file too,
+    for `arena league rebuild`)."""
+    return text if is_url(text) else Path(text)
+
+
 def league_store(text: str) -> Path | str:
     """A league store: a postgresql:// URL, or a file absent (it will be made) or SQLite's."""
     if is_url(text):
