@@ -28,7 +28,7 @@ import time
 from collections.abc import Collection, Iterator, Sequence
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from arena.errors import ArenaError
 from arena.records import GameLine
@@ -48,14 +48,21 @@ def is_url(where: str | Path) -> bool:
 
 
 def _with_password(url: str, password: str | None) -> str:
+    """`url` with a password it holds (before the host, or as ?password=) replaced, or
+    dropped for None; a URL without one is left exactly as it is."""
     parts = urlsplit(url)
-    if parts.password is None:
+    pairs = parse_qsl(parts.query, keep_blank_values=True)
+    if parts.password is None and all(key != "password" for key, _ in pairs):
         return url
-    host = parts.netloc.rpartition("@")[2]
-    login = parts.username or ""
-    return urlunsplit(
-        parts._replace(netloc=f"{login}:{password}@{host}" if password else f"{login}@{host}")
+    netloc = parts.netloc
+    if parts.password is not None:
+        login, host = parts.username or "", netloc.rpartition("@")[2]
+        netloc = f"{login}:{password}@{host}" if password else f"{login}@{host}"
+    query = urlencode(
+        [(k, password if k == "password" else v) for k, v in pairs if k != "password" or password],
+        safe="*/",
     )
+    return f"{parts.scheme}://{netloc}{parts.path}" + (f"?{query}" if query else "")
 
 
 def shown(url: str) -> str:

@@ -235,3 +235,21 @@ def test_without_psycopg_a_postgres_league_says_what_to_install() -> None:
     )
     assert "needs psycopg" in done.stdout
     assert "pip install 'perudo-arena[postgres]'" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("url", "in_messages", "in_the_folder"),
+    [
+        ("postgresql://a:pw@h:5/db", "postgresql://a:***@h:5/db", "postgresql://a@h:5/db"),
+        (
+            "postgresql://h/db?password=pw&sslmode=require",
+            "postgresql://h/db?password=***&sslmode=require",
+            "postgresql://h/db?sslmode=require",
+        ),
+        ("postgresql:///db?host=/tmp", "postgresql:///db?host=/tmp", "postgresql:///db?host=/tmp"),
+    ],
+)
+def test_a_password_is_never_shown_nor_recorded(
+    url: str, in_messages: str, in_the_folder: str
+) -> None:
+    assert (shown(url), recorded(url)) == (in_messages, in_the_folder)
