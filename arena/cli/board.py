@@ -18,7 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from arena.cli import live, validate
-from arena.league.store import LeagueStore
+from arena.league.store import open_store
 from arena.rankings import Pairing
 from arena.tournament.config import TournamentError
 from arena.tournament.standings import board
@@ -27,7 +27,9 @@ from engine import PRESETS, preset
 
 def add_command(commands: Any) -> None:
     board = commands.add_parser("leaderboard", help="show the league standings")
-    board.add_argument("--league", type=validate.league_file, default=Path("results/league.sqlite"))
+    board.add_argument(
+        "--league", type=validate.league_store, default=Path("results/league.sqlite")
+    )
     board.add_argument("--json", action="store_true", help="print JSON")
     board.add_argument(
         "--cross",
@@ -83,9 +85,9 @@ def _chosen(args: argparse.Namespace, infos: list[tuple[str, dict[str, Any]]]) -
 
 
 def cmd_leaderboard(args: argparse.Namespace, console: Console) -> int:
-    if not args.league.exists():
+    if isinstance(args.league, Path) and not args.league.exists():
         raise TournamentError(f"no league store at {args.league}; run a tournament first")
-    store = LeagueStore(args.league)
+    store = open_store(args.league)
     try:
         filtered = bool(args.tournament or args.rules or args.rule or args.table_size)
         chosen = _chosen(args, store.tournament_infos())

@@ -22,7 +22,7 @@ from arena.cli import live, options, validate, webpage
 from arena.league.handshakes import HandshakeWatch
 from arena.league.rebuild import rebuild
 from arena.league.server import LeagueConfig, LeagueServer, admin_token_path
-from arena.league.store import LeagueStore
+from arena.league.store import is_url, open_store, shown
 from arena.protocol._proto.perudo.v1 import admin_pb2 as apb
 from arena.protocol._proto.perudo.v1 import admin_pb2_grpc as apb_grpc
 from arena.records import GameLine, Json, LeaderboardRow
@@ -44,7 +44,7 @@ def add_commands(commands: Any) -> None:
     serve.add_argument("--admin", default=DEFAULT_ADMIN, help="where the organiser connects")
     serve.add_argument("--tls-cert", type=Path, help="certificate (PEM) for TLS")
     serve.add_argument("--tls-key", type=Path, help="private key (PEM) for TLS")
-    serve.add_argument("--league", type=validate.league_file, default=DEFAULT_LEAGUE)
+    serve.add_argument("--league", type=validate.league_store, default=DEFAULT_LEAGUE)
     serve.add_argument("--out", type=validate.out_folder, default=Path("results"))
     serve.add_argument(
         "--sessions-per-bot",
@@ -69,7 +69,7 @@ def add_commands(commands: Any) -> None:
     webpage.add_web_flag(serve, "the tournaments `arena admin start` begins")
 
     token = commands.add_parser("token", help="register entrants of the league server")
-    token.add_argument("--league", type=validate.league_file, default=DEFAULT_LEAGUE)
+    token.add_argument("--league", type=validate.league_store, default=DEFAULT_LEAGUE)
     # An action of its own parser, so that `token add --league X alice` reads as
     # `token add alice --league X` does (one parser's optional NAME would be taken as absent).
     actions = token.add_subparsers(dest="action", required=True, metavar="{add,revoke,list}")
@@ -77,12 +77,12 @@ def add_commands(commands: Any) -> None:
         sub = actions.add_parser(action)
         if action != "list":
             sub.add_argument("name", nargs="?")
-        sub.add_argument("--league", type=validate.league_file, default=argparse.SUPPRESS)
+        sub.add_argument("--league", type=validate.league_store, default=argparse.SUPPRESS)
 
     league = commands.add_parser("league", help="repair the league store, or take a tournament out")
     league.add_argument("action", choices=["rebuild", "remove"])
     league.add_argument("tournament", nargs="?", help="remove: the tournament's id")
-    league.add_argument("--league", type=Path, default=DEFAULT_LEAGUE)
+    league.add_argument("--league", type=validate.league_named, default=DEFAULT_LEAGUE)
     league.add_argument(
         "--results",
         type=Path,
@@ -94,7 +94,7 @@ def add_commands(commands: Any) -> None:
     admin.add_argument("action", choices=["status", "start", "stop"])
     admin.add_argument("--admin", default=DEFAULT_ADMIN, help="the server's admin address")
     admin.add_argument("--token-file", type=Path, help="default: admin.token beside the league")
-    admin.add_argument("--league", type=Path, default=DEFAULT_LEAGUE)
+    admin.add_argument("--league", type=validate.league_named, default=DEFAULT_LEAGUE)
     admin.add_argument("--bots", type=Path, help="also start the local bots in this folder")
     admin.add_argument("--only", nargs="+", default=[], help="only these connected bots")
     admin.add_argument(
@@ -110,7 +110,7 @@ def add_commands(commands: Any) -> None:
 
 
 def cmd_token(args: argparse.Namespace, console: Console) -> int:
-    store = LeagueStore(args.league)
+    store = open_store(args.league)
     try:
         if args.action == "list":
             for name in sorted(store.entrants()):
@@ -140,14 +140,16 @@ def cmd_token(args: argparse.Namespace, console: Console) -> int:
 
 def cmd_league(args: argparse.Namespace, console: Console) -> int:
     if args.action == "rebuild":
-        rebuilt = rebuild(args.league, args.results or [args.league.parent])
+        own = Path("results") if is_url(args.league) else Path(args.league).parent
+        rebuilt = rebuild(args.league, args.results or [own])
         for tournament, games in rebuilt.tournaments:
             console.print(f"  {tournament}: {games} games", highlight=False, markup=False)
         for note in rebuilt.notes:
             console.print(f"  ! {note}", highlight=False, markup=False, style="yellow")
         games = sum(n for _, n in rebuilt.tournaments)
         console.print(
-            f"Rebuilt {args.league}: {len(rebuilt.tournaments)} tournaments, {games} games.",
+            f"Rebuilt {shown(args.league) if is_url(args.league) else args.league}: "
+            f"{len(rebuilt.tournaments)} tournaments, {games} games.",
             highlight=False,
         )
         if rebuilt.entrants is None:
@@ -165,15 +167,15 @@ def cmd_league(args: argparse.Namespace, console: Console) -> int:
         return 0
     if not args.tournament:
         raise TournamentError("arena league remove needs a tournament id")
-    store = LeagueStore(args.league)
+    store = open_store(args.league)
     try:
         removed = store.remove_tournament(args.tournament)
     finally:
         store.close()
     if removed is None:
-        raise TournamentError(f"no tournament {args.tournament!r} in {args.league}")
+        raise TournamentError(f"no tournament {args.tournament!r} in {store.where}")
     console.print(
-        f"Removed {args.tournament} ({removed} games) from {args.league}; league ratings are "
+        f"Removed {args.tournament} ({removed} games) from {store.where}; league ratings are "
         f"rated afresh from the games that remain. Its folder is untouched (so `arena league "
         f"rebuild` would take it back in: move the folder away first).",
         highlight=False,
@@ -233,7 +235,7 @@ async def _serve_league(server: LeagueServer, console: Console, say: Callable[[s
     )
     console.print(
         f"Admin on {config.admin_listen.rpartition(':')[0]}:{server.admin_port}; "
-        f"token in {admin_token_path(config.league)}",
+        f"token in {admin_token_path(config.league, config.out)}",
         highlight=False,
     )
     console.print("Register bots with: arena token add NAME   (Ctrl-C stops the server)")
@@ -252,7 +254,7 @@ async def _serve_league(server: LeagueServer, console: Console, say: Callable[[s
 def _admin_call(
     args: argparse.Namespace,
 ) -> tuple[apb_grpc.AdminServiceStub, list[tuple[str, str]], grpc.aio.Channel]:
-    path = args.token_file or admin_token_path(args.league)
+    path = args.token_file or admin_token_path(args.league, Path("results"))
     token = os.environ.get("PERUDO_ADMIN_TOKEN") or (
         path.read_text().strip() if path.exists() else ""
     )

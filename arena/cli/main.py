@@ -77,7 +77,9 @@ def _parser() -> argparse.ArgumentParser:
     options.add_fairness_flags(run)
     options.add_no_timeout_flag(run)
     run.add_argument(
-        "--league", type=validate.league_file, help="league store (default OUT/league.sqlite)"
+        "--league",
+        type=validate.league_store,
+        help="league store: an SQLite file (default OUT/league.sqlite) or a postgresql:// URL",
     )
     run.add_argument(
         "--connect-timeout", type=validate.seconds, default=20.0, help="seconds for bots to connect"
@@ -334,7 +336,7 @@ def cmd_run(args: argparse.Namespace, console: Console) -> int:
         _check_resume(args, console)
     else:
         try:  # the default store is only known now: OUT/league.sqlite
-            validate.league_file(str(config.league_path))
+            validate.league_store(str(config.league_store))
         except argparse.ArgumentTypeError as error:
             raise TournamentError(f"--league: {error}") from None
         if args.dry_run:

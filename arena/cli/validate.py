@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NoReturn
 
+from arena.league.store import is_url
 from arena.tournament.config import valid_tournament_name
 from engine import PerudoError, Ruleset, RulesetError, seed_from_hex
 
@@ -146,8 +147,16 @@ def out_folder(text: str) -> Path:
     return path
 
 
-def league_file(text: str) -> Path:
-    """A league store: absent (it will be made), or a file SQLite wrote."""
+def league_named(text: str) -> Path | str:
+    """A league store named, unchecked: a postgresql:// URL, or a path (a damaged file too,
+    for `arena league rebuild`)."""
+    return text if is_url(text) else Path(text)
+
+
+def league_store(text: str) -> Path | str:
+    """A league store: a postgresql:// URL, or a file absent (it will be made) or SQLite's."""
+    if is_url(text):
+        return text  # what it names is known only once the server answers
     path = Path(text)
     if path.is_dir():
         raise argparse.ArgumentTypeError(

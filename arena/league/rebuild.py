@@ -5,6 +5,10 @@ hears of it, so the folders hold the whole league; the store is an index
 that can always be made again. What the folders do not hold is the token
 hashes of a league server's entrants: they are carried over when the old
 store can still be read, and must be registered again otherwise.
+
+A PostgreSQL league is not made again but filled in: the server keeps its
+own data safe, other coordinators' tournaments (whose folders are on other
+machines) are in it too, and a game already there counts once.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena.league.store import LeagueStore, StoreError
+from arena.league.store import LeagueStore, SqliteStore, StoreError, is_url, open_store, recorded
 from arena.tournament.folder import ResultsError, TournamentFolder
 from arena.tournament.info import TournamentInfo
 from arena.tournament.lock import FolderBusyError, FolderLock
@@ -38,9 +42,9 @@ class Rebuilt:
     """The old store's files, renamed, not deleted."""
 
 
-def rebuild(league: Path, results: Sequence[Path]) -> Rebuilt:
+def rebuild(league: Path | str, results: Sequence[Path]) -> Rebuilt:
     """Make `league` again from every tournament folder under `results` that belongs to it."""
-    target = league.resolve()
+    target = recorded(league)
     notes: list[str] = []
     found: list[tuple[TournamentFolder, TournamentInfo]] = []
     for info_path in sorted(p for root in results for p in root.glob("*/tournament.json")):
@@ -52,18 +56,20 @@ def rebuild(league: Path, results: Sequence[Path]) -> Rebuilt:
             continue
         if not info.played:
             continue  # it never began to play: no games
-        if Path(info.league).resolve() != target:
+        if recorded(info.league) != target:
             notes.append(f"{folder.root}: left out, it belongs to the league {info.league}")
             continue
         found.append((folder, info))
     if not found:
         where = ", ".join(str(r) for r in results)
-        raise StoreError(f"no tournament of the league {league} under {where}; nothing rebuilt")
+        raise StoreError(f"no tournament of the league {target} under {where}; nothing rebuilt")
     locks = []
     try:
         for folder, _ in found:  # a running tournament would add games behind our back
             locks.append(FolderLock.take(folder.root))
-        return _rebuild(league, found, notes)
+        if isinstance(league, str) and is_url(league):
+            return _fill_in(league, found, notes)
+        return _rebuild(Path(league), found, notes)
     except FolderBusyError as error:
         raise StoreError(f"cannot rebuild while a tournament runs: {error}") from None
     finally:
@@ -77,23 +83,12 @@ def _rebuild(
     entrants = _old_entrants(league)
     fresh = league.with_name(league.name + ".rebuilding")
     _remove(fresh)
-    store = LeagueStore(fresh)
-    taken = []
+    store = SqliteStore(fresh)
     try:
         if entrants is not None:
             for name, token_hash in entrants.items():
                 store.set_entrant(name, token_hash)
-        for folder, info in found:
-            try:
-                games = folder.finished(folder.schedule(info))
-            except (ResultsError, OSError, ValueError) as error:
-                notes.append(f"{folder.root}: left out: {error}")
-                continue
-            notes.extend(f"{folder.root}: {problem}" for problem in games.problems)
-            store.add_tournament(info.id, info.to_json(), started=info.created)
-            for line in games.lines:
-                store.add_game(info.id, line)
-            taken.append((info.id, len(games.lines)))
+        taken = _fill(store, found, notes)
     finally:
         store.close()
     stamp = time.strftime("%Y%m%d-%H%M%S")
@@ -107,6 +102,35 @@ def _rebuild(
     os.replace(fresh, league)
     kept = None if entrants is None else len(entrants)
     return Rebuilt(tuple(taken), tuple(notes), kept, tuple(aside))
+
+
+def _fill_in(
+    league: str, found: list[tuple[TournamentFolder, TournamentInfo]], notes: list[str]
+) -> Rebuilt:
+    store = open_store(league)
+    try:
+        return Rebuilt(tuple(_fill(store, found, notes)), tuple(notes), len(store.entrants()), ())
+    finally:
+        store.close()
+
+
+def _fill(
+    store: LeagueStore, found: list[tuple[TournamentFolder, TournamentInfo]], notes: list[str]
+) -> list[tuple[str, int]]:
+    """Each folder's tournament and games into `store`; each taken in, with its games."""
+    taken = []
+    for folder, info in found:
+        try:
+            games = folder.finished(folder.schedule(info))
+        except (ResultsError, OSError, ValueError) as error:
+            notes.append(f"{folder.root}: left out: {error}")
+            continue
+        notes.extend(f"{folder.root}: {problem}" for problem in games.problems)
+        store.add_tournament(info.id, info.to_json(), started=info.created)
+        for line in games.lines:
+            store.add_game(info.id, line)
+        taken.append((info.id, len(games.lines)))
+    return taken
 
 
 def _old_entrants(league: Path) -> dict[str, str] | None:

@@ -29,7 +29,7 @@ import grpc
 
 from arena.bots.capacity import check_jobs
 from arena.bots.sandbox import SandboxMode
-from arena.league.store import LeagueStore
+from arena.league.store import is_url, open_store
 from arena.protocol._proto.perudo.v1 import admin_pb2 as apb
 from arena.protocol._proto.perudo.v1 import admin_pb2_grpc as apb_grpc
 from arena.records import GameLine, Json
@@ -56,7 +56,8 @@ REVOCATION_CHECK_S = 2.0
 class LeagueConfig:
     listen: str = "0.0.0.0:50051"
     admin_listen: str = "127.0.0.1:50052"
-    league: Path = Path("results/league.sqlite")
+    league: Path | str = Path("results/league.sqlite")
+    """An SQLite file or a postgresql:// URL."""
     out: Path = Path("results")
     tls: Tls | None = None
     limits: ServerLimits = dataclasses.field(default_factory=ServerLimits)
@@ -66,8 +67,9 @@ class LeagueConfig:
     )
 
 
-def admin_token_path(league: Path) -> Path:
-    return league.with_name("admin.token")
+def admin_token_path(league: Path | str, out: Path = Path("results")) -> Path:
+    """Beside an SQLite league; in the results folder `out` for a database server's."""
+    return out / "admin.token" if is_url(league) else Path(league).with_name("admin.token")
 
 
 class _EventObserver:
@@ -175,7 +177,7 @@ class LeagueServer:
         self._finished = finished
         self._watcher = watcher
         self._tables = tables
-        self.store = LeagueStore(config.league)
+        self.store = open_store(config.league)
         self.lobby = Lobby(
             TokenBook(registry=self.store.entrants), max_sessions_per_bot=config.sessions_per_bot
         )
@@ -212,7 +214,8 @@ class LeagueServer:
             raise ListenError(f"could not listen on {self.config.admin_listen}")
         # Only now, so that a server that cannot start leaves a running one's token alone;
         # and created private, as chmod after writing leaves it readable by all for a moment.
-        path = admin_token_path(self.config.league)
+        path = admin_token_path(self.config.league, self.config.out)
+        path.parent.mkdir(parents=True, exist_ok=True)  # the results folder, for a server's league
         with os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as out:
             out.write(token + "\n")
         path.chmod(0o600)  # a file left by an earlier run keeps its mode otherwise

@@ -70,8 +70,8 @@ class TournamentConfig:
     timeouts: bool = True
     """False in debug mode (`--no-timeout`): no decision has a deadline."""
     seed: bytes | None = None
-    league: Path | None = None
-    """The league store; None means `out/league.sqlite`."""
+    league: Path | str | None = None
+    """The league store: an SQLite file or a postgresql:// URL; None means `out/league.sqlite`."""
     connect_timeout: float = 20.0
     limits: ResourceLimits = field(default_factory=ResourceLimits)
     name: str | None = None
@@ -95,7 +95,7 @@ class TournamentConfig:
     at this level (the batch fit's bootstrap); None plays the whole schedule."""
 
     @property
-    def league_path(self) -> Path:
+    def league_store(self) -> Path | str:
         return self.league if self.league is not None else self.out / "league.sqlite"
 
     def time_control(self) -> TimeControl:

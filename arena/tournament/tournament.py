@@ -24,7 +24,7 @@ from arena.bots.cgroups import CgroupRoot
 from arena.bots.limits import Confinement, DescriptorError, raise_open_files_limit
 from arena.bots.manifest import BotSpec, ManifestError
 from arena.bots.sandbox import Sandbox, SandboxError, decide
-from arena.league.store import LeagueStore, StoreError
+from arena.league.store import LeagueStore, StoreError, open_store, recorded
 from arena.referee.auth import TokenBook
 from arena.referee.clock import TimeControlError
 from arena.referee.pool import Lobby
@@ -126,7 +126,7 @@ class Tournament:
         sandbox = decide(self.config.sandbox)
         if resume is None:
             self._check_config()
-            store = LeagueStore(self.config.league_path)  # a damaged one: before any folder
+            store = open_store(self.config.league_store)  # a damaged one: before any folder
         else:
             info = _read_info(resume)
             if venue is None and _played_on_server(info):
@@ -134,7 +134,7 @@ class Tournament:
                     f"{resume} was played on a league server: its remote bots connect there, "
                     f"not here; resume it there with: arena admin start --resume {resume}"
                 )
-            store = LeagueStore(Path(info.league))
+            store = open_store(_league_of(info, self.config.league))
         try:
             folder, info, lock = self._open(resume, venue is not None)
         except BaseException:
@@ -241,7 +241,7 @@ class Tournament:
         fresh = TournamentInfo(
             id=tid,
             created=time.time(),
-            league=str(cfg.league_path.resolve()),
+            league=recorded(cfg.league_store),
             ruleset=cfg.ruleset,
             games=cfg.games,
             jobs=cfg.jobs,
@@ -318,6 +318,13 @@ class Tournament:
             return None
         # Counted in the info, written with the rest: a resume counts on.
         return Recovery(self._lineup, lobby, self.config.recover, self.observer.note, info.restarts)
+
+
+def _league_of(info: TournamentInfo, given: Path | str | None) -> str | Path:
+    """The store a resumed run writes to: the one it recorded, or the same one given again
+    with its password (tournament.json keeps a URL without it, so else libpq's own
+    PGPASSWORD or ~/.pgpass give it)."""
+    return given if given is not None and recorded(given) == info.league else info.league
 
 
 def _enter(info: TournamentInfo, entrants: list[str], bots: list[BotSpec]) -> None:

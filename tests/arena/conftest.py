@@ -1,4 +1,5 @@
-"""Fixtures for the arena tests; the referee helpers live in referee_harness.py."""
+"""Fixtures for the arena tests; the referee helpers live in referee_harness.py, the
+PostgreSQL server's in postgres_harness.py."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from postgres_harness import postgres_server, postgres_url  # noqa: F401 (fixtures)
 from referee_harness import Arena
 
 

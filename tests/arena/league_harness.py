@@ -211,11 +211,13 @@ async def league(
     sessions_per_bot: int = 8,
     reconnect_grace: float = 5.0,
     tls: Tls | None = None,
+    store: Path | str | None = None,
 ) -> AsyncIterator[League]:
+    """`store`: the league store, a file or a postgresql:// URL (default: an SQLite file)."""
     config = LeagueConfig(
         listen="127.0.0.1:0",
         admin_listen="127.0.0.1:0",
-        league=tmp / "league" / "league.sqlite",
+        league=tmp / "league" / "league.sqlite" if store is None else store,
         out=tmp / "results",
         tls=tls,
         sessions_per_bot=sessions_per_bot,
@@ -225,7 +227,7 @@ async def league(
     token = await server.start()
     channel = grpc.aio.insecure_channel(f"127.0.0.1:{server.admin_port}")
     stub = apb_grpc.AdminServiceStub(channel)  # type: ignore[no-untyped-call]
-    written = admin_token_path(config.league).read_text().strip()
+    written = admin_token_path(config.league, config.out).read_text().strip()
     assert written == token
     the_league = League(server, tmp, stub, [("authorization", f"Bearer {written}")])
     try:

@@ -15,7 +15,7 @@ import pytest
 
 from arena.cli.main import main
 from arena.cli.replay import tell
-from arena.league.store import LeagueStore
+from arena.league.store import SqliteStore
 from arena.records import GameLine, Replay
 from arena.tournament.ratings import rate_all, result_of
 from engine import preset
@@ -83,7 +83,7 @@ def night(tmp_path_factory: pytest.TempPathFactory) -> Night:
 def test_leaderboard_json_lists_the_bots_of_the_league(night: Night, tmp_path: Path) -> None:
     league = tmp_path / "league.sqlite"
     shutil.copy(night.out / "league.sqlite", league)
-    store = LeagueStore(league)  # a second tournament, with a newcomer
+    store = SqliteStore(league)  # a second tournament, with a newcomer
     try:
         store.add_tournament("night2", {"id": "night2"})
         store.add_game(
@@ -240,7 +240,7 @@ def _league_of_three(path: Path) -> dict[str, list[GameLine]]:
         "six-rulebook-pairs": ("rulebook", 2, ["ann", "fay"]),
     }
     games: dict[str, list[GameLine]] = {}
-    store = LeagueStore(path)
+    store = SqliteStore(path)
     try:
         for tid, (rules, size, players) in plan.items():
             store.add_tournament(

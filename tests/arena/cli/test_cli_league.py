@@ -29,7 +29,7 @@ from cli_harness import (
     wait_for,
 )
 
-from arena.league.store import LeagueStore
+from arena.league.store import SqliteStore
 from arena.referee.auth import token_hash
 
 
@@ -46,7 +46,7 @@ def test_token_commands_register_list_and_revoke(tmp_path: Path, cli: Cli) -> No
         assert lines[0] == f"Token for {name} (shown once; only its hash is kept):"
         tokens[name] = lines[-1]
     assert tokens["alpha"] != tokens["beta"]
-    store = LeagueStore(tmp_path / "league.sqlite")
+    store = SqliteStore(tmp_path / "league.sqlite")
     try:
         assert store.entrants() == {n: token_hash(t) for n, t in tokens.items()}
         assert tokens["alpha"] not in (tmp_path / "league.sqlite").read_bytes().decode("latin-1")
@@ -65,7 +65,7 @@ def test_token_commands_register_list_and_revoke(tmp_path: Path, cli: Cli) -> No
     fresh = out.strip().splitlines()[-1]
     assert fresh != tokens["alpha"]
     assert cli("token", "list", "--league", league)[1] == "alpha\nbeta\n"
-    store = LeagueStore(tmp_path / "league.sqlite")
+    store = SqliteStore(tmp_path / "league.sqlite")
     try:
         assert store.entrants()["alpha"] == token_hash(fresh)
     finally:
@@ -171,7 +171,7 @@ def test_a_league_night_from_the_terminal(
     # A second one on the same server, stopped with Ctrl-C in the admin terminal.
     played = interrupt(start, results / "stopped", tmp_path / "stopped.log", processes, status)
     assert "Tournament" not in status()
-    store = LeagueStore(league)
+    store = SqliteStore(league)
     try:
         assert store.tournaments() == [("night", 6), ("stopped", played)]
     finally:

@@ -33,7 +33,7 @@ from league_harness import (
 )
 
 from arena.league.server import LeagueConfig, LeagueServer, admin_token_path
-from arena.league.store import LeagueStore
+from arena.league.store import SqliteStore
 from arena.protocol._proto.perudo.v1 import admin_pb2 as apb
 from arena.referee.auth import new_token, token_hash
 from arena.referee.server import Tls
@@ -82,7 +82,7 @@ def test_remote_bots_play_a_tournament_started_through_the_admin_service(tmp_pat
             assert info["bots"] == {n: {"remote": True} for n in scripts}
             assert night.folder.parent == tmp_path / "results"
 
-            store = LeagueStore(tmp_path / "league" / "league.sqlite")
+            store = SqliteStore(tmp_path / "league" / "league.sqlite")
             try:
                 assert store.game_ids("night-1") == set(ids)
                 assert store.tournaments() == [("night-1", 6)]
@@ -198,7 +198,7 @@ def test_revoking_a_name_closes_its_sessions_and_a_new_token_lets_it_back(
             beta = lg.launch("beta", tokens["beta"])
             await lg.wait_connected({"alpha": 2, "beta": 1})
             # Revoked from another connection to the store, as `arena token revoke` does.
-            elsewhere = LeagueStore(tmp_path / "league" / "league.sqlite")
+            elsewhere = SqliteStore(tmp_path / "league" / "league.sqlite")
             try:
                 assert elsewhere.revoke_entrant("alpha")
                 revoked_at = time.monotonic()
@@ -341,7 +341,7 @@ def test_a_bot_gone_between_games_has_its_games_dropped_after_the_grace(tmp_path
             assert note == (
                 f"dropping {len(info['dropped'])} games: gamma did not come back within 1 s"
             )
-            store = LeagueStore(tmp_path / "league" / "league.sqlite")
+            store = SqliteStore(tmp_path / "league" / "league.sqlite")
             try:
                 assert store.game_ids("left") == set(done)
             finally:
@@ -461,7 +461,7 @@ def test_with_tls_bots_that_trust_the_certificate_play_and_plaintext_bots_cannot
 
 def assert_league_holds(path: Path, tournaments: dict[str, Tournament]) -> None:
     """The league store has these tournaments, in order, each with the games of its folder."""
-    store = LeagueStore(path)
+    store = SqliteStore(path)
     try:
         counts = [(name, len(t.lines())) for name, t in tournaments.items()]
         assert store.tournaments() == counts

@@ -1,4 +1,5 @@
-"""The league store: each game once, tournaments in the order they began."""
+"""The league store: each game once, tournaments in the order they began, in SQLite and in
+PostgreSQL alike (the tests about SQLite's file are SQLite's alone)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pathlib import Path
 import pytest
 from league_harness import opened_databases
 
-from arena.league.store import LeagueStore, StoreError
+from arena.league.store import LeagueStore, SqliteStore, StoreError, open_store
 from arena.protocol.faults import Fault, FaultKind, FaultRecord
 from arena.records import GameLine
 
@@ -28,9 +29,17 @@ def _line(game: str, index: int, ranking: list[str], faults: int = 0, pad: int =
     )
 
 
+@pytest.fixture(params=["sqlite", "postgres"])
+def where(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
+    """A new league's `--league`: a file in a folder yet to be made, or a fresh database."""
+    if request.param == "postgres":
+        return str(request.getfixturevalue("postgres_url"))
+    return tmp_path / "sub" / "league.sqlite"
+
+
 @pytest.fixture
-def store(tmp_path: Path) -> Iterator[LeagueStore]:
-    league = LeagueStore(tmp_path / "sub" / "league.sqlite")
+def store(where: Path | str) -> Iterator[LeagueStore]:
+    league = open_store(where)
     yield league
     league.close()
 
@@ -56,7 +65,7 @@ def test_the_same_game_id_in_two_tournaments_is_two_games(store: LeagueStore) ->
     assert len(store.results()) == 2
 
 
-def test_tournaments_and_games_keep_their_order(tmp_path: Path, store: LeagueStore) -> None:
+def test_tournaments_and_games_keep_their_order(where: Path | str, store: LeagueStore) -> None:
     store.add_tournament("zeta", {"id": "zeta"})  # began first, though it sorts last by name
     store.add_tournament("alpha", {"id": "alpha"})
     # Games arrive in the order they finished, not in schedule order.
@@ -77,7 +86,7 @@ def test_tournaments_and_games_keep_their_order(tmp_path: Path, store: LeagueSto
     assert store.tournaments() == [("zeta", 3), ("alpha", 2)]
     assert store.results()[2].faults == {"b": 1}
     store.close()
-    reopened = LeagueStore(tmp_path / "sub" / "league.sqlite")
+    reopened = open_store(where)
     try:
         assert [r.ranking for r in reopened.results()] == expected
         assert reopened.tournaments() == [("zeta", 3), ("alpha", 2)]
@@ -117,7 +126,7 @@ def test_removing_a_tournament_takes_its_games_out(store: LeagueStore) -> None:
 
 
 def _filled(path: Path) -> bytes:
-    store = LeagueStore(path)
+    store = SqliteStore(path)
     store.add_tournament("t1", {})
     for i in range(100):
         store.add_game("t1", _line(f"g{i}", i, ["a", "b"], pad=300))
@@ -140,7 +149,7 @@ def test_a_damaged_store_is_refused_at_open_with_a_way_out(
     path = tmp_path / "league.sqlite"
     path.write_bytes(damage(_filled(path)))
     with pytest.raises(StoreError) as error:
-        LeagueStore(path)
+        SqliteStore(path)
     assert said in str(error.value)
     assert f"arena league rebuild --league {path}" in str(error.value)
 
@@ -149,7 +158,7 @@ def test_a_full_store_says_so_and_stays_usable(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     opened = opened_databases(monkeypatch)
-    store = LeagueStore(tmp_path / "league.sqlite")
+    store = SqliteStore(tmp_path / "league.sqlite")
     db = opened[str(store.path)]
     store.add_tournament("t1", {})
     pages = db.execute("PRAGMA page_count").fetchone()[0]

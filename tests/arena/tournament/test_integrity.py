@@ -25,7 +25,7 @@ from league_harness import opened_databases
 from tournament_harness import ARENA, Recorder, copy_bots, lines_of
 
 from arena.cli.main import main
-from arena.league.store import LeagueStore
+from arena.league.store import LeagueStore, SqliteStore
 from arena.records import GameLine
 from arena.tournament.config import TournamentConfig, TournamentError
 from arena.tournament.folder import TournamentFolder
@@ -74,7 +74,7 @@ def resume(folder: Path) -> tuple[Any, Recorder]:
 
 
 def store_ids(folder: Path) -> set[str]:
-    store = LeagueStore(Path(_info(folder)["league"]))
+    store = SqliteStore(Path(_info(folder)["league"]))
     try:
         return store.game_ids(_info(folder)["id"])
     finally:
@@ -234,7 +234,7 @@ def test_league_remove_takes_a_tournament_out_and_rerates(
     folder = copy_of(finished, tmp_path)
     resume(folder)
     league = tmp_path / "league.sqlite"
-    store = LeagueStore(league)
+    store = SqliteStore(league)
     store.add_tournament("other", {})
     store.add_game(
         "other",

@@ -35,7 +35,7 @@ from tournament_harness import (
 
 import engine
 from arena.bots.manifest import load_entry
-from arena.league.store import LeagueStore
+from arena.league.store import SqliteStore
 from arena.records import GameLine
 from arena.tournament.config import TournamentConfig, TournamentError
 from arena.tournament.ratings import rate_all, result_of
@@ -174,7 +174,7 @@ def test_leaderboard_files_count_every_game_for_each_player(played: Played) -> N
 
 
 def test_the_league_store_has_exactly_those_games(played: Played) -> None:
-    store = LeagueStore(played.root / "out" / "league.sqlite")
+    store = SqliteStore(played.root / "out" / "league.sqlite")
     try:
         assert store.game_ids("e2e") == {line["game"] for line in lines_of(played.folder)}
         assert store.tournaments() == [("e2e", 6)]
@@ -394,7 +394,7 @@ def _check_complete(folder: Path) -> None:
     ids = Counter(line["game"] for line in lines_of(folder))
     assert ids == Counter(g.game_id for g in schedule)  # none lost, none repeated
     assert {p.stem for p in (folder / "replays").glob("*.json")} == set(ids)
-    store = LeagueStore(Path(info["league"]))
+    store = SqliteStore(Path(info["league"]))
     try:
         assert store.game_ids(info["id"]) == set(ids)
     finally:

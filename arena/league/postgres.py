@@ -1,0 +1,139 @@
+"""The league store on a PostgreSQL server, which several coordinators share.
+
+Two league nights at once write into one database: each game is one
+transaction, inserted once under its unique id (a retried write changes
+nothing), and the schema is created or migrated under an advisory lock, so
+two coordinators opening a new database at once do not both make it. The
+server does its own recovery, so there is no check at open beyond reaching
+it, logging in and reading the schema's version.
+
+psycopg is imported here only, and this module only for a postgresql:// URL,
+so the SQLite league needs neither.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from arena.league.store import (
+    SCHEMA_VERSION,
+    LeagueStore,
+    Row,
+    Statement,
+    StoreError,
+    migration,
+    shown,
+)
+
+try:
+    import psycopg
+except ImportError:  # pragma: no cover - the [postgres] extra is in [dev]
+    raise StoreError(
+        "a postgresql:// league needs psycopg, which is not installed: "
+        "pip install 'perudo-arena[postgres]'"
+    ) from None
+
+CONNECT_TIMEOUT_S = 10
+"""Seconds to reach the server before it is said to be unreachable."""
+
+SCHEMA_LOCK = 0x7065_7275_646F
+"""The advisory lock the schema is made under ('perudo'): one coordinator at a time."""
+
+
+class PostgresStore(LeagueStore):
+    def __init__(self, url: str) -> None:
+        """Connect to the database at `url`, creating or migrating its tables if need be."""
+        self.where = shown(url)
+        self._url = url
+        self._db = self._connect()
+        try:
+            self._migrate()
+        except StoreError:
+            self._db.close()
+            raise
+
+    def _connect(self) -> psycopg.Connection[Row]:
+        with self._guard("connecting to it"):
+            return psycopg.connect(self._url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S)
+
+    def _migrate(self) -> None:
+        if self._version() == SCHEMA_VERSION:
+            return  # the usual case: nothing to write (a read-only user may read the league)
+        with self._guard("creating its tables"), self._db.transaction():
+            self._db.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
+            self._db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+            for sql in migration(self._version(), self.where):  # again, under the lock
+                self._db.execute(sql.encode())
+
+    def _version(self) -> int:
+        """The store's schema version; 0 for a database the arena has not used yet."""
+        with self._guard("reading its schema version"):
+            kept = self._db.execute("SELECT to_regclass('schema_version') IS NOT NULL").fetchone()
+            if not (kept and kept[0]):
+                return 0
+            row = self._db.execute("SELECT MAX(version) FROM schema_version").fetchone()
+            return int(row[0] or 0) if row else 0
+
+    def close(self) -> None:
+        self._db.close()
+
+    def _live(self) -> psycopg.Connection[Row]:
+        """The connection, made again if the server dropped it (a long `arena serve`)."""
+        if self._db.closed or self._db.broken:
+            self._db = self._connect()
+        return self._db
+
+    def _read(self, doing: str, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        with self._guard(doing):
+            return self._live().execute(_dialect(sql), params).fetchall()
+
+    def _write(self, doing: str, statements: Sequence[Statement]) -> list[int]:
+        with self._guard(doing):
+            db = self._live()
+            with db.transaction():
+                return [db.execute(_dialect(sql), params).rowcount for sql, params in statements]
+
+    @contextlib.contextmanager
+    def _guard(self, doing: str) -> Iterator[None]:
+        """psycopg's errors as a StoreError naming the database, the task and what to do."""
+        try:
+            yield
+        except psycopg.Error as error:
+            text = " ".join(str(error).split())
+            raise StoreError(
+                f"the league store {self.where} failed while {doing} ({text}); {_advice(error)}"
+            ) from None
+
+
+def _dialect(sql: str) -> bytes:
+    """The shared queries' `?` parameters as psycopg's `%s` (they hold no other ? or %)."""
+    return sql.replace("?", "%s").encode()
+
+
+def _advice(error: psycopg.Error) -> str:
+    """What the organiser can do about it, from what the server or libpq said."""
+    text = str(error)
+    state = error.sqlstate or ""
+    if "authentication failed" in text or "no password supplied" in text:
+        return (
+            "the server refused the login: check the user and password (in the URL, "
+            "PGPASSWORD or ~/.pgpass)"
+        )
+    if "pg_hba.conf" in text:
+        return "the server lets no such login in from here: its pg_hba.conf needs an entry"
+    if "database" in text and "does not exist" in text:
+        return "create the database first (createdb NAME), or name one that exists"
+    if state == "42501":
+        return (
+            "the user lacks the rights it needs: grant them on the database, or log in as another"
+        )
+    if state.startswith("53"):
+        return "the server is out of space or resources: free some and try again"
+    if isinstance(error, psycopg.OperationalError):
+        return (
+            "is the server running and reachable at that host and port? Once it is, "
+            "the arena reconnects at its next use (a stopped run: resume it)"
+        )
+    return "if it stays so, see the server's log"

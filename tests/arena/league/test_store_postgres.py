@@ -1,0 +1,255 @@
+"""The league store on a real PostgreSQL server: what SQLite's tests do not cover.
+
+A retried write, many writers at once, the schema's version, the server's errors
+as StoreError, and a dropped connection made again.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from postgres_harness import PostgresServer
+
+from arena.league.store import SCHEMA_VERSION, LeagueStore, StoreError, open_store, recorded, shown
+from arena.records import GameLine
+
+psycopg = pytest.importorskip("psycopg", reason="pip install -e '.[dev]' (it has [postgres])")
+
+
+def _line(game: str, index: int, ranking: tuple[str, ...] = ("a", "b")) -> GameLine:
+    return GameLine(game, index, tuple(sorted(ranking)), ranking, faults=(), think_ms={})
+
+
+def _sql(url: str, sql: str) -> list[tuple[object, ...]]:
+    with psycopg.connect(url, autocommit=True) as db:
+        cursor = db.execute(sql.encode())
+        return cursor.fetchall() if cursor.description else []
+
+
+def _at_once(count: int, body: Callable[[int], None]) -> list[BaseException]:
+    """Run body(0..count-1) in threads released together; the errors they raised."""
+    start = threading.Barrier(count)
+    errors: list[BaseException] = []
+
+    def run(i: int) -> None:
+        try:
+            start.wait(timeout=30)
+            body(i)
+        except BaseException as error:
+            errors.append(error)
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert not any(t.is_alive() for t in threads)
+    return errors
+
+
+def test_a_retried_write_from_another_connection_counts_once(postgres_url: str) -> None:
+    first, retry = open_store(postgres_url), open_store(postgres_url)
+    try:
+        first.add_tournament("night", {})
+        assert first.add_game("night", _line("g1", 0)) is True
+        # The coordinator did not hear the commit (the connection broke) and writes it again.
+        assert retry.add_game("night", _line("g1", 0, ("b", "a"))) is False
+        assert retry.tournaments() == [("night", 1)]
+        assert [r.ranking for r in first.results()] == [("a", "b")]
+    finally:
+        first.close()
+        retry.close()
+
+
+def test_the_same_game_written_by_many_at_once_counts_once(postgres_url: str) -> None:
+    setup = open_store(postgres_url)
+    setup.add_tournament("night", {})
+    setup.close()
+    added: list[bool] = []
+
+    def write(_: int) -> None:
+        store = open_store(postgres_url)
+        try:
+            added.append(store.add_game("night", _line("g1", 0)))
+        finally:
+            store.close()
+
+    assert _at_once(6, write) == []
+    assert sorted(added) == [False] * 5 + [True]
+    assert _sql(postgres_url, "SELECT COUNT(*) FROM games") == [(1,)]
+
+
+def test_two_coordinators_write_at_once_and_keep_the_order(postgres_url: str) -> None:
+    games = 40
+
+    def coordinator(i: int) -> None:
+        store = open_store(postgres_url)  # both open a new database at once: one makes it
+        try:
+            store.add_tournament(f"night{i}", {"id": f"night{i}"}, started=1000.0 + i)
+            for n in reversed(range(games)):  # in the order they finished, not the schedule's
+                winner = f"t{i}-g{n}"
+                store.add_game(f"night{i}", _line(f"g{n}", n, (winner, "z")))
+                store.add_game(f"night{i}", _line(f"g{n}", n, ("z", winner)))  # a retry, at once
+        finally:
+            store.close()
+
+    assert _at_once(2, coordinator) == []
+    store = open_store(postgres_url)
+    try:
+        assert store.tournaments() == [("night0", games), ("night1", games)]
+        for i in range(2):
+            assert store.game_ids(f"night{i}") == {f"g{n}" for n in range(games)}
+        winners = [r.ranking[0] for r in store.results()]
+        assert winners == [f"t{i}-g{n}" for i in range(2) for n in range(games)]
+    finally:
+        store.close()
+    assert _sql(postgres_url, "SELECT version FROM schema_version") == [(SCHEMA_VERSION,)]
+
+
+def test_a_store_of_a_newer_schema_is_refused(postgres_url: str) -> None:
+    open_store(postgres_url).close()
+    _sql(postgres_url, f"UPDATE schema_version SET version = {SCHEMA_VERSION + 1}")
+    with pytest.raises(StoreError, match=r"schema version \d+, made by a newer arena.*upgrade"):
+        open_store(postgres_url)
+
+
+def test_a_sqlite_store_from_before_the_version_is_taken_in(tmp_path: Path) -> None:
+    league = tmp_path / "league.sqlite"
+    store = open_store(league)
+    store.add_tournament("old", {})
+    store.add_game("old", _line("g1", 0))
+    store.close()
+    import sqlite3
+
+    with sqlite3.connect(league) as db:  # as the arena left a store before it kept a version
+        db.execute("DROP TABLE schema_version")
+    reopened = open_store(league)
+    try:
+        assert reopened.tournaments() == [("old", 1)]
+    finally:
+        reopened.close()
+    with sqlite3.connect(league) as db:
+        assert db.execute("SELECT version FROM schema_version").fetchall() == [(SCHEMA_VERSION,)]
+
+
+@pytest.mark.parametrize(
+    ("make_url", "said", "advice"),
+    [
+        (
+            lambda s, url: url.replace(f":{s.port}/", f":{_closed_port()}/"),
+            "connecting to it",
+            "is the server running and reachable",
+        ),
+        (
+            lambda s, url: url.replace(":s3cret-pw@", ":wrong@"),
+            "password authentication failed",
+            "refused the login: check the user and password",
+        ),
+        (
+            lambda s, url: url.rsplit("/", 1)[0] + "/no_such_league",
+            'database "no_such_league" does not exist',
+            "create the database first",
+        ),
+    ],
+)
+def test_the_servers_refusals_are_store_errors_that_say_what_to_do(
+    postgres_server: PostgresServer,
+    postgres_url: str,
+    make_url: Callable[[PostgresServer, str], str],
+    said: str,
+    advice: str,
+) -> None:
+    url = make_url(postgres_server, postgres_url)
+    with pytest.raises(StoreError) as error:
+        open_store(url)
+    message = str(error.value)
+    assert message.startswith(f"the league store {shown(url)} failed while connecting"), message
+    assert said in message
+    assert advice in message
+    assert "s3cret-pw" not in message and "wrong" not in message.split("(", maxsplit=1)[0]
+
+
+def _closed_port() -> int:
+    import socket
+
+    with socket.socket() as probe:  # bound, never listening: a refused connection
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def test_the_password_is_kept_out_of_what_is_shown(postgres_url: str) -> None:
+    store = open_store(postgres_url)
+    try:
+        assert "s3cret-pw" not in store.where
+        assert store.where == postgres_url.replace("s3cret-pw", "***")
+        assert recorded(postgres_url) == postgres_url.replace(":s3cret-pw@", "@")
+    finally:
+        store.close()
+
+
+def test_a_dropped_connection_fails_one_call_and_is_made_again(postgres_url: str) -> None:
+    store: LeagueStore = open_store(postgres_url)
+    try:
+        store.add_tournament("night", {})
+        _sql(
+            postgres_url,
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()",
+        )
+        with pytest.raises(StoreError, match=r"recording a game.*is the server running"):
+            store.add_game("night", _line("g1", 0))
+        assert store.add_game("night", _line("g1", 0)) is True  # a new connection
+        assert store.tournaments() == [("night", 1)]
+    finally:
+        store.close()
+
+
+def test_the_sqlite_league_loads_no_psycopg() -> None:
+    probe = (
+        "import sys, arena.league.store as s, pathlib, tempfile; "
+        "s.open_store(pathlib.Path(tempfile.mkdtemp()) / 'l.sqlite').close(); "
+        "print('psycopg' in sys.modules)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert done.stdout.strip() == "False"
+
+
+def test_without_psycopg_a_postgres_league_says_what_to_install() -> None:
+    probe = (
+        "import sys; sys.modules['psycopg'] = None\n"  # what an import of a missing package does
+        "from arena.league.store import StoreError, open_store\n"
+        "try:\n"
+        "    open_store('postgresql://127.0.0.1/league')\n"
+        "except StoreError as error:\n"
+        "    print(error)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert "needs psycopg" in done.stdout
+    assert "pip install 'perudo-arena[postgres]'" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("url", "in_messages", "in_the_folder"),
+    [
+        ("postgresql://a:pw@h:5/db", "postgresql://a:***@h:5/db", "postgresql://a@h:5/db"),
+        (
+            "postgresql://h/db?password=pw&sslmode=require",
+            "postgresql://h/db?password=***&sslmode=require",
+            "postgresql://h/db?sslmode=require",
+        ),
+        ("postgresql:///db?host=/tmp", "postgresql:///db?host=/tmp", "postgresql:///db?host=/tmp"),
+    ],
+)
+def test_a_password_is_never_shown_nor_recorded(
+    url: str, in_messages: str, in_the_folder: str
+) -> None:
+    assert (shown(url), recorded(url)) == (in_messages, in_the_folder)
