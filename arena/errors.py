@@ -4,6 +4,8 @@ The hierarchy, by the part that raises each; "(ValueError)" and "(OSError)"
 mark errors that are also those, since callers catch them as such:
 
 * ArenaError - the root: never raised itself, caught to catch them all.
+    conformance:
+    + CaseError - a rule case that is malformed or not met (the runner prints it as a FAIL line).
     bots:
     + ManifestError - a bot entry (bot.toml, script, folder) that cannot be used.
     + SandboxError - `--sandbox require` on a machine where bubblewrap cannot run.
@@ -14,6 +16,7 @@ mark errors that are also those, since callers catch them as such:
     referee:
     + RefusalError - a Hello the referee will not accept; `.code` is the status to close with.
     + SeatingError (ValueError) - a match handed seats that are not one per player.
+    + TimeControlError (ValueError) - a time control that cannot be played.
     + ListenError (OSError) - a server could not listen on the address it was given.
     tournament:
     + TournamentError - the tournament cannot go on; `Tournament.run` raises only this.
@@ -21,8 +24,17 @@ mark errors that are also those, since callers catch them as such:
     + ResultsError - a tournament folder holds what the arena cannot use.
     + FolderBusyError - another process is running the tournament in this folder.
     + VerifyError - a folder that cannot be verified (yet).
+    rankings:
+    + RankingError (ValueError) - finishing orders that cannot be fitted.
     league:
     + StoreError - the league store cannot be used as it is.
+    ab:
+    + HypothesisError (ValueError) - hypotheses or error rates that make no test.
+    + BookError - a game of an A/B test that is not what its pair schedule planned.
+    + ABError - an A/B test that cannot be set up.
+    web:
+    + WebError - the live page cannot be served as asked (a port in use, no `web` extra).
+    + ReplayPageError (ValueError) - a file to draw as an HTML replay that is not a replay.
     bench:
     + BenchError - the benchmark's bots did not get going, so there is nothing to measure.
     cli:

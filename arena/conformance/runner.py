@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
+from arena.errors import ArenaError
 from engine.actions import Action, parse_action
 from engine.errors import IllegalActionError, PerudoError
 from engine.game import apply, deal, fault, new_game
@@ -28,7 +29,7 @@ _START_KEYS = {"dice", "opener", "palifico_round", "palifico_used"}
 _STEP_KINDS = {"roll", "do", "refuse", "expect", "fault"}
 
 
-class CaseError(Exception):
+class CaseError(ArenaError):
     """The case itself is malformed or its expectation is not met."""
 
 

@@ -22,7 +22,7 @@ ALLOWED: dict[str, set[str]] = {
     "protocol": {"engine", "errors"},
     "kit": {"engine", "protocol", "errors"},
     "bots": {"errors"},
-    "conformance": {"engine"},
+    "conformance": {"engine", "errors"},
     "records": {"engine", "protocol", "errors"},
     "rankings": {"engine", "protocol", "records", "errors"},
     "referee": {"engine", "protocol", "records", "errors"},

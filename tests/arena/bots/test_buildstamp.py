@@ -4,11 +4,13 @@ output changed, is; `--rebuild` builds regardless."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from pathlib import Path
 from typing import Any
 
 import pytest
 from referee_harness import bot_folder
+from tournament_harness import minimal_info
 
 from arena.bots import buildstamp
 from arena.bots.build import run_build
@@ -113,7 +115,7 @@ def _prepare(bots: Path, out: Path, rebuild: bool = False) -> list[str]:
     lineup = Lineup(TournamentConfig(bots_dir=bots, rebuild=rebuild), notes)
     folder = TournamentFolder(out)
     folder.logs.mkdir(parents=True, exist_ok=True)
-    info = {"bots_dir": str(bots)}
+    info = dataclasses.replace(minimal_info("t"), bots_dir=str(bots))
     asyncio.run(lineup.prepare(folder, info, resuming=False, tokens=_NoTokens(), need=0))
     return notes.notes
 

@@ -13,7 +13,7 @@ from rich.console import Console
 
 from arena.cli.live import leaderboard_table
 from arena.cli.main import main
-from arena.league.store import LeagueStore
+from arena.league.store import SqliteStore
 from arena.records import GameLine
 from arena.tournament.standings import board
 
@@ -31,7 +31,7 @@ def _league(
             ranking = (names[0], *rest)
             game = f"u{g:03d}-t000-r{r}"
             lines.append(GameLine(game, len(lines), ranking, ranking, (), {}, deal_key=game))
-    store = LeagueStore(path)
+    store = SqliteStore(path)
     try:
         store.add_tournament("night", {"id": "night"})
         for line in lines:
