@@ -34,13 +34,14 @@ import os
 import signal
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from arena.kit.client import (
     Connection,
     GameOverHook,
     Handler,
     Policy,
+    PolicyHandler,
     serve,
     serve_sessions,
 )
@@ -58,10 +59,12 @@ __all__ = [
     "Observation",
     "Pass",
     "Policy",
+    "PolicyHandler",
     "RefusedError",
     "SessionLostError",
     "connection_from_env",
     "run",
+    "run_handler",
     "serve",
     "serve_sessions",
 ]
@@ -117,12 +120,23 @@ def run(
     a policy that thinks hard in one game never makes another game wait: one
     Python process runs one policy call at a time.
     """
+    run_handler(lambda: PolicyHandler(policy, on_game_over), name=name, argv=argv)
+
+
+def run_handler(
+    make_handler: Callable[[], Handler],
+    *,
+    name: str | None = None,
+    argv: Sequence[str] | None = None,
+) -> None:
+    """`run` for a bot that reads whole requests (the players' names, the time left),
+    not only the view a policy gets: `make_handler` makes each session's handler."""
     conn = connection_from_env(name, argv, bot_version=name or "")
     _die_with_starter()
     copies = _start_copies(conn)
     code = 0
     try:
-        asyncio.run(serve(dataclasses.replace(conn, sessions=1), policy, on_game_over))
+        asyncio.run(serve_sessions(dataclasses.replace(conn, sessions=1), make_handler))
     except (RefusedError, ConnectionError) as error:
         print(f"{conn.name}: {error}", file=sys.stderr)
         code = 1
