@@ -22,7 +22,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import trueskill
-from policy import Expert
+from policy import BLUFF, Expert
+from search import Prices
 
 from arena.kit import Answer, Pass
 from engine import (
@@ -150,8 +151,17 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--budget-ms", type=float, default=50.0)
     parser.add_argument("--bots", nargs="+", default=list(NAMES), choices=NAMES)
+    parser.add_argument("--bluff", type=float, default=BLUFF)
+    parser.add_argument(
+        "--price",
+        action="append",
+        default=[],
+        metavar="FIELD=VALUE",
+        help="a field of search.Prices, e.g. continuation=0.9",
+    )
     args = parser.parse_args()
-    expert = Expert(budget=args.budget_ms / 1000, seed=args.seed)
+    prices = Prices(**{k: float(v) for k, _, v in (p.partition("=") for p in args.price)})
+    expert = Expert(budget=args.budget_ms / 1000, prices=prices, bluff=args.bluff, seed=args.seed)
     started = time.perf_counter()
     results = match(expert, args.bots, args.table_size, args.games, args.seed, Ruleset())
     print(report(results))

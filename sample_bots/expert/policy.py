@@ -67,8 +67,10 @@ class Expert:
         prices: Prices | None = None,
         bluff: float = BLUFF,
         seed: int | None = None,
+        max_deals: int = MAX_DEALS,
     ) -> None:
         self.budget = budget
+        self.max_deals = max_deals
         self.prices = prices or Prices()
         self.bluff = bluff
         self.rng = random.Random(seed)
@@ -95,7 +97,7 @@ class Expert:
         honesty = [self.tendencies.honesty(name) for name in players]
         belief = Belief(obs, honesty, self.rng)
         found = search(
-            obs, belief, self.tendencies, players, self.prices, start + budget, MAX_DEALS
+            obs, belief, self.tendencies, players, self.prices, start + budget, self.max_deals
         )
         answer = self._choose(obs, belief, found.options)
         if isinstance(answer, Bid):
