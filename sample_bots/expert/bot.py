@@ -5,7 +5,7 @@ out: the players' names, under which it remembers each opponent from game to
 game, and the time the referee says is left, which caps its thinking.
 
 Its thinking time per decision is `--budget-ms` (or EXPERT_BUDGET_MS),
-default 50, and never more than a quarter of the time left.
+default 25, and never more than a quarter of the time left.
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ def main() -> None:
         "--budget-ms",
         type=float,
         default=float(os.environ.get("EXPERT_BUDGET_MS", BUDGET_S * 1000)),
-        help="thinking time per decision, in milliseconds (default 50)",
+        help="thinking time per decision, in milliseconds (default 25)",
     )
     args, _ = parser.parse_known_args()  # the kit reads the connection flags
     expert = Expert(budget=args.budget_ms / 1000)

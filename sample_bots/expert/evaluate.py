@@ -141,6 +141,12 @@ def report(results: Sequence[Sequence[str]]) -> str:
             f"{name:<10} {len(got):>6} {ratings[name].mu:>6.2f} {ratings[name].sigma:>6.2f} "
             f"{statistics.fmean(got):>11.3f} {got.count(1) / len(got):>7.1%}"
         )
+    both = [order for order in results if "expert" in order and "strong" in order]
+    if both:
+        ahead = sum(order.index("expert") < order.index("strong") for order in both)
+        lines.append(
+            f"expert ahead of strong in {ahead} of {len(both)} games ({ahead / len(both):.1%})"
+        )
     return "\n".join(lines)
 
 

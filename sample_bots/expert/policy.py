@@ -25,11 +25,11 @@ from tendencies import Tendencies
 from arena.kit import PASS, Answer
 from engine import Bid, Observation, PlacedBid, RoundOutcome
 
-BUDGET_S = 0.05
+BUDGET_S = 0.025
 """Thinking time per decision, unless the referee gives less."""
 TIME_SHARE = 0.25
 """At most this share of the time the referee says is left."""
-MAX_DEALS = 1024
+MAX_DEALS = 512
 """Guessed deals that settle a decision; more change nothing measurable."""
 BLUFF = 0.12
 """The share of raises chosen as bluffs."""

@@ -56,7 +56,7 @@ class Prices:
 
     others_loss: float = 0.2
     calza_gain: float = 0.7
-    continuation: float = 0.8
+    continuation: float = 0.1
     """Our risk in a round that goes on past the next player, times the players in it."""
 
 
