@@ -29,7 +29,7 @@ from engine import FACES, Observation, sample_hands
 EXACT_DICE = 6
 """The most dice per hand for which every hand is listed (462 hands of 6 dice)."""
 POOL = 384
-"""Hands drawn per seat to stand in for the list of a larger hand."""
+"""Uniform deals drawn to stand in for the list of hands larger than `EXACT_DICE`."""
 
 Support = tuple[tuple[tuple[int, ...], ...], tuple[float, ...]]
 """Hands as face counts, with their chance before any bid."""
@@ -48,11 +48,15 @@ def exact_support(n: int, palifico: bool) -> Support:
     return tuple(merged), tuple(merged.values())
 
 
-def drawn_support(obs: Observation, seat: int, rng: random.Random) -> Support:
-    """`POOL` hands for `seat`, drawn uniformly, each of weight 1."""
-    palifico = obs.palifico
-    hands = tuple(counts_for(sample_hands(obs, rng)[seat], palifico) for _ in range(POOL))
-    return hands, (1.0,) * POOL
+def drawn_supports(
+    obs: Observation, seats: Sequence[int], rng: random.Random
+) -> dict[int, Support]:
+    """For each of `seats`, `POOL` of its hands drawn uniformly (one deal each), of weight 1."""
+    deals = [sample_hands(obs, rng) for _ in range(POOL)]
+    return {
+        seat: (tuple(counts_for(deal[seat], obs.palifico) for deal in deals), (1.0,) * POOL)
+        for seat in seats
+    }
 
 
 def bid_likelihood(
@@ -88,12 +92,11 @@ class Belief:
                 evidence[placed.seat].append(placed.bid.face)
         self.counts: dict[int, tuple[tuple[int, ...], ...]] = {}
         self.cumulative: dict[int, list[float]] = {}
+        large = [seat for seat in self.seats if obs.dice[seat] > EXACT_DICE]
+        drawn = drawn_supports(obs, large, rng) if large else {}
         for seat in self.seats:
             n = obs.dice[seat]
-            if n <= EXACT_DICE:
-                hands, prior = exact_support(n, palifico)
-            else:
-                hands, prior = drawn_support(obs, seat, rng)
+            hands, prior = exact_support(n, palifico) if n <= EXACT_DICE else drawn[seat]
             faces = tuple(evidence[seat])
             weights: Sequence[float] = prior
             if faces:

@@ -116,6 +116,11 @@ class Expert:
     def _learn(
         self, game: _Game, history: Sequence[RoundOutcome], players: Sequence[str], seat: int
     ) -> None:
+        """Learn from the rounds ended since the last request, by the bids seen of each.
+
+        Those are the bids up to our last answer in the round; once a round's
+        result carries its whole bid list, that list goes to `observe_round` instead.
+        """
         for outcome in history[game.learned :]:
             bids = game.bids.pop(outcome.round, ())
             self.tendencies.observe_round(players, bids, outcome, me=seat)

@@ -100,19 +100,35 @@ rulesets = st.builds(
 )
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    ruleset=rulesets,
-    others=st.lists(st.sampled_from(sorted(SAMPLES)), min_size=1, max_size=5),
-    seat=st.integers(0, 5),
-    key=st.text("abcdef0123456789", min_size=4, max_size=8),
-)
-def test_expert_answers_legally_under_any_ruleset(
-    ruleset: Ruleset, others: list[str], seat: int, key: str
-) -> None:
+GAMES = {
+    "ruleset": rulesets,
+    "others": st.lists(st.sampled_from(sorted(SAMPLES)), min_size=1, max_size=5),
+    "seat": st.integers(0, 5),
+    "key": st.text("abcdef0123456789", min_size=4, max_size=8),
+}
+
+
+def _legal_game(ruleset: Ruleset, others: list[str], seat: int, key: str) -> None:
     names = list(others)
     names.insert(seat % (len(names) + 1), "expert")
     _play(policy.Expert(budget=0.003, seed=1), names, ruleset, key)
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(**GAMES)
+def test_expert_answers_legally_under_any_ruleset(
+    ruleset: Ruleset, others: list[str], seat: int, key: str
+) -> None:
+    _legal_game(ruleset, others, seat, key)
+
+
+@pytest.mark.slow
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(**GAMES)
+def test_expert_answers_legally_over_many_rulesets(
+    ruleset: Ruleset, others: list[str], seat: int, key: str
+) -> None:
+    _legal_game(ruleset, others, seat, key)
 
 
 def test_expert_answers_an_out_of_turn_offer_with_pass_or_calza() -> None:
