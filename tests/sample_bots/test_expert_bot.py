@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from arena.kit import PASS, Answer
+from arena.kit import PASS, Answer, Pass
 from engine import (
     CALZA,
     DUDO,
@@ -27,12 +27,15 @@ from engine import (
     FaultPenalty,
     Observation,
     Opener,
+    Phase,
     PlacedBid,
     RoundEnd,
     RoundOutcome,
     Ruleset,
     apply,
     deal,
+    fault,
+    is_legal,
     new_game,
     observe,
 )
@@ -141,6 +144,23 @@ def test_expert_challenges_an_impossible_bid() -> None:
     # Nine 6s of ten dice while it holds no 6 and no paco.
     obs = _position([[2, 2, 3, 3, 4], [5, 5, 5, 5, 5]], [Bid(2, 2), Bid(9, 6)])
     assert policy.Expert(seed=1).act(obs, "g", ["a", "b"]) == DUDO
+
+
+@pytest.mark.parametrize("penalty", list(FaultPenalty))
+def test_expert_plays_on_after_another_seat_faults(penalty: FaultPenalty) -> None:
+    ruleset = Ruleset(fault_penalty=penalty)
+    state = deal(new_game(ruleset, 3, 0), [[2, 3, 4, 5, 6], [2, 2, 3, 3, 4], [4, 5, 6, 6, 1]])
+    state = apply(state, 0, Bid(2, 3))
+    state = fault(state, 1)  # the round is called off: its hands are never shown
+    state = deal(state, [[2, 3, 4, 5, 6], [2] * state.dice[1], [4, 5, 6, 6, 1]])
+    expert = policy.Expert(seed=2)
+    for _ in range(3):
+        if state.phase is not Phase.BIDDING:
+            break
+        seat = state.to_act
+        answer = expert.act(observe(state, seat), "g", ["a", "b", "c"])
+        assert not isinstance(answer, Pass) and is_legal(state, seat, answer)
+        state = apply(state, seat, answer)
 
 
 # Beliefs
