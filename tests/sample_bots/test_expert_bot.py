@@ -300,7 +300,7 @@ def test_the_bot_script_takes_the_kit_flags() -> None:
 @pytest.mark.parametrize("table_size", [4, 5])
 def test_expert_finishes_ahead_of_strong(table_size: int) -> None:
     expert = policy.Expert(budget=0.01, seed=11)
-    results = evaluate.match(expert, evaluate.NAMES, table_size, 400, 11, Ruleset())
+    results = evaluate.match(expert, evaluate.NAMES, table_size, 240, 11, Ruleset())
     places: dict[str, list[int]] = {}
     for order in results:
         for place, name in enumerate(order, start=1):
