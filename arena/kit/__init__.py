@@ -34,13 +34,14 @@ import os
 import signal
 import sys
 import traceback
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from arena.kit.client import (
     Connection,
     GameOverHook,
     Handler,
     Policy,
+    PolicyHandler,
     serve,
     serve_sessions,
 )
@@ -58,10 +59,12 @@ __all__ = [
     "Observation",
     "Pass",
     "Policy",
+    "PolicyHandler",
     "RefusedError",
     "SessionLostError",
     "connection_from_env",
     "run",
+    "run_handler",
     "serve",
     "serve_sessions",
 ]
@@ -123,16 +126,27 @@ def run(
     channel exists, which is what makes it safe; where there is no fork
     (Windows), every session is served by this process.
     """
+    run_handler(lambda: PolicyHandler(policy, on_game_over), name=name, argv=argv)
+
+
+def run_handler(
+    make_handler: Callable[[], Handler],
+    *,
+    name: str | None = None,
+    argv: Sequence[str] | None = None,
+) -> None:
+    """`run` for a bot that reads whole requests (the players' names, the time left),
+    not only the view a policy gets: `make_handler` makes each session's handler."""
     conn = connection_from_env(name, argv, bot_version=name or "")
     if conn.sessions > 1 and hasattr(os, "fork"):
-        raise SystemExit(_forked(conn, policy, on_game_over))
-    raise SystemExit(_play(conn, policy, on_game_over))
+        raise SystemExit(_forked(conn, make_handler))
+    raise SystemExit(_play(conn, make_handler))
 
 
-def _play(conn: Connection, policy: Policy, on_game_over: GameOverHook | None) -> int:
+def _play(conn: Connection, make_handler: Callable[[], Handler]) -> int:
     """Serve `conn`'s sessions in this process; the exit code, saying why when it is not 0."""
     try:
-        asyncio.run(serve(conn, policy, on_game_over))
+        asyncio.run(serve_sessions(conn, make_handler))
     except (RefusedError, ConnectionError) as error:
         print(f"{conn.name}: {error}", file=sys.stderr)
         return 1
@@ -141,7 +155,7 @@ def _play(conn: Connection, policy: Policy, on_game_over: GameOverHook | None) -
     return 0
 
 
-def _forked(conn: Connection, policy: Policy, on_game_over: GameOverHook | None) -> int:
+def _forked(conn: Connection, make_handler: Callable[[], Handler]) -> int:
     """One session here and one in each of `conn.sessions - 1` forked copies of this process."""
     one = dataclasses.replace(conn, sessions=1)
     parent = os.getpid()
@@ -153,7 +167,7 @@ def _forked(conn: Connection, policy: Policy, on_game_over: GameOverHook | None)
         if pid == 0:  # never returns: the copy must not go on to run the parent's code
             code = 1
             try:
-                code = _copy(one, policy, on_game_over, parent)
+                code = _copy(one, make_handler, parent)
             except BaseException:
                 traceback.print_exc()
             finally:
@@ -161,7 +175,7 @@ def _forked(conn: Connection, policy: Policy, on_game_over: GameOverHook | None)
                 sys.stderr.flush()
                 os._exit(code)
         copies.append(pid)
-    code = _play(one, policy, on_game_over)
+    code = _play(one, make_handler)
     try:
         for pid in copies:
             _, status = os.waitpid(pid, 0)
@@ -171,7 +185,7 @@ def _forked(conn: Connection, policy: Policy, on_game_over: GameOverHook | None)
     return code
 
 
-def _copy(conn: Connection, policy: Policy, on_game_over: GameOverHook | None, parent: int) -> int:
+def _copy(conn: Connection, make_handler: Callable[[], Handler], parent: int) -> int:
     """A forked copy: it dies with the process that forked it, even one killed outright.
 
     Otherwise a copy whose first process was killed plays on alone until its
@@ -180,7 +194,7 @@ def _copy(conn: Connection, policy: Policy, on_game_over: GameOverHook | None, p
     _ask_kill_on_parent_death()
     if os.getppid() != parent:  # it died before the signal was asked for
         return 1
-    return _play(conn, policy, on_game_over)
+    return _play(conn, make_handler)
 
 
 _PR_SET_PDEATHSIG = 1
