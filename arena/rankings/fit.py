@@ -24,7 +24,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import choix
 import numpy as np
 import numpy.typing as npt
 from scipy import sparse
@@ -106,6 +105,8 @@ class Orders:
 
 def fit(orders: Orders, alpha: float = ALPHA) -> Floats:
     """Each bot's strength (log scale, centred on 0), by choix's I-LSR."""
+    import choix  # here, not at the top: it loads scipy.stats, 1.3 s no other command should pay
+
     n = len(orders.names)
     if n < 2:
         return np.zeros(n)
