@@ -392,10 +392,18 @@ def cmd_replay(args: argparse.Namespace, console: Console) -> int:
             args.html.write_text(page)
         except OSError as error:
             raise ResultsError(f"cannot write {args.html}: {error.strerror or error}") from None
-        console.print(f"Wrote {args.html} (open it in a browser)", highlight=False, markup=False)
+        console.print(
+            f"Wrote {args.html} (open it in a browser)",
+            highlight=False,
+            markup=False,
+            soft_wrap=True,
+        )
         return 0
-    console.print(
-        f"Tournament {replay.tournament_of(path)} ({path})", highlight=False, markup=False
+    console.print(  # a path is copied from the screen: one line, however narrow the terminal
+        f"Tournament {replay.tournament_of(path)} ({path})",
+        highlight=False,
+        markup=False,
+        soft_wrap=True,
     )
     try:
         game = replay.load(path)

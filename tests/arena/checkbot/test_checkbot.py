@@ -82,6 +82,7 @@ def test_a_crashing_bot_is_reported_as_a_crash() -> None:
     assert "died" in failed["opening"] or "closed" in failed["opening"]
 
 
+@pytest.mark.slow
 def test_a_bot_that_never_connects_fails_at_hello() -> None:
     result = run_check(BAD / "silent_bot.py", connect_timeout=1.5)
     assert [c.name for c in result.checks] == ["sandbox", "connects and says hello"]

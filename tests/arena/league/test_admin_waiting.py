@@ -19,6 +19,7 @@ from arena.bots.capacity import usable_cores
 from arena.cli.main import main
 
 
+@pytest.mark.slow
 def test_the_grace_counts_down_from_when_the_bot_left_and_shows_in_the_status(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
