@@ -60,9 +60,9 @@ def main() -> None:
         default=float(os.environ.get("EXPERT_BUDGET_MS", BUDGET_S * 1000)),
         help="thinking time per decision, in milliseconds (default 25)",
     )
-    args, _ = parser.parse_known_args()  # the kit reads the connection flags
+    args, rest = parser.parse_known_args()  # the kit reads (strictly) the connection flags
     expert = Expert(budget=args.budget_ms / 1000)
-    run_handler(lambda: ExpertHandler(expert), name="expert")
+    run_handler(lambda: ExpertHandler(expert), name="expert", argv=rest)
 
 
 if __name__ == "__main__":

@@ -52,7 +52,7 @@ def _info(folder: Path) -> dict[str, Any]:
 
 
 def _planned(folder: Path) -> set[str]:
-    return {g.game_id for g in TournamentFolder(folder).schedule(_info(folder))}
+    return {g.game_id for g in TournamentFolder(folder).schedule(TournamentFolder(folder).info())}
 
 
 def _stored(url: str, tournament: str) -> set[str]:

@@ -335,15 +335,10 @@ def test_run_resume_refuses_a_server_tournament(
 # -- processes: two runners, a kill before play, a full disk ----------------------------
 
 
-def _arena(*args: str, log: Path, delay: float = 0.0) -> subprocess.Popen[bytes]:
-    env = dict(os.environ, PERUDO_TEST_DELAY=str(delay))
+def _arena(*args: str, log: Path) -> subprocess.Popen[bytes]:
     with log.open("ab") as out:
         return subprocess.Popen(
-            [str(ARENA), *args],
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            env=env,
-            start_new_session=True,
+            [str(ARENA), *args], stdout=out, stderr=subprocess.STDOUT, start_new_session=True
         )
 
 
@@ -384,7 +379,9 @@ def _run_args(bots: Path, out: Path, games: int = 12) -> list[str]:
 
 @pytest.mark.slow
 def test_a_second_runner_on_one_folder_is_refused_and_games_stay_unique(tmp_path: Path) -> None:
-    bots = copy_bots(tmp_path / "bots")
+    # Slow bots (0.05 s a decision: about a minute of play) keep each runner going while the
+    # next is refused; the delay is written into the bots, whose environment is the arena's.
+    bots = copy_bots(tmp_path / "bots", delay=0.05)
     folder = tmp_path / "out" / "t"
     log = tmp_path / "arena.log"
 
@@ -399,18 +396,18 @@ def test_a_second_runner_on_one_folder_is_refused_and_games_stay_unique(tmp_path
     def holds_lock(holder: subprocess.Popen[bytes]) -> bool:
         return (folder / "arena.lock").read_text().strip() == str(holder.pid)
 
-    # Slow bots (some 20 s of play) keep each runner going while the next is refused.
-    runners = [_arena(*_run_args(bots, tmp_path / "out", games=60), log=log, delay=0.02)]
+    runners = [_arena(*_run_args(bots, tmp_path / "out", games=60), log=log)]
     try:
         _until(lambda: (folder / "games.jsonl").exists() and lines_of(folder), "a game", runners[0])
         refused_by(runners[0])  # a resume while the original runs
         os.killpg(runners[0].pid, signal.SIGKILL)
         runners[0].wait()
-        runners.append(_arena("run", "--resume", str(folder), log=log, delay=0.02))
+        runners.append(_arena("run", "--resume", str(folder), log=log))
         _until(lambda: holds_lock(runners[1]), "the resume holds the folder", runners[1])
         refused_by(runners[1])  # two resumes at once
         os.killpg(runners[1].pid, signal.SIGINT)
         assert _wait(runners[1], log) == 130, log.read_text()[-2000:]
+        copy_bots(bots)  # the last runner plays the rest at full speed
         runners.append(_arena("run", "--resume", str(folder), log=log))
         assert _wait(runners[2], log) == 0, log.read_text()[-2000:]
     finally:
