@@ -6,7 +6,6 @@ import argparse
 import asyncio
 import json
 import math
-import signal
 import time
 from pathlib import Path
 from typing import Any
@@ -18,6 +17,7 @@ from arena.ab.sprt import Hypotheses, Sprt, Verdict, elo_of
 from arena.bots.capacity import check_jobs, default_jobs
 from arena.bots.limits import ResourceLimits
 from arena.cli import live, options, validate
+from arena.cli.interrupt import stop_on_ctrl_c
 from arena.tournament.config import TournamentConfig, TournamentError
 from arena.tournament.folder import TournamentFolder
 from arena.tournament.info import RunStatus
@@ -231,21 +231,7 @@ def cmd_ab(args: argparse.Namespace, console: Console) -> int:
 
 
 async def _run(ab: ABTest, view: live.LiveView, resume: Path | None) -> ABSummary:
-    loop = asyncio.get_running_loop()
-    presses = 0
-
-    def interrupt() -> None:
-        nonlocal presses
-        presses += 1
-        if presses == 1:
-            view.note("stopping: finishing the games in flight (Ctrl-C again to stop at once)")
-            ab.request_stop()
-        else:
-            view.note("stopping now; games in flight are abandoned")
-            ab.abort()
-
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, interrupt)
+    stop_on_ctrl_c(view, ab)
     return await ab.run(resume)
 
 

@@ -6,7 +6,6 @@ import argparse
 import asyncio
 import json
 import os
-import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -30,6 +29,7 @@ from arena.cli import (
     verify,
     webpage,
 )
+from arena.cli.interrupt import stop_on_ctrl_c
 from arena.errors import ArenaError
 from arena.rankings import LEVEL
 from arena.tournament.config import TournamentConfig, TournamentError
@@ -282,21 +282,7 @@ async def _run_tournament(
     resume: Path | None,
     web: tuple[str, Spectator] | None = None,
 ) -> Summary:
-    loop = asyncio.get_running_loop()
-    presses = 0
-
-    def interrupt() -> None:
-        nonlocal presses
-        presses += 1
-        if presses == 1:
-            view.note("stopping: finishing the games in flight (Ctrl-C again to stop at once)")
-            tournament.request_stop()
-        else:
-            view.note("stopping now; games in flight are abandoned")
-            tournament.abort()
-
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, interrupt)
+    stop_on_ctrl_c(view, tournament)
     if web is None:
         return await tournament.run(resume)
     where, spectator = web

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
@@ -99,3 +102,21 @@ def minimal_info(tid: str, entrants: tuple[str, ...] | None = None) -> Tournamen
     info = TournamentInfo(tid, 0.0, "league.sqlite", engine.Ruleset(), 6, 1, 0.5, "00" * 32)
     info.entrants = entrants
     return info
+
+
+def arena_process(*args: str, log: Path) -> subprocess.Popen[bytes]:
+    """`arena ARGS` as the organiser starts it, in a session of its own, its output in `log`."""
+    with log.open("ab") as out:
+        return subprocess.Popen(
+            [str(ARENA), *args], stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+        )
+
+
+def finish(process: subprocess.Popen[bytes], log: Path, timeout: float = 90) -> int:
+    """The arena's exit status, once it ends; killed, and the test failed, past `timeout`."""
+    try:
+        return process.wait(timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+        raise AssertionError(f"arena did not finish: {log.read_text()[-2000:]}") from None

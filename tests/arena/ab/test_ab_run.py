@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tournament_harness import arena_process, finish
 
 from arena.records import Deal
 from arena.tournament.folder import read_replay
@@ -54,22 +55,6 @@ def _bots(root: Path, delay: float = 0.0) -> tuple[Path, Path, Path]:
     return new, old, root / "field"
 
 
-def _arena(*args: str, log: Path) -> subprocess.Popen[bytes]:
-    with log.open("ab") as out:
-        return subprocess.Popen(
-            [str(ARENA), *args], stdout=out, stderr=subprocess.STDOUT, start_new_session=True
-        )
-
-
-def _finish(process: subprocess.Popen[bytes], log: Path, timeout: float = 180) -> int:
-    try:
-        return process.wait(timeout)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.wait()
-        raise AssertionError(f"arena did not finish: {log.read_text()[-2000:]}") from None
-
-
 def _ab_args(root: Path, name: str) -> list[str]:
     new, old, field = _bots(root, delay=0.004 if name == "killed" else 0.0)
     return [
@@ -90,8 +75,8 @@ def _lines(folder: Path) -> list[dict[str, Any]]:
 def reference(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("ab")
     log = root / "arena.log"
-    process = _arena(*_ab_args(root, "through"), log=log)
-    assert _finish(process, log) == 0, log.read_text()[-3000:]
+    process = arena_process(*_ab_args(root, "through"), log=log)
+    assert finish(process, log, timeout=180) == 0, log.read_text()[-3000:]
     return root / "out" / "through"
 
 
@@ -149,7 +134,7 @@ def test_a_killed_test_resumes_without_losing_or_repeating_a_pair(
 ) -> None:
     log = tmp_path / "arena.log"
     folder = tmp_path / "out" / "killed"
-    process = _arena(*_ab_args(tmp_path, "killed"), log=log)
+    process = arena_process(*_ab_args(tmp_path, "killed"), log=log)
     try:
         deadline = time.monotonic() + 120
         while not (folder / "games.jsonl").exists() or len(_lines(folder)) < 5:
@@ -163,8 +148,8 @@ def test_a_killed_test_resumes_without_losing_or_repeating_a_pair(
     assert 5 <= len(before) < 2 * PAIRS
     assert json.loads((folder / "tournament.json").read_text())["status"] == "running"
 
-    resumed = _arena("ab", "--resume", str(folder), log=log)
-    assert _finish(resumed, log) == 0, log.read_text()[-3000:]
+    resumed = arena_process("ab", "--resume", str(folder), log=log)
+    assert finish(resumed, log, timeout=180) == 0, log.read_text()[-3000:]
     after = _lines(folder)
     assert after[: len(before)] == before, "a game on record before the kill was lost"
     assert len(after) == 2 * PAIRS == len({x["game"] for x in after})

@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 from league_harness import opened_databases
-from tournament_harness import ARENA, Recorder, copy_bots, lines_of
+from tournament_harness import Recorder, arena_process, copy_bots, finish, lines_of
 
 from arena.cli.main import main
 from arena.league.store import LeagueStore, SqliteStore
@@ -335,22 +335,6 @@ def test_run_resume_refuses_a_server_tournament(
 # -- processes: two runners, a kill before play, a full disk ----------------------------
 
 
-def _arena(*args: str, log: Path) -> subprocess.Popen[bytes]:
-    with log.open("ab") as out:
-        return subprocess.Popen(
-            [str(ARENA), *args], stdout=out, stderr=subprocess.STDOUT, start_new_session=True
-        )
-
-
-def _wait(process: subprocess.Popen[bytes], log: Path, timeout: float = 90) -> int:
-    try:
-        return process.wait(timeout)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.wait()
-        raise AssertionError(f"arena did not finish: {log.read_text()[-2000:]}") from None
-
-
 def _until(check: Any, what: str, process: subprocess.Popen[bytes], seconds: float = 60) -> None:
     deadline = time.monotonic() + seconds
     while not check():
@@ -387,8 +371,8 @@ def test_a_second_runner_on_one_folder_is_refused_and_games_stay_unique(tmp_path
 
     def refused_by(holder: subprocess.Popen[bytes]) -> None:
         second_log = tmp_path / "second.log"
-        second = _arena("run", "--resume", str(folder), log=second_log)
-        assert _wait(second, second_log) == 1
+        second = arena_process("run", "--resume", str(folder), log=second_log)
+        assert finish(second, second_log) == 1
         said = " ".join(second_log.read_text().split())
         assert f"being played by another arena (pid {holder.pid})" in said, said
         assert "Traceback" not in said
@@ -396,20 +380,20 @@ def test_a_second_runner_on_one_folder_is_refused_and_games_stay_unique(tmp_path
     def holds_lock(holder: subprocess.Popen[bytes]) -> bool:
         return (folder / "arena.lock").read_text().strip() == str(holder.pid)
 
-    runners = [_arena(*_run_args(bots, tmp_path / "out", games=60), log=log)]
+    runners = [arena_process(*_run_args(bots, tmp_path / "out", games=60), log=log)]
     try:
         _until(lambda: (folder / "games.jsonl").exists() and lines_of(folder), "a game", runners[0])
         refused_by(runners[0])  # a resume while the original runs
         os.killpg(runners[0].pid, signal.SIGKILL)
         runners[0].wait()
-        runners.append(_arena("run", "--resume", str(folder), log=log))
+        runners.append(arena_process("run", "--resume", str(folder), log=log))
         _until(lambda: holds_lock(runners[1]), "the resume holds the folder", runners[1])
         refused_by(runners[1])  # two resumes at once
         os.killpg(runners[1].pid, signal.SIGINT)
-        assert _wait(runners[1], log) == 130, log.read_text()[-2000:]
+        assert finish(runners[1], log) == 130, log.read_text()[-2000:]
         copy_bots(bots)  # the last runner plays the rest at full speed
-        runners.append(_arena("run", "--resume", str(folder), log=log))
-        assert _wait(runners[2], log) == 0, log.read_text()[-2000:]
+        runners.append(arena_process("run", "--resume", str(folder), log=log))
+        assert finish(runners[2], log) == 0, log.read_text()[-2000:]
     finally:
         for runner in runners:
             if runner.poll() is None:
@@ -435,7 +419,7 @@ def test_a_kill_during_the_build_leaves_a_folder_that_resumes(tmp_path: Path) ->
         'name = "slow"\nrun = "python bot.py"\nbuild = "python build.py"\n'
     )
     log = tmp_path / "arena.log"
-    process = _arena(*_run_args(bots, tmp_path / "out", games=6), log=log)
+    process = arena_process(*_run_args(bots, tmp_path / "out", games=6), log=log)
     try:
         _until(marker.exists, "the build began", process)
     finally:
@@ -443,8 +427,8 @@ def test_a_kill_during_the_build_leaves_a_folder_that_resumes(tmp_path: Path) ->
         process.wait()
     folder = tmp_path / "out" / "t"
     assert "entrants" not in _info(folder)
-    resumed = _arena("run", "--resume", str(folder), log=log)
-    assert _wait(resumed, log) == 0, log.read_text()[-2000:]
+    resumed = arena_process("run", "--resume", str(folder), log=log)
+    assert finish(resumed, log) == 0, log.read_text()[-2000:]
     assert _info(folder)["status"] == "finished"
     assert sorted(_info(folder)["entrants"]) == ["bold", "meek", "slow"]
     assert Counter(x["game"] for x in lines_of(folder)) == Counter(planned_ids(folder))
@@ -463,8 +447,8 @@ def test_a_full_disk_is_one_line_and_resume_finishes_once_space_is_freed(
     out = small_disk / "out"
     log = tmp_path / "arena.log"
     args = [*_run_args(bots, out, games=120), "--league", str(tmp_path / "league.sqlite")]
-    process = _arena(*args, log=log)
-    assert _wait(process, log) == 1
+    process = arena_process(*args, log=log)
+    assert finish(process, log) == 1
     said = " ".join(log.read_text().split())  # unwrapped
     assert "Traceback" not in said, said
     folder = out / "t"
@@ -477,8 +461,8 @@ def test_a_full_disk_is_one_line_and_resume_finishes_once_space_is_freed(
 
     # Free the space: the replays go to a bigger disk, as an organiser would move them.
     subprocess.run(["mount", "-o", "remount,size=64m", str(small_disk)], check=True)
-    resumed = _arena("run", "--resume", str(folder), log=log)
-    assert _wait(resumed, log) == 0, log.read_text()[-2000:]
+    resumed = arena_process("run", "--resume", str(folder), log=log)
+    assert finish(resumed, log) == 0, log.read_text()[-2000:]
     assert not list(folder.rglob("*.tmp"))
     assert Counter(x["game"] for x in lines_of(folder)) == Counter(planned_ids(folder))
     assert store_ids(folder) == planned_ids(folder)

@@ -24,11 +24,12 @@ from typing import Any
 
 import pytest
 from tournament_harness import (
-    ARENA,
     GOOD,
     Recorder,
+    arena_process,
     children_of,
     copy_bots,
+    finish,
     lines_of,
     wait_gone,
 )
@@ -326,22 +327,6 @@ def test_a_missing_bots_folder_writes_nothing(tmp_path: Path) -> None:
 # -- crash, Ctrl-C and resume through the command line ---------------------------------
 
 
-def _arena(*args: str, log: Path) -> subprocess.Popen[bytes]:
-    with log.open("ab") as out:
-        return subprocess.Popen(
-            [str(ARENA), *args], stdout=out, stderr=subprocess.STDOUT, start_new_session=True
-        )
-
-
-def _finish(process: subprocess.Popen[bytes], log: Path, timeout: float = 60) -> int:
-    try:
-        return process.wait(timeout)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.wait()
-        raise AssertionError(f"arena did not finish: {log.read_text()[-2000:]}") from None
-
-
 def _wait_for_games(folder: Path, count: int, process: subprocess.Popen[bytes]) -> int:
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -407,8 +392,8 @@ def reference(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     root = tmp_path_factory.mktemp("reference")
     seed = os.urandom(32).hex()
     log = root / "arena.log"
-    process = _arena(*_run_args(copy_bots(root / "bots"), root / "out", "t1", seed), log=log)
-    assert _finish(process, log) == 0, log.read_text()[-2000:]
+    process = arena_process(*_run_args(copy_bots(root / "bots"), root / "out", "t1", seed), log=log)
+    assert finish(process, log, timeout=60) == 0, log.read_text()[-2000:]
     _check_complete(root / "out" / "t1")
     return root / "out" / "t1", seed
 
@@ -421,7 +406,7 @@ def test_a_killed_run_resumes_without_losing_or_repeating_a_game(
     bots = copy_bots(tmp_path / "bots", delay=0.004)
     folder = tmp_path / "out" / "t1"
     log = tmp_path / "arena.log"
-    process = _arena(*_run_args(bots, tmp_path / "out", "t1", seed), log=log)
+    process = arena_process(*_run_args(bots, tmp_path / "out", "t1", seed), log=log)
     try:
         _wait_for_games(folder, 3, process)
         bots_running = children_of(process.pid)
@@ -435,8 +420,8 @@ def test_a_killed_run_resumes_without_losing_or_repeating_a_game(
     assert info["seed"] is None  # the seed stays secret until the end
     assert len(lines_of(folder)) < 18
 
-    resumed = _arena("run", "--resume", str(folder), log=log)
-    assert _finish(resumed, log) == 0, log.read_text()[-2000:]
+    resumed = arena_process("run", "--resume", str(folder), log=log)
+    assert finish(resumed, log, timeout=60) == 0, log.read_text()[-2000:]
     _check_complete(folder)
     assert json.loads((folder / "tournament.json").read_text())["seed"] == seed
     assert _standings(folder) == _standings(reference_folder)
@@ -450,12 +435,12 @@ def test_ctrl_c_finishes_games_in_flight_then_resume_completes(
     bots = copy_bots(tmp_path / "bots", delay=0.004)
     folder = tmp_path / "out" / "t1"
     log = tmp_path / "arena.log"
-    process = _arena(*_run_args(bots, tmp_path / "out", "t1", seed), log=log)
+    process = arena_process(*_run_args(bots, tmp_path / "out", "t1", seed), log=log)
     try:
         seen = _wait_for_games(folder, 3, process)
         bots_running = children_of(process.pid)
         os.killpg(process.pid, signal.SIGINT)  # what Ctrl-C sends: bots have groups of their own
-        code = _finish(process, log)
+        code = finish(process, log, timeout=60)
     finally:
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
@@ -472,8 +457,8 @@ def test_ctrl_c_finishes_games_in_flight_then_resume_completes(
     assert {p.stem for p in (folder / "replays").glob("*.json")} == {x["game"] for x in lines}
     assert "--resume" in log.read_text()
 
-    resumed = _arena("run", "--resume", str(folder), log=log)
-    assert _finish(resumed, log) == 0, log.read_text()[-2000:]
+    resumed = arena_process("run", "--resume", str(folder), log=log)
+    assert finish(resumed, log, timeout=60) == 0, log.read_text()[-2000:]
     _check_complete(folder)
     assert _standings(folder) == _standings(reference_folder)
 
@@ -481,6 +466,6 @@ def test_ctrl_c_finishes_games_in_flight_then_resume_completes(
 @pytest.mark.slow
 def test_a_finished_run_is_not_resumed(reference: tuple[Path, str], tmp_path: Path) -> None:
     log = tmp_path / "arena.log"
-    process = _arena("run", "--resume", str(reference[0]), log=log)
-    assert _finish(process, log) == 1
+    process = arena_process("run", "--resume", str(reference[0]), log=log)
+    assert finish(process, log, timeout=60) == 1
     assert "already finished" in log.read_text()
