@@ -375,7 +375,7 @@ async def _follow(stream: Any, view: live.LiveView, console: Console) -> int:
             times = [BotTimes(**t) for t in data.get("times", [])]
             console.print(
                 live.leaderboard_table(
-                    _standings(data["table"]), f"Leaderboard ({data['games']} games)", times=times
+                    _standings(data["table"]), f"Leaderboard ({data['games']} games)"
                 )
             )
             report = live.report_lines(

@@ -62,13 +62,14 @@ def leaderboard_table(
     title: str = "Leaderboard",
     limit: int | None = None,
     sure: Confidence | None = None,
-    times: Sequence[BotTimes] = (),
 ) -> Table:
-    """The standings; with `sure`, each bot's rank range and P(rank 1) beside TrueSkill; with
-    `times` (read from the replays), each bot's 99th percentile and slowest decision."""
+    """The standings; with `sure`, each bot's rank range and P(rank 1) beside TrueSkill.
+
+    Each bot's 99th percentile and slowest decision are told under the table
+    (`report_lines`), so that the table keeps to 80 columns.
+    """
     # At 80 columns the fit's two columns take the place of wins and average place, which
     # win% and the rank range say much of (leaderboard.json and .csv keep both).
-    outliers = {t.bot: (f"{t.p99_ms:.1f}", f"{t.slowest_ms:.1f}") for t in times}
     rows = []
     for rank, s in enumerate(table[:limit] if limit else table, start=1):
         common = (str(rank), s.name, f"{s.conservative:.2f}", f"{s.mu:.2f}", f"{s.sigma:.2f}")
@@ -83,13 +84,12 @@ def leaderboard_table(
         else:
             bot = sure.bot(s.name)
             middle = (bot.rank_range, _share(bot), str(s.games), f"{100 * s.win_rate:.1f}")
-        slow = outliers.get(s.name, ("-", "-")) if times else ()
-        rows.append((*common, *middle, *tail, *slow))
+        rows.append((*common, *middle, *tail))
     if sure is None:
         headers = ("#", "bot", "rating", "mu", "sigma", "games", "wins", "win%", "place")
     else:
         headers = ("#", "bot", "rating", "mu", "sigma", "ranks", "P1", "games", "win%")
-    view = _figures(title, (*headers, "faults", "ms", *(("p99", "max") if times else ())), rows)
+    view = _figures(title, (*headers, "faults", "ms"), rows)
     if sure is None:
         view.caption = "rating = mu - 3 sigma; place: average finishing place; ms: median decision"
     else:
@@ -98,8 +98,6 @@ def leaderboard_table(
             f"rank, P1: the chance of rank 1, by a batch fit and its bootstrap over "
             f"{sure.groups:,} rotation groups"
         )
-    if times:
-        view.caption += "; p99, max: 99th percentile and slowest decision (ms)"
     view.caption_justify = "left"
     return view
 
@@ -164,6 +162,13 @@ def report_lines(
         lines.append("Slowest decisions:")
         lines += [
             f"  {d.ms:9.1f} ms  {d.bot}  {d.game} round {d.round}: {d.action}" for d in slowest
+        ]
+    if times:
+        lines.append("Decision times (ms: median, 99th percentile, slowest):")
+        lines += [
+            f"  {t.bot}: {t.median_ms:.1f}, {t.p99_ms:.1f}, {t.slowest_ms:.1f}"
+            f" ({t.decisions} decisions)"
+            for t in times
         ]
     near = [t for t in times if t.near_limit]
     if near:

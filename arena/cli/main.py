@@ -338,7 +338,7 @@ def cmd_run(args: argparse.Namespace, console: Console) -> int:
         summary = asyncio.run(_run_tournament(tournament, view, args.resume, web))
     sure = summary.board.sure if summary.board else None
     title = f"Leaderboard ({summary.games} games)"
-    console.print(live.leaderboard_table(summary.table, title, sure=sure, times=summary.times))
+    console.print(live.leaderboard_table(summary.table, title, sure=sure))
     if summary.board is not None:
         console.print(summary.board.separation(), highlight=False, markup=False)
     if summary.outcome is not None:
