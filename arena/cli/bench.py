@@ -1,0 +1,229 @@
+"""`arena bench`: the engine, the transport and the referee, measured side by side; and
+what pairing, rankings, spectators and load cost."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from arena.bots.capacity import default_jobs
+from arena.cli import rankbench, validate
+from arena.tournament.config import TournamentError
+
+
+def add_command(commands: Any) -> None:
+    bench = commands.add_parser("bench", help="measure the engine, the transport and the referee")
+    bench.add_argument("--json", action="store_true", help="print the figures as JSON")
+    bench.add_argument(
+        "--seconds", type=validate.seconds, default=3.0, help="seconds per measurement"
+    )
+    bench.add_argument(
+        "--concurrency", type=validate.int_at_least(1), default=6, help="games (requests) in flight"
+    )
+    bench.add_argument("--bots", type=validate.int_at_least(1), default=4, help="bot processes")
+    bench.add_argument(
+        "--rounds",
+        type=validate.int_at_least(1),
+        default=3,
+        help="times transport and arena alternate (best kept)",
+    )
+    bench.add_argument(
+        "--sandbox",
+        action="store_true",
+        help="also measure the arena with its bots sandboxed (speed and start-up, side by side)",
+    )
+    paired = bench.add_argument_group("the A/B test's pairing (--ab)")
+    paired.add_argument(
+        "--ab",
+        action="store_true",
+        help="games the paired A/B test needs against an unpaired one, over simulated bots",
+    )
+    paired.add_argument(
+        "--ab-runs",
+        type=validate.int_at_least(2),
+        default=12,
+        help="tests per design (default 12, a minute or two)",
+    )
+    paired.add_argument(
+        "--ab-field",
+        default="0.1,0.2,0.3",
+        metavar="NOISE,...",
+        help="the opponents' noise, one number per opponent: 0 plays the same in the same "
+        "position, as a deterministic bot does (default 0.1,0.2,0.3)",
+    )
+    rankbench.add_flags(bench)
+    web = bench.add_argument_group("what spectators cost (--web)")
+    web.add_argument(
+        "--web",
+        action="store_true",
+        help="decisions/s of real tournaments with and without live pages open, instead",
+    )
+    web.add_argument(
+        "--web-clients", type=validate.int_at_least(1), default=100, help="pages (default 100)"
+    )
+    web.add_argument(
+        "--web-games",
+        type=validate.int_at_least(4),
+        default=48,
+        help="games per trial (default 48)",
+    )
+    timing = bench.add_argument_group("fair timing under load (--timing)")
+    timing.add_argument(
+        "--timing",
+        action="store_true",
+        help="count timeouts per 1,000 decisions of instant bots at several --jobs instead",
+    )
+    timing.add_argument(
+        "--timing-bots", type=validate.int_at_least(2), default=24, help="instant bots (default 24)"
+    )
+    timing.add_argument(
+        "--timing-jobs", default="2,8,16", help="games at once, comma-separated (default 2,8,16)"
+    )
+    timing.add_argument(
+        "--move-time",
+        type=validate.seconds,
+        default=0.05,
+        help="seconds per decision (default 0.05)",
+    )
+
+
+def cmd_bench(args: argparse.Namespace, console: Console) -> int:
+    import tempfile
+
+    from arena.bench import benchmark as bench
+
+    def say(text: str) -> None:
+        (Console(stderr=True) if args.json else console).print(text, highlight=False)
+
+    if args.timing:
+        return _bench_timing(args, console)
+    if args.ab:
+        return _bench_ab(args, console)
+    if args.rankings:
+        return rankbench.cmd_bench_rankings(args, console)
+    if args.web:
+        return _bench_web(args, console)
+    with tempfile.TemporaryDirectory(prefix="arena-bench-") as logs:
+        figures = bench.run(
+            args.seconds,
+            args.concurrency,
+            args.bots,
+            Path(logs),
+            say,
+            rounds=args.rounds,
+            sandbox=args.sandbox,
+        )
+    if args.json:
+        print(json.dumps(figures, indent=2))
+    else:
+        console.print(
+            f"arena/transport ratio: [bold]{figures['arena_to_transport_ratio']:.2f}[/] "
+            f"(target at least 0.7); engine worst case "
+            f"[bold]{figures['engine_us_per_decision']:.1f} us[/] per decision (target at most 20)"
+        )
+        if args.sandbox:
+            console.print(
+                f"sandboxed/unsandboxed ratio: "
+                f"[bold]{figures['sandboxed_to_unsandboxed_ratio']:.2f}[/] (target at least 0.95); "
+                f"the sandbox adds [bold]{figures['sandbox_startup_cost_ms']:.0f} ms[/] to a "
+                f"bot's start-up (target under 100); a sandboxed Python bot is ready in "
+                f"{figures['sandboxed_startup_ms_per_bot']:.0f} ms, "
+                f"{figures['startup_ms_per_bot']:.0f} ms unsandboxed"
+            )
+    return 0
+
+
+def _bench_ab(args: argparse.Namespace, console: Console) -> int:
+    from arena.ab.benchmark import Setup, compare
+
+    def say(text: str) -> None:
+        (Console(stderr=True) if args.json else console).print(text, highlight=False)
+
+    try:
+        field = tuple(float(n) for n in args.ab_field.split(","))
+    except ValueError:
+        raise TournamentError(f"--ab-field {args.ab_field!r} is not numbers with commas") from None
+    if not 1 <= len(field) <= 5 or not all(0 <= n <= 1 for n in field):
+        raise TournamentError(f"--ab-field {args.ab_field}: one to five numbers from 0 to 1")
+    result = compare(Setup(opponents=field), args.ab_runs, say)
+    if args.json:
+        print(json.dumps(result.to_json(), indent=2))
+        return 0
+    for line in result.lines():
+        console.print(line, highlight=False, markup=False)
+    return 0
+
+
+def _bench_web(args: argparse.Namespace, console: Console) -> int:
+    from arena.web.bench import measure
+
+    def say(text: str) -> None:
+        (Console(stderr=True) if args.json else console).print(text, highlight=False)
+
+    speed = measure(args.web_clients, args.web_games, args.rounds, default_jobs(), say)
+    figures = {
+        "decisions_per_s_without_page": speed.without,
+        "decisions_per_s_with_pages": speed.with_clients,
+        "pages": speed.clients,
+        "events_per_page": speed.events_per_client,
+        "with_to_without_ratio": speed.ratio,
+        "referee_cpu_us_per_decision_without_page": speed.cpu_us_without,
+        "referee_cpu_us_per_decision_with_pages": speed.cpu_us_with,
+        "cpu_without_to_with_ratio": speed.cpu_ratio,
+    }
+    if args.json:
+        print(json.dumps(figures, indent=2))
+        return 0
+    console.print(
+        f"with {speed.clients} live pages open: [bold]{speed.with_clients:.0f}[/] decisions/s, "
+        f"without: [bold]{speed.without:.0f}[/]; ratio [bold]{speed.ratio:.3f}[/] "
+        f"(target at least 0.95); each page was sent {speed.events_per_client} events",
+        highlight=False,
+    )
+    console.print(
+        f"the referee's CPU per decision: [bold]{speed.cpu_us_with:.0f} us[/] with the pages, "
+        f"[bold]{speed.cpu_us_without:.0f} us[/] without; ratio [bold]{speed.cpu_ratio:.3f}[/]",
+        highlight=False,
+    )
+    return 0
+
+
+def _bench_timing(args: argparse.Namespace, console: Console) -> int:
+    import tempfile
+
+    from arena.bench.timing import run_timing
+
+    try:
+        jobs = tuple(int(n) for n in args.timing_jobs.split(","))
+    except ValueError:
+        raise TournamentError(
+            f"--timing-jobs {args.timing_jobs!r} is not numbers with commas"
+        ) from None
+    with tempfile.TemporaryDirectory(prefix="arena-bench-") as logs:
+        results = run_timing(jobs, args.timing_bots, args.move_time, args.seconds, Path(logs))
+    if args.json:
+        print(json.dumps([r.to_json() for r in results], indent=2))
+        return 0
+    console.print(
+        f"{args.timing_bots} instant bots, --move-time {args.move_time:g}, "
+        f"{args.seconds:g} s per setting, on {default_jobs()} usable cores",
+        highlight=False,
+    )
+    for r in results:
+        verdict = "" if r.allowed else "  (arena run refuses this without --force-jobs)"
+        console.print(
+            f"--jobs {r.jobs:>2}: {r.per_1000:6.2f} timeouts per 1,000 decisions "
+            f"({r.timeouts} of {r.decisions}, {r.bots_timed_out} bots), "
+            f"{r.referee_late} excused as the referee's lag (worst {r.worst_lag_ms:.0f} ms)"
+            f"{verdict}",
+            highlight=False,
+            markup=False,
+        )
+    return 0
+
+
+COMMANDS = {"bench": cmd_bench}
