@@ -69,8 +69,13 @@ ALLOWED: dict[str, set[str]] = {
 }
 """Each part, and the parts it may import (itself always)."""
 
-KNOWN: set[tuple[str, str]] = {("tournament", "arena.league.store")}
-"""Wrong-way imports not yet turned round: the runner still opens the league store itself."""
+KNOWN: set[tuple[str, str]] = {
+    ("tournament", "arena.league.store"),
+    ("engine", "arena.conformance.runner"),
+}
+"""Wrong-way imports let through: the runner still opens the league store itself, and
+`python -m engine.conformance` (a command, which nothing in the engine imports) hands its
+command line to the runner's new home."""
 
 
 def part_of(module: str) -> str | None:

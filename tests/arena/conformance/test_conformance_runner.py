@@ -31,9 +31,9 @@ ALL_CASES = [(path.name, case) for path in (SHARED, EXTRA) for case in cases_of(
 CASE_IDS = [f"{name}:{case['id']}" for name, case in ALL_CASES]
 
 
-def run_cli(*files: Path) -> subprocess.CompletedProcess[str]:
+def run_cli(*files: Path, module: str = "arena.conformance") -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "arena.conformance", *map(str, files)],
+        [sys.executable, "-m", module, *map(str, files)],
         cwd=REPO,
         capture_output=True,
         text=True,
@@ -48,6 +48,16 @@ def test_cli_passes_the_shared_cases() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
     assert lines[:-1] == [f"PASS {case['id']}" for case in cases_of(SHARED)]
     assert lines[-1] == "25 passed, 0 failed"
+
+
+def test_the_first_name_of_the_command_runs_the_same_runner(tmp_path: Path) -> None:
+    bad = {**copy.deepcopy(cases_of(SHARED)[0]), "id": "bad"}
+    bad["steps"].append({"expect": {"to_act": 0}})
+    mixed = tmp_path / "mixed.json"
+    mixed.write_text(json.dumps([*cases_of(SHARED), bad]))
+    old, new = run_cli(mixed, module="engine.conformance"), run_cli(mixed)
+    assert (old.returncode, old.stdout) == (new.returncode, new.stdout) == (1, new.stdout)
+    assert new.stdout.splitlines()[-1] == "25 passed, 1 failed"
 
 
 def test_cli_passes_the_extra_cases() -> None:
