@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -12,17 +11,6 @@ from cli_harness import launch_bot, start_serve, wait_for
 from arena.cli.main import main
 
 LEAGUE_BOT = Path(__file__).parents[1] / "league_bots" / "steady.py"
-
-
-@pytest.fixture
-def processes() -> Iterator[list[subprocess.Popen[bytes]]]:
-    started: list[subprocess.Popen[bytes]] = []
-    yield started
-    for process in started:
-        if process.poll() is None:
-            process.kill()
-    for process in started:
-        process.wait(timeout=10)
 
 
 def test_serve_prints_who_connects_and_who_leaves(
