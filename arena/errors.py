@@ -26,7 +26,7 @@ mark errors that are also those, since callers catch them as such:
     + VerifyError - a folder that cannot be verified (yet).
     rankings:
     + RankingError (ValueError) - finishing orders that cannot be fitted.
-    league:
+    store:
     + StoreError - the league store cannot be used as it is.
     ab:
     + HypothesisError (ValueError) - hypotheses or error rates that make no test.

@@ -18,8 +18,8 @@ from rich.table import Table
 from rich.text import Text
 
 from arena.cli import live, validate
-from arena.league.store import open_store
 from arena.rankings import Pairing
+from arena.store import open_store
 from arena.tournament.config import TournamentError
 from arena.tournament.standings import board
 from engine import PRESETS, preset

@@ -22,12 +22,12 @@ from arena.cli import live, options, validate, webpage
 from arena.league.handshakes import HandshakeWatch
 from arena.league.rebuild import rebuild
 from arena.league.server import LeagueConfig, LeagueServer, admin_token_path
-from arena.league.store import is_url, open_store, shown
 from arena.protocol._proto.perudo.v1 import admin_pb2 as apb
 from arena.protocol._proto.perudo.v1 import admin_pb2_grpc as apb_grpc
 from arena.records import GameLine, Json, LeaderboardRow
 from arena.referee.auth import new_token, token_hash
 from arena.referee.server import ServerLimits, Tls
+from arena.store import is_url, open_store, shown
 from arena.tournament.config import TournamentConfig, TournamentError
 from arena.tournament.ratings import Standing
 from arena.tournament.report import BotTimes, SlowDecision

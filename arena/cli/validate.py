@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NoReturn
 
-from arena.league.store import is_url
+from arena.store import is_url
 from arena.tournament.config import valid_tournament_name
 from engine import PerudoError, Ruleset, RulesetError, seed_from_hex
 

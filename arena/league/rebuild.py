@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena.league.store import LeagueStore, SqliteStore, StoreError, is_url, open_store, recorded
+from arena.store import LeagueStore, SqliteStore, StoreError, is_url, open_store, recorded
 from arena.tournament.folder import ResultsError, TournamentFolder
 from arena.tournament.info import TournamentInfo
 from arena.tournament.lock import FolderBusyError, FolderLock

@@ -29,13 +29,13 @@ import grpc
 
 from arena.bots.capacity import check_jobs
 from arena.bots.sandbox import SandboxMode
-from arena.league.store import is_url, open_store
 from arena.protocol._proto.perudo.v1 import admin_pb2 as apb
 from arena.protocol._proto.perudo.v1 import admin_pb2_grpc as apb_grpc
 from arena.records import GameLine, Json
 from arena.referee.auth import TokenBook
 from arena.referee.pool import Lobby
 from arena.referee.server import ListenError, Referee, ServerLimits, Tls
+from arena.store import is_url, open_store
 from arena.tournament.config import TournamentConfig, TournamentError, Venue, too_few
 from arena.tournament.ratings import Standing
 from arena.tournament.schedule import Deals

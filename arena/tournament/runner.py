@@ -22,12 +22,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from arena.league.store import LeagueStore, StoreError
 from arena.records import GameLine, ReplayEvent
 from arena.referee.clock import TimeControl
 from arena.referee.descriptors import DescriptorReserve
 from arena.referee.match import AbsentSeat, GameRecord, GameSpec, Match, Seat
 from arena.referee.pool import Lobby
+from arena.store import LeagueStore, StoreError
 from arena.tournament.confident import UntilConfident
 from arena.tournament.folder import FinishedGames, TournamentFolder
 from arena.tournament.info import RunStatus, TournamentInfo

@@ -24,11 +24,11 @@ from arena.bots.cgroups import CgroupRoot
 from arena.bots.limits import Confinement, DescriptorError, raise_open_files_limit
 from arena.bots.manifest import BotSpec, ManifestError
 from arena.bots.sandbox import Sandbox, SandboxError, decide
-from arena.league.store import LeagueStore, StoreError, open_store, recorded
 from arena.referee.auth import TokenBook
 from arena.referee.clock import TimeControlError
 from arena.referee.pool import Lobby
 from arena.referee.server import Referee, ServerLimits
+from arena.store import LeagueStore, StoreError, open_store, recorded
 from arena.tournament.config import TournamentConfig, TournamentError, Venue, valid_tournament_name
 from arena.tournament.folder import ResultsError, TournamentFolder
 from arena.tournament.info import Entrant, RunStatus, TournamentInfo

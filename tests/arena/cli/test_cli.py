@@ -15,8 +15,8 @@ import pytest
 
 from arena.cli.main import main
 from arena.cli.replay import tell
-from arena.league.store import SqliteStore
 from arena.records import GameLine, Replay
+from arena.store import SqliteStore
 from arena.tournament.ratings import rate_all, result_of
 from engine import preset
 
@@ -90,7 +90,7 @@ def test_leaderboard_json_lists_the_bots_of_the_league(night: Night, tmp_path: P
             "night2",
             GameLine("g0", 0, ("meek", "zed"), ("zed", "meek"), faults=(), think_ms={}),
         )
-        expected = rate_all(store.results()).table()
+        expected = rate_all([result_of(line) for _, line in store.lines()]).table()
     finally:
         store.close()
     done = arena("leaderboard", "--league", str(league), "--json")

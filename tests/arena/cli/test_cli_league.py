@@ -29,8 +29,8 @@ from cli_harness import (
     wait_for,
 )
 
-from arena.league.store import SqliteStore
 from arena.referee.auth import token_hash
+from arena.store import SqliteStore
 
 
 def test_token_commands_register_list_and_revoke(tmp_path: Path, cli: Cli) -> None:

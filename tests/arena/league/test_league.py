@@ -33,10 +33,10 @@ from league_harness import (
 )
 
 from arena.league.server import LeagueConfig, LeagueServer, admin_token_path
-from arena.league.store import SqliteStore
 from arena.protocol._proto.perudo.v1 import admin_pb2 as apb
 from arena.referee.auth import new_token, token_hash
 from arena.referee.server import Tls
+from arena.store import SqliteStore
 from arena.tournament.schedule import build
 
 # 1. Remote bots play a tournament started through the admin service.
@@ -84,9 +84,9 @@ def test_remote_bots_play_a_tournament_started_through_the_admin_service(tmp_pat
 
             store = SqliteStore(tmp_path / "league" / "league.sqlite")
             try:
-                assert store.game_ids("night-1") == set(ids)
+                assert {line.game for _, line in store.lines(["night-1"])} == set(ids)
                 assert store.tournaments() == [("night-1", 6)]
-                assert len(store.results()) == 6
+                assert len(store.lines()) == 6
             finally:
                 store.close()
             # The tournament is over; the remote bots stay in the lobby for the next one.
@@ -343,7 +343,7 @@ def test_a_bot_gone_between_games_has_its_games_dropped_after_the_grace(tmp_path
             )
             store = SqliteStore(tmp_path / "league" / "league.sqlite")
             try:
-                assert store.game_ids("left") == set(done)
+                assert {line.game for _, line in store.lines(["left"])} == set(done)
             finally:
                 store.close()
 
@@ -466,8 +466,10 @@ def assert_league_holds(path: Path, tournaments: dict[str, Tournament]) -> None:
         counts = [(name, len(t.lines())) for name, t in tournaments.items()]
         assert store.tournaments() == counts
         for name, tournament in tournaments.items():
-            assert store.game_ids(name) == {line["game"] for line in tournament.lines()}
-        assert len(store.results()) == sum(count for _, count in counts)
+            assert {line.game for _, line in store.lines([name])} == {
+                line["game"] for line in tournament.lines()
+            }
+        assert len(store.lines()) == sum(count for _, count in counts)
     finally:
         store.close()
 

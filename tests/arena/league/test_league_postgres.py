@@ -18,7 +18,7 @@ from league_harness import league, run
 from tournament_harness import ARENA, Recorder, copy_bots, lines_of
 
 from arena.league.server import admin_token_path
-from arena.league.store import LeagueStore, open_store, recorded
+from arena.store import LeagueStore, open_store, recorded
 from arena.tournament.config import TournamentConfig, TournamentError
 from arena.tournament.folder import TournamentFolder
 from arena.tournament.tournament import Tournament
@@ -58,7 +58,7 @@ def _planned(folder: Path) -> set[str]:
 def _stored(url: str, tournament: str) -> set[str]:
     store = open_store(url)
     try:
-        return store.game_ids(tournament)
+        return {line.game for _, line in store.lines([tournament])}
     finally:
         store.close()
 

@@ -13,8 +13,8 @@ from rich.console import Console
 
 from arena.cli.live import leaderboard_table
 from arena.cli.main import main
-from arena.league.store import SqliteStore
 from arena.records import GameLine
+from arena.store import SqliteStore
 from arena.tournament.standings import board
 
 

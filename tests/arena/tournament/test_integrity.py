@@ -25,8 +25,8 @@ from league_harness import opened_databases
 from tournament_harness import Recorder, arena_process, copy_bots, finish, lines_of
 
 from arena.cli.main import main
-from arena.league.store import LeagueStore, SqliteStore
 from arena.records import GameLine
+from arena.store import LeagueStore, SqliteStore
 from arena.tournament.config import TournamentConfig, TournamentError
 from arena.tournament.folder import TournamentFolder
 from arena.tournament.tournament import Tournament
@@ -76,7 +76,7 @@ def resume(folder: Path) -> tuple[Any, Recorder]:
 def store_ids(folder: Path) -> set[str]:
     store = SqliteStore(Path(_info(folder)["league"]))
     try:
-        return store.game_ids(_info(folder)["id"])
+        return {line.game for _, line in store.lines([_info(folder)["id"]])}
     finally:
         store.close()
 

@@ -36,8 +36,8 @@ from tournament_harness import (
 
 import engine
 from arena.bots.manifest import load_entry
-from arena.league.store import SqliteStore
 from arena.records import GameLine
+from arena.store import SqliteStore
 from arena.tournament.config import TournamentConfig, TournamentError
 from arena.tournament.ratings import rate_all, result_of
 from arena.tournament.schedule import build
@@ -177,7 +177,9 @@ def test_leaderboard_files_count_every_game_for_each_player(played: Played) -> N
 def test_the_league_store_has_exactly_those_games(played: Played) -> None:
     store = SqliteStore(played.root / "out" / "league.sqlite")
     try:
-        assert store.game_ids("e2e") == {line["game"] for line in lines_of(played.folder)}
+        assert {line.game for _, line in store.lines(["e2e"])} == {
+            line["game"] for line in lines_of(played.folder)
+        }
         assert store.tournaments() == [("e2e", 6)]
     finally:
         store.close()
@@ -381,7 +383,7 @@ def _check_complete(folder: Path) -> None:
     assert {p.stem for p in (folder / "replays").glob("*.json")} == set(ids)
     store = SqliteStore(Path(info["league"]))
     try:
-        assert store.game_ids(info["id"]) == set(ids)
+        assert {line.game for _, line in store.lines([info["id"]])} == set(ids)
     finally:
         store.close()
 

@@ -17,14 +17,14 @@ import contextlib
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from arena.league.store import (
+from arena.store.address import shown
+from arena.store.league_store import (
     SCHEMA_VERSION,
     LeagueStore,
     Row,
     Statement,
     StoreError,
     migration,
-    shown,
 )
 
 try:

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from league_harness import opened_databases
 
-from arena.league.store import LeagueStore, SqliteStore, StoreError, open_store
 from arena.protocol.faults import Fault, FaultKind, FaultRecord
 from arena.records import GameLine
+from arena.store import LeagueStore, SqliteStore, StoreError, open_store
 
 
 def _line(game: str, index: int, ranking: list[str], faults: int = 0, pad: int = 0) -> GameLine:
@@ -51,9 +51,9 @@ def test_a_game_written_twice_counts_once(store: LeagueStore) -> None:
     assert store.add_game("t1", line) is False
     other = dataclasses.replace(line, ranking=("b", "a"))
     assert store.add_game("t1", other) is False  # the id decides
-    assert store.game_ids("t1") == {"g1"}
+    assert {line.game for _, line in store.lines(["t1"])} == {"g1"}
     assert store.tournaments() == [("t1", 1)]
-    assert [r.ranking for r in store.results()] == [("a", "b")]
+    assert [line.ranking for _, line in store.lines()] == [("a", "b")]
 
 
 def test_the_same_game_id_in_two_tournaments_is_two_games(store: LeagueStore) -> None:
@@ -61,8 +61,12 @@ def test_the_same_game_id_in_two_tournaments_is_two_games(store: LeagueStore) ->
     store.add_tournament("t2", {})
     assert store.add_game("t1", _line("g1", 0, ["a", "b"]))
     assert store.add_game("t2", _line("g1", 0, ["b", "a"]))
-    assert store.game_ids("t1") == store.game_ids("t2") == {"g1"}
-    assert len(store.results()) == 2
+    assert (
+        {line.game for _, line in store.lines(["t1"])}
+        == {line.game for _, line in store.lines(["t2"])}
+        == {"g1"}
+    )
+    assert len(store.lines()) == 2
 
 
 def test_tournaments_and_games_keep_their_order(where: Path | str, store: LeagueStore) -> None:
@@ -82,13 +86,13 @@ def test_tournaments_and_games_keep_their_order(where: Path | str, store: League
         ("x", "y"),
         ("y", "x"),
     ]
-    assert [r.ranking for r in store.results()] == expected
+    assert [line.ranking for _, line in store.lines()] == expected
     assert store.tournaments() == [("zeta", 3), ("alpha", 2)]
-    assert store.results()[2].faults == {"b": 1}
+    assert store.lines()[2][1].fault_counts() == {"b": 1}
     store.close()
     reopened = open_store(where)
     try:
-        assert [r.ranking for r in reopened.results()] == expected
+        assert [line.ranking for _, line in reopened.lines()] == expected
         assert reopened.tournaments() == [("zeta", 3), ("alpha", 2)]
         assert reopened.add_game("zeta", _line("z0", 0, ["a", "b", "c"])) is False
     finally:
@@ -98,7 +102,7 @@ def test_tournaments_and_games_keep_their_order(where: Path | str, store: League
 def test_a_tournament_without_games_is_listed(store: LeagueStore) -> None:
     store.add_tournament("empty", {})
     assert store.tournaments() == [("empty", 0)]
-    assert store.results() == []
+    assert store.lines() == []
 
 
 def test_entrants(store: LeagueStore) -> None:
@@ -122,7 +126,7 @@ def test_removing_a_tournament_takes_its_games_out(store: LeagueStore) -> None:
     assert store.remove_tournament("t1") == 2
     assert store.remove_tournament("t1") is None
     assert store.tournaments() == [("t2", 1)]
-    assert [r.ranking for r in store.results()] == [("b", "a")]
+    assert [line.ranking for _, line in store.lines()] == [("b", "a")]
 
 
 def _filled(path: Path) -> bytes:
@@ -166,8 +170,8 @@ def test_a_full_store_says_so_and_stays_usable(
     with pytest.raises(StoreError, match=r"database or disk is full.*free some space"):
         for i in range(100):
             store.add_game("t1", _line(f"g{i}", i, ["a", "b"], pad=300))
-    kept = store.game_ids("t1")
+    kept = {line.game for _, line in store.lines(["t1"])}
     db.execute("PRAGMA max_page_count = 1000000")
     assert store.add_game("t1", _line("late", 100, ["a", "b"]))  # no transaction was left open
-    assert store.game_ids("t1") == kept | {"late"}
+    assert {line.game for _, line in store.lines(["t1"])} == kept | {"late"}
     store.close()

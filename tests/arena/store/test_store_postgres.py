@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 from postgres_harness import PostgresServer
 
-from arena.league.store import SCHEMA_VERSION, LeagueStore, StoreError, open_store, recorded, shown
 from arena.records import GameLine
+from arena.store import LeagueStore, StoreError, open_store, recorded, shown
+from arena.store.league_store import SCHEMA_VERSION
 
 psycopg = pytest.importorskip("psycopg", reason="pip install -e '.[dev]' (it has [postgres])")
 
@@ -60,7 +61,7 @@ def test_a_retried_write_from_another_connection_counts_once(postgres_url: str) 
         # The coordinator did not hear the commit (the connection broke) and writes it again.
         assert retry.add_game("night", _line("g1", 0, ("b", "a"))) is False
         assert retry.tournaments() == [("night", 1)]
-        assert [r.ranking for r in first.results()] == [("a", "b")]
+        assert [line.ranking for _, line in first.lines()] == [("a", "b")]
     finally:
         first.close()
         retry.close()
@@ -103,8 +104,10 @@ def test_two_coordinators_write_at_once_and_keep_the_order(postgres_url: str) ->
     try:
         assert store.tournaments() == [("night0", games), ("night1", games)]
         for i in range(2):
-            assert store.game_ids(f"night{i}") == {f"g{n}" for n in range(games)}
-        winners = [r.ranking[0] for r in store.results()]
+            assert {line.game for _, line in store.lines([f"night{i}"])} == {
+                f"g{n}" for n in range(games)
+            }
+        winners = [line.ranking[0] for _, line in store.lines()]
         assert winners == [f"t{i}-g{n}" for i in range(2) for n in range(games)]
     finally:
         store.close()
@@ -211,7 +214,7 @@ def test_a_dropped_connection_fails_one_call_and_is_made_again(postgres_url: str
 
 def test_the_sqlite_league_loads_no_psycopg() -> None:
     probe = (
-        "import sys, arena.league.store as s, pathlib, tempfile; "
+        "import sys, arena.store as s, pathlib, tempfile; "
         "s.open_store(pathlib.Path(tempfile.mkdtemp()) / 'l.sqlite').close(); "
         "print('psycopg' in sys.modules)"
     )
@@ -224,7 +227,7 @@ def test_the_sqlite_league_loads_no_psycopg() -> None:
 def test_without_psycopg_a_postgres_league_says_what_to_install() -> None:
     probe = (
         "import sys; sys.modules['psycopg'] = None\n"  # what an import of a missing package does
-        "from arena.league.store import StoreError, open_store\n"
+        "from arena.store import StoreError, open_store\n"
         "try:\n"
         "    open_store('postgresql://127.0.0.1/league')\n"
         "except StoreError as error:\n"
