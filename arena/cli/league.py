@@ -44,6 +44,12 @@ def add_commands(commands: Any) -> None:
     serve.add_argument("--admin", default=DEFAULT_ADMIN, help="where the organiser connects")
     serve.add_argument("--tls-cert", type=Path, help="certificate (PEM) for TLS")
     serve.add_argument("--tls-key", type=Path, help="private key (PEM) for TLS")
+    serve.add_argument(
+        "--tls-ca",
+        type=Path,
+        help="the CA certificate (PEM) that signed --tls-cert, which the local bots (--bots) "
+        "trust; default: --tls-cert itself, a self-signed one",
+    )
     serve.add_argument("--league", type=validate.league_store, default=DEFAULT_LEAGUE)
     serve.add_argument("--out", type=validate.out_folder, default=Path("results"))
     serve.add_argument(
@@ -190,12 +196,15 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
         if not (args.tls_cert and args.tls_key):
             raise TournamentError("TLS needs both --tls-cert and --tls-key")
         tls = Tls(args.tls_cert.read_bytes(), args.tls_key.read_bytes())
+    elif args.tls_ca:
+        raise TournamentError("--tls-ca needs --tls-cert and --tls-key")
     config = LeagueConfig(
         listen=args.listen,
         admin_listen=args.admin,
         league=args.league,
         out=args.out,
         tls=tls,
+        tls_ca=args.tls_ca.read_bytes() if args.tls_ca else None,
         limits=ServerLimits(
             max_message_bytes=args.max_message_bytes, hello_timeout=args.hello_timeout
         ),
@@ -233,6 +242,8 @@ async def _serve_league(server: LeagueServer, console: Console, say: Callable[[s
         f"Referee listening on {host}:{server.port}{' (TLS)' if config.tls else ''}",
         highlight=False,
     )
+    if server.local_tls is not None:
+        console.print(server.local_tls.describe(), highlight=False, markup=False)
     console.print(
         f"Admin on {config.admin_listen.rpartition(':')[0]}:{server.admin_port}; "
         f"token in {admin_token_path(config.league, config.out)}",

@@ -32,6 +32,9 @@ Policy = Callable[[TimedObservation], wire.Answer]
 """A function of the game's view and its clock; one of an `engine.Observation` alone fits too."""
 GameOverHook = Callable[[pb.GameOver], None]
 
+UNIX_SERVER_NAME = "localhost"
+"""The name a certificate is checked against on a Unix socket."""
+
 _REFUSALS = {
     grpc.StatusCode.UNAUTHENTICATED,
     grpc.StatusCode.PERMISSION_DENIED,
@@ -58,7 +61,13 @@ class Connection:
         if not self.tls:
             return grpc.aio.insecure_channel(self.address)
         roots = Path(self.ca_file).read_bytes() if self.ca_file else None
-        return grpc.aio.secure_channel(self.address, grpc.ssl_channel_credentials(roots))
+        # A Unix socket's server is `localhost`, as grpc-go and grpc-js name it; Python's
+        # gRPC would name it by its path, which no certificate is made out to.
+        unix = self.address.startswith(("unix:", "unix-abstract:"))
+        options = [("grpc.default_authority", UNIX_SERVER_NAME)] if unix else []
+        return grpc.aio.secure_channel(
+            self.address, grpc.ssl_channel_credentials(roots), options=options
+        )
 
 
 class Handler(Protocol):

@@ -29,6 +29,7 @@ import grpc
 
 from arena.bots.capacity import check_jobs
 from arena.bots.sandbox import SandboxMode
+from arena.league.local_tls import LocalTls, decide_local_tls
 from arena.league.store import is_url, open_store
 from arena.protocol._proto.perudo.v1 import admin_pb2 as apb
 from arena.protocol._proto.perudo.v1 import admin_pb2_grpc as apb_grpc
@@ -60,6 +61,9 @@ class LeagueConfig:
     """An SQLite file or a postgresql:// URL."""
     out: Path = Path("results")
     tls: Tls | None = None
+    tls_ca: bytes | None = None
+    """The certificate of the CA that signed `tls`'s, which local bots trust; None: `tls`'s
+    own certificate (a self-signed one)."""
     limits: ServerLimits = dataclasses.field(default_factory=ServerLimits)
     sessions_per_bot: int = 8
     defaults: TournamentConfig = dataclasses.field(
@@ -192,12 +196,20 @@ class LeagueServer:
         self._arrivals: asyncio.Task[None] | None = None
         # Local bots (--bots) dial a Unix socket here: sandboxed, they have no network.
         self._private = Path(tempfile.mkdtemp(prefix="perudo-league-"))
+        self.local_tls: LocalTls | None = None
+        """With TLS, whether local bots dial the Unix socket with it too (and why not)."""
 
     async def start(self) -> str:
         """Start both services; return the admin token (also written beside the league)."""
+        tls = self.config.tls
+        if tls is not None:
+            self.local_tls = decide_local_tls(tls, self.config.tls_ca, self._private)
         try:
             self.port = await self.referee.start(
-                self.config.listen, self.config.tls, unix_socket=self._private / "referee.sock"
+                self.config.listen,
+                tls,
+                unix_socket=self._private / "referee.sock",
+                unix_tls=self.local_tls is not None and self.local_tls.ca_file is not None,
             )
         except RuntimeError:  # what grpc raises for an address it cannot bind
             raise ListenError(f"could not listen on {self.config.listen}") from None
@@ -312,7 +324,8 @@ class LeagueServer:
         )
         tournament = Tournament(config, observer, tables=self._tables)
         self._tournament = tournament
-        venue = Venue(self.referee, self.port, tuple(remote))
+        local_ca = self.local_tls.ca_file if self.local_tls is not None else None
+        venue = Venue(self.referee, self.port, tuple(remote), local_ca)
 
         async def run() -> None:
             try:

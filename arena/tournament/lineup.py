@@ -202,6 +202,7 @@ class Lineup:
         sessions = min(bot.sessions or jobs, jobs)
         address = self.confinement.address(port)
         env = arena_variables(address, bot.name, tokens.issue(bot.name), sessions)
+        env.update(self.confinement.tls_variables())
         process = await BotProcess.start(
             bot, env, folder.logs / f"{bot.name}.log", self.config.limits, self.confinement
         )

@@ -1,4 +1,4 @@
-"""A throwaway self-signed certificate for 127.0.0.1 and localhost, made with openssl."""
+"""A throwaway self-signed certificate (127.0.0.1 and localhost unless told), made by openssl."""
 
 from __future__ import annotations
 
@@ -9,8 +9,11 @@ from pathlib import Path
 import pytest
 
 
-def self_signed(folder: Path) -> tuple[Path, Path]:
-    """(certificate, key) in `folder`; the test is skipped where openssl cannot make them."""
+def self_signed(
+    folder: Path, names: str = "IP:127.0.0.1,DNS:localhost", common: str = "localhost"
+) -> tuple[Path, Path]:
+    """(certificate, key) in `folder`, made out to `names` (its subjectAltName); the test is
+    skipped where openssl cannot make them."""
     openssl = shutil.which("openssl")
     if openssl is None:
         pytest.skip("the openssl command is needed to make a self-signed certificate")
@@ -18,8 +21,8 @@ def self_signed(folder: Path) -> tuple[Path, Path]:
     made = subprocess.run(
         [
             *(openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes"),
-            *("-keyout", str(key), "-out", str(cert), "-days", "1", "-subj", "/CN=localhost"),
-            *("-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"),
+            *("-keyout", str(key), "-out", str(cert), "-days", "1", "-subj", f"/CN={common}"),
+            *("-addext", f"subjectAltName={names}"),
         ],
         capture_output=True,
         text=True,
