@@ -15,7 +15,7 @@ from pathlib import Path
 
 from arena.bots.cgroups import CgroupRoot
 from arena.bots.manifest import BotSpec
-from arena.bots.sandbox import SOCKET_INSIDE, Sandbox
+from arena.bots.sandbox import CA_INSIDE, SOCKET_INSIDE, Sandbox
 from arena.errors import ArenaError
 
 
@@ -70,8 +70,11 @@ class Confinement:
     """The referee's Unix socket on the host, which sandboxed bots dial."""
     tls_port: bool = False
     """The referee's TCP port speaks TLS (a league server's): local bots, sandboxed or
-    not, dial the Unix socket, which no network reaches, instead of needing a
-    certificate made out to 127.0.0.1."""
+    not, dial the Unix socket, which sandboxed bots can reach and whose server
+    clients name `localhost` (see `arena.league.local_tls`)."""
+    ca_file: Path | None = None
+    """The Unix socket speaks TLS too, and local bots trust this file (the CA that signed
+    the server's certificate, or the certificate itself): bound into the sandbox."""
 
     def address(self, port: int) -> str:
         if self.socket is not None and self.sandbox.active:
@@ -80,9 +83,23 @@ class Confinement:
             return f"unix:{self.socket}"
         return f"127.0.0.1:{port}"
 
+    def tls_variables(self) -> dict[str, str]:
+        """PERUDO_TLS and PERUDO_CA_FILE, as the guide has every bot read them, when the
+        socket local bots dial speaks TLS; nothing when it does not."""
+        if self.ca_file is None or self.socket is None:
+            return {}
+        seen = CA_INSIDE if self.sandbox.active else self.ca_file
+        return {"PERUDO_TLS": "1", "PERUDO_CA_FILE": str(seen)}
+
     def describe(self, limits: ResourceLimits) -> list[str]:
         cgroups = self.cgroups.controllers if self.cgroups is not None else ()
-        return [self.sandbox.describe(), limits.describe(cgroups, self.sandbox.active)]
+        lines = [self.sandbox.describe(), limits.describe(cgroups, self.sandbox.active)]
+        if self.tls_port and self.socket is not None:
+            how = (
+                "with TLS" if self.ca_file is not None else "in plaintext, which no network reaches"
+            )
+            lines.append(f"local bots dial the referee's Unix socket {how}")
+        return lines
 
 
 DESCRIPTOR_HEADROOM = 128

@@ -9,6 +9,7 @@ A sub-folder is a bot when it holds `bot.toml`:
     sessions = 4                # optional, most games it plays at once
     requires = ["node"]         # optional, programs that must be on PATH
     memory_mb = 2048            # optional, address-space limit (at most --memory-mb)
+    connect_timeout = 60        # optional, seconds to connect, in place of --connect-timeout
 
 A manifest may ask for less than the organiser allows, never for more: the
 limits are ceilings (`arena.bots.limits`), applied where the bot is started.
@@ -43,7 +44,19 @@ MANIFEST = "bot.toml"
 STAMP = ".perudo-build"
 """The arena's record of a bot's last good build (see `arena.bots.buildstamp`)."""
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")
-_KEYS = {"name", "run", "build", "build_timeout", "sessions", "requires", "memory_mb"}
+_KEYS = {
+    "name",
+    "run",
+    "build",
+    "build_timeout",
+    "sessions",
+    "requires",
+    "memory_mb",
+    "connect_timeout",
+}
+MAX_CONNECT_TIMEOUT = 600.0
+"""The longest a manifest may ask to connect: a bot still loading after ten minutes is
+stuck, and the night waits for it."""
 _INTERPRETERS = {".py": ["python"], ".js": ["node"], ".sh": ["bash"]}
 
 
@@ -67,7 +80,16 @@ class BotSpec:
     sessions: int | None = None
     requires: tuple[str, ...] = ()
     memory_mb: int | None = None
+    connect_timeout: float | None = None
+    """Seconds it may take to connect (a model to load, say); None: the organiser's default."""
     files_hash: str = field(default="", compare=False)
+
+    def connect_window(self, default: float) -> tuple[float, str]:
+        """The seconds this bot has to connect, and what gave them, for the error that says
+        it did not: its manifest's `connect_timeout`, else `default` (--connect-timeout)."""
+        if self.connect_timeout is None:
+            return default, "--connect-timeout"
+        return self.connect_timeout, f"connect_timeout in its {MANIFEST}"
 
     @property
     def programs(self) -> tuple[str, ...]:
@@ -157,6 +179,7 @@ def _from_manifest(folder: Path, manifest: Path) -> BotSpec:
     timeout = _get(data, "build_timeout", (int, float))
     sessions = _get(data, "sessions", int)
     memory = _get(data, "memory_mb", int)
+    connect = _get(data, "connect_timeout", (int, float))
     requires = data.get("requires", [])
     if not isinstance(requires, list) or not all(isinstance(r, str) for r in requires):
         raise ManifestError(f"{MANIFEST}: 'requires' must be a list of program names")
@@ -166,6 +189,11 @@ def _from_manifest(folder: Path, manifest: Path) -> BotSpec:
         raise ManifestError(f"{MANIFEST}: 'sessions' must be 1..64")
     if memory is not None and memory < 256:
         raise ManifestError(f"{MANIFEST}: 'memory_mb' must be at least 256 (address space)")
+    if connect is not None and not 0 < connect <= MAX_CONNECT_TIMEOUT:
+        raise ManifestError(
+            f"{MANIFEST}: 'connect_timeout' must be more than 0 and at most "
+            f"{MAX_CONNECT_TIMEOUT:.0f} seconds, got {connect!r}"
+        )
     return BotSpec(
         name=name,
         path=folder,
@@ -176,6 +204,7 @@ def _from_manifest(folder: Path, manifest: Path) -> BotSpec:
         sessions=sessions,
         requires=tuple(requires),
         memory_mb=memory,
+        connect_timeout=float(connect) if connect is not None else None,
         files_hash=hash_folder(folder),
     )
 

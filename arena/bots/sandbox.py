@@ -45,6 +45,8 @@ from arena.bots.toolcache import host_caches
 from arena.errors import ArenaError
 
 SOCKET_INSIDE = Path("/run/perudo/referee.sock")
+CA_INSIDE = Path("/run/perudo/ca.pem")
+"""Where a sandboxed bot finds the certificate it trusts, a TLS league server's."""
 _ETC = (
     "ld.so.cache",
     "ld.so.conf",
@@ -146,6 +148,8 @@ class Jail:
     """A build: the bot's folder writable, and the network shared."""
     socket: Path | None = None
     """The referee's Unix socket on the host, bound at `SOCKET_INSIDE`."""
+    ca_file: Path | None = None
+    """The certificate a bot of a TLS league server trusts, bound read-only at `CA_INSIDE`."""
     programs: tuple[str, ...] = ()
     """Programs the bot requires, whose install folders are bound when outside /usr."""
     caches: tuple[tuple[Path, Path], ...] = ()
@@ -191,6 +195,8 @@ class Jail:
             args += ["--ro-bind", str(path), str(path)]
         if self.socket is not None:
             args += ["--ro-bind", str(self.socket), str(SOCKET_INSIDE)]
+        if self.ca_file is not None:
+            args += ["--ro-bind", str(self.ca_file), str(CA_INSIDE)]
         args += ["--chdir", str(self.workdir), "--", *command]
         return args
 

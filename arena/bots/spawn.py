@@ -55,6 +55,7 @@ def launch_command(
         scratch_mb=limits.scratch_mb if build is None else limits.build_scratch_mb,
         writable=build is not None,
         socket=confinement.socket if build is None else None,
+        ca_file=confinement.ca_file if build is None else None,
         programs=spec.programs,
         caches=build.writable if build is not None else (),
         readonly=build.readonly if build is not None else (),

@@ -336,7 +336,14 @@ async def _check_in(
     lobby.crash_probes[spec.name] = exit_probe(process.process)
     try:
         await _check_running(
-            record, lobby, spec.name, process, logs, clock, connect_timeout, sessions
+            record,
+            lobby,
+            spec.name,
+            process,
+            logs,
+            clock,
+            spec.connect_window(connect_timeout),
+            sessions,
         )
     finally:
         await referee.stop("the check is over")
@@ -353,16 +360,17 @@ async def _check_running(
     process: BotProcess,
     logs: Path,
     clock: TimeControl,
-    connect_timeout: float,
+    window: tuple[float, str],
     sessions: int,
 ) -> None:
+    connect_timeout, given = window  # the bot's manifest's, else --connect-timeout
     deadline = time.monotonic() + connect_timeout
     while not lobby.connected().get(name) and process.alive and time.monotonic() < deadline:
         await asyncio.sleep(0.05)
     if not lobby.connected().get(name):
         code = process.process.returncode
         if process.alive:
-            why = f"nothing within {connect_timeout:.0f} s"
+            why = f"nothing within {connect_timeout:g} s ({given})"
         else:
             why = "its process exited" if code is None else f"its process {describe_exit(code)}"
         record(Check(CONNECTS, False, f"{why}; last log line: {last_line(logs / 'bot.log', 300)}"))

@@ -1,41 +1,33 @@
-"""`arena serve`, `arena token` and `arena admin`: the league server from the terminal."""
+"""`arena serve`, `arena token` and `arena league`: the league server, its entrants and its store.
+
+`arena admin`, which talks to a running server, is `arena.cli.admin`.
+"""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
 import contextlib
-import json
-import os
 import signal
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import grpc
 from rich.console import Console
 
 from arena.bots.capacity import default_jobs
 from arena.bots.manifest import valid_name
-from arena.cli import live, options, validate, webpage
+from arena.cli import admin, validate, webpage
+from arena.cli.admin import DEFAULT_ADMIN, DEFAULT_LEAGUE
 from arena.league.handshakes import HandshakeWatch
 from arena.league.rebuild import rebuild
 from arena.league.server import LeagueConfig, LeagueServer, admin_token_path
-from arena.protocol._proto.perudo.v1 import admin_pb2 as apb
-from arena.protocol._proto.perudo.v1 import admin_pb2_grpc as apb_grpc
-from arena.records import GameLine, Json, LeaderboardRow
 from arena.referee.auth import new_token, token_hash
 from arena.referee.server import ServerLimits, Tls
 from arena.store import is_url, open_store, shown
 from arena.tournament.config import TournamentConfig, TournamentError
-from arena.tournament.ratings import Standing
-from arena.tournament.report import BotTimes, SlowDecision
-from arena.tournament.tournament import Progress
 from arena.web.spectator import Spectator
-
-DEFAULT_LEAGUE = Path("results/league.sqlite")
-DEFAULT_ADMIN = "127.0.0.1:50052"
 
 
 def add_commands(commands: Any) -> None:
@@ -44,6 +36,12 @@ def add_commands(commands: Any) -> None:
     serve.add_argument("--admin", default=DEFAULT_ADMIN, help="where the organiser connects")
     serve.add_argument("--tls-cert", type=Path, help="certificate (PEM) for TLS")
     serve.add_argument("--tls-key", type=Path, help="private key (PEM) for TLS")
+    serve.add_argument(
+        "--tls-ca",
+        type=Path,
+        help="the CA certificate (PEM) that signed --tls-cert, which the local bots (--bots) "
+        "trust; default: --tls-cert itself, a self-signed one",
+    )
     serve.add_argument("--league", type=validate.league_store, default=DEFAULT_LEAGUE)
     serve.add_argument("--out", type=validate.out_folder, default=Path("results"))
     serve.add_argument(
@@ -90,23 +88,7 @@ def add_commands(commands: Any) -> None:
         help="rebuild: a results folder to read (repeatable; default: the league's own folder)",
     )
 
-    admin = commands.add_parser("admin", help="talk to a running league server")
-    admin.add_argument("action", choices=["status", "start", "stop"])
-    admin.add_argument("--admin", default=DEFAULT_ADMIN, help="the server's admin address")
-    admin.add_argument("--token-file", type=Path, help="default: admin.token beside the league")
-    admin.add_argument("--league", type=validate.league_named, default=DEFAULT_LEAGUE)
-    admin.add_argument("--bots", type=Path, help="also start the local bots in this folder")
-    admin.add_argument("--only", nargs="+", default=[], help="only these connected bots")
-    admin.add_argument(
-        "--resume",
-        metavar="FOLDER",
-        help="start: continue this interrupted tournament (a folder, or a name under the "
-        "server's results folder) instead of a new one",
-    )
-    options.add_schedule_flags(admin)
-    options.add_fairness_flags(admin)
-    options.add_sandbox_flag(admin)
-    options.add_rules_flags(admin)
+    admin.add_command(commands)
 
 
 def cmd_token(args: argparse.Namespace, console: Console) -> int:
@@ -190,12 +172,15 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
         if not (args.tls_cert and args.tls_key):
             raise TournamentError("TLS needs both --tls-cert and --tls-key")
         tls = Tls(args.tls_cert.read_bytes(), args.tls_key.read_bytes())
+    elif args.tls_ca:
+        raise TournamentError("--tls-ca needs --tls-cert and --tls-key")
     config = LeagueConfig(
         listen=args.listen,
         admin_listen=args.admin,
         league=args.league,
         out=args.out,
         tls=tls,
+        tls_ca=args.tls_ca.read_bytes() if args.tls_ca else None,
         limits=ServerLimits(
             max_message_bytes=args.max_message_bytes, hello_timeout=args.hello_timeout
         ),
@@ -233,6 +218,8 @@ async def _serve_league(server: LeagueServer, console: Console, say: Callable[[s
         f"Referee listening on {host}:{server.port}{' (TLS)' if config.tls else ''}",
         highlight=False,
     )
+    if server.local_tls is not None:
+        console.print(server.local_tls.describe(), highlight=False, markup=False)
     console.print(
         f"Admin on {config.admin_listen.rpartition(':')[0]}:{server.admin_port}; "
         f"token in {admin_token_path(config.league, config.out)}",
@@ -251,157 +238,9 @@ async def _serve_league(server: LeagueServer, console: Console, say: Callable[[s
     return 0
 
 
-def _admin_call(
-    args: argparse.Namespace,
-) -> tuple[apb_grpc.AdminServiceStub, list[tuple[str, str]], grpc.aio.Channel]:
-    path = args.token_file or admin_token_path(args.league, Path("results"))
-    token = os.environ.get("PERUDO_ADMIN_TOKEN") or (
-        path.read_text().strip() if path.exists() else ""
-    )
-    if not token:
-        raise TournamentError(
-            f"no admin token: {path} does not exist and PERUDO_ADMIN_TOKEN is unset"
-        )
-    channel = grpc.aio.insecure_channel(args.admin)
-    stub = apb_grpc.AdminServiceStub(channel)  # type: ignore[no-untyped-call]
-    return stub, [("authorization", f"Bearer {token}")], channel
-
-
-def cmd_admin(args: argparse.Namespace, console: Console) -> int:
-    return asyncio.run(_admin(args, console))
-
-
-async def _admin(args: argparse.Namespace, console: Console) -> int:
-    stub, metadata, channel = _admin_call(args)
-    try:
-        if args.action == "status":
-            status = await stub.GetStatus(apb.GetStatusRequest(), metadata=metadata, timeout=10)
-            console.print(f"{len(status.bots)} bots connected", highlight=False)
-            for bot in status.bots:
-                console.print(f"  {bot.name}: {bot.sessions} session(s)", highlight=False)
-            if status.tournament:
-                console.print(
-                    f"Tournament {status.tournament}: "
-                    f"{status.games_done}/{status.games_total} games",
-                    highlight=False,
-                )
-            for waiting in status.waiting:
-                console.print(
-                    f"  waiting for {waiting.name} (disconnected), "
-                    f"{waiting.grace_left:.0f} s of grace left",
-                    markup=False,
-                    highlight=False,
-                )
-            return 0
-        if args.action == "stop":
-            reply = await stub.StopTournament(
-                apb.StopTournamentRequest(), metadata=metadata, timeout=10
-            )
-            console.print(
-                "Stopping the tournament." if reply.stopping else "No tournament is running."
-            )
-            return 0
-        return await _start(stub, metadata, args, console)
-    except grpc.aio.AioRpcError as error:
-        raise TournamentError(
-            f"the league server said {error.code().name}: {error.details()}"
-        ) from None
-    finally:
-        await channel.close(None)
-
-
-async def _start(
-    stub: apb_grpc.AdminServiceStub,
-    metadata: list[tuple[str, str]],
-    args: argparse.Namespace,
-    console: Console,
-) -> int:
-    ruleset = options.ruleset(args)
-    request = apb.StartTournamentRequest(
-        games=args.games or 0,  # 0: the server's default
-        table_size=args.table_size or 0,
-        jobs=args.jobs or 0,  # 0: the server's default, one game per core
-        move_time=args.move_time,
-        rules="rulebook",
-        rule_fields={k: str(v) for k, v in ruleset.to_mapping().items()},
-        seed_hex=args.seed or "",
-        bots_dir=str(args.bots.resolve()) if args.bots else "",
-        name=args.name or "",
-        only=args.only,
-        resume=_resume_argument(args.resume),
-        deals=args.deals,
-        sandbox=str(args.sandbox),
-        time_margin=args.time_margin,
-        time_bank=args.time_bank,
-        increment=args.increment,
-        force_jobs=args.force_jobs,
-    )
-    stream = stub.StartTournament(request, metadata=metadata)
-    loop = asyncio.get_running_loop()
-
-    stopping: list[asyncio.Task[Any]] = []
-
-    def interrupt() -> None:
-        console.print("[yellow]![/] asking the server to stop after the games in flight")
-        call = stub.StopTournament(apb.StopTournamentRequest(), metadata=metadata, timeout=10)
-        stopping.append(asyncio.ensure_future(call))
-
-    loop.add_signal_handler(signal.SIGINT, interrupt)
-    with live.LiveView(console) as view:
-        return await _follow(stream, view, console)
-
-
-async def _follow(stream: Any, view: live.LiveView, console: Console) -> int:
-    handlers: dict[str, Callable[[dict[str, Any]], None]] = {
-        "started_json": lambda d: view.started(
-            Path(d["folder"]), d["entrants"], Progress(d["done"], d["total"], time.monotonic(), 0)
-        ),
-        "game_json": lambda d: view.game_finished(
-            GameLine.from_json(d["line"]),
-            _standings(d["table"]),
-            Progress(d["done"], d["total"], time.monotonic() - d["elapsed"], d["played_now"]),
-        ),
-        "build_json": lambda d: view.building(d["name"], d["running"]),
-    }
-    async for event in stream:
-        kind = event.WhichOneof("kind")
-        if kind == "note":
-            view.note(event.note)
-        elif kind == "error":
-            raise TournamentError(event.error)
-        elif kind == "finished_json":
-            data = json.loads(event.finished_json)
-            view.__exit__()
-            times = [BotTimes(**t) for t in data.get("times", [])]
-            console.print(
-                live.leaderboard_table(
-                    _standings(data["table"]), f"Leaderboard ({data['games']} games)"
-                )
-            )
-            report = live.report_lines(
-                [tuple(s) for s in data.get("skipped", [])],
-                data.get("faults", {}),
-                [SlowDecision(**d) for d in data.get("slowest", [])],
-                times,
-            )
-            for line in report:
-                console.print(line, highlight=False, markup=False)
-            console.print(f"Results: {data['folder']} ({data['status']})", highlight=False)
-            return 0 if data["status"] == "finished" else 130
-        else:
-            handlers[kind](json.loads(getattr(event, kind)))
-    raise TournamentError("the league server closed the stream before the tournament ended")
-
-
-def _resume_argument(given: str | None) -> str:
-    """A folder here as an absolute path (the server may run elsewhere), else a name as given."""
-    if not given:
-        return ""
-    return str(Path(given).resolve()) if Path(given).is_dir() else given
-
-
-def _standings(rows: list[Json]) -> list[Standing]:
-    return [Standing.from_row(LeaderboardRow.from_json(r)) for r in rows]
-
-
-COMMANDS = {"serve": cmd_serve, "token": cmd_token, "admin": cmd_admin, "league": cmd_league}
+COMMANDS = {
+    "serve": cmd_serve,
+    "token": cmd_token,
+    "admin": admin.cmd_admin,
+    "league": cmd_league,
+}

@@ -32,7 +32,6 @@ from arena.errors import ArenaError
 from arena.rankings import LEVEL
 from arena.tournament.config import TournamentConfig, TournamentError
 from arena.tournament.folder import ResultsError, TournamentFolder
-from arena.tournament.recovery import DEFAULT_RESTARTS
 from arena.tournament.schedule import Deals
 from arena.tournament.tournament import Observers, Summary, Tournament
 from arena.web.replay_page import replay_page
@@ -60,12 +59,7 @@ def _parser() -> argparse.ArgumentParser:
         help="continue an interrupted tournament",
     )
     options.add_schedule_flags(run)
-    run.add_argument(
-        "--gauntlet",
-        metavar="BOT",
-        help="seat BOT (a bot of --bots) at every table, the others filling the rest as evenly "
-        "as in a round robin: BOT against the field",
-    )
+    options.add_gauntlet_flag(run)
     run.add_argument(
         "--out",
         type=validate.out_folder,
@@ -105,17 +99,7 @@ def _parser() -> argparse.ArgumentParser:
         default=ResourceLimits().build_timeout,
         help="most seconds a bot's build may take (its manifest may ask for less)",
     )
-    run.add_argument(
-        "--recover",
-        type=validate.int_at_least(1),
-        nargs="?",
-        const=DEFAULT_RESTARTS,
-        default=0,
-        metavar="N",
-        help="start a bot whose process died again, at most N times in the tournament "
-        f"(default N {DEFAULT_RESTARTS}); the crash is still a fault in its game. "
-        "Without it a crash is final",
-    )
+    options.add_recover_flag(run)
     run.add_argument(
         "--until-confident",
         type=validate.level,
@@ -126,9 +110,7 @@ def _parser() -> argparse.ArgumentParser:
         f"separated at LEVEL (default {LEVEL:g}) or the --games budget is spent",
     )
     options.add_sandbox_flag(run)
-    run.add_argument(
-        "--rebuild", action="store_true", help="build every bot, even one unchanged since its last"
-    )
+    options.add_rebuild_flag(run)
     options.add_rules_flags(run)
     webpage.add_web_flag(run, "the tournament")
 

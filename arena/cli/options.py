@@ -8,6 +8,7 @@ from arena.bots.capacity import default_jobs
 from arena.bots.sandbox import SandboxMode
 from arena.cli import validate
 from arena.referee.match import DEFAULT_TIME_MARGIN
+from arena.tournament.recovery import DEFAULT_RESTARTS
 from arena.tournament.schedule import Deals
 from engine import PRESETS, Ruleset, preset
 
@@ -22,6 +23,37 @@ def add_sandbox_flag(parser: argparse.ArgumentParser) -> None:
         default=SandboxMode.AUTO,
         help="isolate local bots with bubblewrap: auto (where possible, else say why not), "
         "require (refuse without it), off (default auto)",
+    )
+
+
+def add_gauntlet_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--gauntlet",
+        metavar="BOT",
+        help="seat BOT at every table, the others filling the rest as evenly as in a round "
+        "robin: BOT against the field",
+    )
+
+
+def add_recover_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--recover",
+        type=validate.int_at_least(1),
+        nargs="?",
+        const=DEFAULT_RESTARTS,
+        default=0,
+        metavar="N",
+        help="start a local bot whose process died again, at most N times in the tournament "
+        f"(default N {DEFAULT_RESTARTS}); the crash is still a fault in its game. "
+        "Without it a crash is final",
+    )
+
+
+def add_rebuild_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--rebuild",
+        action="store_true",
+        help="build every local bot, even one unchanged since its last",
     )
 
 

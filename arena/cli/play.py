@@ -150,12 +150,13 @@ async def _play(args: argparse.Namespace, say: Say) -> int:
                 lobby.crash_probes[bot.name] = exit_probe(process.process)
             human = await _start_human(table.human, tokens.issue(table.human), port)
             lobby.crash_probes[table.human] = exit_probe(human)
-            ready = await lobby.wait_for(table.names, 1, args.connect_timeout)
+            # The slowest a bot's manifest allows to connect, if longer than --connect-timeout.
+            timeout = max(b.connect_window(args.connect_timeout)[0] for b in bots)
+            ready = await lobby.wait_for(table.names, 1, max(timeout, args.connect_timeout))
             missing = [n for n in table.names if n not in ready]
             if missing:
                 raise TournamentError(
-                    f"{', '.join(missing)} did not connect within {args.connect_timeout:.0f} s "
-                    f"(logs: {logs})"
+                    f"{', '.join(missing)} did not connect within {timeout:g} s (logs: {logs})"
                 )
             for index in range(1, args.games + 1):
                 record = await _game(lobby, table, options.ruleset(args), args.move_time, index)

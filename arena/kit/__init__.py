@@ -13,6 +13,10 @@
 
     run(act)
 
+`obs` is the game's view (`engine.Observation`) with `obs.clock` beside it:
+the decision's time left and bank, as the referee told them, and
+`obs.clock.remaining()`, the seconds left now.
+
 `run` reads the referee's address, the bot's name, its token and how many
 sessions to open from the environment the arena sets (PERUDO_ADDRESS,
 PERUDO_BOT_NAME, PERUDO_TOKEN, PERUDO_SESSIONS) or from the same flags on
@@ -45,6 +49,7 @@ from arena.kit.client import (
     serve,
     serve_sessions,
 )
+from arena.kit.clock import DecisionClock, TimedObservation
 from arena.kit.errors import KitError, NoRefereeError, RefusedError, SessionLostError
 from arena.protocol.wire import PASS, Answer, Pass
 from engine import Observation
@@ -53,6 +58,7 @@ __all__ = [
     "PASS",
     "Answer",
     "Connection",
+    "DecisionClock",
     "Handler",
     "KitError",
     "NoRefereeError",
@@ -62,6 +68,7 @@ __all__ = [
     "PolicyHandler",
     "RefusedError",
     "SessionLostError",
+    "TimedObservation",
     "connection_from_env",
     "run",
     "run_handler",

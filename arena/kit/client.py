@@ -8,7 +8,9 @@ Python function, or the JSON-lines bridge for a program in any language.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import sys
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,17 +18,22 @@ from typing import Protocol
 
 import grpc
 
+from arena.kit.clock import DecisionClock, TimedObservation
 from arena.kit.dialing import diagnose
 from arena.kit.errors import NoRefereeError, RefusedError, SessionLostError
 from arena.protocol import wire
 from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
 from arena.protocol._proto.perudo.v1 import referee_pb2_grpc as pb_grpc
-from engine import Observation, RoundOutcome
+from engine import RoundOutcome
 
 _EOF = grpc.aio.EOF  # type: ignore[attr-defined]  # missing from the stubs
 
-Policy = Callable[[Observation], wire.Answer]
+Policy = Callable[[TimedObservation], wire.Answer]
+"""A function of the game's view and its clock; one of an `engine.Observation` alone fits too."""
 GameOverHook = Callable[[pb.GameOver], None]
+
+UNIX_SERVER_NAME = "localhost"
+"""The name a certificate is checked against on a Unix socket."""
 
 _REFUSALS = {
     grpc.StatusCode.UNAUTHENTICATED,
@@ -54,7 +61,13 @@ class Connection:
         if not self.tls:
             return grpc.aio.insecure_channel(self.address)
         roots = Path(self.ca_file).read_bytes() if self.ca_file else None
-        return grpc.aio.secure_channel(self.address, grpc.ssl_channel_credentials(roots))
+        # A Unix socket's server is `localhost`, as grpc-go and grpc-js name it; Python's
+        # gRPC would name it by its path, which no certificate is made out to.
+        unix = self.address.startswith(("unix:", "unix-abstract:"))
+        options = [("grpc.default_authority", UNIX_SERVER_NAME)] if unix else []
+        return grpc.aio.secure_channel(
+            self.address, grpc.ssl_channel_credentials(roots), options=options
+        )
 
 
 class Handler(Protocol):
@@ -85,11 +98,14 @@ class PolicyHandler:
         return None
 
     async def request(self, request: pb.ActionRequest) -> pb.Action:
+        clock = DecisionClock.of(request, time.monotonic())
         known = self._history.get(request.game_id, ())
         if request.results:
             known += tuple(wire.outcome_from_proto(r) for r in request.results)
             self._history[request.game_id] = known
-        return wire.answer_to_proto(self._policy(wire.observation_from_proto(request, known)))
+        view = wire.observation_from_proto(request, known)
+        seen = {f.name: getattr(view, f.name) for f in dataclasses.fields(view)}
+        return wire.answer_to_proto(self._policy(TimedObservation(**seen, clock=clock)))
 
     async def game_over(self, message: pb.GameOver) -> None:
         self._history.pop(message.game_id, None)

@@ -13,13 +13,11 @@ import asyncio
 import contextlib
 import dataclasses
 import hmac
-import json
 import math
 import os
 import secrets
 import shutil
 import tempfile
-import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,20 +27,19 @@ import grpc
 
 from arena.bots.capacity import check_jobs
 from arena.bots.sandbox import SandboxMode
+from arena.league.events import EventObserver, finished_event
+from arena.league.local_tls import LocalTls, decide_local_tls
 from arena.protocol._proto.perudo.v1 import admin_pb2 as apb
 from arena.protocol._proto.perudo.v1 import admin_pb2_grpc as apb_grpc
-from arena.records import GameLine, Json
 from arena.referee.auth import TokenBook
 from arena.referee.pool import Lobby
 from arena.referee.server import ListenError, Referee, ServerLimits, Tls
 from arena.store import is_url, open_store
 from arena.tournament.config import TournamentConfig, TournamentError, Venue, too_few
-from arena.tournament.ratings import Standing
 from arena.tournament.schedule import Deals
 from arena.tournament.tournament import (
     Observer,
     Observers,
-    Progress,
     Summary,
     TableWatcher,
     Tournament,
@@ -60,6 +57,9 @@ class LeagueConfig:
     """An SQLite file or a postgresql:// URL."""
     out: Path = Path("results")
     tls: Tls | None = None
+    tls_ca: bytes | None = None
+    """The certificate of the CA that signed `tls`'s, which local bots trust; None: `tls`'s
+    own certificate (a self-signed one)."""
     limits: ServerLimits = dataclasses.field(default_factory=ServerLimits)
     sessions_per_bot: int = 8
     defaults: TournamentConfig = dataclasses.field(
@@ -70,53 +70,6 @@ class LeagueConfig:
 def admin_token_path(league: Path | str, out: Path = Path("results")) -> Path:
     """Beside an SQLite league; in the results folder `out` for a database server's."""
     return out / "admin.token" if is_url(league) else Path(league).with_name("admin.token")
-
-
-class _EventObserver:
-    """Turns a tournament's progress into admin events, for whoever is listening."""
-
-    def __init__(self) -> None:
-        self.listeners: set[asyncio.Queue[apb.TournamentEvent]] = set()
-        self.progress: Progress | None = None
-        self.folder: Path | None = None
-
-    def emit(self, event: apb.TournamentEvent) -> None:
-        """Queue `event` for every admin stream following the tournament."""
-        for queue in self.listeners:
-            queue.put_nowait(event)
-
-    def note(self, text: str) -> None:
-        self.emit(apb.TournamentEvent(note=text))
-
-    def building(self, name: str, running: bool) -> None:
-        self.emit(apb.TournamentEvent(build_json=json.dumps({"name": name, "running": running})))
-
-    def started(self, folder: Path, entrants: list[str], progress: Progress) -> None:
-        self.progress = progress
-        self.folder = folder
-        data = {
-            "folder": str(folder),
-            "entrants": entrants,
-            "done": progress.done,
-            "total": progress.total,
-        }
-        self.emit(apb.TournamentEvent(started_json=json.dumps(data)))
-
-    def game_finished(self, line: GameLine, table: list[Standing], progress: Progress) -> None:
-        self.progress = progress
-        data = {
-            "line": line.to_json(),
-            "table": _rows(table),
-            "done": progress.done,
-            "total": progress.total,
-            "played_now": progress.played_now,
-            "elapsed": time.monotonic() - progress.started,
-        }
-        self.emit(apb.TournamentEvent(game_json=json.dumps(data)))
-
-
-def _rows(table: list[Standing]) -> list[Json]:
-    return [s.row(rank).to_json() for rank, s in enumerate(table, start=1)]
 
 
 class _Admin(apb_grpc.AdminServiceServicer):
@@ -182,7 +135,7 @@ class LeagueServer:
             TokenBook(registry=self.store.entrants), max_sessions_per_bot=config.sessions_per_bot
         )
         self.referee = Referee(self.lobby, config.limits)
-        self.observer = _EventObserver()
+        self.observer = EventObserver()
         self.port = 0
         self.admin_port = 0
         self._admin_server: grpc.aio.Server | None = None
@@ -192,12 +145,20 @@ class LeagueServer:
         self._arrivals: asyncio.Task[None] | None = None
         # Local bots (--bots) dial a Unix socket here: sandboxed, they have no network.
         self._private = Path(tempfile.mkdtemp(prefix="perudo-league-"))
+        self.local_tls: LocalTls | None = None
+        """With TLS, whether local bots dial the Unix socket with it too (and why not)."""
 
     async def start(self) -> str:
         """Start both services; return the admin token (also written beside the league)."""
+        tls = self.config.tls
+        if tls is not None:
+            self.local_tls = decide_local_tls(tls, self.config.tls_ca, self._private)
         try:
             self.port = await self.referee.start(
-                self.config.listen, self.config.tls, unix_socket=self._private / "referee.sock"
+                self.config.listen,
+                tls,
+                unix_socket=self._private / "referee.sock",
+                unix_tls=self.local_tls is not None and self.local_tls.ca_file is not None,
             )
         except RuntimeError:  # what grpc raises for an address it cannot bind
             raise ListenError(f"could not listen on {self.config.listen}") from None
@@ -312,7 +273,8 @@ class LeagueServer:
         )
         tournament = Tournament(config, observer, tables=self._tables)
         self._tournament = tournament
-        venue = Venue(self.referee, self.port, tuple(remote))
+        local_ca = self.local_tls.ca_file if self.local_tls is not None else None
+        venue = Venue(self.referee, self.port, tuple(remote), local_ca)
 
         async def run() -> None:
             try:
@@ -324,19 +286,7 @@ class LeagueServer:
                 return
             if self._finished is not None:
                 self._finished(summary)
-            data = {
-                "folder": str(summary.folder),
-                "status": summary.status,
-                "table": _rows(summary.table),
-                "games": summary.games,
-                "total": summary.total,
-                "seed": summary.seed_hex,
-                "skipped": summary.skipped,
-                "faults": summary.faults,
-                "slowest": [dataclasses.asdict(d) for d in summary.slowest],
-                "times": [t.to_json() for t in summary.times],
-            }
-            self.observer.emit(apb.TournamentEvent(finished_json=json.dumps(data)))
+            self.observer.emit(finished_event(summary))
 
         self._task = asyncio.ensure_future(run())
         return queue
@@ -362,6 +312,12 @@ class LeagueServer:
         if request.jobs:  # the server's own default was its operator's choice
             check_jobs(request.jobs, request.force_jobs)  # this machine's cores, not the client's
         jobs = request.jobs or base.jobs
+        deals = Deals(request.deals) if request.deals else base.deals
+        if request.gauntlet and deals is Deals.DISJOINT:
+            raise TournamentError(
+                "gauntlet seats its bot at every table, so no tables share no bot: "
+                "use deals own with it"
+            )
         margin = request.time_margin if request.HasField("time_margin") else base.time_margin
         if not math.isfinite(margin) or margin < 0:
             raise TournamentError(f"time_margin {margin!r} is not 0 or more seconds")
@@ -380,8 +336,11 @@ class LeagueServer:
             ruleset=ruleset,
             seed=seed,
             name=request.name or None,
-            deals=Deals(request.deals) if request.deals else base.deals,
+            deals=deals,
             sandbox=SandboxMode(request.sandbox or SandboxMode.AUTO),
+            recover=request.recover,
+            rebuild=request.rebuild,
+            gauntlet=request.gauntlet or None,
         )
 
 

@@ -95,6 +95,8 @@ class Referee:
         self.unix_socket: Path | None = None
         self.tls = False
         """Whether the TCP port speaks TLS (local bots then dial the Unix socket: Confinement)."""
+        self.unix_tls = False
+        """Whether the Unix socket speaks it too (see `arena.league.local_tls`)."""
         self._opening: set[Session] = set()
         """Sessions admitted but not yet in the lobby (whose processes are taken all the same)."""
         """Where local bots dial too (sandboxed bots have no network): see `arena.bots.sandbox`."""
@@ -105,9 +107,14 @@ class Referee:
         """Told whenever a stream stops waiting for its Hello: room for one more."""
 
     async def start(
-        self, address: str = "127.0.0.1:0", tls: Tls | None = None, unix_socket: Path | None = None
+        self,
+        address: str = "127.0.0.1:0",
+        tls: Tls | None = None,
+        unix_socket: Path | None = None,
+        unix_tls: bool = False,
     ) -> int:
-        """Start listening, also on `unix_socket` if given; return the port (useful with port 0)."""
+        """Start listening, also on `unix_socket` if given (with `tls` too when `unix_tls`);
+        return the port (useful with port 0)."""
         limits = self.limits
         server = grpc.aio.server(
             options=[
@@ -137,6 +144,7 @@ class Referee:
             },
         )
         server.add_generic_rpc_handlers((handler,))
+        creds = None
         if tls is None:
             port = server.add_insecure_port(address)
         else:
@@ -144,11 +152,18 @@ class Referee:
             port = server.add_secure_port(address, creds)
         if port == 0:
             raise ListenError(f"could not listen on {address}")
-        if unix_socket is not None and server.add_insecure_port(f"unix:{unix_socket}") == 0:
-            raise ListenError(f"could not listen on unix:{unix_socket}")
+        if unix_socket is not None:
+            where = f"unix:{unix_socket}"
+            if creds is not None and unix_tls:
+                bound = server.add_secure_port(where, creds)
+            else:
+                bound = server.add_insecure_port(where)
+            if bound == 0:
+                raise ListenError(f"could not listen on {where}")
         await server.start()
         self.unix_socket = unix_socket
         self.tls = tls is not None
+        self.unix_tls = self.tls and unix_tls
         self._server = server
         self.lag.start()
         return port

@@ -110,6 +110,8 @@ class Venue:
     referee: Referee
     port: int
     remote: tuple[str, ...]
+    local_ca: Path | None = None
+    """What local bots trust when the referee's Unix socket speaks TLS; None when it does not."""
 
 
 def too_few(playing: Sequence[str], how: str = "") -> str:

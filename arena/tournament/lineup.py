@@ -52,13 +52,20 @@ class Lineup:
     async def await_connections(
         self, bots: list[BotSpec], lobby: Lobby, folder: TournamentFolder
     ) -> set[str]:
-        """Wait until every started bot has connected or died, or the timeout."""
-        deadline = time.monotonic() + self.config.connect_timeout
-        waiting = {b.name for b in bots if b.name in self.processes}
-        while time.monotonic() < deadline:
+        """Wait until every started bot has connected or died, or its connect time is up
+        (its manifest's, else --connect-timeout)."""
+        start = time.monotonic()
+        windows = {
+            b.name: b.connect_window(self.config.connect_timeout)
+            for b in bots
+            if b.name in self.processes
+        }
+        waiting = set(windows)
+        while True:
             connected = set(lobby.connected())
+            late = {n for n in waiting if time.monotonic() - start >= windows[n][0]}
             dead = {n for n in waiting - connected if not self.processes[n].alive}
-            if waiting <= connected | dead:
+            if waiting <= connected | dead | late:
                 break
             await asyncio.sleep(0.05)
         connected = set(lobby.connected()) & waiting
@@ -66,7 +73,8 @@ class Lineup:
             log = folder.logs / f"{name}.log"
             process = self.processes[name]
             if process.alive:
-                why = f"did not connect within {self.config.connect_timeout:.0f} s; stopped"
+                seconds, given = windows[name]
+                why = f"did not connect within {seconds:g} s ({given}); stopped"
                 await process.stop(grace=0)
             else:
                 code = process.process.returncode
@@ -194,6 +202,7 @@ class Lineup:
         sessions = min(bot.sessions or jobs, jobs)
         address = self.confinement.address(port)
         env = arena_variables(address, bot.name, tokens.issue(bot.name), sessions)
+        env.update(self.confinement.tls_variables())
         process = await BotProcess.start(
             bot, env, folder.logs / f"{bot.name}.log", self.config.limits, self.confinement
         )
@@ -212,10 +221,10 @@ class Lineup:
             sessions = await self._start_one(self._specs[name])
         except OSError as error:
             return f"cannot start: {error}"
-        timeout = self.config.connect_timeout
+        timeout, given = self._specs[name].connect_window(self.config.connect_timeout)
         if name in await lobby.wait_for([name], sessions, timeout) or lobby.connected().get(name):
             return None
-        return f"did not connect within {timeout:.0f} s"
+        return f"did not connect within {timeout:g} s ({given})"
 
     async def stop(self) -> None:
         """Stop every process started, and say whose output could not all be kept."""

@@ -237,6 +237,11 @@ class Scheduler:
         has had its whole grace; a bot that comes back and leaves again starts
         a new one.
         """
+        if self.recovery is not None:  # a local bot that died is started again, if it may be
+            gone = self._absent()
+            await self.recovery.ready(sorted(gone))
+            if self._absent() != gone:
+                return
         grace = self.reconnect_grace or 0.0
         stopping = self.stopping
         now = time.monotonic()

@@ -184,7 +184,9 @@ class Tournament:
             else:
                 referee, port, remote = venue.referee, venue.port, venue.remote
             lineup = self._lineup
-            lineup.confine(Confinement(sandbox, cgroups, referee.unix_socket, referee.tls), info)
+            ca_file = venue.local_ca if venue is not None and referee.unix_tls else None
+            confinement = Confinement(sandbox, cgroups, referee.unix_socket, referee.tls, ca_file)
+            lineup.confine(confinement, info)
             lobby = self._lobby = referee.lobby
             if info.bots_dir is not None:
                 bots = await lineup.prepare(

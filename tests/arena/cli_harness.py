@@ -74,10 +74,15 @@ class Serve:
 
 
 def start_serve(
-    league: Path, results: Path, log: Path, processes: list[subprocess.Popen[bytes]]
+    league: Path,
+    results: Path,
+    log: Path,
+    processes: list[subprocess.Popen[bytes]],
+    *extra: str,
 ) -> Serve:
+    """`arena serve` on free ports, with `extra` flags (TLS, say)."""
     command = [*arena_command(), "serve", "--listen", "127.0.0.1:0", "--admin", "127.0.0.1:0"]
-    command += ["--league", str(league), "--out", str(results), "--reconnect-grace", "2"]
+    command += ["--league", str(league), "--out", str(results), "--reconnect-grace", "2", *extra]
     with log.open("wb") as out:
         process = subprocess.Popen(
             command, env=clean_env(), stdin=subprocess.DEVNULL, stdout=out, stderr=out

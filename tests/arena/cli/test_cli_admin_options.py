@@ -1,0 +1,136 @@
+"""`arena admin start` takes `arena run`'s --recover, --rebuild and --gauntlet, and ends on
+`arena run`'s leaderboard: through a real `arena serve` and its local bots."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from cli_harness import SEED, arena_command, clean_env, one_line, read_info, read_lines, start_serve
+
+TOURNAMENT_BOTS = Path(__file__).parents[1] / "tournament_bots"
+
+CRASHY = """\
+import os
+from pathlib import Path
+
+from arena.kit import PASS, run
+from engine import DUDO, Bid
+
+LIVES = Path({lives!r})
+life = len(list(LIVES.iterdir()))
+(LIVES / str(os.getpid())).touch()
+
+
+def act(obs):
+    if life < 1:
+        os._exit(1)  # its first request, in its first life only
+    if not obs.my_turn:
+        return PASS
+    if obs.standing is not None and obs.can_dudo:
+        return DUDO
+    face = max(f for f in range(1, 7) if obs.floors[f - 1])
+    return Bid(obs.floors[face - 1], face)
+
+
+run(act)
+"""
+
+BUILT = """\
+name = "built"
+run = "python bot.py"
+build = "python build.py"
+"""
+
+
+def _bots(tmp_path: Path) -> Path:
+    bots, lives = tmp_path / "bots", tmp_path / "lives"
+    bots.mkdir()
+    lives.mkdir()
+    (bots / "crashy.py").write_text(CRASHY.format(lives=str(lives)))
+    shutil.copy(TOURNAMENT_BOTS / "steady.py", bots / "steady.py")
+    built = bots / "built"
+    built.mkdir()
+    (built / "bot.toml").write_text(BUILT)
+    (built / "build.py").write_text("print('building')\n")
+    shutil.copy(TOURNAMENT_BOTS / "meek.py", built / "bot.py")
+    return bots
+
+
+def _start(admin: list[str], bots: Path, name: str, *extra: str) -> str:
+    """`arena admin start` of a small night: tables of two, one game at a time, the bots
+    unsandboxed (the crashing bot counts its lives in a folder outside its own)."""
+    done = subprocess.run(
+        [
+            *arena_command(),
+            *("admin", "start", *admin, "--bots", str(bots), "--name", name),
+            *("--seed", SEED, "--table-size", "2", "--jobs", "1", "--move-time", "5"),
+            *("--sandbox", "off", *extra),
+        ],
+        env=clean_env(COLUMNS="100"),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    return one_line(done.stdout)
+
+
+@pytest.mark.slow
+def test_admin_start_recovers_rebuilds_runs_a_gauntlet_and_shows_the_ranks(
+    tmp_path: Path, processes: list[subprocess.Popen[bytes]]
+) -> None:
+    league, results = tmp_path / "league" / "league.sqlite", tmp_path / "results"
+    serve = start_serve(league, results, tmp_path / "serve.log", processes)
+    bots = _bots(tmp_path)
+
+    said = _start(
+        serve.admin, bots, "first", "--games", "4", "--recover", "2", "--gauntlet", "steady"
+    )
+    folder = results / "first"
+    info = read_info(folder)
+    assert info["status"] == "finished" and info["gauntlet"] == "steady"
+    lines = read_lines(folder)
+    assert lines and all("steady" in line["players"] for line in lines)
+    # The crash is a fault in its game; the bot is started again and plays on.
+    assert "crashy: its process exited with code 1" in said
+    assert "restarting it (restart 1 of 2)" in said
+    assert info["restarts"] == {"crashy": 1}
+    crashed = [line for line in lines if line["faults"]]
+    assert len(crashed) == 1 and "crashy" in crashed[0]["players"]
+    assert any("crashy" in line["players"] and not line["faults"] for line in lines)
+    # arena run's leaderboard: the rank range and P(rank 1), and the separation line.
+    assert "# bot rating mu sigma ranks P1 games win% faults ms" in said
+    assert "ranks: the 95% range of rank, P1: the chance of rank 1" in said
+    assert "separated at 95%" in said
+
+    # Unchanged since its build: not built again, unless --rebuild.
+    again = _start(serve.admin, bots, "second", "--games", "2")
+    assert "built: unchanged since its last build: not rebuilt" in again
+    rebuilt = _start(serve.admin, bots, "third", "--games", "2", "--rebuild")
+    assert "not rebuilt" not in rebuilt and "built built" in rebuilt
+
+
+def test_admin_start_refuses_a_gauntlet_with_disjoint_deals_as_arena_run_does(
+    tmp_path: Path,
+) -> None:
+    token = tmp_path / "admin.token"
+    token.write_text("whatever\n")
+    done = subprocess.run(
+        [
+            *arena_command(),
+            *("admin", "start", "--token-file", str(token), "--admin", "127.0.0.1:9"),
+            *("--gauntlet", "steady", "--deals", "disjoint"),
+        ],
+        env=clean_env(),
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
+    assert done.returncode == 1
+    assert "--gauntlet seats its bot at every table" in one_line(done.stderr)
+    assert "use --deals own with it" in one_line(done.stderr)

@@ -1,0 +1,80 @@
+"""The Go, JavaScript and Rust samples as a TLS league server's own local bots: sandboxed,
+they dial its Unix socket with TLS (PERUDO_TLS, PERUDO_CA_FILE, the name `localhost`) and
+play a night without a fault."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+import grpc
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "arena"))  # the shared helpers
+
+from tls_certificates import self_signed
+
+from arena.bots.manifest import load_entry
+from arena.league.server import LeagueConfig, LeagueServer, admin_token_path
+from arena.protocol._proto.perudo.v1 import admin_pb2 as apb
+from arena.protocol._proto.perudo.v1 import admin_pb2_grpc as apb_grpc
+from arena.referee.server import Tls
+from arena.tournament.config import TournamentConfig
+
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_bots"
+OTHER_LANGUAGES = ("go_binomial", "js_calza", "rust_bridge")
+
+
+async def _night(config: LeagueConfig, bots: Path) -> dict[str, Any]:
+    server = LeagueServer(config)
+    await server.start()
+    token = admin_token_path(config.league).read_text().strip()
+    try:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{server.admin_port}") as channel:
+            admin = apb_grpc.AdminServiceStub(channel)  # type: ignore[no-untyped-call]
+            request = apb.StartTournamentRequest(
+                games=6, jobs=1, bots_dir=str(bots), sandbox="auto", name="samples-tls"
+            )
+            metadata = [("authorization", f"Bearer {token}")]
+            async for event in admin.StartTournament(request, metadata=metadata):
+                assert not event.error, event.error
+                if event.finished_json:
+                    return json.loads(event.finished_json)  # type: ignore[no-any-return]
+    finally:
+        await server.stop()
+    raise AssertionError("the admin stream ended without the tournament's end")
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1800)
+def test_the_samples_are_a_tls_league_server_s_local_bots(tmp_path: Path) -> None:
+    bots = tmp_path / "bots"
+    bots.mkdir()
+    entered = []
+    for sample in OTHER_LANGUAGES:
+        spec = load_entry(SAMPLES / sample)
+        if spec is not None and not spec.missing_programs():
+            skip = shutil.ignore_patterns("node_modules", "bin", "target", "perudov1")
+            shutil.copytree(SAMPLES / sample, bots / sample, ignore=skip)
+            entered.append(spec.name)
+    if not entered:
+        pytest.skip("none of Go, Node.js or cargo is installed")
+    shutil.copy(SAMPLES / "binomial_bot.py", bots / "binomial_bot.py")
+    cert, key = self_signed(tmp_path)
+    config = LeagueConfig(
+        listen="127.0.0.1:0",
+        admin_listen="127.0.0.1:0",
+        league=tmp_path / "league" / "league.sqlite",
+        out=tmp_path / "results",
+        tls=Tls(cert.read_bytes(), key.read_bytes()),
+        defaults=TournamentConfig(bots_dir=None, move_time=2.0),
+    )
+    finished = asyncio.run(_night(config, bots))
+    assert finished["status"] == "finished", finished
+    assert finished["skipped"] == [] and finished["faults"] in ({}, []), finished
+    played = {row["bot"] for row in finished["table"]}
+    assert played == {*entered, "binomial-bot"}, finished["table"]
