@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
-from arena.cluster.connect import ClusterError, connect
+from arena.cluster.connect import ClusterError, connect, ray_module
 from arena.cluster.host import Host
 from arena.cluster.plan import HostGame, HostPlan, HostReady
 from arena.referee.match import GameRecord, GameSpec
@@ -35,6 +35,7 @@ class ClusterOptions:
     """How the organiser asked for the cluster (`arena run --cluster ...`)."""
 
     address: str
+    """The cluster to join, unless this process has joined one already (the bench's)."""
     hosts: int | None = None
     """Hosts to start; None: one per alive node."""
     max_bots_per_host: int | None = None
@@ -99,6 +100,8 @@ class RayHosts:
         self._hosts: list[HostSlot] = []
         self._changed = asyncio.Condition()
         self._ray: ModuleType | None = None
+        self._joined = False
+        """Whether this run joined the cluster itself, and so leaves it at the end."""
         self._jobs = config.jobs
 
     async def open(self, info: TournamentInfo, seed: bytes) -> list[str]:
@@ -106,6 +109,7 @@ class RayHosts:
             raise ClusterError(
                 "a run with bots from outside its folder (arena ab) plays on one machine"
             )
+        self._joined = not ray_module().is_initialized()
         ray = self._ray = connect(self.options.address)
         self._jobs = info.jobs
         nodes = sorted((n for n in ray.nodes() if n.get("Alive")), key=lambda n: str(n["NodeID"]))
@@ -244,5 +248,6 @@ class RayHosts:
         if self.report.games:
             self.observer.note(self.report.describe())
         self._hosts.clear()
-        ray.shutdown()
+        if self._joined:
+            ray.shutdown()
         self._ray = None

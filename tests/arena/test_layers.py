@@ -41,6 +41,7 @@ ALLOWED: dict[str, set[str]] = {
         "errors",
     },
     "cluster": {
+        "bench",
         "engine",
         "protocol",
         "records",
