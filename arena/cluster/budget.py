@@ -48,6 +48,11 @@ class BotBudget:
         to end and `give_back`). The bots to stop are gone from the budget at once, the
         bots to start are in it: the caller starts and stops them before the game."""
         wanted = list(dict.fromkeys(names))
+        if self.limit is not None and len(wanted) > self.limit:
+            raise BudgetError(
+                f"--max-bots-per-host {self.limit} cannot seat a table of {len(wanted)}: "
+                f"give at least {len(wanted)}"
+            )
         start = [n for n in wanted if n not in self._running]
         over = 0 if self.limit is None else len(self._running) + len(start) - self.limit
         idle = [n for n, games in self._running.items() if games == 0 and n not in wanted]

@@ -162,6 +162,9 @@ class RayHosts:
             except self._died() as error:
                 await self._lost(host, error, spec.game_id)
                 continue
+            except self._task_error() as error:  # the host could not play it (its budget)
+                cause = getattr(error, "cause", None) or error
+                raise TablesGoneError(f"{host.name} cannot play {spec.game_id}: {cause}") from None
             finally:
                 async with self._changed:
                     host.in_flight -= 1

@@ -42,3 +42,9 @@ def test_a_running_bot_is_not_started_again() -> None:
 def test_a_budget_smaller_than_a_table_is_refused() -> None:
     with pytest.raises(BudgetError, match="at least 4"):
         BotBudget(3, 4)
+
+
+def test_a_table_larger_than_the_budget_is_refused_when_it_comes() -> None:
+    budget = BotBudget(2, 2)  # the table size was not known yet when the host was made
+    with pytest.raises(BudgetError, match="cannot seat a table of 3"):
+        budget.take(["a", "b", "c"])
