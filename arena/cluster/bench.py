@@ -157,6 +157,9 @@ def run_cluster_bench(
     for i in range(bots):
         shutil.copy(instant_bot.__file__, folder / f"instant{i + 1}.py")
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    # A cluster of this process alone, on loopback: no token (Ray would write one into
+    # ~/.ray for a new local cluster, and every later `ray start` here would expect it).
+    os.environ.setdefault("RAY_AUTH_MODE", "disabled")
     cores = os.cpu_count() or 1
     trials = []
     for hosts in (1, 2):

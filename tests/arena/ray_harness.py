@@ -32,7 +32,14 @@ FAST_HEALTH = {
 
 
 def ray_env() -> dict[str, str]:
-    return {**os.environ, "RAY_USAGE_STATS_ENABLED": "0", **FAST_HEALTH}
+    """For every node and the arena alike: no usage report, and no token (whether or not
+    ~/.ray/auth_token exists), so that all of them agree; the cluster is on loopback."""
+    return {
+        **os.environ,
+        "RAY_USAGE_STATS_ENABLED": "0",
+        "RAY_AUTH_MODE": "disabled",
+        **FAST_HEALTH,
+    }
 
 
 def free_port(host: str) -> int:
