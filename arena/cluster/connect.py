@@ -48,14 +48,17 @@ def ray_address(given: str) -> str:
     return given
 
 
-def connect(address: str) -> ModuleType:
-    """Join the cluster at `address` (see `ray_address`) as this run's driver."""
+def connect(address: str, ship: str | None = None) -> ModuleType:
+    """Join the cluster at `address` (see `ray_address`) as this run's driver; with `ship`,
+    a folder Ray sends to every node, the working directory of the run's actors there (a
+    local folder can be shipped only for the whole job, not for one actor)."""
     ray = ray_module()
     if ray.is_initialized():
         return ray
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")  # nothing leaves the machine
+    runtime = None if ship is None else {"working_dir": ship}
     try:
-        ray.init(address=address, logging_level="WARNING", log_to_driver=False)
+        ray.init(address=address, runtime_env=runtime, logging_level="WARNING", log_to_driver=False)
     except (ConnectionError, RuntimeError, ValueError) as error:
         raise ClusterError(
             f"cannot join the Ray cluster at {address}: {error}; start one with `ray start "

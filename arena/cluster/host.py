@@ -104,7 +104,10 @@ class Host:
         lineup.ready(bots, lobby.tokens, lobby, port, folder, self.plan.jobs)
         clock = time_control_of(self.info)
         self._tables = LobbyTables(lobby, self.plan.seed, clock, self.info.time_margin)
-        where = f"{socket.gethostname()} (pid {os.getpid()}), logs in {folder.logs}"
+        where = (
+            f"{socket.gethostname()} (pid {os.getpid()}), bots from {self.info.bots_dir}, "
+            f"logs in {folder.logs}"
+        )
         return HostReady(where, tuple(b.name for b in bots), self.notes.take())
 
     async def play(self, spec: GameSpec) -> HostGame:

@@ -110,7 +110,8 @@ class RayHosts:
                 "a run with bots from outside its folder (arena ab) plays on one machine"
             )
         self._joined = not ray_module().is_initialized()
-        ray = self._ray = connect(self.options.address)
+        shipped = info.bots_dir if self.options.ship_bots else None
+        ray = self._ray = connect(self.options.address, shipped)
         self._jobs = info.jobs
         nodes = sorted((n for n in ray.nodes() if n.get("Alive")), key=lambda n: str(n["NodeID"]))
         if not nodes:
@@ -129,12 +130,11 @@ class RayHosts:
         )
         strategies = ray.util.scheduling_strategies
         actor_class = ray.remote(Host)
-        runtime = {"working_dir": info.bots_dir} if self.options.ship_bots else None
         for i in range(count):
             node = nodes[i % len(nodes)]
             pinned = strategies.NodeAffinitySchedulingStrategy(node["NodeID"], soft=False)
             actor = actor_class.options(
-                num_cpus=0, scheduling_strategy=pinned, runtime_env=runtime, max_restarts=0
+                num_cpus=0, scheduling_strategy=pinned, max_restarts=0
             ).remote(plan)
             name = f"host{i + 1}@{node['NodeManagerAddress']}"
             self._hosts.append(HostSlot(name, actor))

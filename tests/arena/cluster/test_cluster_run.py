@@ -143,7 +143,10 @@ def test_a_host_past_its_bot_budget_stops_the_least_recently_used(
         "2",
         "--max-bots-per-host",
         "2",
+        "--ship-bots",  # and the folder sent by Ray, not read at its path
     )
+    shipped = re.findall(r"bots from (.+?), logs in", text.replace("\n", ""))
+    assert shipped and all(Path(f) != bots for f in shipped), "the hosts read the folder here"
     lines = lines_of(tmp_path / "budget")
     assert len({g["game"] for g in lines}) == len(lines) == GAMES
     assert all(not g["faults"] for g in lines), "a bot stopped for the budget was not back"
