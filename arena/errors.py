@@ -35,6 +35,9 @@ mark errors that are also those, since callers catch them as such:
     web:
     + WebError - the live page cannot be served as asked (a port in use, no `web` extra).
     + ReplayPageError (ValueError) - a file to draw as an HTML replay that is not a replay.
+    cluster:
+    + ClusterError - `--cluster` cannot be used as asked (no Ray, no cluster, no host left).
+    + BudgetError (ValueError) - a bot budget (`--max-bots-per-host`) that cannot seat a table.
     bench:
     + BenchError - the benchmark's bots did not get going, so there is nothing to measure.
     cli:

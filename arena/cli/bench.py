@@ -71,6 +71,18 @@ def add_command(commands: Any) -> None:
         default=48,
         help="games per trial (default 48)",
     )
+    spread = bench.add_argument_group("a league across hosts (--cluster; the cluster extra)")
+    spread.add_argument(
+        "--cluster",
+        action="store_true",
+        help="games/s on one host and on two (Ray, on this machine), instant bots, instead",
+    )
+    spread.add_argument(
+        "--cluster-games",
+        type=validate.int_at_least(8),
+        default=200,
+        help="games per trial (default 200)",
+    )
     timing = bench.add_argument_group("fair timing under load (--timing)")
     timing.add_argument(
         "--timing",
@@ -107,6 +119,8 @@ def cmd_bench(args: argparse.Namespace, console: Console) -> int:
         return rankbench.cmd_bench_rankings(args, console)
     if args.web:
         return _bench_web(args, console)
+    if args.cluster:
+        return _bench_cluster(args, console)
     with tempfile.TemporaryDirectory(prefix="arena-bench-") as logs:
         figures = bench.run(
             args.seconds,
@@ -189,6 +203,24 @@ def _bench_web(args: argparse.Namespace, console: Console) -> int:
         f"[bold]{speed.cpu_us_without:.0f} us[/] without; ratio [bold]{speed.cpu_ratio:.3f}[/]",
         highlight=False,
     )
+    return 0
+
+
+def _bench_cluster(args: argparse.Namespace, console: Console) -> int:
+    import tempfile
+
+    from arena.cluster.bench import run_cluster_bench
+
+    def say(text: str) -> None:
+        (Console(stderr=True) if args.json else console).print(text, highlight=False, markup=False)
+
+    with tempfile.TemporaryDirectory(prefix="arena-bench-") as root:
+        result = run_cluster_bench(args.cluster_games, 4, default_jobs(), Path(root), say)
+    if args.json:
+        print(json.dumps(result.to_json(), indent=2))
+        return 0
+    for line in result.lines():
+        console.print(line, highlight=False, markup=False)
     return 0
 
 

@@ -17,6 +17,7 @@ from arena.cli import (
     ab,
     bench,
     board,
+    cluster,
     dryrun,
     league,
     live,
@@ -113,6 +114,7 @@ def _parser() -> argparse.ArgumentParser:
     options.add_rebuild_flag(run)
     options.add_rules_flags(run)
     webpage.add_web_flag(run, "the tournament")
+    cluster.add_cluster_flags(run)
 
     board.add_command(commands)
     play.add_command(commands)
@@ -237,7 +239,9 @@ def cmd_run(args: argparse.Namespace, console: Console) -> int:
     with live.LiveView(console) as view:
         spectator = Spectator() if args.web else None
         observer = view if spectator is None else Observers(view, spectator)
-        tournament = Tournament(config, observer, tables=spectator)
+        tournament = Tournament(
+            config, observer, spectator, cluster.hosts_of(args, config, observer)
+        )
         web = None if spectator is None else (args.web, spectator)
         summary = asyncio.run(_run_tournament(tournament, view, args.resume, web))
     sure = summary.board.sure if summary.board else None

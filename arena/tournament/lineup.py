@@ -21,10 +21,21 @@ from arena.bots.processes import BotProcess
 from arena.referee.auth import TokenBook
 from arena.referee.exits import describe_exit, exit_probe
 from arena.referee.pool import Lobby
+from arena.referee.server import Referee, ServerLimits
 from arena.tournament.config import TournamentConfig, TournamentError, too_few
 from arena.tournament.folder import TournamentFolder
 from arena.tournament.info import Skipped, TournamentInfo
-from arena.tournament.runner import Observer
+from arena.tournament.observer import Observer
+
+
+async def own_referee(move_time: float, private: Path) -> tuple[Referee, int]:
+    """A referee for this machine's bots alone: on loopback, and on a Unix socket in
+    `private` (a folder only the arena may enter); its port."""
+    referee = Referee(
+        Lobby(TokenBook(), max_sessions_per_bot=64), ServerLimits(move_time=move_time)
+    )
+    port = await referee.start("127.0.0.1:0", unix_socket=private / "referee.sock")
+    return referee, port
 
 
 class Lineup:
@@ -176,6 +187,20 @@ class Lineup:
         self.observer.note(f"built {bot.name} in {elapsed:.1f} s")
         return True
 
+    def ready(
+        self,
+        bots: list[BotSpec],
+        tokens: TokenBook,
+        lobby: Lobby,
+        port: int,
+        folder: TournamentFolder,
+        jobs: int,
+    ) -> None:
+        """Keep how `bots` are started here, so that each can be launched when it is needed."""
+        check_descriptors(bots, jobs)
+        self._launch = (tokens, lobby, port, folder, jobs)
+        self._specs.update((bot.name, bot) for bot in bots)
+
     async def start(
         self,
         bots: list[BotSpec],
@@ -185,10 +210,8 @@ class Lineup:
         folder: TournamentFolder,
         jobs: int,
     ) -> None:
-        check_descriptors(bots, jobs)
-        self._launch = (tokens, lobby, port, folder, jobs)
+        self.ready(bots, tokens, lobby, port, folder, jobs)
         for bot in bots:
-            self._specs[bot.name] = bot
             try:
                 await self._start_one(bot)
             except OSError as error:
@@ -214,9 +237,14 @@ class Lineup:
     async def restart(self, name: str) -> str | None:
         """Start a bot whose process died again, as it was started; why not, if it did not
         come back (it could not start, or did not connect within the connect timeout)."""
+        await self.processes[name].stop(grace=0)  # whatever it left behind, and its cgroup
+        return await self.launch(name)
+
+    async def launch(self, name: str) -> str | None:
+        """Start the bot `name` (one of those made `ready`) and wait until it has connected;
+        why not, if it could not start or did not connect within the connect timeout."""
         assert self._launch is not None
         lobby = self._launch[1]
-        await self.processes[name].stop(grace=0)  # whatever it left behind, and its cgroup
         try:
             sessions = await self._start_one(self._specs[name])
         except OSError as error:
@@ -225,6 +253,14 @@ class Lineup:
         if name in await lobby.wait_for([name], sessions, timeout) or lobby.connected().get(name):
             return None
         return f"did not connect within {timeout:g} s ({given})"
+
+    async def retire(self, name: str, grace: float) -> None:
+        """Stop one bot until it is launched again (a cluster host's bot budget), saying
+        if some of its output could not be kept."""
+        process = self.processes.pop(name)
+        await process.stop(grace)
+        if process.output_lost is not None:
+            self.observer.note(f"{name}: {process.output_lost}")
 
     async def stop(self) -> None:
         """Stop every process started, and say whose output could not all be kept."""

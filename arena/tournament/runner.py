@@ -1,10 +1,11 @@
 """Playing a schedule: which game next, on which sessions, and into the books.
 
-Several workers take games from one scheduler. Each game borrows a session of
-every bot at once, is played by a `Match`, and is recorded (log, replay,
-league store) before the next is taken, so a crash never loses a finished
-game. The scheduler knows nothing of processes or servers: the tournament
-hands it a lobby to borrow from and the places to write.
+Several workers take games from one scheduler. Each game is played where the
+tournament says (`arena.tournament.tables`: on the sessions of its referee's
+lobby, or on a cluster's hosts) and is recorded (log, replay, league store)
+before the next is taken, so a crash never loses a finished game. The
+scheduler knows nothing of processes or servers: the tournament hands it the
+tables to play on and the places to write.
 
 A write that fails (a full disk, a broken league store) stops the run the
 way Ctrl-C does: the games in flight end as they would have and are recorded
@@ -20,33 +21,23 @@ import time
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
 
-from arena.records import GameLine, ReplayEvent
 from arena.referee.clock import TimeControl
 from arena.referee.descriptors import DescriptorReserve
-from arena.referee.match import AbsentSeat, GameRecord, GameSpec, Match, Seat
+from arena.referee.match import GameRecord, GameSpec
 from arena.referee.pool import Lobby
 from arena.store import LeagueStore, StoreError
 from arena.tournament.confident import UntilConfident
 from arena.tournament.folder import FinishedGames, TournamentFolder
 from arena.tournament.info import RunStatus, TournamentInfo
+from arena.tournament.observer import Observer, Observers, Progress
 from arena.tournament.ratings import Standing, rate_all, result_of
 from arena.tournament.recovery import Recovery
 from arena.tournament.report import BotTimes, SlowDecision, decision_timing, faults_by_kind
 from arena.tournament.schedule import ScheduledGame
 from arena.tournament.standings import Board, board
+from arena.tournament.tables import LobbyTables, Tables, TablesGoneError, TableWatcher
 from arena.tournament.timing import TimingReport
-
-
-@dataclass(frozen=True, slots=True)
-class Progress:
-    done: int
-    total: int
-    started: float
-    """Monotonic time when play began."""
-    played_now: int
-    """Games played in this run (not counting those of a resumed run's past)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,57 +71,6 @@ class Waiting:
     grace_left: float
 
 
-class Observer(Protocol):
-    """What the terminal (or a test) is told while a tournament runs."""
-
-    def note(self, text: str) -> None: ...
-
-    def building(self, name: str, running: bool) -> None:
-        """A bot's build began (`running`) or ended: a screen can show each one's time so far."""
-
-    def started(self, folder: Path, entrants: list[str], progress: Progress) -> None: ...
-
-    def game_finished(self, line: GameLine, table: list[Standing], progress: Progress) -> None: ...
-
-
-class TableWatcher(Protocol):
-    """Who follows the games in play event by event (the web page's spectator).
-
-    Events come as the match makes them, dice and all: the watcher decides
-    what of them may be shown, and when.
-    """
-
-    def table_opened(self, game: GameSpec) -> None: ...
-
-    def table_event(self, game_id: str, event: ReplayEvent) -> None: ...
-
-    def table_closed(self, game_id: str) -> None:
-        """The game is over or abandoned (`Observer.game_finished` first, if it is recorded)."""
-
-
-class Observers:
-    """Several observers told alike: the terminal and the web page, say."""
-
-    def __init__(self, *observers: Observer) -> None:
-        self._observers = observers
-
-    def note(self, text: str) -> None:
-        for observer in self._observers:
-            observer.note(text)
-
-    def building(self, name: str, running: bool) -> None:
-        for observer in self._observers:
-            observer.building(name, running)
-
-    def started(self, folder: Path, entrants: list[str], progress: Progress) -> None:
-        for observer in self._observers:
-            observer.started(folder, entrants, progress)
-
-    def game_finished(self, line: GameLine, table: list[Standing], progress: Progress) -> None:
-        for observer in self._observers:
-            observer.game_finished(line, table, progress)
-
-
 class Scheduler:
     """Hands the games of a schedule to workers and records each as it ends.
 
@@ -151,7 +91,9 @@ class Scheduler:
         reconnect_grace: float | None = None,
         recovery: Recovery | None = None,
         tables: TableWatcher | None = None,
+        where: Tables | None = None,
     ) -> None:
+        """`where` the games are played: by default on `lobby`'s sessions."""
         self.observer = observer
         self.recovery = recovery
         self.tables = tables
@@ -169,6 +111,7 @@ class Scheduler:
         self.ruleset = info.ruleset
         self.clock = time_control_of(info)
         self.schedule = folder.schedule(info)
+        self.where = where or LobbyTables(lobby, self.seed, self.clock, info.time_margin)
         finished = self._check_folder()
         lines = finished.lines
         for line in lines:  # a crash may have come between the log and the store
@@ -294,29 +237,16 @@ class Scheduler:
         tables = self.tables
         if tables is not None:
             tables.table_opened(spec)
+        watch = None if tables is None else functools.partial(tables.table_event, spec.game_id)
         try:
-            record = await self._play_match(spec, tables)
+            record = await self.where.play(spec, watch)
+            self.timing.add(record)
             self._record(record, game.index)
+        except TablesGoneError as error:  # not recorded: a resume plays it
+            self._stop(str(error))
         finally:
             if tables is not None:
                 tables.table_closed(spec.game_id)
-
-    async def _play_match(self, spec: GameSpec, tables: TableWatcher | None) -> GameRecord:
-        borrowed = await self.lobby.borrow_table(spec.players)
-        seats: list[Seat] = [  # in seat order: borrowed keeps the order it was given
-            s if s is not None else AbsentSeat(n, f"{n} has no session open (not connected)")
-            for n, s in borrowed.items()
-        ]
-        watch = None if tables is None else functools.partial(tables.table_event, spec.game_id)
-        try:
-            match = Match(spec, seats, self.seed, self.clock, self.info.time_margin, watch)
-            record = await match.play()
-            self.timing.add(record)
-        finally:
-            for session in borrowed.values():
-                if session is not None:
-                    await self.lobby.give_back(session)
-        return record
 
     def _record(self, record: GameRecord, index: int) -> None:
         try:
@@ -420,6 +350,9 @@ class Scheduler:
             board=final,
             outcome=outcome,
         )
+
+
+__all__ = ["Observer", "Observers", "Progress", "Scheduler", "Summary", "TableWatcher", "Waiting"]
 
 
 def time_control_of(info: TournamentInfo) -> TimeControl:

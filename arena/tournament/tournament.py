@@ -22,29 +22,29 @@ from pathlib import Path
 import engine
 from arena.bots.cgroups import CgroupRoot
 from arena.bots.limits import Confinement, DescriptorError, raise_open_files_limit
-from arena.bots.manifest import BotSpec, ManifestError
+from arena.bots.manifest import BotSpec, ManifestError, discover
 from arena.bots.sandbox import Sandbox, SandboxError, decide
 from arena.referee.auth import TokenBook
 from arena.referee.clock import TimeControlError
 from arena.referee.pool import Lobby
-from arena.referee.server import Referee, ServerLimits
+from arena.referee.server import Referee
 from arena.store import LeagueStore, StoreError, open_store, recorded
-from arena.tournament.config import TournamentConfig, TournamentError, Venue, valid_tournament_name
-from arena.tournament.folder import ResultsError, TournamentFolder
-from arena.tournament.info import Entrant, RunStatus, TournamentInfo
-from arena.tournament.lineup import Lineup
-from arena.tournament.lock import FolderBusyError, FolderLock
-from arena.tournament.recovery import Recovery
-from arena.tournament.runner import (
-    Observer,
-    Observers,
-    Progress,
-    Scheduler,
-    Summary,
-    TableWatcher,
-    Waiting,
+from arena.tournament.config import (
+    TournamentConfig,
+    TournamentError,
+    Venue,
+    too_few,
+    valid_tournament_name,
 )
-from arena.tournament.schedule import Deals, ScheduleError, check_deals
+from arena.tournament.entrants import enter
+from arena.tournament.folder import ResultsError, TournamentFolder
+from arena.tournament.info import RunStatus, TournamentInfo
+from arena.tournament.lineup import Lineup, own_referee
+from arena.tournament.lock import FolderBusyError, FolderLock
+from arena.tournament.observer import Observer, Observers, Progress
+from arena.tournament.recovery import Recovery
+from arena.tournament.runner import Scheduler, Summary, Waiting
+from arena.tournament.tables import Hosts, TableWatcher
 
 __all__ = ["Observer", "Observers", "Progress", "Summary", "TableWatcher", "Tournament"]
 
@@ -55,10 +55,16 @@ STOP_WRITE_GRACE = 1.0
 
 class Tournament:
     def __init__(
-        self, config: TournamentConfig, observer: Observer, tables: TableWatcher | None = None
+        self,
+        config: TournamentConfig,
+        observer: Observer,
+        tables: TableWatcher | None = None,
+        hosts: Hosts | None = None,
     ) -> None:
-        """`tables` follows the games in play, event by event (the web page)."""
+        """`tables` follows the games in play, event by event (the web page); with `hosts`
+        (a cluster's) the games are played there, not on a referee of this process."""
         self.config = config
+        self.hosts = hosts
         self.observer = observer
         self.tables = tables
         self._stopping = asyncio.Event()
@@ -168,6 +174,8 @@ class Tournament:
         sandbox: Sandbox,
     ) -> Summary:
         starting = not info.played  # a new run, or one stopped before play began
+        if self.hosts is not None:
+            return await self._run_on_hosts(self.hosts, folder, info, store, starting)
         own: Referee | None = None
         bots: list[BotSpec] = []
         remote: tuple[str, ...] = ()
@@ -175,11 +183,7 @@ class Tournament:
         cgroups = CgroupRoot.find()
         try:
             if venue is None:
-                own = Referee(
-                    Lobby(TokenBook(), max_sessions_per_bot=64),
-                    ServerLimits(move_time=info.move_time),
-                )
-                port = await own.start("127.0.0.1:0", unix_socket=private / "referee.sock")
+                own, port = await own_referee(info.move_time, private)
                 referee = own
             else:
                 referee, port, remote = venue.referee, venue.port, venue.remote
@@ -199,7 +203,7 @@ class Tournament:
                 entrants = sorted(connected)
                 if len(entrants) < 2:
                     raise TournamentError(lineup.too_few(entrants))
-                _enter(info, entrants, bots)
+                enter(info, entrants, bots)
                 info.skipped = lineup.skipped
                 folder.write_info(info)
             store.add_tournament(info.id, info.to_json())
@@ -217,6 +221,30 @@ class Tournament:
             if cgroups is not None:
                 cgroups.remove()
             shutil.rmtree(private, ignore_errors=True)
+
+    async def _run_on_hosts(
+        self,
+        hosts: Hosts,
+        folder: TournamentFolder,
+        info: TournamentInfo,
+        store: LeagueStore,
+        starting: bool,
+    ) -> Summary:
+        """Play on a cluster's hosts, which build and start the bots; the books stay here."""
+        try:
+            ready = sorted(await hosts.open(info, folder.seed()))
+            if starting:
+                if len(ready) < 2:
+                    raise TournamentError(too_few(ready))
+                assert info.bots_dir is not None  # a cluster's run has its bots folder
+                found, _ = discover(Path(info.bots_dir))
+                enter(info, ready, [bot for bot in found if bot.name in ready])
+                folder.write_info(info)
+            store.add_tournament(info.id, info.to_json())
+            # No bot connects to this process: the hosts' referees hold the sessions.
+            return await self._play(folder, info, Lobby(TokenBook()), store, None)
+        finally:
+            await hosts.close()
 
     def _open(
         self, resume: Path | None, on_server: bool
@@ -296,15 +324,17 @@ class Tournament:
             self.observer,
             self._stopping,
             reconnect_grace=self.config.reconnect_grace if venue is not None else None,
-            recovery=self._recovery(lobby, info),
+            recovery=self._recovery(lobby, info) if self.hosts is None else None,
             tables=self.tables,
+            where=self.hosts,
         )
         clock = scheduler.clock
         if clock.bank or clock.increment or not clock.enforced:  # beyond the plain move time
             self.observer.note(f"time control: {clock.describe()}")
         if self._concluded is not None:  # concluded while the scheduler was being made
             scheduler.conclude(self._concluded)
-        self._workers = [asyncio.ensure_future(scheduler.worker()) for _ in range(info.jobs)]
+        workers = info.jobs if self.hosts is None else self.hosts.slots()
+        self._workers = [asyncio.ensure_future(scheduler.worker()) for _ in range(workers)]
         with contextlib.suppress(asyncio.CancelledError):
             await asyncio.gather(*self._workers)
         summary = scheduler.finish()
@@ -327,41 +357,6 @@ def _league_of(info: TournamentInfo, given: Path | str | None) -> str | Path:
     with its password (tournament.json keeps a URL without it, so else libpq's own
     PGPASSWORD or ~/.pgpass give it)."""
     return given if given is not None and recorded(given) == info.league else info.league
-
-
-def _enter(info: TournamentInfo, entrants: list[str], bots: list[BotSpec]) -> None:
-    """Write into `info` what is known once the entrants are: who they are, the table."""
-    by_name = {b.name: b for b in bots}
-    ab = info.ab
-    seated = len(entrants)  # bots a table can seat: in an A/B test, NEW or OLD and the field
-    if ab is not None:
-        for role, name in (("new", ab.new), ("old", ab.old)):
-            if name not in entrants:
-                raise TournamentError(f"{role.upper()} ({name}) cannot play; see above why")
-        seated = len(entrants) - 1
-        if seated < 2:
-            raise TournamentError("an A/B test needs at least one bot in the field")
-    gauntlet = info.gauntlet
-    if gauntlet is not None and gauntlet not in entrants:
-        raise TournamentError(f"the gauntlet's bot {gauntlet} cannot play; see above why")
-    size = info.table_size or min(seated, 6)
-    if not 2 <= size <= seated:
-        fits = f"{len(entrants)} entrants" if ab is None else f"NEW or OLD and {seated - 1} more"
-        raise TournamentError(f"--table-size {size} does not fit {fits}")
-    try:
-        check_deals(info.deals or Deals.OWN, len(entrants), size, gauntlet)
-    except ScheduleError as error:
-        raise TournamentError(str(error)) from None
-    info.entrants = tuple(entrants)
-    info.table_size = size
-    info.bots = {
-        n: (
-            Entrant(str(by_name[n].path), by_name[n].files_hash)
-            if n in by_name
-            else Entrant(remote=True)
-        )
-        for n in entrants
-    }
 
 
 def _read_info(folder: Path) -> TournamentInfo:

@@ -1,6 +1,6 @@
 """The arena's layers import one way only: a wrong-way import fails here.
 
-engine <- protocol <- referee <- {tournament, checkbot, bench} <- {league, ab, web} <- cli;
+engine <- protocol <- referee <- {tournament, checkbot, bench} <- {league, ab, web, cluster} <- cli;
 `store` (the league store) imports only records and below, and the tournament, the league and
 the CLI use it; `bots` imports no other arena package; `kit` only engine and protocol. Every
 part may import `arena.errors`, the root of the arena's errors, which imports nothing.
@@ -52,6 +52,17 @@ ALLOWED: dict[str, set[str]] = {
         "tournament",
         "errors",
     },
+    "cluster": {
+        "bench",
+        "engine",
+        "protocol",
+        "records",
+        "rankings",
+        "referee",
+        "bots",
+        "tournament",
+        "errors",
+    },
     "ab": {
         "engine",
         "protocol",
@@ -77,6 +88,7 @@ ALLOWED: dict[str, set[str]] = {
         "bench",
         "league",
         "web",
+        "cluster",
         "errors",
     },
 }
@@ -156,6 +168,8 @@ def test_every_import_goes_the_right_way() -> None:
         ("arena/kit/rogue.py", "from ..referee import match"),
         ("arena/referee/rogue.py", "import arena.tournament.runner"),
         ("arena/league/rogue.py", "from arena.cli import main"),
+        ("arena/cluster/rogue.py", "from arena.league import store"),
+        ("arena/tournament/rogue.py", "from arena.cluster import hosts"),
         ("arena/errors.py", "from arena.bots import sandbox"),
     ],
 )

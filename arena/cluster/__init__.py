@@ -1,0 +1,1 @@
+"""The league played across machines: a host per node of a Ray cluster, one coordinator."""

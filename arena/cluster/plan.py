@@ -1,0 +1,52 @@
+"""What a host is told of the tournament it plays for, and what it hands back."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from arena.bots.limits import ResourceLimits
+from arena.bots.sandbox import SandboxMode
+from arena.referee.match import GameRecord
+from arena.tournament.info import TournamentInfo
+
+
+@dataclass(frozen=True, slots=True)
+class HostPlan:
+    """The tournament's essentials for one host: its info (rules, time control, entrants
+    once known), the dice seed, and how its bots are built, confined and budgeted."""
+
+    info: TournamentInfo
+    seed: bytes
+    sandbox: SandboxMode
+    limits: ResourceLimits
+    connect_timeout: float
+    rebuild: bool
+    jobs: int
+    """Games this host plays at once."""
+    max_bots: int | None
+    """Bots running at once on this host (`--max-bots-per-host`); None: every bot it needs."""
+    bots_dir: str | None
+    """The bots folder on the host's machine (a shared path); None: the host's working
+    directory, where Ray unpacked the folder it shipped."""
+
+
+@dataclass(frozen=True, slots=True)
+class HostReady:
+    """A host, opened: where it runs, the bots it built and can start, what it had to say."""
+
+    node: str
+    ready: tuple[str, ...]
+    notes: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HostGame:
+    """One game a host played: its record, the bots it had to start for it (`restarts`: of
+    those, the ones it had stopped before, for its budget or a crash), the bots it now has
+    running, and what it had to say."""
+
+    record: GameRecord
+    starts: int
+    restarts: int
+    running: tuple[str, ...]
+    notes: tuple[str, ...]

@@ -1,0 +1,36 @@
+"""`arena run --cluster`'s flags and Ray's absence, told before anything is started."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from arena.cli.main import main
+from arena.cluster.connect import ClusterError, ray_address, ray_module
+
+
+def test_without_ray_the_cluster_extra_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # as where it is not installed
+    with pytest.raises(ClusterError, match=r"pip install 'perudo-arena\[cluster\]'"):
+        ray_module()
+
+
+@pytest.mark.parametrize("given", ["auto", "ray://head:10001", "10.1.2.3:6379"])
+def test_cluster_addresses(given: str) -> None:
+    assert ray_address(given) == given
+
+
+@pytest.mark.parametrize("given", ["head", ":6379", "head:port"])
+def test_a_wrong_cluster_address_is_refused(given: str) -> None:
+    with pytest.raises(ClusterError, match="auto, ray://HOST:PORT or HOST:PORT"):
+        ray_address(given)
+
+
+@pytest.mark.parametrize("flag", [["--hosts", "2"], ["--max-bots-per-host", "3"], ["--ship-bots"]])
+def test_cluster_flags_need_cluster(
+    flag: list[str], tmp_path: object, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(["run", "--bots", str(tmp_path), "--out", str(tmp_path), *flag])
+    assert code != 0
+    assert "needs --cluster" in capsys.readouterr().err
