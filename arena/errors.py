@@ -24,6 +24,7 @@ mark errors that are also those, since callers catch them as such:
     + ResultsError - a tournament folder holds what the arena cannot use.
     + FolderBusyError - another process is running the tournament in this folder.
     + VerifyError - a folder that cannot be verified (yet).
+    + TablesGoneError - no table is left to play on (every host of a cluster is gone).
     rankings:
     + RankingError (ValueError) - finishing orders that cannot be fitted.
     store:
