@@ -142,7 +142,7 @@ def chunked_events(raw: bytes) -> list[dict[str, Any]]:
 def test_a_page_that_does_not_read_is_passed_over_then_sent_the_state_afresh(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(serving, "TICK_S", 0.01)
+    monkeypatch.setattr(serving, "TICK_S", (0.01, 0.01))
     monkeypatch.setattr(stream, "LOG_BYTES", 2 << 20)  # 16 notes: ample for the quick page
     big = "x" * (1 << 17)
 
