@@ -287,6 +287,7 @@ def measure(
 async def _read_streams(url: str, clients: int) -> Json:
     """Open `clients` streams and read each to its end, as cheaply as a reader can: the first
     page's messages are counted, every page's bytes. Its own CPU time is told too."""
+    began = time.process_time()  # its start-up is not the pages' reading
     host, _, rest = url.removeprefix("http://").partition("/")
     address, _, port = host.rpartition(":")
     sizes = [0] * clients
@@ -307,7 +308,7 @@ async def _read_streams(url: str, clients: int) -> Json:
     return {
         "messages": sum(len(json.loads(line[6:])) for line in events),
         "bytes": min(sizes),
-        "cpu_s": time.process_time(),
+        "cpu_s": time.process_time() - began,
     }
 
 

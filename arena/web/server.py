@@ -96,23 +96,33 @@ class WebServer:
 
     def _send(self) -> None:
         """Write to every page what it has not had (one piece of bytes for all of them)."""
-        spectator = self.spectator
-        spectator.flush()  # even if every page is slow, the messages are encoded and logged
+        spectator, log = self.spectator, self.spectator.log
+        before = log.logged
+        log.flush()  # even if every page is slow, the messages are encoded and logged
+        head = log.logged
+        # Every page that had read it all before this tick is sent just the tick's frame:
+        # the same bytes, framed once, and a socket write each.
+        tick = _chunk(log.last) if head == before + 1 else b""
         now = asyncio.get_running_loop().time()
         data, chunk = b"", b""
         for page in list(self._pages.values()):
-            transport = page.transport
+            transport, subscriber = page.transport, page.subscriber
             if transport.is_closing():  # the page went away
                 page.end()
                 continue
             if transport.get_write_buffer_size() > PAGE_BUFFER:
                 continue  # slow: passed over until its socket takes what it was sent
-            fresh = spectator.read(page.subscriber)
+            if tick and subscriber.cursor == before and subscriber.first is None:
+                transport.write(tick)
+                subscriber.cursor = head
+                page.written = now
+                continue
+            fresh = spectator.read(subscriber)  # a new page, or one that fell behind
             if not fresh:
                 if now - page.written < KEEPALIVE_S:
                     continue
                 fresh = KEEPALIVE
-            if fresh is not data:  # every page at the same place is handed the same bytes
+            if fresh is not data:  # pages at the same place are handed the same bytes
                 data, chunk = fresh, _chunk(fresh)
             transport.write(chunk)
             page.written = now

@@ -147,6 +147,10 @@ class Spectator:
     def flush(self) -> None:
         self._log.flush()
 
+    @property
+    def log(self) -> FrameLog:
+        return self._log
+
     def close(self) -> None:
         """End every page's stream (the server is stopping): the pages are told, so that they
         stay as they are rather than try to reconnect."""

@@ -73,6 +73,16 @@ class FrameLog:
         if self._subscribers:
             self._pending.append(message)
 
+    @property
+    def logged(self) -> int:
+        """Frames ever logged: a page whose cursor is this has read them all."""
+        return self._logged
+
+    @property
+    def last(self) -> bytes:
+        """The last frame logged (b"" if none)."""
+        return self._frames[-1] if self._frames else b""
+
     def flush(self) -> None:
         """Encode the messages put aside into one frame of the log, once for every page."""
         if not self._pending:
