@@ -173,36 +173,25 @@ def _bench_ab(args: argparse.Namespace, console: Console) -> int:
 
 
 def _bench_web(args: argparse.Namespace, console: Console) -> int:
-    from arena.web.bench import measure
+    from arena.web.address import WebError
+
+    try:
+        from arena.web.bench import measure
+    except ImportError as error:
+        raise WebError(
+            f"bench --web needs the web extra ({error.name} is missing): "
+            'pip install "perudo-arena[web]"'
+        ) from None
 
     def say(text: str) -> None:
         (Console(stderr=True) if args.json else console).print(text, highlight=False)
 
     speed = measure(args.web_clients, args.web_games, args.rounds, default_jobs(), say)
-    figures = {
-        "decisions_per_s_without_page": speed.without,
-        "decisions_per_s_with_pages": speed.with_clients,
-        "pages": speed.clients,
-        "events_per_page": speed.events_per_client,
-        "with_to_without_ratio": speed.ratio,
-        "referee_cpu_us_per_decision_without_page": speed.cpu_us_without,
-        "referee_cpu_us_per_decision_with_pages": speed.cpu_us_with,
-        "cpu_without_to_with_ratio": speed.cpu_ratio,
-    }
     if args.json:
-        print(json.dumps(figures, indent=2))
+        print(json.dumps(speed.figures(), indent=2))
         return 0
-    console.print(
-        f"with {speed.clients} live pages open: [bold]{speed.with_clients:.0f}[/] decisions/s, "
-        f"without: [bold]{speed.without:.0f}[/]; ratio [bold]{speed.ratio:.3f}[/] "
-        f"(target at least 0.95); each page was sent {speed.events_per_client} events",
-        highlight=False,
-    )
-    console.print(
-        f"the referee's CPU per decision: [bold]{speed.cpu_us_with:.0f} us[/] with the pages, "
-        f"[bold]{speed.cpu_us_without:.0f} us[/] without; ratio [bold]{speed.cpu_ratio:.3f}[/]",
-        highlight=False,
-    )
+    for line in speed.lines():
+        console.print(line, highlight=False, markup=False)
     return 0
 
 

@@ -201,8 +201,8 @@ async def _serve(config: LeagueConfig, console: Console, web: str | None = None)
     async with contextlib.AsyncExitStack() as page:
         if spectator is not None and web is not None:  # a port in use: nothing else started
             await page.enter_async_context(webpage.serving(spectator, web, say))
-        # Each tournament's HTML replays, as `arena run` writes them at its end.
-        server = LeagueServer(config, say, spectator, spectator, lambda s: webpage.pages(s, say))
+        # At each tournament's end: its board on the page, and its HTML replays (as arena run).
+        server = LeagueServer(config, say, spectator, spectator, webpage.after_run(spectator, say))
         return await _serve_league(server, console, say)
 
 

@@ -193,7 +193,9 @@ async def _run_tournament(
         return await tournament.run(resume)
     where, spectator = web
     async with webpage.serving(spectator, where, view.note):
-        return await tournament.run(resume)
+        summary = await tournament.run(resume)
+        spectator.ended(summary)  # the final board, with its confidence, before the page closes
+        return summary
 
 
 def _check_resume(args: argparse.Namespace, console: Console) -> None:

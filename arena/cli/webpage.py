@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator, Callable
 
 from arena.tournament.tournament import Summary
 from arena.web.address import DEFAULT_ADDRESS, WebError, parse_address
+from arena.web.board import board_json
 from arena.web.replay_page import write_pages
 from arena.web.spectator import Spectator
 
@@ -56,10 +57,25 @@ async def serving(
         await server.stop()
 
 
+def after_run(spectator: Spectator | None, say: Callable[[str], None]) -> Callable[[Summary], None]:
+    """What a league server does as each tournament ends: the page is shown its final board
+    (with the batch fit's confidence), and the HTML replays are written."""
+
+    def ended(summary: Summary) -> None:
+        if spectator is not None:
+            spectator.ended(summary)
+        pages(summary, say)
+
+    return ended
+
+
 def pages(summary: Summary, say: Callable[[str], None]) -> None:
     """The run's HTML replays; a disk that refuses them is said, and the run's result stands."""
     folder = summary.folder
-    standings = [s.row(rank).to_json() for rank, s in enumerate(summary.table, start=1)]
+    if summary.board is not None:  # the leaderboard the terminal printed, confidence and all
+        standings = board_json(summary.board)["standings"]
+    else:
+        standings = [s.row(rank).to_json() for rank, s in enumerate(summary.table, start=1)]
     try:
         made = write_pages(folder, standings)
     except OSError as error:

@@ -110,12 +110,15 @@ def _index_row(stem: str, replay: Replay) -> str:
 
 def _index(name: str, rows: list[str], standings: list[Json], problems: list[str]) -> str:
     e = html.escape
+    sure = any("rank_range" in s for s in standings)
     board = "".join(
         f"<tr><td>{s['rank']}</td><td>{e(str(s['bot']))}</td><td>{s['rating']:.2f}</td>"
-        f"<td>{s['mu']:.2f}</td><td>{s['sigma']:.2f}</td><td>{s['games']}</td>"
-        f"<td>{s['wins']}</td><td>{s['average_place']:.2f}</td><td>{s['faults']}</td></tr>"
+        f"<td>{s['mu']:.2f}</td><td>{s['sigma']:.2f}</td>{_confidence(s) if sure else ''}"
+        f"<td>{s['games']}</td><td>{s['wins']}</td><td>{s['average_place']:.2f}</td>"
+        f"<td>{s['faults']}</td></tr>"
         for s in standings
     )
+    headers = ("ranks", "P1", "above next") if sure else ()
     missing = "".join(f"<li>{e(p)}</li>" for p in problems)
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
@@ -124,10 +127,21 @@ def _index(name: str, rows: list[str], standings: list[Json], problems: list[str
 <body class="index"><header><h1>Perudo Arena <span class="sub">{e(name)}</span></h1></header>
 <main style="display:block">
 <section class="panel"><h2>Leaderboard</h2><table id="standings"><thead><tr><th>#</th><th>bot</th>
-<th>rating</th><th>mu</th><th>sigma</th><th>games</th><th>wins</th><th>place</th><th>faults</th>
+<th>rating</th><th>mu</th><th>sigma</th>{"".join(f"<th>{h}</th>" for h in headers)}<th>games</th>
+<th>wins</th><th>place</th><th>faults</th>
 </tr></thead><tbody>{board}</tbody></table></section>
 <section class="panel"><h2>Games ({len(rows)})</h2><table id="standings"><thead><tr><th>game</th>
 <th>players (seat order)</th><th>winner</th><th>faults</th></tr></thead><tbody>{"".join(rows)}
 </tbody></table>{f'<h2>Not made</h2><ul class="feed bad">{missing}</ul>' if missing else ""}
 </section></main></body></html>
 """
+
+
+def _confidence(row: Json) -> str:
+    """The batch fit's cells of a row: rank range, P(rank 1), and P(above the next bot)."""
+    above = row.get("p_above_next")
+    return (
+        f"<td>{html.escape(str(row.get('rank_range', '')))}</td>"
+        f"<td>{100 * row.get('p_first', 0):.0f}%</td>"
+        f"<td>{'' if above is None else f'{100 * above:.0f}%'}</td>"
+    )

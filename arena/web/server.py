@@ -2,11 +2,16 @@
 
 It serves the static page, a stream of server-sent events per page (the
 spectator's state first, then every change), the state as JSON, and each
-finished game's HTML replay. A page's pace is its own: its stream reads the
-spectator's one log of frames now and then and sends what is new in one
-write, so however fast the games go the pages together cost the referee at
-most `WRITES_PER_S` writes a second, and one on a bad network holds up only
-its own stream.
+finished game's HTML replay.
+
+The streams cost the referee next to nothing per page: nothing is done for
+a page when an event happens. On a tick (TICK_S) the spectator's log encodes
+what was said since the last, once, and the one piece of bytes is written to
+every page's socket in turn, with no task woken and no await per page; a
+page whose socket has not taken what it was sent before (PAGE_BUFFER: a
+phone on a bad network) is passed over, and once what it missed has left
+the log it is sent the state afresh, so that it is never buffered for
+without bound and never holds up the others.
 """
 
 from __future__ import annotations
@@ -23,17 +28,20 @@ from arena.web.address import DEFAULT_ADDRESS, WebError, parse_address
 from arena.web.replay_page import ReplayPageError, replay_page
 from arena.web.spectator import Spectator
 from arena.web.static_files import static_text
+from arena.web.stream import Subscriber
 
-WRITES_PER_S = 100
-"""The writes a second all the pages' streams share: each sends what happened since its
-last write in one, so pages cost the referee by this, not by the pace of play (a decision
-every millisecond would otherwise be a write per page each). A socket write to a page is
-the costly part (tens of microseconds of the kernel's time, on the referee's clock)."""
-FLUSH_S = (0.1, 1.0)
-"""The least and most time between two writes to one page: ten pages or fewer are sent each
-bid within a tenth of a second, a hundred pages every second, and a crowd no less often."""
+TICK_S = (0.1, 0.25)
+"""The least and most time between two writes to a page: what happened meanwhile goes in one
+write, whatever the pace of play (a decision a millisecond would otherwise be a write per
+page each). A socket write is the costly part, some microseconds of the kernel's time on the
+referee's clock, so the tick lengthens with the pages to keep within WRITES_PER_S: a few
+pages are sent each bid within a tenth of a second, a hundred four times a second."""
+WRITES_PER_S = 400
+PAGE_BUFFER = 1 << 18
+"""Bytes a page's socket may hold unsent before the page is passed over until it takes them."""
 KEEPALIVE_S = 15.0
 """A comment line this often keeps an idle stream open through proxies."""
+KEEPALIVE = b": keepalive\n\n"
 _GAME_ID = re.compile(r"[A-Za-z0-9_.-]+")
 _TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css"}
 
@@ -43,8 +51,8 @@ class WebServer:
         self.spectator = spectator
         self.host, self.port = parse_address(address)
         self._runner: web.AppRunner | None = None
-        self._tick: asyncio.Future[None] | None = None
         self._ticker: asyncio.Task[None] | None = None
+        self._pages: dict[Subscriber, _Page] = {}
 
     @property
     def url(self) -> str:
@@ -77,26 +85,56 @@ class WebServer:
         await runner.setup()
         await web.SockSite(runner, sock).start()
         self._runner = runner
-        self._tick = asyncio.get_running_loop().create_future()
         self._ticker = asyncio.ensure_future(self._beat())
         return self.url
 
     async def _beat(self) -> None:
-        """Wake every page's stream at once, so that a hundred cost one wake-up, not a hundred."""
-        loop = asyncio.get_running_loop()
+        least, most = TICK_S
         while True:
-            watchers = self.spectator.watchers
-            await asyncio.sleep(min(FLUSH_S[1], max(FLUSH_S[0], watchers / WRITES_PER_S)))
-            tick, self._tick = self._tick, loop.create_future()
-            if tick is not None:
-                tick.set_result(None)
+            await asyncio.sleep(min(most, max(least, len(self._pages) / WRITES_PER_S)))
+            self._send()
+
+    def _send(self) -> None:
+        """Write to every page what it has not had (one piece of bytes for all of them)."""
+        spectator, log = self.spectator, self.spectator.log
+        before = log.logged
+        log.flush()  # even if every page is slow, the messages are encoded and logged
+        head = log.logged
+        # Every page that had read it all before this tick is sent just the tick's frame:
+        # the same bytes, framed once, and a socket write each.
+        tick = _chunk(log.last) if head == before + 1 else b""
+        now = asyncio.get_running_loop().time()
+        data, chunk = b"", b""
+        for page in list(self._pages.values()):
+            transport, subscriber = page.transport, page.subscriber
+            if transport.is_closing():  # the page went away
+                page.end()
+                continue
+            if transport.get_write_buffer_size() > PAGE_BUFFER:
+                continue  # slow: passed over until its socket takes what it was sent
+            if tick and subscriber.cursor == before and subscriber.first is None:
+                transport.write(tick)
+                subscriber.cursor = head
+                page.written = now
+                continue
+            fresh = spectator.read(subscriber)  # a new page, or one that fell behind
+            if not fresh:
+                if now - page.written < KEEPALIVE_S:
+                    continue
+                fresh = KEEPALIVE
+            if fresh is not data:  # pages at the same place are handed the same bytes
+                data, chunk = fresh, _chunk(fresh)
+            transport.write(chunk)
+            page.written = now
 
     async def stop(self) -> None:
         self.spectator.close()
         if self._ticker is not None:
             self._ticker.cancel()
-        if self._tick is not None and not self._tick.done():
-            self._tick.set_result(None)  # every stream wakes, sees the close, and ends
+            self._ticker = None
+            self._send()  # the last of it (the final board, the goodbye), then the streams end
+        for page in self._pages.values():
+            page.end()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -145,26 +183,50 @@ class WebServer:
         await response.prepare(request)
         spectator = self.spectator
         subscriber = spectator.subscribe()
-        loop = asyncio.get_running_loop()
-        written = loop.time()
         try:
-            while not spectator.closed:
-                data = spectator.read(subscriber)
-                if not data and loop.time() - written >= KEEPALIVE_S:
-                    data = b": keepalive\n\n"
-                if data:
-                    await response.write(data)
-                    written = loop.time()
-                if self._tick is None:
-                    break
-                await asyncio.shield(self._tick)
+            # The state, through aiohttp: the response's headers go with it. From here on
+            # the tick writes to the socket itself, in the chunks the response is framed in.
+            await response.write(spectator.read(subscriber))
+            transport = request.transport
+            if transport is not None and not spectator.closed:
+                page = _Page(transport, subscriber, asyncio.get_running_loop())
+                self._pages[subscriber] = page
+                await page.ended
         except ConnectionResetError:  # the page went away
             pass
         finally:
+            self._pages.pop(subscriber, None)
             spectator.unsubscribe(subscriber)
         with contextlib.suppress(ConnectionResetError, RuntimeError):
             await response.write_eof()
         return response
+
+
+class _Page:
+    """A page's open stream: its socket, and where it has read to."""
+
+    __slots__ = ("ended", "subscriber", "transport", "written")
+
+    def __init__(
+        self,
+        transport: asyncio.Transport,
+        subscriber: Subscriber,
+        loop: asyncio.AbstractEventLoop,
+    ) -> None:
+        self.transport = transport
+        self.subscriber = subscriber
+        self.ended: asyncio.Future[None] = loop.create_future()
+        """Set when the stream is to end: the page went away, or the server is stopping."""
+        self.written = loop.time()
+
+    def end(self) -> None:
+        if not self.ended.done():
+            self.ended.set_result(None)
+
+
+def _chunk(data: bytes) -> bytes:
+    """`data` as one chunk of the response's chunked transfer encoding (HTTP/1.1)."""
+    return b"%x\r\n%b\r\n" % (len(data), data)
 
 
 def _not_found(text: str) -> web.Response:

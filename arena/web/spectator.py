@@ -21,7 +21,6 @@ ended. One renderer draws both.
 
 from __future__ import annotations
 
-import itertools
 import json
 import time
 from collections import deque
@@ -32,7 +31,9 @@ from typing import Any
 from arena.records import Answer, Deal, FaultEvent, GameLine, Json, Replay, ReplayEvent, RoundEnd
 from arena.referee.match import GameSpec
 from arena.tournament.ratings import Standing
-from arena.tournament.runner import Progress
+from arena.tournament.runner import Progress, Summary
+from arena.web.board import board_json
+from arena.web.stream import FrameLog, Subscriber
 
 SENT_CHARS = 200
 """What a bot sent is shown up to this many characters: a fault's text, not a dump."""
@@ -41,12 +42,15 @@ KEEP_FAULTS = 60
 KEEP_NOTES = 20
 CHART_POINTS = 400
 """The rating chart keeps at most this many points per bot, thinned evenly as games go on."""
-LOG_FRAMES = 5000
-"""Frames kept for the pages to read; a page further behind is sent the whole state afresh."""
 
 
 def public_event(event: ReplayEvent, players: tuple[str, ...]) -> Json:
     """An event as a spectator sees it while the round is on: no deal carries a face."""
+    if isinstance(event, Answer):  # the most of them, by far
+        data: Json = {"kind": "act", "seat": event.seat, "action": event.action, "ms": event.ms}
+        if event.cpu_ms is not None:
+            data["cpu_ms"] = event.cpu_ms
+        return data
     if isinstance(event, Deal):
         return {
             "kind": "deal",
@@ -55,11 +59,6 @@ def public_event(event: ReplayEvent, players: tuple[str, ...]) -> Json:
             "palifico": event.palifico,
             "dice": [len(hand) for hand in event.hands],
         }
-    if isinstance(event, Answer):
-        data: Json = {"kind": "act", "seat": event.seat, "action": event.action, "ms": event.ms}
-        if event.cpu_ms is not None:
-            data["cpu_ms"] = event.cpu_ms
-        return data
     if isinstance(event, FaultEvent):
         return {
             "kind": "fault",
@@ -104,36 +103,18 @@ class _Table:
     hidden: list[list[int]] | None = None
 
 
-class Subscriber:
-    """Where one page's stream has read to in the spectator's log of frames."""
-
-    def __init__(self, first: bytes, cursor: int) -> None:
-        self.first: bytes | None = first
-        """The whole state, sent before anything else (and again if the page fell behind)."""
-        self.cursor = cursor
-
-
-def frame(message: Json) -> bytes:
-    """One server-sent event."""
-    return b"data: " + json.dumps(message, separators=(",", ":")).encode() + b"\n\n"
-
-
 class Spectator:
     """An observer of the runner (and a watcher of its tables) that keeps the public view.
 
-    It is told everything in the referee's event loop and answers at once: a
-    message is encoded once and appended to one log of frames, whatever the
-    number of pages; each page's stream reads the log from where it was at
-    its own pace (`read`), which is the web server's concern, never the
-    referee's.
+    It is told everything in the referee's event loop and answers at once: it
+    keeps the public view up to date and puts each message aside in the
+    pages' one log (`FrameLog`), which encodes them on the web server's tick,
+    once for every page; each page's stream reads the log from where it was
+    (`read`), which is the web server's concern, never the referee's.
     """
 
     def __init__(self) -> None:
-        self._subscribers: set[Subscriber] = set()
-        self._log: deque[bytes] = deque(maxlen=LOG_FRAMES)
-        self._sent = 0
-        """Frames ever logged: the log holds the last of them."""
-        self._joined: tuple[tuple[int, int], bytes] = ((0, 0), b"")
+        self._log = FrameLog(self.snapshot)
         self.closed = False
         self.folder: Path | None = None
         self._tournament = ""
@@ -146,45 +127,39 @@ class Spectator:
         self._faults: deque[Json] = deque(maxlen=KEEP_FAULTS)
         self._notes: deque[str] = deque(maxlen=KEEP_NOTES)
         self._building: set[str] = set()
+        self._board: Json | None = None
+        """The run's final leaderboard with the batch fit's confidence, once it has ended."""
         self.shared_deals = False
         """Whether games of this tournament share deals: then no table's play is shown live."""
 
     # The page's side.
 
     def subscribe(self) -> Subscriber:
-        subscriber = Subscriber(frame(self.snapshot()), self._sent)
-        self._subscribers.add(subscriber)
-        return subscriber
+        return self._log.subscribe()
 
     def unsubscribe(self, subscriber: Subscriber) -> None:
-        self._subscribers.discard(subscriber)
+        self._log.unsubscribe(subscriber)
 
     def read(self, subscriber: Subscriber) -> bytes:
-        """The frames `subscriber` has not read yet, in one piece (empty if none)."""
-        first, subscriber.first = subscriber.first, None
-        behind = self._sent - subscriber.cursor
-        if behind > len(self._log):  # what it missed is gone: the state as it is now
-            first, behind = frame(self.snapshot()), 0
-        subscriber.cursor = self._sent
-        fresh = self._since(self._sent - behind)
-        return first + fresh if first is not None else fresh
+        """What `subscriber` has not read yet, in one piece (see `FrameLog.read`)."""
+        return self._log.read(subscriber)
 
-    def _since(self, cursor: int) -> bytes:
-        """The frames logged since `cursor`, joined once for every page at the same place
-        (pages are woken together, so a hundred of them read one piece)."""
-        if self._joined[0] != (cursor, self._sent):
-            log = self._log
-            fresh = itertools.islice(log, len(log) - (self._sent - cursor), None)
-            self._joined = ((cursor, self._sent), b"".join(fresh))
-        return self._joined[1]
+    def flush(self) -> None:
+        self._log.flush()
+
+    @property
+    def log(self) -> FrameLog:
+        return self._log
 
     def close(self) -> None:
-        """End every page's stream (the server is stopping)."""
+        """End every page's stream (the server is stopping): the pages are told, so that they
+        stay as they are rather than try to reconnect."""
         self.closed = True
+        self._send({"kind": "bye"})
 
     @property
     def watchers(self) -> int:
-        return len(self._subscribers)
+        return self._log.subscribers
 
     def snapshot(self) -> Json:
         """Everything a page needs to draw itself now: what a late arrival is sent first."""
@@ -200,12 +175,11 @@ class Spectator:
             "faults": list(self._faults),
             "notes": list(self._notes),
             "building": sorted(self._building),
+            "board": self._board,
         }
 
     def _send(self, message: Json) -> None:
-        if self._subscribers:  # with nobody watching, nothing to keep
-            self._log.append(frame(message))
-            self._sent += 1
+        self._log.add(message)
 
     # The runner's side (Observer).
 
@@ -229,6 +203,7 @@ class Spectator:
         self._finished.clear()
         self._faults.clear()
         self._building.clear()
+        self._board = None
         self._send(self.snapshot())
 
     def game_finished(self, line: GameLine, table: list[Standing], progress: Progress) -> None:
@@ -259,6 +234,15 @@ class Spectator:
         playing = self._tables.get(line.game)
         if playing is not None:
             self._table_says(playing, {"kind": "over", "ranking": list(line.ranking)})
+
+    def ended(self, summary: Summary) -> None:
+        """The run is over: the page shows its final leaderboard, as the terminal prints it,
+        with the batch fit's confidence."""
+        if summary.board is None:
+            return
+        self._board = board_json(summary.board)
+        self._standings = self._board["standings"]
+        self._send({"kind": "board", **self._board})
 
     # The runner's side (TableWatcher).
 

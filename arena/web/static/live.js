@@ -11,6 +11,7 @@
   let state = null;
   let tables = new Map(); // game id -> folded table
   let closing = new Map(); // game id -> timer
+  let stopped = false;
 
   function duration(seconds) {
     if (seconds === null || seconds === undefined) return "\u2013";
@@ -29,27 +30,55 @@
     $("building").textContent = state.building.length ? "building: " + state.building.join(", ") : "";
   }
 
+  const HEADERS = ["#", "bot", "rating", "mu", "sigma", "games", "wins", "win%", "place", "faults", "ms"];
+  /* With the batch fit's columns, wins and place give way to them, as on the terminal (win% and
+   * the rank range say much of them; leaderboard.json keeps both). */
+  const SURE_HEADERS = ["#", "bot", "rating", "mu", "sigma", "ranks", "P1", "above next", "games", "win%", "faults", "ms"];
+
+  function percent(p) {
+    const x = 100 * p;
+    if (x > 0 && x < 1) return "<1%";
+    if (x > 99 && x < 100) return ">99%";
+    return x.toFixed(0) + "%";
+  }
+
+  /* The standings as the terminal shows them; once the run has ended, its final board with
+   * the batch fit's confidence: each bot's rank range, its chance of rank 1, and the share of
+   * bootstrap copies that put it above the bot under it (marked when short of the level). */
   function drawStandings() {
+    const board = state.board;
+    const headers = board ? SURE_HEADERS : HEADERS;
+    $("standings").querySelector("thead").replaceChildren(
+      el("tr", {}, ...headers.map((h) => el("th", { cls: ["ranks", "P1", "above next"].includes(h) ? "sure" : null, text: h }))));
     const body = $("standings").querySelector("tbody");
     body.replaceChildren();
     const names = state.entrants;
     for (const row of state.standings) {
       const colour = Perudo.COLOURS[names.indexOf(row.bot) % Perudo.COLOURS.length];
-      const cells = [
-        String(row.rank), null, row.rating.toFixed(2), row.mu.toFixed(2), row.sigma.toFixed(2),
-        String(row.games), String(row.wins), (100 * row.win_rate).toFixed(1),
-        row.average_place.toFixed(2), String(row.faults), row.median_decision_ms.toFixed(1),
-      ];
       const tr = el("tr", { "data-bot": row.bot });
-      cells.forEach((text, i) => {
-        if (i === 1) {
-          tr.append(el("td", { cls: "bot" }, el("span", { cls: "swatch", style: "background:" + colour }), el("span", { text: row.bot })));
-        } else {
-          tr.append(el("td", { cls: i === 9 && row.faults ? "num bad" : "num", text }));
-        }
-      });
+      const num = (text, cls) => el("td", { cls: "num" + (cls ? " " + cls : ""), text });
+      tr.append(num(String(row.rank)),
+        el("td", { cls: "bot" }, el("span", { cls: "swatch", style: "background:" + colour }), el("span", { text: row.bot })),
+        num(row.rating.toFixed(2)), num(row.mu.toFixed(2)), num(row.sigma.toFixed(2)));
+      if (board) {
+        const above = row.p_above_next;
+        tr.append(num(row.rank_range ?? "\u2013", "sure ranks"),
+          num(row.p_first === undefined ? "\u2013" : percent(row.p_first), "sure p1"),
+          num(above === undefined ? "\u2013" : percent(above), "sure above" + (above < board.level ? " unsure" : "")),
+          num(String(row.games)), num((100 * row.win_rate).toFixed(1)));
+      } else {
+        tr.append(num(String(row.games)), num(String(row.wins)), num((100 * row.win_rate).toFixed(1)),
+          num(row.average_place.toFixed(2)));
+      }
+      tr.append(num(String(row.faults), row.faults ? "bad" : null), num(row.median_decision_ms.toFixed(1)));
       body.append(tr);
     }
+    $("caption").textContent = board
+      ? "rating = mu \u2212 3 sigma; ms: median decision; ranks: the " + percent(board.level) + " range of rank, "
+        + "P1: the chance of rank 1, above next: the share of bootstrap copies putting the bot above the one "
+        + "under it, by a batch fit over " + board.groups + " rotation groups"
+      : "rating = mu \u2212 3 sigma; place: average finishing place; ms: median decision";
+    $("separation").textContent = board ? board.separation : "";
     $("chart").replaceChildren(Perudo.chart(state.chart, names));
   }
 
@@ -147,16 +176,31 @@
       state.building = m.building;
       want("progress");
     },
+    bye() { // the server is stopping (the run is over): the page stays as it is
+      stopped = true;
+      $("link").textContent = "ended";
+      $("link").className = "link";
+    },
+    board(m) { // the run is over: its final leaderboard, with the batch fit's confidence
+      state.board = m;
+      state.standings = m.standings;
+      want("standings");
+    },
   };
 
   function connect() {
     const source = new EventSource("events");
     source.onopen = () => { $("link").textContent = "live"; $("link").className = "link up"; };
-    source.onerror = () => { $("link").textContent = "reconnecting\u2026"; $("link").className = "link down"; };
-    source.onmessage = (event) => {
-      const message = JSON.parse(event.data);
-      if (message.kind !== "state" && state === null) return;
-      handlers[message.kind](message);
+    source.onerror = () => {
+      if (stopped) return source.close(); // the server said it was stopping: nothing to reconnect to
+      $("link").textContent = "reconnecting\u2026";
+      $("link").className = "link down";
+    };
+    source.onmessage = (event) => { // what happened since the server's last tick, in order
+      for (const message of JSON.parse(event.data)) {
+        if (message.kind !== "state" && state === null) continue;
+        handlers[message.kind](message);
+      }
     };
   }
 

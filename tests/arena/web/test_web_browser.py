@@ -73,11 +73,13 @@ def test_the_live_page_follows_a_real_tournament(browser: object, tmp_path: Path
         page.wait_for_selector(".table .bids li", timeout=WAIT_MS)  # its bids as they are made
         page.wait_for_selector("#standings tbody tr", timeout=WAIT_MS)  # a game finished
         first = done_count(page)
-        link = page.locator("#finished li a").first
+        link = page.locator("#finished li a").first  # read at once: the list moves on
+        game, href = link.evaluate("a => [a.textContent, a.getAttribute('href')]")
         replay = browser.new_page()  # type: ignore[attr-defined]
-        replay.goto(url + link.get_attribute("href"))
-        assert link.inner_text() in replay.inner_text("#title")  # its replay, from the server
+        replay.goto(url + href)
+        assert game in replay.inner_text("#title")  # its replay, from the server
         assert page.locator("#standings tbody tr").count() == 3
+        assert page.locator("#standings th.sure").count() == 0  # no confidence before the end
         assert page.locator("#finished li a").count() >= 1
         page.wait_for_selector("#faults li", timeout=WAIT_MS)
         assert "illegal" in page.inner_text("#faults")
@@ -92,6 +94,20 @@ def test_the_live_page_follows_a_real_tournament(browser: object, tmp_path: Path
         phone.wait_for_selector("#standings tbody tr", timeout=WAIT_MS)
         phone.screenshot(path=str(screenshots(tmp_path) / "live-phone.png"))
         assert run.wait() == 0, run.output
+        # The run's end: its final board, with the batch fit's confidence as the terminal has it.
+        page.wait_for_selector("#standings th.sure", timeout=WAIT_MS)
+        headers = page.locator("#standings thead th").all_inner_texts()
+        assert headers[:8] == ["#", "bot", "rating", "mu", "sigma", "ranks", "P1", "above next"]
+        assert page.locator("#standings tbody tr").count() == 3
+        above = page.locator("#standings td.above").all_inner_texts()
+        assert [a.endswith("%") for a in above] == [True, True, False]  # the last has no next
+        ranks = page.locator("#standings td.ranks").all_inner_texts()
+        assert all(r.replace("-", "").isdigit() for r in ranks)
+        assert "separated at 95%" in page.inner_text("#separation")
+        page.wait_for_function(  # told the server stopped: it stays, and does not reconnect
+            "document.getElementById('link').textContent === 'ended'", timeout=WAIT_MS
+        )
+        page.screenshot(path=str(screenshots(tmp_path) / "live-end.png"), full_page=True)
         assert not errors and not elsewhere  # no script error, nothing fetched from elsewhere
     index = results_folder(out) / "html" / "index.html"
     assert index.exists() and len(list(index.parent.glob("u*.html"))) == 12
@@ -151,3 +167,4 @@ def test_an_html_replay_opens_from_disk_and_steps_through_the_game(
     index = browser.new_page()  # type: ignore[attr-defined]
     index.goto((moved / "index.html").as_uri())
     assert index.locator("a[href$='.html']").count() == 3
+    assert index.locator("th", has_text="above next").count() == 1  # the board's confidence

@@ -56,5 +56,9 @@ def test_the_league_servers_page_follows_an_admin_started_tournament(tmp_path: P
     assert kinds.count("game") == 3 and "table" in kinds
     last = [m for m in stream.messages if m["kind"] == "game"][-1]
     assert last["progress"]["done"] == 3 and len(last["standings"]) == 3
+    (board,) = [m for m in stream.messages if m["kind"] == "board"]  # the tournament's end
+    assert {r["bot"] for r in board["standings"]} == {"ann", "ben", "cid"}
+    assert all("rank_range" in r for r in board["standings"]) and board["separation"]
+    assert kinds.index("board") > kinds.index("game") and kinds[-1] == "bye"
     html = tmp_path / "results" / "night" / "html"  # and the replays, as arena run writes them
     assert (html / "index.html").exists() and len(list(html.glob("u*.html"))) == 3

@@ -6,12 +6,15 @@ import asyncio
 import json
 import socket
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import pytest
 from test_web_spectator import HANDS, open_table
 
 from arena.records import Answer
+from arena.web import server as serving
+from arena.web import stream
 from arena.web.address import WebError, parse_address
 from arena.web.server import WebServer
 from arena.web.spectator import Spectator
@@ -49,14 +52,16 @@ def test_a_late_page_gets_the_current_state_then_each_change(tmp_path: Path) -> 
         url = await server.start()
         try:
             async with aiohttp.ClientSession() as http, http.get(url + "events") as stream:
-                first = json.loads((await stream.content.readline())[6:])
+                (first,) = json.loads((await stream.content.readline())[6:])
                 assert first["kind"] == "state"
                 assert [e["kind"] for e in first["tables"][0]] == ["open", "deal"]
                 spectator.table_event("g1", Answer(0, "bid 4 2", 5.0))
+                spectator.table_event("g1", Answer(1, "bid 5 2", 5.0))
                 while (line := await stream.content.readline()) == b"\n":
                     pass
-                change = json.loads(line[6:])
-                assert change["kind"] == "table" and change["event"]["action"] == "bid 4 2"
+                change = json.loads(line[6:])  # the tick's messages, in one event
+                assert [m["kind"] for m in change] == ["table", "table"]
+                assert [m["event"]["action"] for m in change] == ["bid 4 2", "bid 5 2"]
                 assert json.dumps(list(HANDS[0])) not in json.dumps([first, change])
         finally:
             await server.stop()
@@ -119,3 +124,72 @@ def test_addresses(given: str, wanted: tuple[str, int]) -> None:
 def test_a_port_that_is_no_number_is_refused() -> None:
     with pytest.raises(WebError, match="the port must be a number"):
         parse_address("localhost:http")
+
+
+def chunked_events(raw: bytes) -> list[dict[str, Any]]:
+    """The messages of a raw HTTP/1.1 response of server-sent events, chunk by chunk."""
+    body = raw.split(b"\r\n\r\n", 1)[1]
+    data = b""
+    while body:
+        size, _, body = body.partition(b"\r\n")
+        if not size or int(size, 16) == 0:
+            break
+        data, body = data + body[: int(size, 16)], body[int(size, 16) + 2 :]
+    events = [part for part in data.split(b"\n\n") if part.startswith(b"data: ")]
+    return [message for event in events for message in json.loads(event[6:])]
+
+
+def test_a_page_that_does_not_read_is_passed_over_then_sent_the_state_afresh(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(serving, "TICK_S", (0.01, 0.01))
+    monkeypatch.setattr(stream, "LOG_BYTES", 2 << 20)  # 16 notes: ample for the quick page
+    big = "x" * (1 << 17)
+
+    async def go() -> None:
+        spectator = Spectator()
+        open_table(spectator, tmp_path)
+        server = WebServer(spectator)
+        url = await server.start()
+        loop = asyncio.get_running_loop()
+        slow = socket.socket()
+        slow.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        slow.setblocking(False)
+        await loop.sock_connect(slow, (server.host, server.port))
+        await loop.sock_sendall(slow, b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+        quick = bytearray()
+        try:
+            async with aiohttp.ClientSession() as http, http.get(url + "events") as response:
+
+                async def read_quick() -> None:
+                    async for data in response.content.iter_any():
+                        quick.extend(data)
+
+                reader = asyncio.ensure_future(read_quick())
+                while spectator.watchers < 2:
+                    await asyncio.sleep(0.01)
+                for i in range(150):  # 19 MB: more than the sockets hold
+                    spectator.note(f"{i:<4}{big}")
+                    await asyncio.sleep(0.002)
+                spectator.note("last")
+                while b'"last"' not in quick:
+                    await asyncio.sleep(0.01)
+                assert quick.count(b'"kind":"note"') == 151  # the quick page is sent all of it
+                raw, last = bytearray(), False
+                while not (last and raw.endswith(b"\n\n\r\n")):  # the slow page reads, at last
+                    data = await asyncio.wait_for(loop.sock_recv(slow, 1 << 20), 10)
+                    raw += data
+                    last = last or b'"last"' in raw[-len(data) - 8 :]
+                reader.cancel()
+        finally:
+            slow.close()
+            await server.stop()
+        assert len(raw) < len(quick) / 2  # never buffered all it missed
+        messages = chunked_events(bytes(raw))
+        assert messages[0]["kind"] == "state"
+        resync = [i for i, m in enumerate(messages) if m["kind"] == "state"][1:]
+        assert resync, "the page that fell behind was not sent the state afresh"
+        final = messages[-1]  # and it is up to date
+        assert final.get("text") == "last" or final["notes"][-1] == "last"
+
+    run(go())

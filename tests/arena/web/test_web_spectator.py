@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 import engine
 from arena.protocol.faults import FaultKind
@@ -12,14 +15,18 @@ from arena.records import Answer, Deal, FaultEvent, Replay, RoundEnd
 from arena.referee.match import GameSpec
 from arena.tournament.runner import Progress
 from arena.web import spectator as spectating
-from arena.web.spectator import Spectator, Subscriber, replay_events
+from arena.web import stream
+from arena.web.spectator import Spectator, replay_events
+from arena.web.stream import Subscriber
 
 PLAYERS = ("ann", "ben", "cid")
 HANDS = ((1, 2, 3, 4, 5), (6, 6, 6, 6, 6), (2, 2, 3, 3, 4))
 
 
 def frames(data: bytes) -> list[dict[str, Any]]:
-    return [json.loads(part[6:]) for part in data.split(b"\n\n") if part.startswith(b"data: ")]
+    """The messages of the server-sent events in `data`, in order (each event carries a list)."""
+    events = [part for part in data.split(b"\n\n") if part.startswith(b"data: ")]
+    return [message for event in events for message in json.loads(event[6:])]
 
 
 def read(spectator: Spectator, subscriber: Subscriber) -> list[dict[str, Any]]:
@@ -88,16 +95,41 @@ def test_a_late_page_is_sent_the_state_with_every_table_so_far(tmp_path: Path) -
     assert [m["event"]["action"] for m in read(spectator, late)] == ["bid 3 3"]
 
 
-def test_a_page_too_far_behind_is_sent_the_state_afresh(tmp_path: Path) -> None:
+def test_a_page_too_far_behind_is_sent_the_state_afresh(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(stream, "LOG_BYTES", 2000)
     spectator = Spectator()
     open_table(spectator, tmp_path)
-    page = spectator.subscribe()
-    read(spectator, page)
-    for i in range(spectating.LOG_FRAMES + 10):
+    slow, quick = spectator.subscribe(), spectator.subscribe()
+    read(spectator, slow)
+    read(spectator, quick)
+    for i in range(200):  # a tick each: the quick page reads every one, the slow one none
         spectator.note(f"note {i}")
-    messages = read(spectator, page)
+        assert [m["text"] for m in read(spectator, quick)][-1:] == [f"note {i}"]
+    messages = read(spectator, slow)
     assert [m["kind"] for m in messages] == ["state"]
-    assert messages[0]["notes"][-1] == f"note {spectating.LOG_FRAMES + 9}"
+    assert messages[0]["notes"][-1] == "note 199"
+    spectator.note("after")
+    assert [m["text"] for m in read(spectator, slow)] == ["after"]  # and on from there
+
+
+def test_a_tick_is_one_event_of_every_message_encoded_once_for_all_pages(tmp_path: Path) -> None:
+    spectator = Spectator()
+    pages = [spectator.subscribe() for _ in range(100)]
+    firsts = {id(page.first) for page in pages}
+    assert len(firsts) == 1  # a hundred pages that come at once: one state encoded
+    for page in pages:
+        spectator.read(page)
+    open_table(spectator, tmp_path)
+    for bid in ("bid 2 3", "bid 3 3", "dudo"):
+        spectator.table_event("g1", Answer(0, bid, 1.0))
+    sent = [spectator.read(page) for page in pages]
+    assert all(data is sent[0] for data in sent)  # one piece of bytes, handed to every page
+    assert sent[0].count(b"data: ") == 1  # the tick's messages in one event, in order
+    actions = [m["event"].get("action") for m in frames(sent[0]) if m["kind"] == "table"]
+    assert actions == [None, None, "bid 2 3", "bid 3 3", "dudo"]  # open, deal, then the bids
+    assert spectator.read(pages[0]) == b""
 
 
 def test_a_finished_game_moves_the_standings_and_closes_its_table(tmp_path: Path) -> None:
@@ -156,3 +188,33 @@ def test_a_tournament_that_cannot_be_read_is_taken_to_share_its_deals(tmp_path: 
     spectator = Spectator()
     spectator.started(tmp_path / "gone", list(PLAYERS), Progress(0, 3, 0.0, 0))
     assert spectator.shared_deals
+
+
+def test_the_end_of_a_run_shows_its_board_with_the_fits_confidence(tmp_path: Path) -> None:
+    from arena.records import GameLine
+    from arena.tournament.runner import Summary
+    from arena.tournament.standings import board
+
+    spectator = Spectator()
+    folder = tournament(tmp_path)
+    spectator.started(folder, list(PLAYERS), Progress(0, 12, 0.0, 0))
+    page = spectator.subscribe()
+    read(spectator, page)
+    lines = [  # ann ahead of ben ahead of cid, nearly always
+        GameLine(f"u{i:03}-t000-r0", i, PLAYERS, order, (), {}, decisions=9)
+        for i, order in enumerate([("ann", "ben", "cid")] * 10 + [("cid", "ben", "ann")] * 2)
+    ]
+    final = board([("t1", x) for x in lines], PLAYERS)
+    spectator.ended(Summary(folder, "finished", final.table, 12, 12, None, board=final))
+    (message,) = read(spectator, page)
+    assert message["kind"] == "board" and message["separation"] == final.separation()
+    rows = message["standings"]
+    assert [r["bot"] for r in rows] == [s.name for s in final.table]
+    for upper, lower in itertools.pairwise(rows):
+        assert upper["p_above_next"] == round(final.sure.p_ahead(upper["bot"], lower["bot"]), 4)
+    assert "p_above_next" not in rows[-1] and all("rank_range" in r for r in rows)
+    late = spectator.snapshot()  # a page that comes now is shown the same
+    assert late["board"] == {k: v for k, v in message.items() if k != "kind"}
+    assert late["standings"] == rows
+    spectator.started(folder, list(PLAYERS), Progress(0, 12, 0.0, 0))  # the next tournament
+    assert spectator.snapshot()["board"] is None

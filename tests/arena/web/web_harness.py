@@ -105,8 +105,8 @@ class Stream:
     def _read(self) -> None:
         try:
             for raw in self._response:
-                if raw.startswith(b"data: "):
-                    self.messages.append(json.loads(raw[6:]))
+                if raw.startswith(b"data: "):  # what happened since the server's last tick
+                    self.messages.extend(json.loads(raw[6:]))
         finally:
             self.ended.set()
 
