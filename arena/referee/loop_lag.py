@@ -77,12 +77,13 @@ class LoopLag:
         wake-up has not yet run to record it.
         """
         held = 0.0
-        first = bisect.bisect_right(self._ends, start)
-        for i in range(first, len(self._starts)):
-            s = self._starts[i]
-            if s >= end:
-                break
-            held += min(self._ends[i], end) - max(s, start)
+        ends = self._ends
+        if ends and ends[-1] > start:  # else nothing recorded since `start`: the usual case
+            for i in range(bisect.bisect_right(ends, start), len(ends)):
+                s = self._starts[i]
+                if s >= end:
+                    break
+                held += min(ends[i], end) - max(s, start)
         if self._task is not None:
             overdue_from = max(self._due, start)
             if end - overdue_from > self.slack:
