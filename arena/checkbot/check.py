@@ -44,6 +44,9 @@ from arena.referee.exits import describe_exit, exit_probe
 from arena.referee.pool import Lobby
 from arena.referee.server import Referee, ServerLimits
 
+__all__ = ["Check", "CheckRun", "check_bot"]
+"""The check's face: `check_bot`, what it returns, and what it says of each check."""
+
 SESSIONS = 2
 CONNECTS = "connects and says hello"
 LOG_LINES = 8

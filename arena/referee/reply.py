@@ -49,9 +49,15 @@ class Arrival:
     at: float
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Reply:
-    """What became of one request: an answer, or the fault that replaced it."""
+    """What became of one request: an answer, or the fault that replaced it.
+
+    A value, never changed once made (change one with `dataclasses.replace`),
+    but not a frozen dataclass: one is built for every decision, and a frozen
+    one sets each of its eleven fields through `object.__setattr__`, the
+    largest single cost the referee added to a decision since it had five.
+    """
 
     answer: wire.Answer | None
     fault: Fault | None

@@ -43,12 +43,6 @@ WRITE_TIMEOUT = 5.0
 """Seconds a message other than a request (a Welcome, a GameOver) may take to be written."""
 
 
-def _settled(task: asyncio.Task[None]) -> None:
-    """Mark a write's outcome as seen, so a write outliving its sender is not reported."""
-    if not task.cancelled():
-        task.exception()
-
-
 class Session:
     """A bot's stream, as the match runner sees it."""
 
@@ -128,57 +122,62 @@ class Session:
             return None
         return describe_exit(status)
 
-    async def _write(self, message: pb.RefereeMessage | bytes) -> None:
-        async with self._write_lock:
-            await self._context.write(message)
-
     async def send(
         self, message: pb.RefereeMessage | bytes, timeout: float = WRITE_TIMEOUT
     ) -> bool:
         """Write one message (bytes: already encoded); False when the stream is gone.
 
         A write still unfinished after `timeout` means the bot has stopped
-        accepting data: the session is closed as stalled.
+        accepting data: the session is closed as stalled. The write is done
+        inline and a timer interrupts it (no task and no wait per message).
         """
         if self.closed:
             return False
-        write = self._loop.create_task(self._write(message))
-        write.add_done_callback(_settled)  # its failure is handled here, or moot if we are gone
-        done, _ = await asyncio.wait((write,), timeout=timeout)
-        if not done:
-            write.cancel()
+        task = asyncio.current_task(self._loop)
+        assert task is not None  # a coroutine of the referee's, run as a task
+        stalled = False
+
+        def stall() -> None:
+            nonlocal stalled
+            stalled = True
+            task.cancel()
+
+        timer = self._loop.call_later(timeout, stall)
+        try:
+            async with self._write_lock:
+                await self._context.write(message)
+        except asyncio.CancelledError:
+            if not stalled or task.uncancel() > 0:
+                raise
             self.close(
                 f"the bot accepted no data for {timeout * 1000:.0f} ms "
                 "(a message stayed unwritten)",
                 FaultKind.STALL,
             )
             return False
-        error = write.exception()
-        if error is not None:  # any write failure means the stream is unusable
+        except Exception as error:  # any write failure means the stream is unusable
             self.close(f"the stream failed on write: {error}")
             return False
+        finally:
+            timer.cancel()
         return True
 
     def _closed_fault(self, request_id: int) -> Reply:
         return Reply(None, Fault(self.close_kind, self.close_reason, "", request_id), 0.0)
 
     async def ask(self, request: bytes, request_id: int, timeout: float) -> Reply:
-        """Send an encoded request and wait for its reply, or for the fault that replaces it."""
+        """Send an encoded request and wait for its reply, or for the fault that replaces it.
+
+        One coroutine does it all, with no task and no helper coroutine: each
+        would cost every decision a frame or a loop turn. The request is
+        written inline; a stall or a close interrupts a write that does not
+        finish by cancelling this task, the cancellation is taken back here,
+        and the request's future tells what happened.
+        """
         if self.closed:
             return self._closed_fault(request_id)
         meter = self._cpu
-        if meter is None:
-            return await self._ask(request, request_id, timeout)
-        before = meter.sample()
-        reply = await self._ask(request, request_id, timeout)
-        after = meter.sample()
-        if before is None or after is None:
-            return reply
-        return dataclasses.replace(
-            reply, cpu=after.on_cpu - before.on_cpu, cpu_wait=after.waiting - before.waiting
-        )
-
-    async def _ask(self, request: bytes, request_id: int, timeout: float) -> Reply:
+        before = None if meter is None else meter.sample()
         loop = self._loop
         future: asyncio.Future[pb.BotMessage | Arrival | None] = loop.create_future()
         self._pending = (request_id, future)
@@ -186,13 +185,41 @@ class Session:
         self._sent_at = 0.0
         self._limit = timeout
         self._arm(started + timeout)
+        task = asyncio.current_task(loop)
+        self._asker = task
+        self._write_interrupted = False
         try:
-            await self._write_request(request)
+            try:
+                async with self._write_lock:
+                    await self._context.write(request)
+                self._sent_at = loop.time()
+            except asyncio.CancelledError:
+                if not self._write_interrupted or task is None or task.uncancel() > 0:
+                    raise
+            except Exception as error:  # any write failure means the stream is unusable
+                self.close(f"the stream failed on write: {error}")
+            finally:
+                self._asker = None
             arrival = await future
         finally:
             self._pending = None
+        reply = self._reply(arrival, request_id, timeout)
+        if meter is None or before is None:
+            return reply
+        after = meter.sample()
+        if after is None:
+            return reply
+        return dataclasses.replace(
+            reply, cpu=after.on_cpu - before.on_cpu, cpu_wait=after.waiting - before.waiting
+        )
+
+    def _reply(
+        self, arrival: pb.BotMessage | Arrival | None, request_id: int, timeout: float
+    ) -> Reply:
+        """What reached the request in flight (None: its time ran out), as its reply."""
+        started = self._started
         if arrival is None:
-            now = loop.time()
+            now = self._loop.time()
             sent = self._sent_at or started
             detail = f"no reply within {timeout * 1000:.0f} ms"
             return Reply(
@@ -217,28 +244,6 @@ class Session:
         if reply.fault is not None and reply.fault.kind is FaultKind.TIMEOUT:
             self._late.expect(request_id, sent, timeout)  # a second copy is no stray
         return reply
-
-    async def _write_request(self, request: bytes) -> None:
-        """Write the request inline (no task: that would cost every decision a loop turn).
-
-        A stall or a close interrupts a write that does not finish by
-        cancelling this task; the cancellation is taken back here, and the
-        request's future tells what happened.
-        """
-        task = asyncio.current_task(self._loop)
-        self._asker = task
-        self._write_interrupted = False
-        try:
-            async with self._write_lock:
-                await self._context.write(request)
-            self._sent_at = self._loop.time()
-        except asyncio.CancelledError:
-            if not self._write_interrupted or task is None or task.uncancel() > 0:
-                raise
-        except Exception as error:  # any write failure means the stream is unusable
-            self.close(f"the stream failed on write: {error}")
-        finally:
-            self._asker = None
 
     def cut_stalled_write(self, grace: float) -> None:
         """On a stop: a request still unwritten `grace` seconds from now is a stall at once.
