@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
+from collections.abc import AsyncIterator
 
 from arena.referee.loop_lag import LoopLag
 
@@ -11,13 +13,22 @@ HOLD = 0.15
 """Seconds the tests hold the loop up (time.sleep: nothing else can run meanwhile)."""
 
 
+@contextlib.asynccontextmanager
+async def monitoring() -> AsyncIterator[LoopLag]:
+    """A started monitor, past its first few ticks; stopped afterwards."""
+    lag = LoopLag()
+    lag.start()
+    try:
+        await asyncio.sleep(lag.tick * 3)
+        yield lag
+    finally:
+        await lag.stop()
+
+
 def test_every_hold_up_is_recorded_and_falls_inside_the_interval_it_happened_in() -> None:
     async def main() -> None:
         loop = asyncio.get_running_loop()
-        lag = LoopLag()
-        lag.start()
-        try:
-            await asyncio.sleep(lag.tick * 3)
+        async with monitoring() as lag:
             first_start = loop.time()
             time.sleep(HOLD)
             first_end = loop.time()
@@ -32,8 +43,6 @@ def test_every_hold_up_is_recorded_and_falls_inside_the_interval_it_happened_in(
             assert lag.worst >= HOLD - lag.tick - lag.slack
             # An interval that holds neither is charged nothing of them.
             assert lag.between(first_end + lag.tick, first_end + lag.tick * 2) < HOLD / 2
-        finally:
-            await lag.stop()
 
     asyncio.run(main())
 
@@ -41,16 +50,11 @@ def test_every_hold_up_is_recorded_and_falls_inside_the_interval_it_happened_in(
 def test_a_hold_up_in_progress_counts_before_the_monitor_has_woken() -> None:
     async def main() -> None:
         loop = asyncio.get_running_loop()
-        lag = LoopLag()
-        lag.start()
-        try:
-            await asyncio.sleep(lag.tick * 3)
+        async with monitoring() as lag:
             start = loop.time()
             time.sleep(HOLD)
             # Read at once, as a reply read right after a stall is: no wake-up has run yet.
             assert lag.between(start, loop.time()) >= HOLD - lag.tick - lag.slack
-        finally:
-            await lag.stop()
         # Stopped, it no longer counts a wake-up overdue.
         start = loop.time()
         time.sleep(lag.tick * 5)
