@@ -8,6 +8,9 @@ on time. Then it plays whole games, several at once, against opponents that
 run in process. Every failure says what the bot sent and what was expected,
 and comes with the last lines of the bot's log; the log itself is kept (its
 path is in `CheckRun.log`) for the author to read once the check is over.
+
+This module starts the bot and runs the check in order; the probes are in
+`probing`, the whole games in `games`, and what each check says in `verdict`.
 """
 
 from __future__ import annotations
@@ -22,7 +25,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import engine
 from arena.bots import buildstamp
 from arena.bots.build import run_build
 from arena.bots.cgroups import CgroupRoot
@@ -32,181 +34,23 @@ from arena.bots.logdrain import last_line, last_lines
 from arena.bots.manifest import BotSpec, ManifestError, load_entry
 from arena.bots.processes import BotProcess
 from arena.bots.sandbox import Sandbox, SandboxError, SandboxMode, decide
-from arena.checkbot.positions import HouseSeat, Probe, probes
-from arena.protocol import wire
-from arena.protocol.faults import Fault, FaultKind
+from arena.checkbot.games import play_games
+from arena.checkbot.positions import probes
+from arena.checkbot.probing import probe_bot
+from arena.checkbot.verdict import Check
 from arena.referee.auth import TokenBook
-from arena.referee.clock import GameClock, TimeControl
+from arena.referee.clock import TimeControl
 from arena.referee.exits import describe_exit, exit_probe
-from arena.referee.match import GameSpec, Match, Seat, answer_misfit
 from arena.referee.pool import Lobby
-from arena.referee.reply import Reply, next_request_id
 from arena.referee.server import Referee, ServerLimits
-from arena.referee.session import Session
-from engine import CalzaRule, Ruleset
+
+__all__ = ["Check", "CheckRun", "check_bot"]
+"""The check's face: `check_bot`, what it returns, and what it says of each check."""
 
 SESSIONS = 2
-OPPONENT = "house"
 CONNECTS = "connects and says hello"
 LOG_LINES = 8
 """Lines of the bot's log shown with each failure."""
-
-
-NEAR_LIMIT = 0.9
-"""A decision that takes this share of its limit passes, with a warning: on a busier
-machine, or a harder position, it would be a timeout."""
-
-
-@dataclass(frozen=True, slots=True)
-class Check:
-    name: str
-    passed: bool
-    detail: str = ""
-    warning: str = ""
-    """For a check passed: what the author should still know (a decision near its limit)."""
-    log_tail: tuple[str, ...] = ()
-    """For a failure: the last lines of the bot's log (or its build's) when it was found."""
-
-
-def near_limit(ms: float, move_time: float) -> str:
-    """The warning for a decision of `ms` that came within 10% of the move time (or, with
-    timeouts off, past it), or ""."""
-    limit_ms = move_time * 1000
-    if ms < NEAR_LIMIT * limit_ms:
-        return ""
-    if ms > limit_ms:  # only with timeouts off
-        return (
-            f"a decision took {ms:.0f} ms, over the {limit_ms:.0f} ms limit: "
-            "a timeout, were they on"
-        )
-    return (
-        f"a decision took {ms:.0f} ms, within 10% of the {limit_ms:.0f} ms limit: "
-        "on a busier machine it would time out"
-    )
-
-
-async def _probe(session: Session, probe: Probe, clock: TimeControl) -> Check:
-    request_id = next_request_id()
-    game_id = f"check-{probe.name.replace(' ', '-')}"
-    players = tuple(
-        OPPONENT if s != probe.seat else session.name for s in range(probe.state.players)
-    )
-    request = wire.encode_request(
-        engine.observe(probe.state, probe.seat),
-        request_id=request_id,
-        offer=probe.offer,
-        game_id=game_id,
-        players=players,
-        ruleset=wire.ruleset_to_proto(probe.state.ruleset),
-        news=(),
-        time_left_ms=round(clock.move_time * 1000),
-    )
-    reply = await session.ask(request, request_id, GameClock(clock, 1).limit(0))
-    if reply.fault is not None and reply.late is not None:
-        reply = await _lateness(reply, max(clock.move_time, 1.0))
-    if reply.fault is not None and reply.fault.kind is FaultKind.DISCONNECT:
-        how = await session.crashed()
-        if how is not None:
-            crash = Fault(FaultKind.CRASH, f"the bot's process died, {how}", "", request_id)
-            reply = dataclasses.replace(reply, fault=crash)
-    check = _judge(probe, reply, clock.move_time)
-    await session.send(
-        wire.game_over_to_proto(
-            game_id=game_id,
-            seat=probe.seat,
-            order=[probe.seat, *(s for s in range(probe.state.players) if s != probe.seat)],
-            players=players,
-            news=(),
-            fault=reply.fault,
-        )
-    )
-    return check
-
-
-async def _lateness(reply: Reply, within: float) -> Reply:
-    """A timed-out probe waits `within` seconds more for the reply, to say how late it came:
-    a bot a little too slow and one that never answers want different fixes."""
-    assert reply.fault is not None and reply.late is not None
-    try:
-        late = await asyncio.wait_for(asyncio.shield(reply.late), within)
-    except TimeoutError:
-        late = f"no reply came in {within:.1f} s more either"
-    fault = dataclasses.replace(reply.fault, detail=f"{reply.fault.detail}; {late}")
-    return dataclasses.replace(reply, fault=fault)
-
-
-def _judge(probe: Probe, reply: Reply, move_time: float) -> Check:
-    name = f"{probe.name}"
-    if reply.fault is not None:
-        sent = f"; it sent {reply.fault.sent}" if reply.fault.sent else ""
-        return Check(
-            name,
-            False,
-            f"{reply.fault.kind.value}: {reply.fault.detail}{sent}; expected {probe.expect}",
-        )
-    answer = reply.answer
-    timing = f"{reply.elapsed * 1000:.1f} ms"
-    why = answer_misfit(answer, probe.offer)
-    if why is None and isinstance(answer, engine.Bid | engine.Dudo | engine.Calza):
-        refusal = engine.refusal(probe.state, probe.seat, answer)
-        why = None if refusal is None else str(refusal)
-    if why is None:
-        warning = near_limit(reply.elapsed * 1000, move_time)
-        return Check(name, True, f"{answer} ({timing})", warning)
-    return Check(
-        name, False, f"it sent {answer}, which is illegal ({why}); expected {probe.expect}"
-    )
-
-
-async def _games(
-    session_pool: list[Session], clock: TimeControl, say: Callable[[Check], None]
-) -> list[Check]:
-    variants = [
-        ("rulebook", Ruleset()),
-        ("calza by anyone", Ruleset(calza=CalzaRule.ANY)),
-        ("no calza, palifico every time", Ruleset(calza=CalzaRule.OFF, palifico_once=False)),
-        ("one-die face change", Ruleset(palifico_one_die_may_change_face=True, dice_per_player=3)),
-    ]
-    checks: list[Check] = []
-    seed = engine.new_seed()
-
-    async def play(index: int, label: str, ruleset: Ruleset, session: Session) -> Check:
-        seats: list[Seat] = [HouseSeat(f"{OPPONENT}-{i}") for i in range(3)]
-        seat = index % 3
-        seats[seat] = session
-        names = tuple(s.name for s in seats)
-        spec = GameSpec(f"check-game-{index}", names, f"check-{index}", ruleset)
-        record = await Match(spec, seats, seed, clock).play()
-        faults = [f for f in record.faults if f.seat == seat]
-        place = record.order.index(seat) + 1
-        name = f"whole game: {label}"
-        if faults:
-            f = faults[0].fault
-            sent = f"; it sent {f.sent}" if f.sent else ""
-            return Check(
-                name, False, f"{f.kind.value} in round {faults[0].round}: {f.detail}{sent}"
-            )
-        times = record.think_ms[seat]
-        slowest = max(times) if times else 0.0
-        return Check(
-            name,
-            True,
-            f"place {place} of 3, {len(times)} decisions, slowest {slowest:.1f} ms",
-            near_limit(slowest, clock.move_time),
-        )
-
-    for start in range(0, len(variants), len(session_pool)):
-        batch = variants[start : start + len(session_pool)]
-        results = await asyncio.gather(
-            *(
-                play(start + i, label, rules, session_pool[i])
-                for i, (label, rules) in enumerate(batch)
-            )
-        )
-        for check in results:
-            say(check)
-            checks.append(check)
-    return checks
 
 
 @dataclass
@@ -405,7 +249,7 @@ async def _check_running(
         if second is not None:
             pool.append(second)
     for probe in probes():
-        record(await _probe(session, probe, clock))
+        record(await probe_bot(session, probe, clock))
         if session.closed:
             record(
                 Check(
@@ -422,7 +266,7 @@ async def _check_running(
             "answered every probe after its game over",
         )
     )
-    await _games(pool, clock, record)
+    await play_games(pool, clock, record)
 
 
 async def _sessions(lobby: Lobby, name: str, count: int) -> None:

@@ -19,6 +19,9 @@ from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
 from arena.referee.reply import Reply
 from engine import Bid, CalzaRule, GameState, Ruleset
 
+OPPONENT = "house"
+"""The name the house's seats play under, in probes and whole games alike."""
+
 
 @dataclass(frozen=True, slots=True)
 class Probe:

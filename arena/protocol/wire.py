@@ -211,8 +211,14 @@ class RequestBuilder:
         clock = pb.TimeControl(
             move_time_ms=move_time_ms, bank_ms=bank_ms, increment_ms=increment_ms
         )
+        self._banked = bool(bank_ms or increment_ms)
+        """Without a bank, every request's time left is the move time: a fixed field."""
         self._fixed = pb.ActionRequest(
-            game_id=game_id, players=players, ruleset=ruleset, time_control=clock
+            game_id=game_id,
+            players=players,
+            ruleset=ruleset,
+            time_control=clock,
+            time_left_ms=0 if self._banked else move_time_ms,
         ).SerializeToString()
         self._move_time_ms = move_time_ms
         self._results: list[bytes] = []
@@ -246,8 +252,9 @@ class RequestBuilder:
         own.dudo_allowed = obs.can_dudo
         own.calza_allowed = obs.can_calza
         own.dice_in_play = obs.dice_in_play
-        own.time_left_ms = self._move_time_ms + bank_left_ms
-        own.bank_left_ms = bank_left_ms
+        if self._banked:
+            own.time_left_ms = self._move_time_ms + bank_left_ms
+            own.bank_left_ms = bank_left_ms
         request = b"".join(
             (self._fixed, own.SerializeToString(), *self._results[told : len(history)])
         )

@@ -3,7 +3,7 @@
 A bot is timed by the referee's clock, but the referee learns of a reply
 only when its loop gets to it. When the loop is held up (the process was
 stopped, a long garbage collection, a burst of work from other games), replies
-that came in time sit unread while deadlines pass. A small task that sleeps a
+that came in time sit unread while deadlines pass. A timer that fires a
 tick at a time measures how late each wake-up is: that lateness is the
 referee's, and a decision's time limit is extended by whatever of it fell
 inside the decision, so no bot is ever charged for it.
@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import bisect
-import contextlib
 
 TICK = 0.01
 """Seconds between the monitor's wake-ups: lateness shorter than a tick may go unseen."""
@@ -30,7 +29,12 @@ KEEP = 600.0
 
 
 class LoopLag:
-    """Records the intervals in which the event loop was held up."""
+    """Records the intervals in which the event loop was held up.
+
+    The monitor is a timer callback, re-armed at each wake-up: no task, no
+    future and no coroutine step per tick, which the referee pays a hundred
+    times a second.
+    """
 
     def __init__(self, tick: float = TICK, slack: float = SLACK) -> None:
         self.tick = tick
@@ -38,37 +42,36 @@ class LoopLag:
         self._starts: list[float] = []
         self._ends: list[float] = []
         self._due = 0.0
-        self._task: asyncio.Task[None] | None = None
+        self._timer: asyncio.TimerHandle | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self.worst = 0.0
         """The longest hold-up seen, in seconds."""
 
     def start(self) -> None:
-        if self._task is None:
-            self._loop = asyncio.get_running_loop()
-            self._due = self._loop.time() + self.tick
-            self._task = self._loop.create_task(self._watch())
+        if self._timer is None:
+            self._loop = loop = asyncio.get_running_loop()
+            self._due = loop.time() + self.tick
+            self._timer = loop.call_at(self._due, self._wake)
 
     async def stop(self) -> None:
-        task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        timer, self._timer = self._timer, None
+        if timer is not None:
+            timer.cancel()
 
-    async def _watch(self) -> None:
-        loop = asyncio.get_running_loop()
-        while True:
-            self._due = due = loop.time() + self.tick
-            await asyncio.sleep(self.tick)
-            now = loop.time()
-            if now - due > self.slack:
-                self._starts.append(due)
-                self._ends.append(now)
-                self.worst = max(self.worst, now - due)
-                if self._starts[0] < now - KEEP:
-                    cut = bisect.bisect_left(self._ends, now - KEEP)
-                    del self._starts[:cut], self._ends[:cut]
+    def _wake(self) -> None:
+        loop = self._loop
+        assert loop is not None  # set by `start`, which armed this timer
+        now = loop.time()
+        due = self._due
+        if now - due > self.slack:
+            self._starts.append(due)
+            self._ends.append(now)
+            self.worst = max(self.worst, now - due)
+            if self._starts[0] < now - KEEP:
+                cut = bisect.bisect_left(self._ends, now - KEEP)
+                del self._starts[:cut], self._ends[:cut]
+        self._due = now + self.tick
+        self._timer = loop.call_at(self._due, self._wake)
 
     def between(self, start: float, end: float) -> float:
         """Seconds of [start, end] (loop time) in which the loop was held up.
@@ -77,13 +80,14 @@ class LoopLag:
         wake-up has not yet run to record it.
         """
         held = 0.0
-        first = bisect.bisect_right(self._ends, start)
-        for i in range(first, len(self._starts)):
-            s = self._starts[i]
-            if s >= end:
-                break
-            held += min(self._ends[i], end) - max(s, start)
-        if self._task is not None:
+        ends = self._ends
+        if ends and ends[-1] > start:  # else nothing recorded since `start`: the usual case
+            for i in range(bisect.bisect_right(ends, start), len(ends)):
+                s = self._starts[i]
+                if s >= end:
+                    break
+                held += min(ends[i], end) - max(s, start)
+        if self._timer is not None:
             overdue_from = max(self._due, start)
             if end - overdue_from > self.slack:
                 held += end - overdue_from

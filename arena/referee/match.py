@@ -154,6 +154,9 @@ class Match:
         self._watch = watch
         self._told = [0] * len(seats)
         self._banked = bool(time_control.bank or time_control.increment)
+        """Whether a bank makes the limits vary; without one every decision's is the same, and
+        there is nothing to charge."""
+        self._fixed_limit = self.clock.limit(0)
         self._limit_ms: list[float | None] = [None] * len(seats)
         """What each seat was told it had for its last decision, where a bank makes it vary."""
         self._first_fault: dict[int, Fault] = {}
@@ -190,7 +193,8 @@ class Match:
         told = self._told[seat]
         self._told[seat] = len(state.history)
         request_id = next_request_id()
-        bank_ms = _ms(self.clock.bank_left(seat))
+        banked = self._banked
+        bank_ms = _ms(self.clock.bank_left(seat)) if banked else 0
         request = self._requests.build(
             engine.observe(state, seat),
             request_id=request_id,
@@ -199,15 +203,19 @@ class Match:
             told=told,
             bank_left_ms=bank_ms,
         )
-        limit = self.clock.limit(seat)
-        if self._banked:  # as the request told it
+        if banked:  # the limit as the request told it
+            limit = self.clock.limit(seat)
             self._limit_ms[seat] = _ms(self.clock.control.move_time) + bank_ms
+        else:
+            limit = self._fixed_limit
         reply = await self.seats[seat].ask(request, request_id, limit)
         self.record.decisions += 1
-        if reply.fault is None:
+        fault = reply.fault
+        if fault is None:
             self.record.think_ms[seat].append(reply.wall * 1000)
-        timed_out = reply.fault is not None and reply.fault.kind is FaultKind.TIMEOUT
-        self.clock.charge(seat, reply.elapsed - reply.referee_lag, timed_out)
+        timed_out = fault is not None and fault.kind is FaultKind.TIMEOUT
+        if banked:
+            self.clock.charge(seat, reply.elapsed - reply.referee_lag, timed_out)
         if reply.wall > limit and not timed_out:
             self.record.referee_late.append(
                 LateDecision(
@@ -330,8 +338,10 @@ class Match:
 
     def _log(self, seat: int, action: str, reply: Reply) -> None:
         cpu_ms = None if reply.cpu is None else round(reply.cpu * 1000, 3)
-        wall_ms = round(reply.wall * 1000, 3)
-        self._happened(Answer(seat, action, wall_ms, cpu_ms, self._limit_ms[seat]))
+        event = Answer(seat, action, round(reply.wall * 1000, 3), cpu_ms, self._limit_ms[seat])
+        self.record.events.append(event)  # `_happened`, inline: every decision comes here
+        if self._watch is not None:
+            self._watch(event)
 
     async def _game_over(self, state: GameState) -> None:
         """Tell every seat at once: the table's sessions are free only when all are told."""

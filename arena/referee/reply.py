@@ -15,6 +15,7 @@ from google.protobuf import text_format
 from arena.protocol import wire
 from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
 from arena.protocol.faults import Fault, FaultKind
+from engine import MalformedActionError
 
 _request_ids = itertools.count(1)
 
@@ -37,17 +38,26 @@ def next_request_id() -> int:
 
 @dataclass(frozen=True, slots=True)
 class Arrival:
-    """What reached a pending request: a message, or the fault that replaces it."""
+    """What reached a pending request instead of a reply: the fault that replaces it.
 
-    message: pb.BotMessage | None
-    kind: FaultKind | None
+    A reply itself reaches the request as its `pb.BotMessage`: no object is
+    built around the message on the path every decision takes.
+    """
+
+    kind: FaultKind
     problem: str
     at: float
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Reply:
-    """What became of one request: an answer, or the fault that replaced it."""
+    """What became of one request: an answer, or the fault that replaced it.
+
+    A value, never changed once made (change one with `dataclasses.replace`),
+    but not a frozen dataclass: one is built for every decision, and a frozen
+    one sets each of its eleven fields through `object.__setattr__`, the
+    largest single cost the referee added to a decision since it had five.
+    """
 
     answer: wire.Answer | None
     fault: Fault | None
@@ -83,3 +93,35 @@ class Reply:
         if self.action is None:
             return ""
         return text_format.MessageToString(self.action, as_one_line=True)
+
+
+def reply_of(
+    message: pb.BotMessage, request_id: int, elapsed: float, lag: float, wall: float, limit: float
+) -> Reply:
+    """A bot's reply to a request, read `elapsed` seconds after it was written: its answer,
+    or the fault it comes to.
+
+    Late by the referee's clock, less the `lag` in which the referee itself
+    was held up, it is a timeout (the loop was slow to notice; the bot was
+    not on time); an action that is no action is a malformed message.
+    """
+    action = message.reply.action
+    reason = bot_reason(message.reply.reason) if message.reply.reason else ""
+    charged = elapsed - lag
+    if charged > limit:
+        detail = (
+            f"reply after {charged * 1000:.0f} ms, {(charged - limit) * 1000:.0f} ms "
+            f"over the {limit * 1000:.0f} ms limit"
+        )
+        shown = Reply(None, None, elapsed, action, request_id, reason=reason)
+        fault = Fault(FaultKind.TIMEOUT, shown.explained(detail), shown.sent, request_id)
+        return Reply(None, fault, elapsed, request_id=request_id, referee_lag=lag, wall=wall)
+    try:
+        answer = wire.answer_from_proto(action)
+    except MalformedActionError as error:
+        bad = Reply(None, None, elapsed, action, request_id, reason=reason)
+        fault = Fault(FaultKind.MALFORMED_MESSAGE, bad.explained(str(error)), bad.sent, request_id)
+        return Reply(None, fault, elapsed, request_id=request_id, referee_lag=lag, wall=wall)
+    return Reply(
+        answer, None, elapsed, action, request_id, referee_lag=lag, wall=wall, reason=reason
+    )

@@ -21,37 +21,26 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import math
-from collections import OrderedDict
 
 import grpc
 from google.protobuf.message import DecodeError
 
-from arena.protocol import wire
 from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
 from arena.protocol.faults import Fault, FaultKind
 from arena.referee import cputime
 from arena.referee.exits import ExitProbe, describe_exit
+from arena.referee.late_replies import LateReplies
 from arena.referee.loop_lag import LoopLag
-from arena.referee.reply import Arrival, Reply, bot_reason
-from engine import MalformedActionError
+from arena.referee.reply import Arrival, Reply, reply_of
 
 MAX_STRAY_MESSAGES = 20
 """Unexpected messages tolerated on one session before it is closed."""
-
-EXPIRED_KEPT = 64
-"""Timed-out requests remembered per session, whose late replies are expected."""
 
 CRASH_WAIT = 1.0
 """Seconds to wait for a bot's process to end after its stream did, to tell a crash."""
 
 WRITE_TIMEOUT = 5.0
 """Seconds a message other than a request (a Welcome, a GameOver) may take to be written."""
-
-
-def _settled(task: asyncio.Task[None]) -> None:
-    """Mark a write's outcome as seen, so a write outliving its sender is not reported."""
-    if not task.cancelled():
-        task.exception()
 
 
 class Session:
@@ -70,7 +59,11 @@ class Session:
         self._context = context
         self._exit_probe = exit_probe
         self._lag = lag or LoopLag()
-        self._pending: tuple[int, asyncio.Future[Arrival | None]] | None = None
+        self._pending: tuple[int, asyncio.Future[pb.BotMessage | Arrival | None]] | None = None
+        """The request in flight: its id, and what reaches it (its reply, a fault, or None
+        when its time is up)."""
+        self._arrived = 0.0
+        """When the reply that reached the request in flight was read (loop time)."""
         self._loop = asyncio.get_running_loop()
         self._started = 0.0
         """When the request in flight began to be written (loop time)."""
@@ -94,9 +87,7 @@ class Session:
         self._stray = 0
         self.last_data = 0.0
         """When the bot's last message was read (loop time)."""
-        self._expired: OrderedDict[int, tuple[float, float, asyncio.Future[str]]] = OrderedDict()
-        """Timed-out requests, oldest first: when each was written, its limit, and the future
-        its late reply resolves with how late it was, in words."""
+        self._late = LateReplies(self._loop, self._lag)
 
     @property
     def closed(self) -> bool:
@@ -131,148 +122,128 @@ class Session:
             return None
         return describe_exit(status)
 
-    async def _write(self, message: pb.RefereeMessage | bytes) -> None:
-        async with self._write_lock:
-            await self._context.write(message)
-
     async def send(
         self, message: pb.RefereeMessage | bytes, timeout: float = WRITE_TIMEOUT
     ) -> bool:
         """Write one message (bytes: already encoded); False when the stream is gone.
 
         A write still unfinished after `timeout` means the bot has stopped
-        accepting data: the session is closed as stalled.
+        accepting data: the session is closed as stalled. The write is done
+        inline and a timer interrupts it (no task and no wait per message).
         """
         if self.closed:
             return False
-        write = self._loop.create_task(self._write(message))
-        write.add_done_callback(_settled)  # its failure is handled here, or moot if we are gone
-        done, _ = await asyncio.wait((write,), timeout=timeout)
-        if not done:
-            write.cancel()
+        task = asyncio.current_task(self._loop)
+        assert task is not None  # a coroutine of the referee's, run as a task
+        stalled = False
+
+        def stall() -> None:
+            nonlocal stalled
+            stalled = True
+            task.cancel()
+
+        timer = self._loop.call_later(timeout, stall)
+        try:
+            async with self._write_lock:
+                await self._context.write(message)
+        except asyncio.CancelledError:
+            if not stalled or task.uncancel() > 0:
+                raise
             self.close(
                 f"the bot accepted no data for {timeout * 1000:.0f} ms "
                 "(a message stayed unwritten)",
                 FaultKind.STALL,
             )
             return False
-        error = write.exception()
-        if error is not None:  # any write failure means the stream is unusable
+        except Exception as error:  # any write failure means the stream is unusable
             self.close(f"the stream failed on write: {error}")
             return False
+        finally:
+            timer.cancel()
         return True
 
     def _closed_fault(self, request_id: int) -> Reply:
         return Reply(None, Fault(self.close_kind, self.close_reason, "", request_id), 0.0)
 
     async def ask(self, request: bytes, request_id: int, timeout: float) -> Reply:
-        """Send an encoded request and wait for its reply, or for the fault that replaces it."""
+        """Send an encoded request and wait for its reply, or for the fault that replaces it.
+
+        One coroutine does it all, with no task and no helper coroutine: each
+        would cost every decision a frame or a loop turn. The request is
+        written inline; a stall or a close interrupts a write that does not
+        finish by cancelling this task, the cancellation is taken back here,
+        and the request's future tells what happened.
+        """
         if self.closed:
             return self._closed_fault(request_id)
         meter = self._cpu
-        if meter is None:
-            return await self._ask(request, request_id, timeout)
-        before = meter.sample()
-        reply = await self._ask(request, request_id, timeout)
+        before = None if meter is None else meter.sample()
+        loop = self._loop
+        future: asyncio.Future[pb.BotMessage | Arrival | None] = loop.create_future()
+        self._pending = (request_id, future)
+        self._started = started = loop.time()
+        self._sent_at = 0.0
+        self._limit = timeout
+        self._arm(started + timeout)
+        task = asyncio.current_task(loop)
+        self._asker = task
+        self._write_interrupted = False
+        try:
+            try:
+                async with self._write_lock:
+                    await self._context.write(request)
+                self._sent_at = loop.time()
+            except asyncio.CancelledError:
+                if not self._write_interrupted or task is None or task.uncancel() > 0:
+                    raise
+            except Exception as error:  # any write failure means the stream is unusable
+                self.close(f"the stream failed on write: {error}")
+            finally:
+                self._asker = None
+            arrival = await future
+        finally:
+            self._pending = None
+        reply = self._reply(arrival, request_id, timeout)
+        if meter is None or before is None:
+            return reply
         after = meter.sample()
-        if before is None or after is None:
+        if after is None:
             return reply
         return dataclasses.replace(
             reply, cpu=after.on_cpu - before.on_cpu, cpu_wait=after.waiting - before.waiting
         )
 
-    async def _ask(self, request: bytes, request_id: int, timeout: float) -> Reply:
-        loop = self._loop
-        future: asyncio.Future[Arrival | None] = loop.create_future()
-        self._pending = (request_id, future)
-        self._started = loop.time()
-        self._sent_at = 0.0
-        self._limit = timeout
-        self._arm(self._started + timeout)
-        try:
-            await self._write_request(request)
-            arrival = await future
-        finally:
-            self._pending = None
+    def _reply(
+        self, arrival: pb.BotMessage | Arrival | None, request_id: int, timeout: float
+    ) -> Reply:
+        """What reached the request in flight (None: its time ran out), as its reply."""
+        started = self._started
         if arrival is None:
-            now = loop.time()
-            sent = self._sent_at or self._started
-            late = self._expire(request_id, sent, timeout)
-            lag = self._lag.between(sent, now)
-            wall = now - self._started
+            now = self._loop.time()
+            sent = self._sent_at or started
             detail = f"no reply within {timeout * 1000:.0f} ms"
-            fault = Fault(FaultKind.TIMEOUT, detail, "", request_id)
             return Reply(
                 None,
-                fault,
+                Fault(FaultKind.TIMEOUT, detail, "", request_id),
                 now - sent,
                 request_id=request_id,
-                referee_lag=lag,
-                wall=wall,
-                late=late,
+                referee_lag=self._lag.between(sent, now),
+                wall=now - started,
+                late=self._late.expect(request_id, sent, timeout),
             )
+        at = arrival.at if isinstance(arrival, Arrival) else self._arrived
         # A reply read before the write's completion was: the bot was quicker than the referee.
-        sent = min(self._sent_at or arrival.at, arrival.at)
-        elapsed = arrival.at - sent
-        lag = self._lag.between(sent, arrival.at)
-        wall = arrival.at - self._started
-        received = arrival.message
-        if received is None:
-            fault = Fault(arrival.kind or FaultKind.DISCONNECT, arrival.problem, "", request_id)
-            return Reply(None, fault, elapsed, request_id=request_id, referee_lag=lag, wall=wall)
-        action = received.reply.action
-        reason = bot_reason(received.reply.reason) if received.reply.reason else ""
-        charged = elapsed - lag
-        if charged > timeout:  # the loop was slow to notice; the bot was not on time
-            self._expire(request_id, sent, timeout)
-            detail = (
-                f"reply after {charged * 1000:.0f} ms, {(charged - timeout) * 1000:.0f} ms "
-                f"over the {timeout * 1000:.0f} ms limit"
+        sent = min(self._sent_at or at, at)
+        lag = self._lag.between(sent, at)
+        if isinstance(arrival, Arrival):
+            fault = Fault(arrival.kind, arrival.problem, "", request_id)
+            return Reply(
+                None, fault, at - sent, request_id=request_id, referee_lag=lag, wall=at - started
             )
-            shown = Reply(None, None, elapsed, action, request_id, reason=reason)
-            fault = Fault(FaultKind.TIMEOUT, shown.explained(detail), shown.sent, request_id)
-            return Reply(None, fault, elapsed, request_id=request_id, referee_lag=lag, wall=wall)
-        try:
-            answer = wire.answer_from_proto(action)
-        except MalformedActionError as error:
-            bad = Reply(None, None, elapsed, action, request_id, reason=reason)
-            fault = Fault(
-                FaultKind.MALFORMED_MESSAGE, bad.explained(str(error)), bad.sent, request_id
-            )
-            return Reply(None, fault, elapsed, request_id=request_id, referee_lag=lag, wall=wall)
-        return Reply(
-            answer, None, elapsed, action, request_id, referee_lag=lag, wall=wall, reason=reason
-        )
-
-    def _expire(self, request_id: int, sent: float, limit: float) -> asyncio.Future[str]:
-        """Remember a timed-out request, whose late reply is expected: the future it resolves."""
-        late: asyncio.Future[str] = self._loop.create_future()
-        self._expired[request_id] = (sent, limit, late)
-        while len(self._expired) > EXPIRED_KEPT:
-            self._expired.popitem(last=False)
-        return late
-
-    async def _write_request(self, request: bytes) -> None:
-        """Write the request inline (no task: that would cost every decision a loop turn).
-
-        A stall or a close interrupts a write that does not finish by
-        cancelling this task; the cancellation is taken back here, and the
-        request's future tells what happened.
-        """
-        task = asyncio.current_task()
-        self._asker = task
-        self._write_interrupted = False
-        try:
-            async with self._write_lock:
-                await self._context.write(request)
-            self._sent_at = self._loop.time()
-        except asyncio.CancelledError:
-            if not self._write_interrupted or task is None or task.uncancel() > 0:
-                raise
-        except Exception as error:  # any write failure means the stream is unusable
-            self.close(f"the stream failed on write: {error}")
-        finally:
-            self._asker = None
+        reply = reply_of(arrival, request_id, at - sent, lag, at - started, timeout)
+        if reply.fault is not None and reply.fault.kind is FaultKind.TIMEOUT:
+            self._late.expect(request_id, sent, timeout)  # a second copy is no stray
+        return reply
 
     def cut_stalled_write(self, grace: float) -> None:
         """On a stop: a request still unwritten `grace` seconds from now is a stall at once.
@@ -360,28 +331,24 @@ class Session:
         pending = self._pending
         if pending is not None and not pending[1].done():
             if rid == pending[0]:
-                pending[1].set_result(Arrival(message, None, "", at))
+                self._arrived = at
+                pending[1].set_result(message)
                 return
             if rid > pending[0]:  # not a late answer to an old request
                 problem = (
                     f"the reply names request {rid}, "
                     f"but the request awaiting an answer is {pending[0]}"
                 )
-                pending[1].set_result(Arrival(None, FaultKind.MALFORMED_MESSAGE, problem, at))
+                pending[1].set_result(Arrival(FaultKind.MALFORMED_MESSAGE, problem, at))
                 return
-        expired = self._expired.pop(rid, None)
-        if expired is not None:  # late for a request already faulted: expected, once
-            sent, limit, late = expired
-            if not late.done():
-                over = max(0.0, at - sent - self._lag.between(sent, at) - limit)
-                late.set_result(f"it replied {over:.2f} s after the {limit:.2f} s limit")
+        if self._late.arrived(rid, at):  # late for a request already faulted: expected, once
             return
         self._stray_message(f"reply to request {rid}, which is not awaiting an answer")
 
     def _resolve_or_stray(self, problem: str, at: float) -> None:
         pending = self._pending
         if pending is not None and not pending[1].done():
-            pending[1].set_result(Arrival(None, FaultKind.MALFORMED_MESSAGE, problem, at))
+            pending[1].set_result(Arrival(FaultKind.MALFORMED_MESSAGE, problem, at))
         else:
             self._stray_message(problem)
 
@@ -415,5 +382,5 @@ class Session:
             self._timer = None
         pending = self._pending
         if pending is not None and not pending[1].done():
-            pending[1].set_result(Arrival(None, kind, reason, self._loop.time()))
+            pending[1].set_result(Arrival(kind, reason, self._loop.time()))
         self._interrupt_write()

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from arena.checkbot.check import Check, check_bot, near_limit
+from arena.checkbot.check import Check, check_bot
+from arena.checkbot.verdict import near_limit
 
 BOTS = Path(__file__).resolve().parents[1] / "checkbot_bots"
 

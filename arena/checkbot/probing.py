@@ -1,0 +1,96 @@
+"""Probes: one exact position sent to the bot as a real request, its answer judged.
+
+Each position is built with the engine (see `positions`); the answer must fit
+the request, be legal there, and come on time. A probe that timed out waits
+a little more for the reply, to say how late it came; one whose session
+ended tells a crash from a hang-up by the process's exit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+
+import engine
+from arena.checkbot.positions import OPPONENT, Probe
+from arena.checkbot.verdict import Check, near_limit
+from arena.protocol import wire
+from arena.protocol.faults import Fault, FaultKind
+from arena.referee.clock import GameClock, TimeControl
+from arena.referee.match import answer_misfit
+from arena.referee.reply import Reply, next_request_id
+from arena.referee.session import Session
+
+
+async def probe_bot(session: Session, probe: Probe, clock: TimeControl) -> Check:
+    """Send the probe's position on `session` and judge what comes back."""
+    request_id = next_request_id()
+    game_id = f"check-{probe.name.replace(' ', '-')}"
+    players = tuple(
+        OPPONENT if s != probe.seat else session.name for s in range(probe.state.players)
+    )
+    request = wire.encode_request(
+        engine.observe(probe.state, probe.seat),
+        request_id=request_id,
+        offer=probe.offer,
+        game_id=game_id,
+        players=players,
+        ruleset=wire.ruleset_to_proto(probe.state.ruleset),
+        news=(),
+        time_left_ms=round(clock.move_time * 1000),
+    )
+    reply = await session.ask(request, request_id, GameClock(clock, 1).limit(0))
+    if reply.fault is not None and reply.late is not None:
+        reply = await _lateness(reply, max(clock.move_time, 1.0))
+    if reply.fault is not None and reply.fault.kind is FaultKind.DISCONNECT:
+        how = await session.crashed()
+        if how is not None:
+            crash = Fault(FaultKind.CRASH, f"the bot's process died, {how}", "", request_id)
+            reply = dataclasses.replace(reply, fault=crash)
+    check = _judge(probe, reply, clock.move_time)
+    await session.send(
+        wire.game_over_to_proto(
+            game_id=game_id,
+            seat=probe.seat,
+            order=[probe.seat, *(s for s in range(probe.state.players) if s != probe.seat)],
+            players=players,
+            news=(),
+            fault=reply.fault,
+        )
+    )
+    return check
+
+
+async def _lateness(reply: Reply, within: float) -> Reply:
+    """A timed-out probe waits `within` seconds more for the reply, to say how late it came:
+    a bot a little too slow and one that never answers want different fixes."""
+    assert reply.fault is not None and reply.late is not None
+    try:
+        late = await asyncio.wait_for(asyncio.shield(reply.late), within)
+    except TimeoutError:
+        late = f"no reply came in {within:.1f} s more either"
+    fault = dataclasses.replace(reply.fault, detail=f"{reply.fault.detail}; {late}")
+    return dataclasses.replace(reply, fault=fault)
+
+
+def _judge(probe: Probe, reply: Reply, move_time: float) -> Check:
+    name = f"{probe.name}"
+    if reply.fault is not None:
+        sent = f"; it sent {reply.fault.sent}" if reply.fault.sent else ""
+        return Check(
+            name,
+            False,
+            f"{reply.fault.kind.value}: {reply.fault.detail}{sent}; expected {probe.expect}",
+        )
+    answer = reply.answer
+    timing = f"{reply.elapsed * 1000:.1f} ms"
+    why = answer_misfit(answer, probe.offer)
+    if why is None and isinstance(answer, engine.Bid | engine.Dudo | engine.Calza):
+        refusal = engine.refusal(probe.state, probe.seat, answer)
+        why = None if refusal is None else str(refusal)
+    if why is None:
+        warning = near_limit(reply.elapsed * 1000, move_time)
+        return Check(name, True, f"{answer} ({timing})", warning)
+    return Check(
+        name, False, f"it sent {answer}, which is illegal ({why}); expected {probe.expect}"
+    )

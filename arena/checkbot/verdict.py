@@ -1,0 +1,41 @@
+"""What one check says: passed or failed, in words, with a warning or the bot's last words.
+
+Both the probes (`probing`) and the whole games (`games`) come to checks, and
+the check itself (`check`) gathers them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+NEAR_LIMIT = 0.9
+"""A decision that takes this share of its limit passes, with a warning: on a busier
+machine, or a harder position, it would be a timeout."""
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    name: str
+    passed: bool
+    detail: str = ""
+    warning: str = ""
+    """For a check passed: what the author should still know (a decision near its limit)."""
+    log_tail: tuple[str, ...] = ()
+    """For a failure: the last lines of the bot's log (or its build's) when it was found."""
+
+
+def near_limit(ms: float, move_time: float) -> str:
+    """The warning for a decision of `ms` that came within 10% of the move time (or, with
+    timeouts off, past it), or ""."""
+    limit_ms = move_time * 1000
+    if ms < NEAR_LIMIT * limit_ms:
+        return ""
+    if ms > limit_ms:  # only with timeouts off
+        return (
+            f"a decision took {ms:.0f} ms, over the {limit_ms:.0f} ms limit: "
+            "a timeout, were they on"
+        )
+    return (
+        f"a decision took {ms:.0f} ms, within 10% of the {limit_ms:.0f} ms limit: "
+        "on a busier machine it would time out"
+    )
