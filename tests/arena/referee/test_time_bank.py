@@ -26,13 +26,14 @@ def _requests(path: Path) -> list[pb.ActionRequest]:
 def test_the_bank_pays_an_overrun_and_a_timeout_comes_only_once_it_is_spent(
     live: Arena, tmp_path: Path
 ) -> None:
-    """Sleeping 0.6 s on a 0.2 s move time is paid from a 2 s bank; sleeping 2.5 s later,
-    with at most 1.7 s of it left, is a timeout."""
+    """Sleeping 1.5 s on a 0.2 s move time is paid from a 2 s bank; sleeping 2.5 s later,
+    with at most 1.7 s of it left, is a timeout. The overrun is far above 0.3 s because the
+    referee's own measured lateness is never charged, and on a loaded machine that is real."""
     record_file = tmp_path / "sleepy.record"
 
     async def main() -> None:
         async with live.serving(move_time=MOVE):
-            live.spawn("raw_bot", NAMES[0], BOT_SLEEPS="0.6,0,2.5", BOT_RECORD=str(record_file))
+            live.spawn("raw_bot", NAMES[0], BOT_SLEEPS="1.5,0,2.5", BOT_RECORD=str(record_file))
             live.spawn("raw_bot", NAMES[1])
             await live.wait_connected(NAMES)
             record = await live.play(NAMES, clock=TimeControl(MOVE, BANK))
@@ -44,8 +45,8 @@ def test_the_bank_pays_an_overrun_and_a_timeout_comes_only_once_it_is_spent(
         assert first.time_control == pb.TimeControl(
             move_time_ms=round(MOVE * 1000), bank_ms=round(BANK * 1000)
         )
-        # The first overrun was paid: most of its 0.4 s over the move time (the referee's
-        # own lateness, which it measures, is never charged).
+        # The first overrun was paid: at least 0.3 s of its 1.3 s over the move time (the
+        # referee's own lateness, which it measures, is never charged).
         assert second.bank_left_ms <= (BANK - 0.3) * 1000
         assert second.bank_left_ms > 0
         assert second.time_left_ms == second.bank_left_ms + round(MOVE * 1000)
@@ -62,7 +63,7 @@ def test_the_bank_pays_an_overrun_and_a_timeout_comes_only_once_it_is_spent(
 def test_without_a_bank_the_same_overrun_is_a_timeout(live: Arena, tmp_path: Path) -> None:
     async def main() -> None:
         async with live.serving(move_time=MOVE):
-            live.spawn("raw_bot", NAMES[0], BOT_SLEEPS="0.6")
+            live.spawn("raw_bot", NAMES[0], BOT_SLEEPS="1.5")
             live.spawn("raw_bot", NAMES[1])
             await live.wait_connected(NAMES)
             record = await live.play(NAMES, clock=TimeControl(MOVE))
