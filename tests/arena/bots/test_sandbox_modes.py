@@ -159,5 +159,8 @@ def test_a_bot_that_never_connects_is_stopped_at_the_connect_timeout(tmp_path: P
     )
     summary = asyncio.run(Tournament(config, recorder).run())
     assert summary.status == "finished"
-    assert any("mute: did not connect within 10 s; stopped" in n for n in recorder.notes)
+    assert any(
+        "mute: did not connect within 10 s (--connect-timeout); stopped" in n
+        for n in recorder.notes
+    )
     assert recorder.first_game is True, "the mute bot was still running when play began"
