@@ -252,7 +252,8 @@ def test_a_first_ctrl_c_or_sigterm_finishes_the_games_in_flight_on_the_hosts(
     assert "Traceback" not in said and "SIGTERM received" not in said, said[-3000:]
     assert f"Interrupted after {len(lines)} of {GAMES} games" in said, said[-3000:]
     assert f"arena run --resume {folder} --cluster {cluster.address}" in said, said[-3000:]
-    assert still_running(below) == [], "the hosts or their bots outlived the run"
+    # Each host closed stops its bots; its actor is killed after, which Ray does in its time.
+    wait_until(lambda: not still_running(below), 30)
 
 
 def test_a_coordinator_killed_mid_run_is_resumed_on_the_cluster(
