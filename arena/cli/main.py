@@ -267,7 +267,7 @@ def cmd_run(args: argparse.Namespace, console: Console) -> int:
     if summary.status != "finished":
         console.print(
             f"[yellow]Interrupted after {summary.games} of {summary.total} games.[/] "
-            f"Continue with: arena run --resume {summary.folder}",
+            f"Continue with: arena run --resume {summary.folder}{cluster.resume_flags(args)}",
             highlight=False,
         )
         return 130

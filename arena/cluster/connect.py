@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import importlib
 import os
+import signal
+import threading
 from types import ModuleType
 
 from arena.errors import ArenaError
@@ -57,6 +59,9 @@ def connect(address: str, ship: str | None = None) -> ModuleType:
         return ray
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")  # nothing leaves the machine
     runtime = None if ship is None else {"working_dir": ship}
+    # Joining, Ray takes SIGTERM for itself (it exits at once, games in flight abandoned):
+    # it is given back to the run, which stops as on a first Ctrl-C.
+    own = signal.getsignal(signal.SIGTERM)
     try:
         ray.init(address=address, runtime_env=runtime, logging_level="WARNING", log_to_driver=False)
     except (ConnectionError, RuntimeError, ValueError) as error:
@@ -64,4 +69,7 @@ def connect(address: str, ship: str | None = None) -> ModuleType:
             f"cannot join the Ray cluster at {address}: {error}; start one with `ray start "
             "--head` (and `ray start --address=HEAD:PORT` on each other machine)"
         ) from None
+    finally:
+        if own is not None and threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGTERM, own)
     return ray

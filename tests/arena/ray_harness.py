@@ -78,6 +78,42 @@ def node_processes(ip: str) -> list[int]:
     return sorted(found)
 
 
+def started_at(pid: int) -> int | None:
+    """When `pid` began (clock ticks since boot), None if it is gone or a zombie: with the
+    pid, it names one process even once the pid is reused."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    except OSError:
+        return None
+    return None if fields[0] in {"Z", "X"} else int(fields[19])
+
+
+def process_tree(pid: int) -> dict[int, int]:
+    """`pid` and every process below it, each with when it began (see `started_at`)."""
+    table = _table()
+    found = {pid}
+    frontier = {pid}
+    while frontier:
+        frontier = {p for p, (parent, _) in table.items() if parent in frontier} - found
+        found |= frontier
+    began = {p: started_at(p) for p in found}
+    return {p: t for p, t in began.items() if t is not None}
+
+
+def command_line(pid: int) -> str:
+    """What `pid` was started with, its words joined by spaces ('' once it is gone)."""
+    try:
+        words = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return ""
+    return words.replace(b"\0", b" ").decode(errors="replace")
+
+
+def still_running(processes: dict[int, int]) -> list[int]:
+    """The processes of `processes` (pid: when it began) that are still alive."""
+    return sorted(p for p, t in processes.items() if started_at(p) == t)
+
+
 @dataclass
 class RayCluster:
     temp: Path

@@ -6,7 +6,8 @@ import sys
 
 import pytest
 
-from arena.cli.main import main
+from arena.cli.cluster import resume_flags
+from arena.cli.main import _parser, main
 from arena.cluster.connect import ClusterError, ray_address, ray_module
 
 
@@ -34,3 +35,19 @@ def test_cluster_flags_need_cluster(
     code = main(["run", "--bots", str(tmp_path), "--out", str(tmp_path), *flag])
     assert code != 0
     assert "needs --cluster" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "flags",
+    [
+        [],
+        ["--cluster", "auto"],
+        ["--cluster", "10.1.2.3:6379", "--hosts", "3", "--max-bots-per-host", "4", "--ship-bots"],
+    ],
+)
+def test_the_resume_hint_keeps_the_cluster_flags(flags: list[str], tmp_path: object) -> None:
+    """A resume takes the same cluster flags: the hint gives them back, and they parse."""
+    args = _parser().parse_args(["run", "--bots", str(tmp_path), *flags])
+    again = _parser().parse_args(["run", "--resume", str(tmp_path), *resume_flags(args).split()])
+    for flag in ("cluster", "hosts", "max_bots_per_host", "ship_bots"):
+        assert getattr(again, flag) == getattr(args, flag)
