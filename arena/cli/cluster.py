@@ -64,13 +64,10 @@ def hosts_of(
 
 
 def resume_flags(args: argparse.Namespace) -> str:
-    """The cluster flags a resume of this run needs again (none on one machine): tournament.json
-    keeps the night, not where it was played, and a shipped bots folder may be nowhere else."""
+    """The cluster flags a resume of this run needs again, after a space (none on one machine)."""
     if args.cluster is None:
         return ""
-    flags = f" --cluster {args.cluster}"
-    if args.hosts is not None:
-        flags += f" --hosts {args.hosts}"
-    if args.max_bots_per_host is not None:
-        flags += f" --max-bots-per-host {args.max_bots_per_host}"
-    return flags + (" --ship-bots" if args.ship_bots else "")
+    return (
+        " "
+        + ClusterOptions(args.cluster, args.hosts, args.max_bots_per_host, args.ship_bots).flags()
+    )

@@ -43,6 +43,17 @@ class ClusterOptions:
     """Ship the bots folder to each node with Ray (its runtime environment's working
     directory) rather than read it at the same path there (a shared file system)."""
 
+    def flags(self) -> str:
+        """These options as `arena run` takes them: a resume must be given them again, since
+        tournament.json keeps the night, not where it was played (a shipped bots folder
+        may be nowhere else)."""
+        flags = f"--cluster {self.address}"
+        if self.hosts is not None:
+            flags += f" --hosts {self.hosts}"
+        if self.max_bots_per_host is not None:
+            flags += f" --max-bots-per-host {self.max_bots_per_host}"
+        return flags + (" --ship-bots" if self.ship_bots else "")
+
 
 @dataclass
 class HostSlot:
@@ -103,6 +114,9 @@ class RayHosts:
         self._joined = False
         """Whether this run joined the cluster itself, and so leaves it at the end."""
         self._jobs = config.jobs
+
+    def resume_flags(self) -> str:
+        return self.options.flags()
 
     async def open(self, info: TournamentInfo, seed: bytes) -> list[str]:
         if info.extra_bots:

@@ -64,6 +64,9 @@ class Hosts(Tables, Protocol):
 
     async def close(self) -> None: ...
 
+    def resume_flags(self) -> str:
+        """The flags that bring a resume back to these tables (`--cluster ...`)."""
+
 
 class LobbyTables:
     """Games on the sessions of one referee's lobby, every seat borrowed at once."""

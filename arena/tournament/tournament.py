@@ -122,7 +122,9 @@ class Tournament:
         ) as error:  # the run's callers (the CLI, the league) are told one type
             raise TournamentError(str(error)) from None
         except OSError as error:  # a full disk, say, outside the game records
-            then = f"; once fixed, continue with: {_resume_command(where[0].root, venue)}"
+            then = (
+                f"; once fixed, continue with: {_resume_command(where[0].root, venue, self.hosts)}"
+            )
             raise TournamentError(f"cannot go on: {error}{then if where else ''}") from None
 
     async def _run(
@@ -341,7 +343,7 @@ class Tournament:
         if scheduler.error:
             raise TournamentError(
                 f"{scheduler.error}. Stopped with every finished game on disk; once that is "
-                f"fixed, continue with: {_resume_command(folder.root, venue)}"
+                f"fixed, continue with: {_resume_command(folder.root, venue, self.hosts)}"
             )
         return summary
 
@@ -371,5 +373,6 @@ def _played_on_server(info: TournamentInfo) -> bool:
     return info.server or remote or info.bots_dir is None
 
 
-def _resume_command(folder: Path, venue: Venue | None) -> str:
-    return f"arena {'admin start' if venue is not None else 'run'} --resume {folder}"
+def _resume_command(folder: Path, venue: Venue | None, hosts: Hosts | None) -> str:
+    where = "" if hosts is None else f" {hosts.resume_flags()}"
+    return f"arena {'admin start' if venue is not None else 'run'} --resume {folder}{where}"
