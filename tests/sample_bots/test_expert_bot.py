@@ -297,6 +297,7 @@ def test_the_bot_script_takes_the_kit_flags() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(600)  # 240 games at 10 ms a decision: 60-90 s here, near the suite's 120 s
 @pytest.mark.parametrize("table_size", [4, 5])
 def test_expert_finishes_ahead_of_strong(table_size: int) -> None:
     expert = policy.Expert(budget=0.01, seed=11)
