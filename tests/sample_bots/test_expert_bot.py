@@ -1,20 +1,19 @@
 """The expert house bot (sample_bots/expert): legal, reads bids, keeps its budget, is strong.
 
-Games are played in-process through the engine (harness.py), no referee; the
+Games are played in-process through the engine (samples_harness.py), no referee; the
 folder as a whole is put through check-bot with the other folder samples
 (tests/arena/test_checkbot.py).
 """
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+import samples_harness as harness
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -47,18 +46,6 @@ import evaluate  # noqa: E402
 import policy  # noqa: E402
 import tendencies  # noqa: E402
 
-
-def _load_harness() -> ModuleType:
-    path = Path(__file__).with_name("harness.py")
-    spec = importlib.util.spec_from_file_location("expert_test_harness", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-harness = _load_harness()
 SAMPLES = harness.load_policies()
 
 

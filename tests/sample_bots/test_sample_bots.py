@@ -1,21 +1,19 @@
 """The Python sample bots: always legal, and ordered by strength as documented.
 
-Games are played in-process by harness.py (engine only, no referee), with
+Games are played in-process by samples_harness.py (engine only, no referee), with
 seeded dice and seeded bot randomness, so every test here is deterministic.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
 import subprocess
 import sys
 from collections.abc import Sequence
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
+import samples_harness as harness
 
 from arena.kit import PASS, Answer
 from engine import (
@@ -34,20 +32,6 @@ from engine import (
     observe,
 )
 
-
-def _load_harness() -> ModuleType:
-    # Loaded by path under a unique name: tests/ is not a package, and a bare
-    # `import harness` could collide with another folder's helper.
-    path = Path(__file__).with_name("harness.py")
-    spec = importlib.util.spec_from_file_location("sample_bots_harness", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-harness = _load_harness()
 POLICIES = harness.load_policies()
 NAMES: tuple[str, ...] = harness.BOT_NAMES
 
