@@ -19,9 +19,10 @@ earlier than its round's end: it only holds a message back until the tick.
 from __future__ import annotations
 
 import itertools
-import json
 from collections import deque
 from collections.abc import Callable
+
+import orjson
 
 from arena.records import Json
 
@@ -32,8 +33,12 @@ last hour of a slow one); a page further behind is sent the whole state afresh."
 
 def frame(messages: list[Json]) -> bytes:
     """One server-sent event carrying `messages` in order: a JSON array on one line (JSON
-    escapes every newline, so a bot's text cannot end the event early)."""
-    return b"data: " + json.dumps(messages, separators=(",", ":")).encode() + b"\n\n"
+    escapes every newline, so a bot's text cannot end the event early).
+
+    orjson, not the standard library's `json`: the frames are the whole of the encoding
+    the pages cost, a message or two a decision, and the standard encoder takes about 4 us
+    a message (most of it writing floats), orjson a fifteenth of that."""
+    return b"data: " + orjson.dumps(messages) + b"\n\n"
 
 
 class Subscriber:

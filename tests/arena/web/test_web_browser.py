@@ -48,6 +48,20 @@ def done_count(page: object) -> int:
     return int(page.inner_text("#done").split(" / ")[0])  # type: ignore[attr-defined]
 
 
+def stream_codings(page: object, url: str) -> list[str]:
+    """The Content-Encoding of each event stream the page opens, as the browser took it."""
+    codings: list[str] = []
+    page.on(  # type: ignore[attr-defined]
+        "response",
+        lambda r: (
+            codings.append(r.headers.get("content-encoding", ""))
+            if r.url == url + "events"
+            else None
+        ),
+    )
+    return codings
+
+
 def test_the_live_page_follows_a_real_tournament(browser: object, tmp_path: Path) -> None:
     slow = {"BOT_MODE": "slow", "BOT_SLEEP": "0.02"}  # a table stays in play long enough to see
     bots = make_bots(
@@ -66,6 +80,7 @@ def test_the_live_page_follows_a_real_tournament(browser: object, tmp_path: Path
             "request",
             lambda r: None if r.url.startswith((url, "data:")) else elsewhere.append(r.url),
         )
+        codings = stream_codings(page, url)
         page.goto(url)
         page.wait_for_selector(
             ".table .seat.to-act", timeout=WAIT_MS
@@ -109,6 +124,7 @@ def test_the_live_page_follows_a_real_tournament(browser: object, tmp_path: Path
         )
         page.screenshot(path=str(screenshots(tmp_path) / "live-end.png"), full_page=True)
         assert not errors and not elsewhere  # no script error, nothing fetched from elsewhere
+        assert codings and set(codings) == {"gzip"}  # the browser took it gzipped, live
     index = results_folder(out) / "html" / "index.html"
     assert index.exists() and len(list(index.parent.glob("u*.html"))) == 12
 
