@@ -48,6 +48,8 @@
   function drawStandings() {
     const board = state.board;
     const headers = board ? SURE_HEADERS : HEADERS;
+    // The final board has three columns more, and no table is in play: it takes the room.
+    document.querySelector("main").classList.toggle("final", Boolean(board));
     $("standings").querySelector("thead").replaceChildren(
       el("tr", {}, ...headers.map((h) => el("th", { cls: ["ranks", "P1", "above next"].includes(h) ? "sure" : null, text: h }))));
     const body = $("standings").querySelector("tbody");
@@ -85,8 +87,14 @@
   function drawTables() {
     const box = $("tables");
     box.replaceChildren();
-    for (const table of tables.values()) box.append(Perudo.render(table));
-    $("playing").textContent = tables.size ? "(" + tables.size + ")" : "";
+    let playing = 0;
+    for (const table of tables.values()) {
+      box.append(Perudo.render(table));
+      if (!table.order) playing += 1;
+    }
+    // A finished table stays a moment with its final order: it is no longer "in play".
+    $("tables-title").textContent = playing || !tables.size ? "Tables in play" : "Tables just finished";
+    $("playing").textContent = playing ? "(" + playing + ")" : "";
   }
 
   function drawFinished() {

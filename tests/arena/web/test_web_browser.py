@@ -10,6 +10,7 @@ import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from web_harness import make_bots, results_folder, running
@@ -62,6 +63,22 @@ def stream_codings(page: object, url: str) -> list[str]:
     return codings
 
 
+def check_final_board(page: Any) -> None:
+    """The run's end: its final board, with the batch fit's confidence as the terminal has it."""
+    page.wait_for_selector("#standings th.sure", timeout=WAIT_MS)
+    headers = page.locator("#standings thead th").all_inner_texts()
+    assert headers[:8] == ["#", "bot", "rating", "mu", "sigma", "ranks", "P1", "above next"]
+    assert page.locator("#standings tbody tr").count() == 3
+    above = page.locator("#standings td.above").all_inner_texts()
+    assert [a.endswith("%") for a in above] == [True, True, False]  # the last has no next
+    ranks = page.locator("#standings td.ranks").all_inner_texts()
+    assert all(r.replace("-", "").isdigit() for r in ranks)
+    assert "separated at 95%" in page.inner_text("#separation")
+    assert page.evaluate(  # the final board's columns fit at 1,400 px: none scrolled away
+        "(s => s.scrollWidth <= s.clientWidth)(document.querySelector('.standings'))"
+    )
+
+
 def test_the_live_page_follows_a_real_tournament(browser: object, tmp_path: Path) -> None:
     slow = {"BOT_MODE": "slow", "BOT_SLEEP": "0.02"}  # a table stays in play long enough to see
     bots = make_bots(
@@ -109,16 +126,7 @@ def test_the_live_page_follows_a_real_tournament(browser: object, tmp_path: Path
         phone.wait_for_selector("#standings tbody tr", timeout=WAIT_MS)
         phone.screenshot(path=str(screenshots(tmp_path) / "live-phone.png"))
         assert run.wait() == 0, run.output
-        # The run's end: its final board, with the batch fit's confidence as the terminal has it.
-        page.wait_for_selector("#standings th.sure", timeout=WAIT_MS)
-        headers = page.locator("#standings thead th").all_inner_texts()
-        assert headers[:8] == ["#", "bot", "rating", "mu", "sigma", "ranks", "P1", "above next"]
-        assert page.locator("#standings tbody tr").count() == 3
-        above = page.locator("#standings td.above").all_inner_texts()
-        assert [a.endswith("%") for a in above] == [True, True, False]  # the last has no next
-        ranks = page.locator("#standings td.ranks").all_inner_texts()
-        assert all(r.replace("-", "").isdigit() for r in ranks)
-        assert "separated at 95%" in page.inner_text("#separation")
+        check_final_board(page)
         page.wait_for_function(  # told the server stopped: it stays, and does not reconnect
             "document.getElementById('link').textContent === 'ended'", timeout=WAIT_MS
         )
