@@ -1,13 +1,13 @@
 """The pages' one log of frames: what the spectator says, encoded once for every page.
 
 The referee's event loop tells the spectator of every bid, a thousand a
-second or more, and a hundred pages may be reading. So a message is only
-put aside when it is made (`add`: an append, no JSON); `flush`, on the web
-server's tick, encodes all put aside since the last in one JSON array, one
-server-sent event, appended to a log that every page reads from where it
-is (`read`). Pages at the same place (all of them, unless one is slow) are
-handed the same bytes: the cost of a page is a socket write a tick, never
-an encoding.
+second or more, and a hundred pages may be reading. So a message is
+encoded once, when it is made, and put aside as bytes (`add`, when anyone
+is watching); `flush`, on the web server's tick, joins all put aside since
+the last in one JSON array, one server-sent event, appended to a log that
+every page reads from where it is (`read`). Pages at the same place (all
+of them, unless one is slow) are handed the same bytes: the cost of a page
+is a socket write a tick, never an encoding.
 
 The log is bounded (LOG_BYTES): a page so far behind that what it missed
 is gone is sent the state afresh instead, one snapshot encoded once however
@@ -38,7 +38,11 @@ def frame(messages: list[Json]) -> bytes:
     orjson, not the standard library's `json`: the frames are the whole of the encoding
     the pages cost, a message or two a decision, and the standard encoder takes about 4 us
     a message (most of it writing floats), orjson a fifteenth of that."""
-    return b"data: " + orjson.dumps(messages) + b"\n\n"
+    return _framed([orjson.dumps(m) for m in messages])
+
+
+def _framed(encoded: list[bytes]) -> bytes:
+    return b"data: [" + b",".join(encoded) + b"]\n\n"
 
 
 class Subscriber:
@@ -57,7 +61,11 @@ class FrameLog:
         self._state = state
         """The whole state as it is now: what a new page, or one left behind, is sent."""
         self._subscribers: set[Subscriber] = set()
-        self._pending: list[Json] = []
+        self._pending: list[bytes] = []
+        """Messages put aside, each encoded as it was made: bytes, which the garbage collector
+        never looks at, where a tick's worth of dicts kept until the tick would have been
+        swept into its older generations (a full collection of the referee's heap costs it
+        tens of milliseconds)."""
         self._frames: deque[bytes] = deque()
         self._bytes = 0
         self._logged = 0
@@ -76,7 +84,7 @@ class FrameLog:
         keep (a page that comes is sent the state)."""
         self._changes += 1
         if self._subscribers:
-            self._pending.append(message)
+            self._pending.append(orjson.dumps(message))
 
     @property
     def logged(self) -> int:
@@ -92,7 +100,7 @@ class FrameLog:
         """Encode the messages put aside into one frame of the log, once for every page."""
         if not self._pending:
             return
-        data = frame(self._pending)
+        data = _framed(self._pending)
         self._pending = []
         self._frames.append(data)
         self._bytes += len(data)
