@@ -26,6 +26,7 @@ from arena.bots.manifest import BotSpec, ManifestError, discover
 from arena.bots.sandbox import Sandbox, SandboxError, decide
 from arena.referee.auth import TokenBook
 from arena.referee.clock import TimeControlError
+from arena.referee.heap import frozen_heap
 from arena.referee.pool import Lobby
 from arena.referee.server import Referee
 from arena.store import LeagueStore, StoreError, open_store, recorded
@@ -337,7 +338,7 @@ class Tournament:
             scheduler.conclude(self._concluded)
         workers = info.jobs if self.hosts is None else self.hosts.slots()
         self._workers = [asyncio.ensure_future(scheduler.worker()) for _ in range(workers)]
-        with contextlib.suppress(asyncio.CancelledError):
+        with frozen_heap(), contextlib.suppress(asyncio.CancelledError):
             await asyncio.gather(*self._workers)
         summary = scheduler.finish()
         if scheduler.error:

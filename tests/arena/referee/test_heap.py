@@ -1,0 +1,81 @@
+"""The heap frozen while games are played: left out of full collections, thawed after."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from arena.bots.sandbox import SandboxMode
+from arena.referee.heap import frozen_heap
+from arena.tournament.config import TournamentConfig
+from arena.tournament.tournament import Tournament
+
+BOTS = Path(__file__).resolve().parent.parent / "tournament_bots"
+
+
+def test_what_exists_is_frozen_while_inside_and_thawed_after() -> None:
+    assert gc.get_freeze_count() == 0
+    with frozen_heap():
+        frozen = gc.get_freeze_count()
+        assert frozen > len(gc.get_objects()) // 2  # the heap that was, not what came after
+        gc.collect()  # a full collection now walks only what is not frozen
+        assert gc.get_freeze_count() == frozen
+    assert gc.get_freeze_count() == 0
+
+
+def test_a_thawed_heap_collects_what_died_while_frozen() -> None:
+    class Node:
+        other: object = None
+
+    a, b = Node(), Node()
+    a.other, b.other = b, a  # a cycle: only a collection frees it
+    with frozen_heap():
+        del a, b
+        assert not any(type(o) is Node for o in gc.get_objects())  # frozen: out of sight
+    gc.collect()
+    assert gc.get_freeze_count() == 0  # and collected once thawed
+    assert sum(type(o) is Node for o in gc.get_objects()) == 0
+
+
+@dataclass
+class _Frozen:
+    """An observer that notes, at each game's end, whether the heap is frozen then."""
+
+    seen: list[int] = field(default_factory=list)
+
+    def note(self, text: str) -> None:
+        pass
+
+    def building(self, name: str, running: bool) -> None:
+        pass
+
+    def started(self, folder: Path, entrants: list[str], progress: object) -> None:
+        pass
+
+    def game_finished(self, line: object, table: object, progress: object) -> None:
+        self.seen.append(gc.get_freeze_count())
+
+
+def test_a_tournament_plays_its_games_with_the_heap_frozen(tmp_path: Path) -> None:
+    bots = tmp_path / "bots"
+    bots.mkdir()
+    for name in ("steady", "meek"):
+        shutil.copy(BOTS / f"{name}.py", bots / f"{name}.py")
+    config = TournamentConfig(
+        bots_dir=bots,
+        out=tmp_path / "out",
+        games=2,
+        jobs=1,
+        move_time=10.0,
+        connect_timeout=60,
+        name="frozen",
+        sandbox=SandboxMode.OFF,
+    )
+    observer = _Frozen()
+    summary = asyncio.run(Tournament(config, observer).run())
+    assert summary.status == "finished" and len(observer.seen) == 2
+    assert all(count > 0 for count in observer.seen)  # frozen while the games were played
+    assert gc.get_freeze_count() == 0  # and thawed when play ended
