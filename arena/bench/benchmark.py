@@ -43,6 +43,7 @@ from arena.protocol import wire
 from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
 from arena.referee.auth import TokenBook
 from arena.referee.clock import TimeControl
+from arena.referee.heap import frozen_heap
 from arena.referee.match import GameSpec, Match
 from arena.referee.pool import Lobby
 from arena.referee.server import SERVICE, Referee, ServerLimits
@@ -235,10 +236,11 @@ async def transport_speed(concurrency: int, bots: int, seconds: float, logs: Pat
     processes, _ = await start_bots(port, tokens, bots, concurrency, logs)
     try:
         await _until(lambda: opened >= bots * concurrency, 20)
-        chains = asyncio.gather(*(chain(i) for i in range(concurrency)))
-        rate = await _window(lambda: trips, seconds)
-        running = False
-        await chains
+        with frozen_heap():  # as the arena plays (below)
+            chains = asyncio.gather(*(chain(i) for i in range(concurrency)))
+            rate = await _window(lambda: trips, seconds)
+            running = False
+            await chains
     finally:
         done.set()
         await asyncio.gather(*(p.stop(grace=2) for p in processes))
@@ -291,10 +293,13 @@ async def arena_speed(
                 for session in seats:
                     await lobby.give_back(session)
 
-        workers = asyncio.gather(*(worker(w) for w in range(concurrency)))
-        rate = await _window(lambda: finished + sum(m.record.decisions for m in playing), seconds)
-        running = False
-        await workers
+        with frozen_heap():  # as a tournament plays its games
+            workers = asyncio.gather(*(worker(w) for w in range(concurrency)))
+            rate = await _window(
+                lambda: finished + sum(m.record.decisions for m in playing), seconds
+            )
+            running = False
+            await workers
     finally:
         await referee.stop()
         await asyncio.gather(*(p.stop(grace=2) for p in processes))
