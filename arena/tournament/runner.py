@@ -16,7 +16,6 @@ only as far as the disk allows, so a resume takes up exactly where it was.
 from __future__ import annotations
 
 import asyncio
-import functools
 import time
 from collections import deque
 from dataclasses import dataclass, field
@@ -235,9 +234,7 @@ class Scheduler:
         if self.recovery is not None:
             await self.recovery.ready(game.players)
         tables = self.tables
-        if tables is not None:
-            tables.table_opened(spec)
-        watch = None if tables is None else functools.partial(tables.table_event, spec.game_id)
+        watch = None if tables is None else tables.table_opened(spec)
         try:
             record = await self.where.play(spec, watch)
             self.timing.add(record)

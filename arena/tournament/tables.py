@@ -37,9 +37,10 @@ class TableWatcher(Protocol):
     what of them may be shown, and when.
     """
 
-    def table_opened(self, game: GameSpec) -> None: ...
-
-    def table_event(self, game_id: str, event: ReplayEvent) -> None: ...
+    def table_opened(self, game: GameSpec) -> Watch:
+        """A game begins: what its match is to tell each event as it makes it. It is called
+        on the path of every decision, so let it be cheap (a list's `append`, say)."""
+        ...
 
     def table_closed(self, game_id: str) -> None:
         """The game is over or abandoned (`Observer.game_finished` first, if it is recorded)."""

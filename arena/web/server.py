@@ -103,7 +103,7 @@ class WebServer:
         """Write to every page what it has not had (one piece of bytes for all of them)."""
         spectator, log = self.spectator, self.spectator.log
         before = log.logged
-        log.flush()  # even if every page is slow, the messages are encoded and logged
+        spectator.flush()  # even if every page is slow, the games' news is taken in and logged
         head = log.logged
         # Every page that had read it all before this tick is sent just the tick's frame:
         # the same bytes, framed (and compressed) once, and a socket write each.

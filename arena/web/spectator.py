@@ -32,6 +32,7 @@ from arena.records import Answer, Deal, FaultEvent, GameLine, Json, Replay, Repl
 from arena.referee.match import GameSpec
 from arena.tournament.ratings import Standing
 from arena.tournament.runner import Progress, Summary
+from arena.tournament.tables import Watch
 from arena.web.board import board_json
 from arena.web.stream import FrameLog, Subscriber
 
@@ -101,16 +102,23 @@ class _Table:
     players: tuple[str, ...]
     log: list[Json] = field(default_factory=list)
     hidden: list[list[int]] | None = None
+    news: list[ReplayEvent] = field(default_factory=list)
+    """What the match has told and the view has yet to take in: its watch is this list's
+    `append`, so that a decision costs the referee no call of the spectator's."""
 
 
 class Spectator:
     """An observer of the runner (and a watcher of its tables) that keeps the public view.
 
-    It is told everything in the referee's event loop and answers at once: it
-    keeps the public view up to date and puts each message aside in the
-    pages' one log (`FrameLog`), which encodes them on the web server's tick,
-    once for every page; each page's stream reads the log from where it was
-    (`read`), which is the web server's concern, never the referee's.
+    It is told everything in the referee's event loop. A game's events are
+    only put aside as the match makes them (its watch is a list's `append`)
+    and taken in on the web server's tick, or whenever the view is looked at:
+    the spectator's work for a decision, done as it happened, cost the
+    referee four times what it costs done in a tick's batch, its code and data
+    cold among the referee's own. Taking them in keeps the public view up to
+    date and puts each message in the pages' one log (`FrameLog`); each
+    page's stream reads the log from where it was (`read`), which is the web
+    server's concern, never the referee's.
     """
 
     def __init__(self) -> None:
@@ -135,6 +143,7 @@ class Spectator:
     # The page's side.
 
     def subscribe(self) -> Subscriber:
+        self._catch_up()
         return self._log.subscribe()
 
     def unsubscribe(self, subscriber: Subscriber) -> None:
@@ -142,9 +151,12 @@ class Spectator:
 
     def read(self, subscriber: Subscriber) -> bytes:
         """What `subscriber` has not read yet, in one piece (see `FrameLog.read`)."""
+        self._catch_up()
         return self._log.read(subscriber)
 
     def flush(self) -> None:
+        """Take in every game's news and encode what it says (the web server's tick)."""
+        self._catch_up()
         self._log.flush()
 
     @property
@@ -163,6 +175,7 @@ class Spectator:
 
     def snapshot(self) -> Json:
         """Everything a page needs to draw itself now: what a late arrival is sent first."""
+        self._catch_up()
         return {
             "kind": "state",
             "tournament": self._tournament,
@@ -207,6 +220,9 @@ class Spectator:
         self._send(self.snapshot())
 
     def game_finished(self, line: GameLine, table: list[Standing], progress: Progress) -> None:
+        playing = self._tables.get(line.game)
+        if playing is not None:  # its last round, before the standings it moves
+            self._take_in(playing)
         self._progress = _progress(progress)
         self._standings = [s.row(rank).to_json() for rank, s in enumerate(table, start=1)]
         point = {
@@ -231,7 +247,6 @@ class Spectator:
             "finished": finished,
         }
         self._send(message)
-        playing = self._tables.get(line.game)
         if playing is not None:
             self._table_says(playing, {"kind": "over", "ranking": list(line.ranking)})
 
@@ -252,18 +267,28 @@ class Spectator:
         and games are still to be played."""
         return not self.shared_deals or self._progress["done"] == self._progress["total"]
 
-    def table_opened(self, game: GameSpec) -> None:
+    def table_opened(self, game: GameSpec) -> Watch:
         table = _Table(game.game_id, game.players)
         self._tables[game.game_id] = table
         opened = opening(game.game_id, game.players, game.ruleset.to_mapping())
         if self.shared_deals:
             opened["hidden"] = "a deal other tables play: shown in its replay after the tournament"
         self._table_says(table, opened)
+        return table.news.append
 
-    def table_event(self, game_id: str, event: ReplayEvent) -> None:
-        table = self._tables.get(game_id)
-        if table is None:
-            return
+    def _catch_up(self) -> None:
+        for table in self._tables.values():
+            if table.news:
+                self._take_in(table)
+
+    def _take_in(self, table: _Table) -> None:
+        news = table.news  # the match's watch appends to this very list
+        for event in news:
+            self._table_event(table, event)
+        news.clear()
+
+    def _table_event(self, table: _Table, event: ReplayEvent) -> None:
+        game_id = table.game
         data = public_event(event, table.players)
         if self.shared_deals:  # not even a bid: it tells of the dice another table holds
             if isinstance(event, FaultEvent):
@@ -285,7 +310,9 @@ class Spectator:
         self._table_says(table, data)
 
     def table_closed(self, game_id: str) -> None:
-        if self._tables.pop(game_id, None) is not None:
+        table = self._tables.pop(game_id, None)
+        if table is not None:
+            self._take_in(table)  # a game abandoned unrecorded: what it came to, then gone
             self._send({"kind": "closed", "game": game_id})
 
     def _table_says(self, table: _Table, data: Json) -> None:

@@ -80,7 +80,7 @@ def test_gzipped_pages_that_came_at_different_times_read_what_a_plain_page_reads
 
     async def go() -> list[list[dict[str, object]]]:
         spectator = Spectator()
-        open_table(spectator, tmp_path)
+        tell = open_table(spectator, tmp_path)
         server = WebServer(spectator)
         await server.start()
         early_gzip = await _open(server.host, server.port, gzip=True)
@@ -89,7 +89,7 @@ def test_gzipped_pages_that_came_at_different_times_read_what_a_plain_page_reads
         while spectator.watchers < 2:
             await asyncio.sleep(0.01)
         for i in range(40):  # several ticks' worth, each tick's piece shared by the pages
-            spectator.table_event("g1", Answer(i % 3, f"bid {i + 1} 2", 5.0))
+            tell(Answer(i % 3, f"bid {i + 1} 2", 5.0))
             if i == 20:  # a page that comes in the middle, after pieces it never had
                 late = await _open(server.host, server.port, gzip=True)
                 reads.append(asyncio.ensure_future(_read_to_end(late)))

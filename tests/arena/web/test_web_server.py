@@ -47,7 +47,7 @@ def test_the_page_and_its_files_are_served_from_the_package() -> None:
 def test_a_late_page_gets_the_current_state_then_each_change(tmp_path: Path) -> None:
     async def go() -> None:
         spectator = Spectator()
-        open_table(spectator, tmp_path)
+        tell = open_table(spectator, tmp_path)
         server = WebServer(spectator)
         url = await server.start()
         try:
@@ -55,8 +55,8 @@ def test_a_late_page_gets_the_current_state_then_each_change(tmp_path: Path) -> 
                 (first,) = json.loads((await stream.content.readline())[6:])
                 assert first["kind"] == "state"
                 assert [e["kind"] for e in first["tables"][0]] == ["open", "deal"]
-                spectator.table_event("g1", Answer(0, "bid 4 2", 5.0))
-                spectator.table_event("g1", Answer(1, "bid 5 2", 5.0))
+                tell(Answer(0, "bid 4 2", 5.0))
+                tell(Answer(1, "bid 5 2", 5.0))
                 while (line := await stream.content.readline()) == b"\n":
                     pass
                 change = json.loads(line[6:])  # the tick's messages, in one event

@@ -14,6 +14,7 @@ from arena.protocol.faults import FaultKind
 from arena.records import Answer, Deal, FaultEvent, Replay, RoundEnd
 from arena.referee.match import GameSpec
 from arena.tournament.runner import Progress
+from arena.tournament.tables import Watch
 from arena.web import spectator as spectating
 from arena.web import stream
 from arena.web.spectator import Spectator, replay_events
@@ -40,10 +41,12 @@ def tournament(root: Path, deals: str = "own") -> Path:
     return folder
 
 
-def open_table(spectator: Spectator, root: Path, game: str = "g1", deals: str = "own") -> None:
+def open_table(spectator: Spectator, root: Path, game: str = "g1", deals: str = "own") -> Watch:
+    """A tournament with one table, dealt: what its match tells events to."""
     spectator.started(tournament(root, deals), list(PLAYERS), Progress(0, 3, 0.0, 0))
-    spectator.table_opened(GameSpec(game, PLAYERS, game, engine.Ruleset()))
-    spectator.table_event(game, Deal(1, 0, False, HANDS))
+    tell = spectator.table_opened(GameSpec(game, PLAYERS, game, engine.Ruleset()))
+    tell(Deal(1, 0, False, HANDS))
+    return tell
 
 
 def faces_in(messages: list[dict[str, Any]]) -> bool:
@@ -55,14 +58,14 @@ def faces_in(messages: list[dict[str, Any]]) -> bool:
 def test_a_deal_is_sent_without_its_faces_and_the_end_reveals_them(tmp_path: Path) -> None:
     spectator = Spectator()
     page = spectator.subscribe()
-    open_table(spectator, tmp_path)
-    spectator.table_event("g1", Answer(0, "bid 3 6", 12.5))
+    tell = open_table(spectator, tmp_path)
+    tell(Answer(0, "bid 3 6", 12.5))
     during = read(spectator, page)
     assert not faces_in(during)
     deal = [m["event"] for m in during if m["kind"] == "table" and m["event"]["kind"] == "deal"]
     assert deal[0]["dice"] == [5, 5, 5]
-    spectator.table_event("g1", Answer(1, "dudo", 3.0))
-    spectator.table_event("g1", RoundEnd(engine.RoundEnd.DUDO, 7, 0, -1))
+    tell(Answer(1, "dudo", 3.0))
+    tell(RoundEnd(engine.RoundEnd.DUDO, 7, 0, -1))
     (end,) = [m["event"] for m in read(spectator, page) if m["kind"] == "table"][-1:]
     assert end["kind"] == "end" and end["hands"] == [list(h) for h in HANDS]
 
@@ -70,9 +73,9 @@ def test_a_deal_is_sent_without_its_faces_and_the_end_reveals_them(tmp_path: Pat
 def test_a_round_cut_short_by_a_fault_is_never_revealed_live(tmp_path: Path) -> None:
     spectator = Spectator()
     page = spectator.subscribe()
-    open_table(spectator, tmp_path)
-    spectator.table_event("g1", FaultEvent(1, FaultKind.TIMEOUT, "no answer in 1 s", "x" * 999))
-    spectator.table_event("g1", Deal(2, 0, False, ((4,) * 5, (), (5,) * 4)))
+    tell = open_table(spectator, tmp_path)
+    tell(FaultEvent(1, FaultKind.TIMEOUT, "no answer in 1 s", "x" * 999))
+    tell(Deal(2, 0, False, ((4,) * 5, (), (5,) * 4)))
     messages = read(spectator, page)
     assert not faces_in(messages)
     (fault,) = [m for m in messages if m["kind"] == "fault"]
@@ -83,15 +86,15 @@ def test_a_round_cut_short_by_a_fault_is_never_revealed_live(tmp_path: Path) -> 
 
 def test_a_late_page_is_sent_the_state_with_every_table_so_far(tmp_path: Path) -> None:
     spectator = Spectator()
-    open_table(spectator, tmp_path)
-    spectator.table_event("g1", Answer(0, "bid 2 3", 1.0))
+    tell = open_table(spectator, tmp_path)
+    tell(Answer(0, "bid 2 3", 1.0))
     late = spectator.subscribe()
     (first,) = read(spectator, late)
     assert first["kind"] == "state" and first["tournament"] == "t1"
     (log,) = first["tables"]
     assert [e["kind"] for e in log] == ["open", "deal", "act"]
     assert not faces_in([first])
-    spectator.table_event("g1", Answer(1, "bid 3 3", 1.0))
+    tell(Answer(1, "bid 3 3", 1.0))
     assert [m["event"]["action"] for m in read(spectator, late)] == ["bid 3 3"]
 
 
@@ -121,9 +124,9 @@ def test_a_tick_is_one_event_of_every_message_encoded_once_for_all_pages(tmp_pat
     assert len(firsts) == 1  # a hundred pages that come at once: one state encoded
     for page in pages:
         spectator.read(page)
-    open_table(spectator, tmp_path)
+    tell = open_table(spectator, tmp_path)
     for bid in ("bid 2 3", "bid 3 3", "dudo"):
-        spectator.table_event("g1", Answer(0, bid, 1.0))
+        tell(Answer(0, bid, 1.0))
     sent = [spectator.read(page) for page in pages]
     assert all(data is sent[0] for data in sent)  # one piece of bytes, handed to every page
     assert sent[0].count(b"data: ") == 1  # the tick's messages in one event, in order
@@ -138,13 +141,18 @@ def test_a_finished_game_moves_the_standings_and_closes_its_table(tmp_path: Path
 
     spectator = Spectator()
     page = spectator.subscribe()
-    open_table(spectator, tmp_path)
+    tell = open_table(spectator, tmp_path)
+    tell(Answer(0, "bid 3 6", 1.0))  # its last decisions, not yet taken in when it ends
+    tell(Answer(1, "dudo", 1.0))
+    tell(RoundEnd(engine.RoundEnd.DUDO, 7, 0, -1))
     line = GameLine("g1", 0, PLAYERS, ("ben", "ann", "cid"), (), {}, decisions=9)
     table = rate_all([result_of(line)], list(PLAYERS)).table()
     spectator.game_finished(line, table, Progress(1, 3, 0.0, 1))
     spectator.table_closed("g1")
-    kinds = [m["kind"] for m in read(spectator, page)]
-    assert kinds[-3:] == ["game", "table", "closed"]
+    messages = read(spectator, page)
+    kinds = [m["event"]["kind"] if m["kind"] == "table" else m["kind"] for m in messages]
+    # In the order they happened: the last round, the standings it moved, the table's end.
+    assert kinds[-8:] == ["open", "deal", "act", "act", "end", "game", "over", "closed"]
     state = spectator.snapshot()
     assert state["tables"] == [] and state["finished"][0]["ranking"][0] == "ben"
     assert state["standings"][0]["bot"] == "ben" and state["progress"]["done"] == 1
@@ -170,11 +178,11 @@ def test_a_replay_shows_every_deal_with_its_faces() -> None:
 def test_tables_of_shared_deals_show_no_bid_nor_die_and_their_replays_wait(tmp_path: Path) -> None:
     spectator = Spectator()
     page = spectator.subscribe()
-    open_table(spectator, tmp_path, deals="disjoint")
-    spectator.table_event("g1", Answer(0, "bid 3 6", 12.5))
-    spectator.table_event("g1", Answer(1, "dudo", 3.0))
-    spectator.table_event("g1", RoundEnd(engine.RoundEnd.DUDO, 7, 0, -1))
-    spectator.table_event("g1", FaultEvent(1, FaultKind.ILLEGAL_ACTION, "bid 2 2: too low", "x"))
+    tell = open_table(spectator, tmp_path, deals="disjoint")
+    tell(Answer(0, "bid 3 6", 12.5))
+    tell(Answer(1, "dudo", 3.0))
+    tell(RoundEnd(engine.RoundEnd.DUDO, 7, 0, -1))
+    tell(FaultEvent(1, FaultKind.ILLEGAL_ACTION, "bid 2 2: too low", "x"))
     messages = read(spectator, page)
     events = [m["event"] for m in messages if m["kind"] == "table"]
     assert [e["kind"] for e in events] == ["open", "deal"] and events[0]["hidden"]
