@@ -116,7 +116,7 @@ def answer_from_proto(msg: pb.Action) -> Answer:
     """The answer a bot sent; `MalformedActionError` when it is not one."""
     kind = msg.kind
     if kind == pb.ACTION_KIND_BID:
-        return engine.Bid(msg.count, msg.face)
+        return _bid(msg.count, msg.face)
     if kind != pb.ACTION_KIND_UNSPECIFIED and (msg.count or msg.face):
         raise MalformedActionError(f"only a bid has a count and a face; got {_describe(msg)}")
     if kind == pb.ACTION_KIND_DUDO:
@@ -140,7 +140,14 @@ def placed_bid_from_proto(msg: pb.Bid) -> PlacedBid:
 def _placed_bid(seat: int, count: int, face: int) -> PlacedBid:
     """One shared value per bid: every request repeats the bids of its round so far, and
     building two frozen dataclasses for each was the largest part of a bot's reading one."""
-    return PlacedBid(seat, engine.Bid(count, face))
+    return PlacedBid(seat, _bid(count, face))
+
+
+@functools.lru_cache(maxsize=4096)
+def _bid(count: int, face: int) -> engine.Bid:
+    """One shared value per bid, on both sides: a frozen dataclass costs the referee more to
+    build for each answer than reading the whole reply does."""
+    return engine.Bid(count, face)
 
 
 def outcome_to_proto(outcome: RoundOutcome) -> pb.RoundResult:
