@@ -19,7 +19,6 @@ those has its session closed (INVALID_ARGUMENT, a malformed-message fault).
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import math
 
 import grpc
@@ -209,9 +208,11 @@ class Session:
         after = meter.sample()
         if after is None:
             return reply
-        return dataclasses.replace(
-            reply, cpu=after.on_cpu - before.on_cpu, cpu_wait=after.waiting - before.waiting
-        )
+        # Made just now and no one else's yet: filled in, not copied (`dataclasses.replace`
+        # took longer than reading the reply did).
+        reply.cpu = after.on_cpu - before.on_cpu
+        reply.cpu_wait = after.waiting - before.waiting
+        return reply
 
     def _reply(
         self, arrival: pb.BotMessage | Arrival | None, request_id: int, timeout: float
