@@ -193,6 +193,8 @@ def encode(message: pb.RefereeMessage | bytes) -> bytes:
 
 
 def _varint(value: int) -> bytes:
+    if value < 0x4000:  # every request's length (and any under 16 KiB): no loop
+        return bytes((value,)) if value < 0x80 else bytes((value & 0x7F | 0x80, value >> 7))
     out = bytearray()
     while value > 0x7F:
         out.append(value & 0x7F | 0x80)

@@ -122,3 +122,10 @@ def test_a_long_request_keeps_all_its_news() -> None:
     request = pb.RefereeMessage.FromString(message).request
     assert tuple(wire.outcome_from_proto(r) for r in request.results) == state.history
     assert wire.observation_from_proto(request, state.history) == view
+
+
+@pytest.mark.parametrize("length", [1, 127, 128, 300, 16383, 16384, 2**21 - 1, 2**21])
+def test_a_request_length_is_encoded_as_protobuf_encodes_one(length: int) -> None:
+    """Every size class of the length prefix, against protobuf's own (a field's tag, then it)."""
+    encoded = pb.Hello(name="x" * length).SerializeToString()
+    assert encoded[1 : len(encoded) - length] == wire._varint(length)
