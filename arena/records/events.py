@@ -44,10 +44,15 @@ def _hands(value: object) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(integer(face) for face in array(hand)) for hand in array(value))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Answer:
     """A seat's answer that the rules took: an action in `engine.parse_action`'s words, or
-    "pass" (a calza offer out of turn, declined)."""
+    "pass" (a calza offer out of turn, declined).
+
+    A value, never changed once made, but not a frozen dataclass: the referee makes one for
+    every decision, and a frozen one sets each field through `object.__setattr__`, which
+    took three times as long as the rest of recording the answer.
+    """
 
     seat: int
     action: str
