@@ -104,7 +104,7 @@ class LoopLag:
                 if over > end:
                     held -= over - end
         if self._timer is not None:
-            overdue_from = max(self._due, start)
+            overdue_from = self._due if self._due > start else start
             if end - overdue_from > self.slack:
                 held += end - overdue_from
         return held

@@ -173,7 +173,7 @@ class Session:
         finish by cancelling this task, the cancellation is taken back here,
         and the request's future tells what happened.
         """
-        if self.closed:
+        if self._closed.is_set():
             return self._closed_fault(request_id)
         meter = self._cpu
         before = None if meter is None else meter.sample()
@@ -183,7 +183,12 @@ class Session:
         self._started = started = loop.time()
         self._sent_at = 0.0
         self._limit = timeout
-        self._arm(started + timeout)
+        deadline = started + timeout
+        timer = self._timer
+        if timer is not None and timer.when() <= deadline:  # `_arm`'s usual case, inline
+            self._deadline = deadline
+        else:
+            self._arm(deadline)
         task = asyncio.current_task(loop)
         self._asker = task
         self._write_interrupted = False
@@ -234,7 +239,9 @@ class Session:
             )
         at = arrival.at if isinstance(arrival, Arrival) else self._arrived
         # A reply read before the write's completion was: the bot was quicker than the referee.
-        sent = min(self._sent_at or at, at)
+        sent = self._sent_at
+        if not sent or sent > at:
+            sent = at
         lag = self._lag.between(sent, at)
         if isinstance(arrival, Arrival):
             fault = Fault(arrival.kind, arrival.problem, "", request_id)
