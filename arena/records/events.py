@@ -10,9 +10,12 @@ from arena.protocol.faults import FaultKind
 from arena.records.fields import Fields, Json, RecordError, array, boolean, integer, number, string
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Deal:
-    """A round begins: who opens, and every seat's dice (a seat out of the game has none)."""
+    """A round begins: who opens, and every seat's dice (a seat out of the game has none).
+
+    Never changed once made; not frozen, as `Answer` is not, for the referee's sake.
+    """
 
     round: int
     opener: int
@@ -139,9 +142,12 @@ class FaultEvent:
         return event
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class RoundEnd:
-    """A round ends by a dudo or calza: how many dice counted, and whose count changed."""
+    """A round ends by a dudo or calza: how many dice counted, and whose count changed.
+
+    Never changed once made; not frozen, as `Answer` is not, for the referee's sake.
+    """
 
     end: engine.RoundEnd
     counted: int
