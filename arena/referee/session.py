@@ -31,6 +31,7 @@ from arena.referee.exits import ExitProbe, describe_exit
 from arena.referee.late_replies import LateReplies
 from arena.referee.loop_lag import LoopLag
 from arena.referee.reply import Arrival, Reply, reply_of
+from arena.referee.write_turn import WriteTurn
 
 MAX_STRAY_MESSAGES = 20
 """Unexpected messages tolerated on one session before it is closed."""
@@ -74,7 +75,8 @@ class Session:
         self._asker: asyncio.Task[object] | None = None
         """The task writing the request in flight, while it writes (a stall interrupts it)."""
         self._write_interrupted = False
-        self._write_lock = asyncio.Lock()
+        self._turn = WriteTurn(self._loop)
+        """One write at a time on the stream (a Goodbye may come during a request)."""
         self._closed = asyncio.Event()
         self.close_reason = ""
         self.close_kind = FaultKind.DISCONNECT
@@ -143,8 +145,14 @@ class Session:
 
         timer = self._loop.call_later(timeout, stall)
         try:
-            async with self._write_lock:
+            turn = self._turn
+            while turn.busy:
+                await turn.wait()
+            turn.busy = True
+            try:
                 await self._context.write(message)
+            finally:
+                turn.release()
         except asyncio.CancelledError:
             if not stalled or task.uncancel() > 0:
                 raise
@@ -194,8 +202,14 @@ class Session:
         self._write_interrupted = False
         try:
             try:
-                async with self._write_lock:
+                turn = self._turn
+                while turn.busy:
+                    await turn.wait()
+                turn.busy = True
+                try:
                     await self._context.write(request)
+                finally:
+                    turn.release()
                 self._sent_at = loop.time()
             except asyncio.CancelledError:
                 if not self._write_interrupted or task is None or task.uncancel() > 0:
