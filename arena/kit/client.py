@@ -153,12 +153,16 @@ async def _session(channel: grpc.aio.Channel, conn: Connection, handler: Handler
             kind = message.WhichOneof("kind")
             if kind == "request":
                 answer = await handler.request(message.request)
-                reply = (
-                    answer if isinstance(answer, pb.ActionReply) else pb.ActionReply(action=answer)
-                )
+                # Filled in place: building an ActionReply to copy into a BotMessage copies twice.
+                out = pb.BotMessage()
+                reply = out.reply
+                if isinstance(answer, pb.ActionReply):
+                    reply.CopyFrom(answer)
+                else:
+                    reply.action.CopyFrom(answer)
                 reply.request_id = message.request.request_id
                 try:
-                    await call.write(pb.BotMessage(reply=reply))
+                    await call.write(out)
                 except (grpc.aio.AioRpcError, asyncio.InvalidStateError):
                     # The referee ended the stream while the bot was thinking (past
                     # the grace it gives after a Goodbye, say): the session is over.
