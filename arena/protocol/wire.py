@@ -160,15 +160,19 @@ def outcome_to_proto(outcome: RoundOutcome) -> pb.RoundResult:
         dice_change=outcome.dice_change,
         palifico=outcome.palifico,
     )
-    for hand in outcome.hands:  # added in place: building Hand messages to copy in is slower
-        result.hands.add(dice=hand)
+    # Added in place (building messages to copy in is slower), by an `add` looked up once.
+    add_hand = result.hands.add
+    for hand in outcome.hands:
+        add_hand(dice=hand)
     if outcome.standing is not None:
-        bid = result.bid
-        bid.seat = outcome.standing.seat
-        bid.count = outcome.standing.bid.count
-        bid.face = outcome.standing.bid.face
+        standing = result.bid
+        standing.seat = outcome.standing.seat
+        standing.count = outcome.standing.bid.count
+        standing.face = outcome.standing.bid.face
+    add_bid = result.bids.add
     for placed in outcome.bids:
-        result.bids.add(seat=placed.seat, count=placed.bid.count, face=placed.bid.face)
+        said = placed.bid
+        add_bid(seat=placed.seat, count=said.count, face=said.face)
     return result
 
 
@@ -263,8 +267,10 @@ class RequestBuilder:
         own.round = obs.round
         own.my_dice.extend(obs.my_dice)
         own.dice_counts.extend(obs.dice)
+        add_bid = own.bids.add  # looked up once: a request repeats its round's bids
         for placed in obs.bids:
-            own.bids.add(seat=placed.seat, count=placed.bid.count, face=placed.bid.face)
+            said = placed.bid
+            add_bid(seat=placed.seat, count=said.count, face=said.face)
         own.palifico = obs.palifico
         own.min_count.extend(obs.floors)
         own.dudo_allowed = obs.can_dudo
