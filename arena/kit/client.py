@@ -8,7 +8,6 @@ Python function, or the JSON-lines bridge for a program in any language.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import sys
 import time
 from collections.abc import Callable
@@ -24,7 +23,7 @@ from arena.kit.errors import NoRefereeError, RefusedError, SessionLostError
 from arena.protocol import wire
 from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
 from arena.protocol._proto.perudo.v1 import referee_pb2_grpc as pb_grpc
-from engine import RoundOutcome
+from engine import RoundOutcome, Ruleset
 
 _EOF = grpc.aio.EOF  # type: ignore[attr-defined]  # missing from the stubs
 
@@ -86,29 +85,40 @@ class Handler(Protocol):
     async def close(self) -> None: ...
 
 
+@dataclass(slots=True)
+class _Game:
+    """What a handler keeps of a game in progress: its ruleset, read from the first
+    request (a game's never changes), and the rounds told so far."""
+
+    ruleset: Ruleset
+    history: tuple[RoundOutcome, ...] = ()
+
+
 class PolicyHandler:
     """A Python policy; remembers each game's rounds so it sees the whole history."""
 
     def __init__(self, policy: Policy, on_game_over: GameOverHook | None = None) -> None:
         self._policy = policy
         self._on_game_over = on_game_over
-        self._history: dict[str, tuple[RoundOutcome, ...]] = {}
+        self._games: dict[str, _Game] = {}
 
     async def open(self) -> None:
         return None
 
     async def request(self, request: pb.ActionRequest) -> pb.Action:
         clock = DecisionClock.of(request, time.monotonic())
-        known = self._history.get(request.game_id, ())
+        game = self._games.get(request.game_id)
+        if game is None:
+            game = self._games[request.game_id] = _Game(wire.ruleset_from_proto(request.ruleset))
         if request.results:
-            known += tuple(wire.outcome_from_proto(r) for r in request.results)
-            self._history[request.game_id] = known
-        view = wire.observation_from_proto(request, known)
-        seen = {f.name: getattr(view, f.name) for f in dataclasses.fields(view)}
-        return wire.answer_to_proto(self._policy(TimedObservation(**seen, clock=clock)))
+            game.history += tuple([wire.outcome_from_proto(r) for r in request.results])
+        view = wire.view_from_proto(
+            TimedObservation, request, game.history, game.ruleset, clock=clock
+        )
+        return wire.answer_to_proto(self._policy(view))
 
     async def game_over(self, message: pb.GameOver) -> None:
-        self._history.pop(message.game_id, None)
+        self._games.pop(message.game_id, None)
         if message.HasField("fault"):
             print(
                 f"fault in game {message.game_id}: {pb.FaultKind.Name(message.fault.kind)}: "
@@ -143,12 +153,16 @@ async def _session(channel: grpc.aio.Channel, conn: Connection, handler: Handler
             kind = message.WhichOneof("kind")
             if kind == "request":
                 answer = await handler.request(message.request)
-                reply = (
-                    answer if isinstance(answer, pb.ActionReply) else pb.ActionReply(action=answer)
-                )
+                # Filled in place: building an ActionReply to copy into a BotMessage copies twice.
+                out = pb.BotMessage()
+                reply = out.reply
+                if isinstance(answer, pb.ActionReply):
+                    reply.CopyFrom(answer)
+                else:
+                    reply.action.CopyFrom(answer)
                 reply.request_id = message.request.request_id
                 try:
-                    await call.write(pb.BotMessage(reply=reply))
+                    await call.write(out)
                 except (grpc.aio.AioRpcError, asyncio.InvalidStateError):
                     # The referee ended the stream while the bot was thinking (past
                     # the grace it gives after a Goodbye, say): the session is over.

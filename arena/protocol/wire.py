@@ -8,8 +8,10 @@ fields, so a protocol change is a change to this module and the .proto file.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import functools
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 import engine
 from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
@@ -114,7 +116,7 @@ def answer_from_proto(msg: pb.Action) -> Answer:
     """The answer a bot sent; `MalformedActionError` when it is not one."""
     kind = msg.kind
     if kind == pb.ACTION_KIND_BID:
-        return engine.Bid(msg.count, msg.face)
+        return _bid(msg.count, msg.face)
     if kind != pb.ACTION_KIND_UNSPECIFIED and (msg.count or msg.face):
         raise MalformedActionError(f"only a bid has a count and a face; got {_describe(msg)}")
     if kind == pb.ACTION_KIND_DUDO:
@@ -131,7 +133,21 @@ def _describe(msg: pb.Action) -> str:
 
 
 def placed_bid_from_proto(msg: pb.Bid) -> PlacedBid:
-    return PlacedBid(msg.seat, engine.Bid(msg.count, msg.face))
+    return _placed_bid(msg.seat, msg.count, msg.face)
+
+
+@functools.lru_cache(maxsize=4096)
+def _placed_bid(seat: int, count: int, face: int) -> PlacedBid:
+    """One shared value per bid: every request repeats the bids of its round so far, and
+    building two frozen dataclasses for each was the largest part of a bot's reading one."""
+    return PlacedBid(seat, _bid(count, face))
+
+
+@functools.lru_cache(maxsize=4096)
+def _bid(count: int, face: int) -> engine.Bid:
+    """One shared value per bid, on both sides: a frozen dataclass costs the referee more to
+    build for each answer than reading the whole reply does."""
+    return engine.Bid(count, face)
 
 
 def outcome_to_proto(outcome: RoundOutcome) -> pb.RoundResult:
@@ -144,15 +160,19 @@ def outcome_to_proto(outcome: RoundOutcome) -> pb.RoundResult:
         dice_change=outcome.dice_change,
         palifico=outcome.palifico,
     )
-    for hand in outcome.hands:  # added in place: building Hand messages to copy in is slower
-        result.hands.add(dice=hand)
+    # Added in place (building messages to copy in is slower), by an `add` looked up once.
+    add_hand = result.hands.add
+    for hand in outcome.hands:
+        add_hand(dice=hand)
     if outcome.standing is not None:
-        bid = result.bid
-        bid.seat = outcome.standing.seat
-        bid.count = outcome.standing.bid.count
-        bid.face = outcome.standing.bid.face
+        standing = result.bid
+        standing.seat = outcome.standing.seat
+        standing.count = outcome.standing.bid.count
+        standing.face = outcome.standing.bid.face
+    add_bid = result.bids.add
     for placed in outcome.bids:
-        result.bids.add(seat=placed.seat, count=placed.bid.count, face=placed.bid.face)
+        said = placed.bid
+        add_bid(seat=placed.seat, count=said.count, face=said.face)
     return result
 
 
@@ -163,11 +183,11 @@ def outcome_from_proto(msg: pb.RoundResult) -> RoundOutcome:
         caller=msg.caller_seat,
         standing=placed_bid_from_proto(msg.bid) if msg.HasField("bid") else None,
         counted=msg.counted,
-        hands=tuple(tuple(hand.dice) for hand in msg.hands),
+        hands=tuple([tuple(hand.dice) for hand in msg.hands]),
         changed_seat=msg.changed_seat,
         dice_change=msg.dice_change,
         palifico=msg.palifico,
-        bids=tuple(placed_bid_from_proto(b) for b in msg.bids),
+        bids=tuple([_placed_bid(b.seat, b.count, b.face) for b in msg.bids]),
     )
 
 
@@ -177,6 +197,8 @@ def encode(message: pb.RefereeMessage | bytes) -> bytes:
 
 
 def _varint(value: int) -> bytes:
+    if value < 0x4000:  # every request's length (and any under 16 KiB): no loop
+        return bytes((value,)) if value < 0x80 else bytes((value & 0x7F | 0x80, value >> 7))
     out = bytearray()
     while value > 0x7F:
         out.append(value & 0x7F | 0x80)
@@ -245,8 +267,10 @@ class RequestBuilder:
         own.round = obs.round
         own.my_dice.extend(obs.my_dice)
         own.dice_counts.extend(obs.dice)
+        add_bid = own.bids.add  # looked up once: a request repeats its round's bids
         for placed in obs.bids:
-            own.bids.add(seat=placed.seat, count=placed.bid.count, face=placed.bid.face)
+            said = placed.bid
+            add_bid(seat=placed.seat, count=said.count, face=said.face)
         own.palifico = obs.palifico
         own.min_count.extend(obs.floors)
         own.dudo_allowed = obs.can_dudo
@@ -277,19 +301,38 @@ def encode_request(
     return builder.build(obs, request_id=request_id, offer=offer, history=tuple(news), told=0)
 
 
+View = TypeVar("View", bound=Observation)
+
+
 def observation_from_proto(
-    request: pb.ActionRequest, history: tuple[RoundOutcome, ...]
+    request: pb.ActionRequest, history: tuple[RoundOutcome, ...], ruleset: Ruleset | None = None
 ) -> Observation:
-    """The bot's view, rebuilt from a request and the rounds the bot has been told of."""
-    bids = tuple(placed_bid_from_proto(b) for b in request.bids)
+    """The bot's view, rebuilt from a request and the rounds the bot has been told of.
+
+    `ruleset` is the game's, read from an earlier request: it never changes within a game,
+    so a bot that keeps it spares reading and checking it again for every decision.
+    """
+    return view_from_proto(Observation, request, history, ruleset)
+
+
+def view_from_proto(
+    view: Callable[..., View],
+    request: pb.ActionRequest,
+    history: tuple[RoundOutcome, ...],
+    ruleset: Ruleset | None = None,
+    **extra: Any,
+) -> View:
+    """`observation_from_proto` as an `Observation` subclass with `extra` fields (the kit's
+    `TimedObservation`): built once, not copied field by field out of a plain one."""
+    bids = tuple([_placed_bid(b.seat, b.count, b.face) for b in request.bids])
     to_act = request.seat
     if request.kind == pb.REQUEST_KIND_CALZA_OFFER and bids:
         # An offer goes to a seat other than the one to act: the next seat with
         # dice after the bidder.
         to_act = engine.left_of(tuple(request.dice_counts), bids[-1].seat)
-    return Observation(
+    return view(
         seat=request.seat,
-        ruleset=ruleset_from_proto(request.ruleset),
+        ruleset=ruleset_from_proto(request.ruleset) if ruleset is None else ruleset,
         round=request.round,
         my_dice=tuple(request.my_dice),
         dice=tuple(request.dice_counts),
@@ -300,6 +343,7 @@ def observation_from_proto(
         can_dudo=request.dudo_allowed,
         can_calza=request.calza_allowed,
         history=history,
+        **extra,
     )
 
 

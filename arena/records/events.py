@@ -10,9 +10,12 @@ from arena.protocol.faults import FaultKind
 from arena.records.fields import Fields, Json, RecordError, array, boolean, integer, number, string
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Deal:
-    """A round begins: who opens, and every seat's dice (a seat out of the game has none)."""
+    """A round begins: who opens, and every seat's dice (a seat out of the game has none).
+
+    Never changed once made; not frozen, as `Answer` is not, for the referee's sake.
+    """
 
     round: int
     opener: int
@@ -44,10 +47,15 @@ def _hands(value: object) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(integer(face) for face in array(hand)) for hand in array(value))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Answer:
     """A seat's answer that the rules took: an action in `engine.parse_action`'s words, or
-    "pass" (a calza offer out of turn, declined)."""
+    "pass" (a calza offer out of turn, declined).
+
+    A value, never changed once made, but not a frozen dataclass: the referee makes one for
+    every decision, and a frozen one sets each field through `object.__setattr__`, which
+    took three times as long as the rest of recording the answer.
+    """
 
     seat: int
     action: str
@@ -134,9 +142,12 @@ class FaultEvent:
         return event
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class RoundEnd:
-    """A round ends by a dudo or calza: how many dice counted, and whose count changed."""
+    """A round ends by a dudo or calza: how many dice counted, and whose count changed.
+
+    Never changed once made; not frozen, as `Answer` is not, for the referee's sake.
+    """
 
     end: engine.RoundEnd
     counted: int

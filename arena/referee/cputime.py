@@ -47,8 +47,11 @@ from pathlib import Path
 PROC = Path("/proc")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class CpuSample:
+    """A process's CPU totals at one moment. Never changed once read, but not frozen: each
+    decision reads two, and building a frozen one added a sixth to each reading's time."""
+
     on_cpu: float
     """Seconds the process has run on a CPU."""
     waiting: float

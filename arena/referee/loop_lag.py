@@ -41,6 +41,9 @@ class LoopLag:
         self.slack = slack
         self._starts: list[float] = []
         self._ends: list[float] = []
+        self._upto: list[float] = []
+        """Seconds held up in all hold-ups recorded up to each one, itself included: any run
+        of them sums to a difference of two, however many the run holds."""
         self._due = 0.0
         self._timer: asyncio.TimerHandle | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -64,14 +67,21 @@ class LoopLag:
         now = loop.time()
         due = self._due
         if now - due > self.slack:
-            self._starts.append(due)
-            self._ends.append(now)
-            self.worst = max(self.worst, now - due)
-            if self._starts[0] < now - KEEP:
-                cut = bisect.bisect_left(self._ends, now - KEEP)
-                del self._starts[:cut], self._ends[:cut]
+            self.record(due, now)
         self._due = now + self.tick
         self._timer = loop.call_at(self._due, self._wake)
+
+    def record(self, start: float, end: float) -> None:
+        """Count [start, end] as a hold-up: one that ends after every one recorded so far
+        (the monitor records each as it sees it), and forget those older than `KEEP`."""
+        upto = self._upto
+        upto.append((upto[-1] if upto else 0.0) + end - start)
+        self._starts.append(start)
+        self._ends.append(end)
+        self.worst = max(self.worst, end - start)
+        if self._starts[0] < end - KEEP:
+            cut = bisect.bisect_left(self._ends, end - KEEP)
+            del self._starts[:cut], self._ends[:cut], upto[:cut]
 
     def between(self, start: float, end: float) -> float:
         """Seconds of [start, end] (loop time) in which the loop was held up.
@@ -82,13 +92,19 @@ class LoopLag:
         held = 0.0
         ends = self._ends
         if ends and ends[-1] > start:  # else nothing recorded since `start`: the usual case
-            for i in range(bisect.bisect_right(ends, start), len(ends)):
-                s = self._starts[i]
-                if s >= end:
-                    break
-                held += min(ends[i], end) - max(s, start)
+            starts = self._starts
+            first = bisect.bisect_right(ends, start)  # the first to end after `start`
+            last = bisect.bisect_left(starts, end, first) - 1  # the last to start before `end`
+            if last >= first:
+                # The whole of each, less what of the first and the last lies outside.
+                begun, over = starts[first], ends[last]
+                held = self._upto[last] - self._upto[first] + ends[first] - begun
+                if begun < start:
+                    held -= start - begun
+                if over > end:
+                    held -= over - end
         if self._timer is not None:
-            overdue_from = max(self._due, start)
+            overdue_from = self._due if self._due > start else start
             if end - overdue_from > self.slack:
                 held += end - overdue_from
         return held

@@ -19,7 +19,6 @@ those has its session closed (INVALID_ARGUMENT, a malformed-message fault).
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import math
 
 import grpc
@@ -32,6 +31,7 @@ from arena.referee.exits import ExitProbe, describe_exit
 from arena.referee.late_replies import LateReplies
 from arena.referee.loop_lag import LoopLag
 from arena.referee.reply import Arrival, Reply, reply_of
+from arena.referee.write_turn import WriteTurn
 
 MAX_STRAY_MESSAGES = 20
 """Unexpected messages tolerated on one session before it is closed."""
@@ -75,7 +75,8 @@ class Session:
         self._asker: asyncio.Task[object] | None = None
         """The task writing the request in flight, while it writes (a stall interrupts it)."""
         self._write_interrupted = False
-        self._write_lock = asyncio.Lock()
+        self._turn = WriteTurn(self._loop)
+        """One write at a time on the stream (a Goodbye may come during a request)."""
         self._closed = asyncio.Event()
         self.close_reason = ""
         self.close_kind = FaultKind.DISCONNECT
@@ -144,8 +145,14 @@ class Session:
 
         timer = self._loop.call_later(timeout, stall)
         try:
-            async with self._write_lock:
+            turn = self._turn
+            while turn.busy:
+                await turn.wait()
+            turn.busy = True
+            try:
                 await self._context.write(message)
+            finally:
+                turn.release()
         except asyncio.CancelledError:
             if not stalled or task.uncancel() > 0:
                 raise
@@ -174,7 +181,7 @@ class Session:
         finish by cancelling this task, the cancellation is taken back here,
         and the request's future tells what happened.
         """
-        if self.closed:
+        if self._closed.is_set():
             return self._closed_fault(request_id)
         meter = self._cpu
         before = None if meter is None else meter.sample()
@@ -184,14 +191,25 @@ class Session:
         self._started = started = loop.time()
         self._sent_at = 0.0
         self._limit = timeout
-        self._arm(started + timeout)
+        deadline = started + timeout
+        timer = self._timer
+        if timer is not None and timer.when() <= deadline:  # `_arm`'s usual case, inline
+            self._deadline = deadline
+        else:
+            self._arm(deadline)
         task = asyncio.current_task(loop)
         self._asker = task
         self._write_interrupted = False
         try:
             try:
-                async with self._write_lock:
+                turn = self._turn
+                while turn.busy:
+                    await turn.wait()
+                turn.busy = True
+                try:
                     await self._context.write(request)
+                finally:
+                    turn.release()
                 self._sent_at = loop.time()
             except asyncio.CancelledError:
                 if not self._write_interrupted or task is None or task.uncancel() > 0:
@@ -209,9 +227,11 @@ class Session:
         after = meter.sample()
         if after is None:
             return reply
-        return dataclasses.replace(
-            reply, cpu=after.on_cpu - before.on_cpu, cpu_wait=after.waiting - before.waiting
-        )
+        # Made just now and no one else's yet: filled in, not copied (`dataclasses.replace`
+        # took longer than reading the reply did).
+        reply.cpu = after.on_cpu - before.on_cpu
+        reply.cpu_wait = after.waiting - before.waiting
+        return reply
 
     def _reply(
         self, arrival: pb.BotMessage | Arrival | None, request_id: int, timeout: float
@@ -233,7 +253,9 @@ class Session:
             )
         at = arrival.at if isinstance(arrival, Arrival) else self._arrived
         # A reply read before the write's completion was: the bot was quicker than the referee.
-        sent = min(self._sent_at or at, at)
+        sent = self._sent_at
+        if not sent or sent > at:
+            sent = at
         lag = self._lag.between(sent, at)
         if isinstance(arrival, Arrival):
             fault = Fault(arrival.kind, arrival.problem, "", request_id)

@@ -122,3 +122,31 @@ def test_a_long_request_keeps_all_its_news() -> None:
     request = pb.RefereeMessage.FromString(message).request
     assert tuple(wire.outcome_from_proto(r) for r in request.results) == state.history
     assert wire.observation_from_proto(request, state.history) == view
+
+
+@pytest.mark.parametrize("length", [1, 127, 128, 300, 16383, 16384, 2**21 - 1, 2**21])
+def test_a_request_length_is_encoded_as_protobuf_encodes_one(length: int) -> None:
+    """Every size class of the length prefix, against protobuf's own (a field's tag, then it)."""
+    encoded = pb.Hello(name="x" * length).SerializeToString()
+    assert encoded[1 : len(encoded) - length] == wire._varint(length)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_one_builder_gives_every_request_of_a_game_its_own_bids(seed: int) -> None:
+    """A builder keeps the round's bids encoded between requests: never a stale one."""
+    rng = random.Random(seed)
+    dice = engine.HmacDice(seed.to_bytes(16, "big"), "whole")
+    ruleset = Ruleset(calza=CalzaRule.ANY)
+    state = engine.new_game(ruleset, 4, 0)
+    builder = wire.RequestBuilder("g", ["a", "b", "c", "d"], wire.ruleset_to_proto(ruleset), 900)
+    while not state.is_over:
+        if state.phase is engine.Phase.DEAL:
+            state = engine.deal(state, engine.roll_hands(state, dice))
+            continue
+        seats = [(state.to_act, False)] + [(s, True) for s in engine.calza_offers(state)]
+        for seat, offer in seats:
+            view = engine.observe(state, seat)
+            message = builder.build(view, request_id=1, offer=offer, history=state.history, told=0)
+            request = pb.RefereeMessage.FromString(message).request
+            assert wire.observation_from_proto(request, state.history) == view
+        state = engine.apply(state, state.to_act, rng.choice(list(engine.legal_actions(state))))
