@@ -183,8 +183,11 @@ class Referee:
     async def goodbye(self, session: Session, reason: str) -> None:
         """Tell a session the referee is done with it; a bot taking no data is not waited for."""
         goodbye = pb.RefereeMessage(goodbye=pb.Goodbye(reason=reason))
+        # Said before it is written: a bot told goodbye may end its stream before the write
+        # is seen to complete here, and that end is the goodbye's, not a disconnect of its own.
+        session.leaving = f"goodbye: {reason}"
         await session.send(goodbye, timeout=self.limits.goodbye_grace)
-        session.close(f"goodbye: {reason}")
+        session.close(session.leaving)
 
     async def _play(self, _requests: object, context: grpc.aio.ServicerContext) -> None:  # type: ignore[type-arg]
         data = await self._first_message(context)
@@ -361,7 +364,7 @@ class Referee:
             while True:
                 data = await context.read()
                 if data is _EOF:
-                    session.close("the bot closed the stream")
+                    session.close(session.leaving or "the bot closed the stream")
                     return
                 if len(data) > limit:
                     session.refuse(

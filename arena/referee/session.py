@@ -81,6 +81,9 @@ class Session:
         self.close_reason = ""
         self.close_kind = FaultKind.DISCONNECT
         """What a request on the closed session is: a disconnect unless the referee knows better."""
+        self.leaving = ""
+        """Why the referee is ending the session, once it has begun to (its Goodbye is on the
+        way): the reason a stream the bot then ends is closed with."""
         self.abort_status: tuple[grpc.StatusCode, str] | None = None
         self.token_hash = ""
         """The hash of the token it was admitted with: a new token for the name ends it."""
