@@ -23,6 +23,22 @@ GOOD = ("bold", "meek", "steady")
 ARENA = Path(sys.executable).parent / "arena"
 
 
+class Quiet:
+    """An Observer that is told everything and keeps nothing."""
+
+    def note(self, text: str) -> None:
+        pass
+
+    def building(self, name: str, running: bool) -> None:
+        pass
+
+    def started(self, folder: Path, entrants: list[str], progress: Progress) -> None:
+        pass
+
+    def game_finished(self, line: GameLine, table: list[Standing], progress: Progress) -> None:
+        pass
+
+
 @dataclass
 class Recorder:
     """An Observer that keeps everything it is told."""

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from tournament_harness import minimal_info
+from tournament_harness import Quiet, minimal_info
 
 from arena.ab.book import BookError, PairBook
 from arena.ab.run import Watcher
@@ -17,7 +17,6 @@ from arena.records import GameLine
 from arena.tournament.config import AbPlan
 from arena.tournament.folder import TournamentFolder
 from arena.tournament.pairs import build_pairs
-from arena.tournament.ratings import Standing
 from arena.tournament.runner import Progress
 from arena.tournament.schedule import ScheduledGame
 
@@ -66,16 +65,6 @@ def test_a_game_of_no_pair_is_refused() -> None:
     book = PairBook(_schedule(1), NEW, OLD)
     with pytest.raises(BookError, match="no game of this A/B test"):
         book.add(GameLine("x", 0, (NEW, "f1"), (NEW, "f1"), (), {}))
-
-
-class Quiet:
-    def note(self, text: str) -> None: ...
-
-    def building(self, name: str, running: bool) -> None: ...
-
-    def started(self, folder: Path, entrants: list[str], progress: Progress) -> None: ...
-
-    def game_finished(self, line: GameLine, table: list[Standing], progress: Progress) -> None: ...
 
 
 def test_a_verdict_already_on_record_concludes_the_resumed_test(tmp_path: Path) -> None:

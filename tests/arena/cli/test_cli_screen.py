@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 from rich.console import Console
+from tournament_harness import Quiet
 
 from arena.cli.live import LiveView, leaderboard_table, standings_table
 from arena.cli.main import main
@@ -399,19 +400,5 @@ def test_a_tournament_refuses_a_name_that_leaves_its_results_folder(
     out = tmp_path / "deep" / "out"
     config = TournamentConfig(bots_dir=copy_bots(tmp_path / "bots"), out=out, name=name)
     with pytest.raises(TournamentError, match="is not a tournament name"):
-        asyncio.run(Tournament(config, _Quiet()).run())
+        asyncio.run(Tournament(config, Quiet()).run())
     assert not (tmp_path / "deep").exists()
-
-
-class _Quiet:
-    def note(self, text: str) -> None:
-        pass
-
-    def building(self, name: str, running: bool) -> None:
-        pass
-
-    def started(self, folder: Path, entrants: list[str], progress: Progress) -> None:
-        pass
-
-    def game_finished(self, line: GameLine, table: list[Standing], progress: Progress) -> None:
-        pass

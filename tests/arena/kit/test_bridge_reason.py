@@ -15,6 +15,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from tournament_harness import Quiet
 
 from arena.cli.main import main as arena_main
 from arena.tournament.config import TournamentConfig
@@ -44,20 +45,6 @@ from arena.kit.bridge import main
 
 raise SystemExit(main(["--", sys.executable, "program.py"]))
 """
-
-
-class Quiet:
-    def note(self, text: str) -> None:
-        pass
-
-    def building(self, name: str, running: bool) -> None:
-        pass
-
-    def started(self, folder: Path, entrants: list[str], progress: object) -> None:
-        pass
-
-    def game_finished(self, line: object, table: object, progress: object) -> None:
-        pass
 
 
 def _bots(folder: Path) -> Path:

@@ -13,6 +13,7 @@ from collections import defaultdict
 from pathlib import Path
 
 import pytest
+from tournament_harness import Quiet
 
 from arena.bots.sandbox import SandboxMode
 from arena.tournament.config import TournamentConfig
@@ -49,20 +50,6 @@ run(act)
 """
 
 
-class _Quiet:
-    def note(self, text: str) -> None:
-        pass
-
-    def building(self, name: str, running: bool) -> None:
-        pass
-
-    def started(self, folder: Path, entrants: list[str], progress: object) -> None:
-        pass
-
-    def game_finished(self, line: object, table: object, progress: object) -> None:
-        pass
-
-
 @pytest.mark.slow
 def test_a_kit_policy_is_told_the_time_left_and_its_bank(tmp_path: Path) -> None:
     bots = tmp_path / "bots"
@@ -81,7 +68,7 @@ def test_a_kit_policy_is_told_the_time_left_and_its_bank(tmp_path: Path) -> None
         name="clocked",
         sandbox=SandboxMode.OFF,
     )
-    summary = asyncio.run(Tournament(config, _Quiet()).run())
+    summary = asyncio.run(Tournament(config, Quiet()).run())
     assert summary.games == 2
     seen: dict[str, list[dict[str, float]]] = defaultdict(list)
     for name in ("timed-a", "timed-b"):

@@ -8,6 +8,8 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tournament_harness import Quiet
+
 from arena.bots.sandbox import SandboxMode
 from arena.referee.heap import frozen_heap
 from arena.tournament.config import TournamentConfig
@@ -41,19 +43,10 @@ def test_a_thawed_heap_collects_what_died_while_frozen() -> None:
 
 
 @dataclass
-class _Frozen:
+class _Frozen(Quiet):
     """An observer that notes, at each game's end, whether the heap is frozen then."""
 
     seen: list[int] = field(default_factory=list)
-
-    def note(self, text: str) -> None:
-        pass
-
-    def building(self, name: str, running: bool) -> None:
-        pass
-
-    def started(self, folder: Path, entrants: list[str], progress: object) -> None:
-        pass
 
     def game_finished(self, line: object, table: object, progress: object) -> None:
         self.seen.append(gc.get_freeze_count())
