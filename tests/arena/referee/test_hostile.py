@@ -14,14 +14,13 @@ from pathlib import Path
 
 import pytest
 from referee_harness import Arena, bot_folder, replay, run, until
+from tournament_harness import Quiet
 
 import arena.referee.session
 from arena.protocol.faults import FaultKind
-from arena.records import GameLine
 from arena.referee.match import GameRecord
 from arena.tournament.config import TournamentConfig
-from arena.tournament.ratings import Standing
-from arena.tournament.tournament import Progress, Tournament
+from arena.tournament.tournament import Tournament
 from engine import Opener, Ruleset
 
 ROGUE = "rogue"
@@ -161,23 +160,14 @@ def test_a_half_close_then_a_clean_exit_is_never_a_crash(live: Arena) -> None:
     run(main())
 
 
-class _Quiet:
-    """An observer that keeps what it is told."""
+class _Notes(Quiet):
+    """An observer that keeps the notes it is told."""
 
     def __init__(self) -> None:
         self.notes: list[str] = []
 
     def note(self, text: str) -> None:
         self.notes.append(text)
-
-    def building(self, name: str, running: bool) -> None:
-        pass
-
-    def started(self, folder: Path, entrants: list[str], progress: Progress) -> None:
-        pass
-
-    def game_finished(self, line: GameLine, table: list[Standing], progress: Progress) -> None:
-        pass
 
 
 def test_the_first_ctrl_c_ends_a_game_stuck_on_a_stalled_bot(tmp_path: Path) -> None:
@@ -192,7 +182,7 @@ def test_the_first_ctrl_c_ends_a_game_stuck_on_a_stalled_bot(tmp_path: Path) -> 
     log = tmp_path / "out" / "night" / "logs" / "stall.log"
 
     async def main() -> None:
-        tournament = Tournament(config, _Quiet())
+        tournament = Tournament(config, _Notes())
         running = asyncio.ensure_future(tournament.run())
         assert await until(lambda: "received 64 bytes" in _read(log) or running.done(), 60)
         assert not running.done(), running.result()
