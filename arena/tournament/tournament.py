@@ -209,7 +209,7 @@ class Tournament:
                 enter(info, entrants, bots)
                 info.skipped = lineup.skipped
                 folder.write_info(info)
-            store.add_tournament(info.id, info.to_json())
+            store.add_tournament(info.id, info.to_json(), started=info.created)
             return await self._play(folder, info, lobby, store, venue)
         finally:
             if own is not None:
@@ -243,7 +243,7 @@ class Tournament:
                 found, _ = discover(Path(info.bots_dir))
                 enter(info, ready, [bot for bot in found if bot.name in ready])
                 folder.write_info(info)
-            store.add_tournament(info.id, info.to_json())
+            store.add_tournament(info.id, info.to_json(), started=info.created)
             # No bot connects to this process: the hosts' referees hold the sessions.
             return await self._play(folder, info, Lobby(TokenBook()), store, None)
         finally:

@@ -146,8 +146,10 @@ def test_a_full_league_store_stops_cleanly_with_no_false_faults(
     real = LeagueStore.add_tournament
     opened = opened_databases(monkeypatch)
 
-    def then_full(self: LeagueStore, tournament_id: str, info: dict[str, Any]) -> None:
-        real(self, tournament_id, info)
+    def then_full(
+        self: LeagueStore, tournament_id: str, info: dict[str, Any], started: float | None = None
+    ) -> None:
+        real(self, tournament_id, info, started)
         db = opened[str(self.path)]
         pages = db.execute("PRAGMA page_count").fetchone()[0]
         db.execute(f"PRAGMA max_page_count = {pages}")  # no room for a page more

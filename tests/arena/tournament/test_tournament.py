@@ -15,6 +15,7 @@ import hashlib
 import json
 import os
 import signal
+import sqlite3
 import subprocess
 import time
 from collections import Counter
@@ -183,6 +184,11 @@ def test_the_league_store_has_exactly_those_games(played: Played) -> None:
         assert store.tournaments() == [("e2e", 6)]
     finally:
         store.close()
+    # Begun when its folder was laid out, as a rebuild from the folder records it: a league
+    # orders its nights the same whether it was filled as they played or rebuilt after.
+    with sqlite3.connect(played.root / "out" / "league.sqlite") as db:
+        (started,) = db.execute("SELECT started FROM tournaments").fetchone()
+    assert started == json.loads((played.folder / "tournament.json").read_text())["created"]
 
 
 def test_the_observer_saw_the_run(played: Played) -> None:
