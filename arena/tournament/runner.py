@@ -215,11 +215,15 @@ class Scheduler:
                 wait.cancel()
         changed = waits[0].done() and not waits[0].cancelled() and waits[0].result()
         over = time.monotonic() >= last + grace
-        if changed or not over or stopping.is_set() or self.in_flight or not self.pending:
+        if not over or stopping.is_set() or self.in_flight or not self.pending:
             return
-        absent = tuple(sorted(self._absent()))
+        away = tuple(sorted(self._absent()))
+        if changed and away != absent:
+            return  # one of them came back, or another left (with a grace of its own)
+        # Over, with the same bots away: other comings and goings (a visitor, say) do not
+        # put it off, or a lobby that never rests would keep the games waiting for ever.
         self.observer.note(
-            f"dropping {len(self.pending)} games: {', '.join(absent)} did not come back "
+            f"dropping {len(self.pending)} games: {', '.join(away)} did not come back "
             f"within {grace:.0f} s"
         )
         self.dropped.extend(g.game_id for g in self.pending)

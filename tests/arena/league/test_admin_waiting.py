@@ -73,7 +73,7 @@ def test_the_grace_counts_down_from_when_the_bot_left_and_shows_in_the_status(
                 if "gamma" in left:
                     assert left["gamma"] <= max(0.0, first.grace_left - (again - seen)) + 1e-6
                 assert time.monotonic() - seen < 30, "the grace never ran out"
-                await asyncio.sleep(0.1)
+                await asyncio.sleep(0.01)  # a change more often than the grace's end could wait
             night = await follow
             assert churned > 1
             assert time.monotonic() - asked >= first.grace_left - 1e-6
