@@ -148,14 +148,7 @@ class Session:
 
         timer = self._loop.call_later(timeout, stall)
         try:
-            turn = self._turn
-            while turn.busy:
-                await turn.wait()
-            turn.busy = True
-            try:
-                await self._context.write(message)
-            finally:
-                turn.release()
+            await self._turn.write(self._context, message)
         except asyncio.CancelledError:
             if not stalled or task.uncancel() > 0:
                 raise
@@ -205,14 +198,7 @@ class Session:
         self._write_interrupted = False
         try:
             try:
-                turn = self._turn
-                while turn.busy:
-                    await turn.wait()
-                turn.busy = True
-                try:
-                    await self._context.write(request)
-                finally:
-                    turn.release()
+                await self._turn.write(self._context, request)
                 self._sent_at = loop.time()
             except asyncio.CancelledError:
                 if not self._write_interrupted or task is None or task.uncancel() > 0:

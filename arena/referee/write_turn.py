@@ -4,25 +4,21 @@ A gRPC stream takes one write at a time. An `asyncio.Lock` would keep them
 apart, but its acquire and release (two coroutines and two calls) cost a
 decision more than all the rest of writing its request did; and a second
 writer on a session (a Goodbye while a request is being written) is rare.
-So a writer tests a flag inline and waits only when it is set.
+So a writer tests a flag and waits only when it is set.
 """
 
 from __future__ import annotations
 
 import asyncio
+from typing import Any, Protocol
+
+
+class _Stream(Protocol):
+    async def write(self, message: Any) -> None: ...
 
 
 class WriteTurn:
-    """Whose turn it is to write. Use it inline, with nothing awaited in between::
-
-    while turn.busy:
-        await turn.wait()
-    turn.busy = True
-    try:
-        await stream.write(message)
-    finally:
-        turn.release()
-    """
+    """Whose turn it is to write on one stream."""
 
     __slots__ = ("_loop", "_waiters", "busy")
 
@@ -32,7 +28,18 @@ class WriteTurn:
         self.busy = False
         """Whether a message is being written."""
 
-    async def wait(self) -> None:
+    async def write(self, stream: _Stream, message: Any) -> None:
+        """Write `message` on `stream` once every write before it is out; cancelled, the turn
+        passes on (whether it was waiting or writing)."""
+        while self.busy:
+            await self._wait()
+        self.busy = True
+        try:
+            await stream.write(message)
+        finally:
+            self._release()
+
+    async def _wait(self) -> None:
         """Wait for the message being written to be out; then look at `busy` again."""
         waiter = self._loop.create_future()
         self._waiters.append(waiter)
@@ -42,7 +49,7 @@ class WriteTurn:
             if waiter in self._waiters:  # cancelled while waiting
                 self._waiters.remove(waiter)
 
-    def release(self) -> None:
+    def _release(self) -> None:
         """The stream is free: every writer waiting looks again (the first to run takes it)."""
         self.busy = False
         if self._waiters:

@@ -28,16 +28,6 @@ class _Stream:
         return "ipv4:127.0.0.1:1"
 
 
-async def _write(turn: WriteTurn, stream: _Stream, message: bytes) -> None:
-    while turn.busy:
-        await turn.wait()
-    turn.busy = True
-    try:
-        await stream.write(message)
-    finally:
-        turn.release()
-
-
 async def _settle() -> None:
     for _ in range(5):
         await asyncio.sleep(0)
@@ -46,10 +36,10 @@ async def _settle() -> None:
 def test_writers_take_turns_and_one_cancelled_while_waiting_gives_its_turn_up() -> None:
     async def main() -> None:
         turn, stream = WriteTurn(asyncio.get_running_loop()), _Stream()
-        first = asyncio.ensure_future(_write(turn, stream, b"a"))
+        first = asyncio.ensure_future(turn.write(stream, b"a"))
         await _settle()
-        second = asyncio.ensure_future(_write(turn, stream, b"b"))
-        third = asyncio.ensure_future(_write(turn, stream, b"c"))
+        second = asyncio.ensure_future(turn.write(stream, b"b"))
+        third = asyncio.ensure_future(turn.write(stream, b"c"))
         await _settle()
         assert stream.log == ["start a"]  # the others wait while `a` is being written
         second.cancel()
