@@ -14,7 +14,8 @@ import sys
 import pytest
 
 import engine
-from arena.bench.benchmark import random_legal, sample_requests
+from arena.bench.benchmark import sample_requests
+from arena.bench.engine_speed import random_legal
 from arena.bots.capacity import usable_cores
 from arena.bots.sandbox import SandboxMode, decide
 from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
