@@ -131,10 +131,10 @@ def _summary(
     places = np.empty_like(copies, dtype=np.intp)
     order = np.argsort(-copies, axis=1, kind="stable")
     places[np.arange(resamples)[:, None], order] = np.arange(n)[None, :]
-    probabilities = np.stack([(places == r).mean(axis=0) for r in range(n)], axis=1)
+    seats = (np.arange(n)[None, :] * n + places).ravel()
+    probabilities = np.bincount(seats, minlength=n * n).reshape(n, n) / resamples
     cumulative = np.cumsum(probabilities, axis=1)
-    diff = copies[:, :, None] - copies[:, None, :]
-    ahead = (diff > 0).mean(axis=0) + 0.5 * (diff == 0).mean(axis=0)
+    ahead = _ahead(copies)
     np.fill_diagonal(ahead, 0.5)
     bots = []
     for i, name in enumerate(names):
@@ -157,3 +157,19 @@ def _summary(
         groups,
         tuple(tuple(float(x) for x in row) for row in ahead),
     )
+
+
+_CHUNK = 1 << 22
+"""Differences held at once by `_ahead`: all of them for 500 bots would be 600 MB."""
+
+
+def _ahead(copies: Floats) -> Floats:
+    """ahead[i][j]: the share of copies with bot i stronger than bot j, a tie counting half;
+    a band of bots at a time, so that memory grows with the field, not with its square."""
+    resamples, n = copies.shape
+    ahead = np.empty((n, n))
+    band = max(1, _CHUNK // max(1, resamples * n))
+    for start in range(0, n, band):
+        diff = copies[:, start : start + band, None] - copies[:, None, :]
+        ahead[start : start + band] = (diff > 0).mean(axis=0) + 0.5 * (diff == 0).mean(axis=0)
+    return ahead
