@@ -86,7 +86,8 @@ def finished_event(summary: Summary) -> apb.TournamentEvent:
         "notes": list(summary.notes),
     }
     if board is not None:
-        data["sure"] = dataclasses.asdict(board.sure)
+        if board.sure is not None:
+            data["sure"] = dataclasses.asdict(board.sure)
         data["separation"] = board.separation()
     if summary.outcome is not None:
         data["outcome"] = summary.outcome

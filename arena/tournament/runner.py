@@ -34,7 +34,7 @@ from arena.tournament.ratings import Standing, rate_all, result_of
 from arena.tournament.recovery import Recovery
 from arena.tournament.report import BotTimes, SlowDecision, decision_timing, faults_by_kind
 from arena.tournament.schedule import ScheduledGame
-from arena.tournament.standings import Board, board
+from arena.tournament.standings import Board, board_away
 from arena.tournament.tables import LobbyTables, Tables, TablesGoneError, TableWatcher
 from arena.tournament.timing import TimingReport
 
@@ -306,11 +306,12 @@ class Scheduler:
                 self.observer.note(problem)
         return finished
 
-    def finish(self) -> Summary:
-        """Rate every recorded game in schedule order and close the books on this run."""
+    async def finish(self) -> Summary:
+        """Rate every recorded game in schedule order and close the books on this run; the
+        bootstrap is given up if the run is asked to stop while it reckons."""
         lines = sorted(self.reserve.run(lambda: self._check_folder().lines), key=lambda x: x.index)
         info = self.info
-        final = board([(info.id, x) for x in lines], info.players())
+        final = await board_away([(info.id, x) for x in lines], info.players(), self.stopping)
         table = final.table
         every = len(lines) + len(self.dropped) == len(self.schedule)
         done_ids = {x.game for x in lines}

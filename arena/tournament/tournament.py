@@ -340,7 +340,7 @@ class Tournament:
         self._workers = [asyncio.ensure_future(scheduler.worker()) for _ in range(workers)]
         with frozen_heap(), contextlib.suppress(asyncio.CancelledError):
             await asyncio.gather(*self._workers)
-        summary = scheduler.finish()
+        summary = await scheduler.finish()
         if scheduler.error:
             raise TournamentError(
                 f"{scheduler.error}. Stopped with every finished game on disk; once that is "

@@ -20,11 +20,14 @@ from arena.tournament.standings import Board
 def board_json(board: Board) -> Json:
     rows = [row.to_json() for row in board.rows()]
     names = [s.name for s in board.table]
+    sure = board.sure
+    if sure is None:
+        return {"standings": rows, "separation": board.separation()}
     for row, (upper, lower) in zip(rows, pairwise(names), strict=False):
-        row["p_above_next"] = round(board.sure.p_ahead(upper, lower), 4)
+        row["p_above_next"] = round(sure.p_ahead(upper, lower), 4)
     return {
         "standings": rows,
-        "level": board.sure.level,
-        "groups": board.sure.groups,
+        "level": sure.level,
+        "groups": sure.groups,
         "separation": board.separation(),
     }

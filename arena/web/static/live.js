@@ -75,7 +75,7 @@
       tr.append(num(String(row.faults), row.faults ? "bad" : null), num(row.median_decision_ms.toFixed(1)));
       body.append(tr);
     }
-    $("caption").textContent = board
+    $("caption").textContent = board && board.level !== undefined
       ? "rating = mu \u2212 3 sigma; ms: median decision; ranks: the " + percent(board.level) + " range of rank, "
         + "P1: the chance of rank 1, above next: the share of bootstrap copies putting the bot above the one "
         + "under it, by a batch fit over " + board.groups + " rotation groups"
