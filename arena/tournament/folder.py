@@ -187,7 +187,17 @@ class TournamentFolder:
         write_atomic(self.root / "tournament.json", json.dumps(info.to_json(), indent=2) + "\n")
 
     def seed(self) -> bytes:
-        return bytes.fromhex((self.root / "seed.secret").read_text().strip())
+        """The run's secret seed; a ResultsError when it is gone or damaged, since without it
+        no further game can be dealt as the commitment promised."""
+        path = self.root / "seed.secret"
+        try:
+            return bytes.fromhex(path.read_text().strip())
+        except (OSError, ValueError) as error:
+            why = error.strerror if isinstance(error, OSError) and error.strerror else "damaged"
+            raise ResultsError(
+                f"{path} cannot be read ({why}): the run's dice come from it, so it cannot "
+                "resume without it; restore it from a copy, or start a new run"
+            ) from None
 
     def schedule(self, info: TournamentInfo) -> list[ScheduledGame]:
         """The games the tournament plans, from its seed (revealed, or still secret)."""

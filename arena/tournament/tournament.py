@@ -125,8 +125,10 @@ class Tournament:
         except OSError as error:  # a full disk, say, outside the game records
             then = (
                 f"; once fixed, continue with: {_resume_command(where[0].root, venue, self.hosts)}"
+                if where  # before its folder was open there is nothing to continue
+                else ""
             )
-            raise TournamentError(f"cannot go on: {error}{then if where else ''}") from None
+            raise TournamentError(f"cannot go on: {error}{then}") from None
 
     async def _run(
         self, resume: Path | None, venue: Venue | None, where: list[TournamentFolder]

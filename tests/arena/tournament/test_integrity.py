@@ -485,3 +485,21 @@ def test_a_folder_stopped_before_play_is_reused_by_a_run_of_its_name(tmp_path: P
     assert (summary.folder, summary.status) == (tmp_path / "out" / "again", "finished")
     with pytest.raises(TournamentError, match="already exists; use --resume"):
         asyncio.run(Tournament(config, Recorder()).run())
+
+
+# -- a folder the arena cannot resume ---------------------------------------------------
+
+
+@pytest.mark.parametrize("damage", ["missing", "garbled"])
+def test_a_resume_without_its_seed_is_one_clear_error(
+    finished: Path, tmp_path: Path, damage: str
+) -> None:
+    folder = copy_of(finished, tmp_path, keep=2)
+    secret = folder / "seed.secret"
+    if damage == "missing":
+        secret.unlink()
+    else:
+        secret.write_text("not hex at all\n")
+    with pytest.raises(TournamentError, match=r"seed\.secret cannot be read .* cannot resume"):
+        resume(folder)
+    assert len(lines_of(folder)) == 2  # nothing played, nothing lost
