@@ -330,7 +330,6 @@ def test_late_replies_to_timed_out_requests_never_count_toward_expulsion(
     run(main())
 
 
-@pytest.mark.slow
 def test_the_referees_own_stall_is_never_charged_to_a_bot(live: Arena) -> None:
     """The referee's loop is held up (time.sleep in a callback) while the bots answer at once.
 

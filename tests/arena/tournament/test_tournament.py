@@ -406,7 +406,6 @@ def reference(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     return root / "out" / "t1", seed
 
 
-@pytest.mark.slow
 def test_a_killed_run_resumes_without_losing_or_repeating_a_game(
     tmp_path: Path, reference: tuple[Path, str]
 ) -> None:
