@@ -99,7 +99,8 @@ def start_serve(
         assert process.poll() is None, text
         return None
 
-    ports = wait_for(printed_ports, "arena serve prints its ports", 15)
+    # A generous limit: it ends at once on the event, or on the process ending.
+    ports = wait_for(printed_ports, "arena serve prints its ports", 90)
     assert isinstance(ports, tuple)
     admin = ["--admin", f"127.0.0.1:{ports[1]}", "--league", str(league)]
     return Serve(process, log, ports[0], admin)
