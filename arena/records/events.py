@@ -60,12 +60,16 @@ class Answer:
     seat: int
     action: str
     ms: float
-    """Wall time from request to answer, as the referee measured it."""
+    """The bot's own time, from request to answer as the referee measured it, less any
+    time the referee itself was held up meanwhile (`referee_ms`)."""
     cpu_ms: float | None = None
     """CPU time the bot spent on it, where the sandbox could tell."""
     limit_ms: float | None = None
     """The time the bot was told it had (its move time and its bank), where a time bank
     made it differ from the tournament's move time."""
+    referee_ms: float | None = None
+    """Where the referee was held up during the decision (a stall, a stop, a long pause
+    of its own): that share of the wall time, which is never the bot's."""
 
     @property
     def declined(self) -> bool:
@@ -78,6 +82,8 @@ class Answer:
             data["cpu_ms"] = self.cpu_ms
         if self.limit_ms is not None:
             data["limit_ms"] = self.limit_ms
+        if self.referee_ms is not None:
+            data["referee_ms"] = self.referee_ms
         return data
 
     @classmethod
@@ -89,6 +95,7 @@ class Answer:
             fields.get("ms", number, 0.0),
             fields.optional("cpu_ms", number),
             fields.optional("limit_ms", number),
+            fields.optional("referee_ms", number),
         )
         fields.done()
         return answer

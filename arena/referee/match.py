@@ -218,8 +218,8 @@ class Match:
         reply = await self.seats[seat].ask(request, request_id, limit)
         self.record.decisions += 1
         fault = reply.fault
-        if fault is None:
-            self.record.think_ms[seat].append(reply.wall * 1000)
+        if fault is None:  # the bot's own time: the referee's hold-ups are its own
+            self.record.think_ms[seat].append((reply.elapsed - reply.referee_lag) * 1000)
         timed_out = fault is not None and fault.kind is FaultKind.TIMEOUT
         if banked:
             self.clock.charge(seat, reply.elapsed - reply.referee_lag, timed_out)
@@ -345,7 +345,10 @@ class Match:
 
     def _log(self, seat: int, action: str, reply: Reply) -> None:
         cpu_ms = None if reply.cpu is None else _ms_to_us(reply.cpu)
-        event = Answer(seat, action, _ms_to_us(reply.wall), cpu_ms, self._limit_ms[seat])
+        own = reply.elapsed - reply.referee_lag
+        # Held up while the bot thought: the record says whose time was whose.
+        held = _ms_to_us(reply.wall - own) if reply.referee_lag else None
+        event = Answer(seat, action, _ms_to_us(own), cpu_ms, self._limit_ms[seat], held)
         self.record.events.append(event)  # `_happened`, inline: every decision comes here
         if self._watch is not None:
             self._watch(event)
