@@ -13,6 +13,7 @@ from pathlib import Path
 
 from arena.bots import buildstamp
 from arena.bots.build import run_build
+from arena.bots.capacity import usable_cores
 from arena.bots.environment import arena_variables
 from arena.bots.limits import Confinement, check_descriptors
 from arena.bots.logdrain import last_line
@@ -38,6 +39,13 @@ async def own_referee(move_time: float, private: Path) -> tuple[Referee, int]:
     return referee, port
 
 
+STARTING_PER_CORE = 4
+"""Bots started and not yet connected, at most, per usable core. Every bot loads its
+interpreter and libraries as it starts: five hundred at once on two cores left the last
+of them no CPU within their connect time, and the referee none to admit the first."""
+MIN_WAVE = 8
+
+
 class Lineup:
     def __init__(self, config: TournamentConfig, observer: Observer) -> None:
         self.config = config
@@ -49,6 +57,8 @@ class Lineup:
         self._launch: tuple[TokenBook, Lobby, int, TournamentFolder, int] | None = None
         """How the bots were started (tokens, lobby, port, folder, jobs), for a restart."""
         self._specs: dict[str, BotSpec] = {}
+        self._started: dict[str, float] = {}
+        """When each bot was last started (monotonic): its connect time counts from then."""
 
     def confine(self, confinement: Confinement, info: TournamentInfo) -> None:
         """Say at the start, and in tournament.json, how far the local bots are kept apart."""
@@ -65,19 +75,13 @@ class Lineup:
     ) -> set[str]:
         """Wait until every started bot has connected or died, or its connect time is up
         (its manifest's, else --connect-timeout)."""
-        start = time.monotonic()
         windows = {
             b.name: b.connect_window(self.config.connect_timeout)
             for b in bots
             if b.name in self.processes
         }
         waiting = set(windows)
-        while True:
-            connected = set(lobby.connected())
-            late = {n for n in waiting if time.monotonic() - start >= windows[n][0]}
-            dead = {n for n in waiting - connected if not self.processes[n].alive}
-            if waiting <= connected | dead | late:
-                break
+        while self._unsettled(waiting, lobby, windows):
             await asyncio.sleep(0.05)
         connected = set(lobby.connected()) & waiting
         for name in sorted(waiting - connected):
@@ -94,6 +98,21 @@ class Lineup:
             self.observer.note(f"{name}: {why}: {last_line(log)} (log: {log})")
             self.skipped.append(Skipped(name, f"{why}: {last_line(log)}"))
         return connected
+
+    def _unsettled(
+        self, names: set[str], lobby: Lobby, windows: dict[str, tuple[float, str]]
+    ) -> set[str]:
+        """Of `names`, the bots started that are still on their way: not connected, alive,
+        and within their connect time, counted from their own start."""
+        connected = lobby.connected()
+        now = time.monotonic()
+        return {
+            n
+            for n in names
+            if not connected.get(n)
+            and self.processes[n].alive
+            and now - self._started[n] < windows[n][0]
+        }
 
     def _skip(self, name: str, reason: str) -> None:
         self.skipped.append(Skipped(name, reason))
@@ -211,7 +230,11 @@ class Lineup:
         jobs: int,
     ) -> None:
         self.ready(bots, tokens, lobby, port, folder, jobs)
+        windows = {b.name: b.connect_window(self.config.connect_timeout) for b in bots}
+        wave = max(MIN_WAVE, STARTING_PER_CORE * usable_cores())
         for bot in bots:
+            while len(self._unsettled(set(self._started), lobby, windows)) >= wave:
+                await asyncio.sleep(0.05)
             try:
                 await self._start_one(bot)
             except OSError as error:
@@ -229,6 +252,7 @@ class Lineup:
         process = await BotProcess.start(
             bot, env, folder.logs / f"{bot.name}.log", self.config.limits, self.confinement
         )
+        self._started[bot.name] = time.monotonic()
         self.processes[bot.name] = process
         lobby.crash_probes[bot.name] = exit_probe(process.process)
         lobby.process_ids[bot.name] = process.process.pid
