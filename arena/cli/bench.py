@@ -83,6 +83,13 @@ def add_command(commands: Any) -> None:
         default=200,
         help="games per trial (default 200)",
     )
+    field = bench.add_argument_group("a night's start and stop by its size (--field)")
+    field.add_argument(
+        "--field",
+        metavar="N,...",
+        help="instead: real nights of N instant bots each, the time to their first game and "
+        "from a Ctrl-C to the exit, side by side (e.g. 100,250,500)",
+    )
     timing = bench.add_argument_group("fair timing under load (--timing)")
     timing.add_argument(
         "--timing",
@@ -113,6 +120,8 @@ def cmd_bench(args: argparse.Namespace, console: Console) -> int:
 
     if args.timing:
         return _bench_timing(args, console)
+    if args.field:
+        return _bench_field(args, console)
     if args.ab:
         return _bench_ab(args, console)
     if args.rankings:
@@ -244,6 +253,41 @@ def _bench_timing(args: argparse.Namespace, console: Console) -> int:
             highlight=False,
             markup=False,
         )
+    return 0
+
+
+def _bench_field(args: argparse.Namespace, console: Console) -> int:
+    import tempfile
+
+    from arena.bench.fieldsize import FieldFigures, available_mb, largest_field, measure_field
+
+    try:
+        sizes = [int(n) for n in args.field.split(",")]
+    except ValueError:
+        raise TournamentError(f"--field {args.field!r} is not numbers with commas") from None
+    if not sizes or min(sizes) < 2:
+        raise TournamentError(f"--field {args.field}: each night needs at least 2 bots")
+
+    def say(text: str) -> None:
+        (Console(stderr=True) if args.json else console).print(text, highlight=False, markup=False)
+
+    say(f"{available_mb():,.0f} MB available; nights of {', '.join(map(str, sizes))} bots")
+    results: list[FieldFigures] = []
+    with tempfile.TemporaryDirectory(prefix="arena-bench-") as root:
+        for size in sorted(sizes):
+            if results and size > largest_field(results[-1].mb_per_bot):
+                say(f"{size} bots: skipped, more than this machine's memory holds")
+                continue
+            results.append(figures := measure_field(size, Path(root), say))
+            say(
+                f"at {figures.mb_per_bot:.0f} MB a bot, this machine holds about "
+                f"{largest_field(figures.mb_per_bot):,} bots"
+            )
+    if args.json:
+        print(json.dumps([r.to_json() for r in results], indent=2))
+        return 0
+    for r in results:
+        console.print(r.line(), highlight=False, markup=False)
     return 0
 
 

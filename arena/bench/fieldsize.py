@@ -1,0 +1,193 @@
+"""`arena bench --field`: how a night of N bots starts and stops, by N, side by side.
+
+Each size is a real `arena run` in a child process, sandboxed as a night is,
+of N copies of the benchmark's instant bot. Measured: the seconds from the
+command to its first finished game (every bot built, started and admitted),
+the seconds from a Ctrl-C (SIGINT) to the arena's exit, the games on disk
+then, whether the interrupted run is marked for `--resume`, and how many of
+the processes it had started were still alive a second after it exited. The
+resident memory of the whole tree at the first game gives the cost of a bot,
+and with the machine's available memory the largest field it holds.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+_BOT = "from arena.bench.bot import act\nfrom arena.kit import run\n\nrun(act)\n"
+_GAME_WAIT = 900.0
+"""Seconds a field may take to reach its first game before the bench gives up on it."""
+_STOP_WAIT = 300.0
+
+
+@dataclass(frozen=True, slots=True)
+class FieldFigures:
+    bots: int
+    first_game_s: float | None
+    """From the command to its first finished game; None if it never came."""
+    stop_s: float | None
+    """From SIGINT to the arena's exit; None if it had not exited within `_STOP_WAIT`."""
+    exit_code: int | None
+    games_on_disk: int
+    resumable: bool
+    """The run is marked interrupted, so `arena run --resume` takes it up."""
+    started_processes: int
+    alive_after_1s: int
+    """Processes the arena had started that outlived it by more than a second."""
+    mb_per_bot: float
+    """The tree's proportional resident memory at the first game, per bot."""
+
+    def line(self) -> str:
+        first = "never" if self.first_game_s is None else f"{self.first_game_s:6.1f} s"
+        stop = "no exit" if self.stop_s is None else f"{self.stop_s:5.1f} s"
+        return (
+            f"{self.bots:>4} bots: first game after {first}; Ctrl-C to exit {stop} "
+            f"(exit {self.exit_code}); {self.games_on_disk} games on disk"
+            f"{', resumable' if self.resumable else ', NOT resumable'}; "
+            f"{self.alive_after_1s} of {self.started_processes} processes alive 1 s after; "
+            f"{self.mb_per_bot:.0f} MB per bot"
+        )
+
+    def to_json(self) -> dict[str, object]:
+        return asdict(self)
+
+
+def available_mb() -> float:
+    """MemAvailable, in MB: what the machine can give more processes without swapping."""
+    for line in Path("/proc/meminfo").read_text().splitlines():
+        if line.startswith("MemAvailable:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def largest_field(per_bot_mb: float, headroom: float = 0.8) -> int:
+    """Bots this machine holds at `per_bot_mb` each, keeping a fifth of its memory free."""
+    return int(available_mb() * headroom / per_bot_mb) if per_bot_mb > 0 else 0
+
+
+def measure_field(bots: int, root: Path, say: Callable[[str], None]) -> FieldFigures:
+    folder = root / f"bots-{bots}"
+    folder.mkdir(parents=True)
+    for i in range(bots):
+        (folder / f"b{i:04d}.py").write_text(_BOT)
+    out = root / f"out-{bots}"
+    command = [
+        *(sys.executable, "-m", "arena.cli.main", "run", "--bots", str(folder)),
+        *("--out", str(out), "--name", "field", "--table-size", str(min(6, bots))),
+        *("--games", str(max(60, bots * 2)), "--connect-timeout", "120"),
+    ]
+    log = root / f"arena-{bots}.log"
+    began = time.monotonic()
+    with log.open("wb") as sink:
+        arena = subprocess.Popen(
+            command, stdout=sink, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL
+        )
+    games = out / "field" / "games.jsonl"
+    first = _wait(lambda: games.is_file() and games.stat().st_size > 0, arena, _GAME_WAIT)
+    first_s = None if first is None else first - began
+    if first is None:
+        tail = log.read_text(errors="replace").strip().splitlines()[-1:] or ["(no output)"]
+        say(f"{bots} bots: no game within {_GAME_WAIT:.0f} s: {tail[0]}")
+    tree = _descendants(arena.pid)
+    memory = sum(_pss_mb(pid) for pid in tree)
+    say(f"{bots} bots: first game after {first_s} s; {len(tree)} processes, {memory:.0f} MB")
+    asked = time.monotonic()
+    arena.send_signal(signal.SIGINT)
+    try:
+        code: int | None = arena.wait(_STOP_WAIT)
+        stop_s: float | None = time.monotonic() - asked
+    except subprocess.TimeoutExpired:
+        code, stop_s = None, None
+        arena.kill()
+        arena.wait()
+    time.sleep(1.0)
+    alive = sum(1 for pid, began_at in tree.items() if _start_time(pid) == began_at)
+    info = _info(out / "field" / "tournament.json")
+    return FieldFigures(
+        bots=bots,
+        first_game_s=first_s,
+        stop_s=stop_s,
+        exit_code=code,
+        games_on_disk=_lines(games),
+        resumable=info.get("status") == "interrupted",
+        started_processes=len(tree),
+        alive_after_1s=alive,
+        mb_per_bot=memory / bots,
+    )
+
+
+def _wait(
+    ready: Callable[[], bool], process: subprocess.Popen[bytes], limit: float
+) -> float | None:
+    end = time.monotonic() + limit
+    while time.monotonic() < end and process.poll() is None:
+        if ready():
+            return time.monotonic()
+        time.sleep(0.05)
+    return None
+
+
+def _stat_fields(pid: int) -> list[str] | None:
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return text[text.rindex(")") + 2 :].split()
+
+
+def _start_time(pid: int) -> int | None:
+    """The process's start time in ticks: a pid reused by another process has another."""
+    fields = _stat_fields(pid)
+    return None if fields is None else int(fields[19])
+
+
+def _descendants(root: int) -> dict[int, int | None]:
+    """Every process below `root`, with its start time."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            fields = _stat_fields(int(entry))
+            if fields is not None:
+                children.setdefault(int(fields[1]), []).append(int(entry))
+    found: dict[int, int | None] = {}
+    stack = [root]
+    while stack:
+        for child in children.get(stack.pop(), []):
+            found[child] = _start_time(child)
+            stack.append(child)
+    return found
+
+
+def _pss_mb(pid: int) -> float:
+    """The process's proportional share of resident memory: the libraries that every bot
+    maps are counted once in all, not once per bot as RSS would."""
+    try:
+        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+            if line.startswith("Pss:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def _info(path: Path) -> dict[str, object]:
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _lines(path: Path) -> int:
+    try:
+        return sum(1 for line in path.read_text().splitlines() if line.strip())
+    except OSError:
+        return 0
