@@ -373,7 +373,8 @@ def main(argv: list[str] | None = None) -> int:
     except (ArenaError, PerudoError) as error:
         # One line however long (soft_wrap), and the message as plain text: it may quote a bot.
         errors.print(
-            Text.assemble((f"arena {args.command}:", "red"), " ", str(error)), soft_wrap=True
+            Text.assemble((f"arena {args.command}:", "red"), " ", printable(str(error))),
+            soft_wrap=True,
         )
         return 1
     except KeyboardInterrupt:
