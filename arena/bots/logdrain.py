@@ -7,23 +7,28 @@ import contextlib
 import os
 from pathlib import Path
 
+from arena.text import printable
+
 
 def last_line(log: Path, width: int = 200) -> str:
-    """The last thing a bot wrote to its log, cut to `width`: why it failed, more often than not."""
+    """The last thing a bot wrote to its log, cut to `width`: why it failed, more often than not.
+
+    Shown as text (`arena.text.printable`): the line is the bot's, and goes to a person."""
     try:
         lines = log.read_text(errors="replace").strip().splitlines()
     except OSError:
         return "(no log)"
-    return lines[-1][:width] if lines else "(no output)"
+    return printable(lines[-1], width) if lines else "(no output)"
 
 
 def last_lines(log: Path, count: int = 8, width: int = 200) -> tuple[str, ...]:
-    """The last `count` lines a bot wrote to its log, each cut to `width`; none if it has none."""
+    """The last `count` lines a bot wrote to its log, each cut to `width` and shown as text;
+    none if it has none."""
     try:
         lines = log.read_text(errors="replace").rstrip().splitlines()
     except OSError:
         return ()
-    return tuple(line[:width] for line in lines[-count:])
+    return tuple(printable(line, width) for line in lines[-count:])
 
 
 class LogDrain:

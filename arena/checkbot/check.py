@@ -43,6 +43,7 @@ from arena.referee.clock import TimeControl
 from arena.referee.exits import describe_exit, exit_probe
 from arena.referee.pool import Lobby
 from arena.referee.server import Referee, ServerLimits
+from arena.text import printable
 
 __all__ = ["Check", "CheckRun", "check_bot"]
 """The check's face: `check_bot`, what it returns, and what it says of each check."""
@@ -83,6 +84,11 @@ async def check_bot(
     """Where the logs go, once there is a folder for them: the bot's, and its build's."""
 
     def record(check: Check) -> None:
+        # As text: a check's words quote the bot's log, its build's output, its manifest
+        # and what it sent, and they go to a person's terminal.
+        check = dataclasses.replace(
+            check, detail=printable(check.detail), warning=printable(check.warning)
+        )
         if not check.passed and logs:
             for log in logs:  # the bot's log if it was started, else its build's
                 if tail := last_lines(log, LOG_LINES):

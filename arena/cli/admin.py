@@ -25,6 +25,7 @@ from arena.league.server import admin_token_path
 from arena.protocol._proto.perudo.v1 import admin_pb2 as apb
 from arena.protocol._proto.perudo.v1 import admin_pb2_grpc as apb_grpc
 from arena.records import GameLine, Json, LeaderboardRow
+from arena.text import printable
 from arena.tournament.config import TournamentError
 from arena.tournament.ratings import Standing
 from arena.tournament.report import BotTimes, SlowDecision
@@ -207,7 +208,7 @@ def _finished(data: Json, console: Console) -> int:
     )
     for line in [*said, *report, *data.get("notes", [])]:
         if line:
-            console.print(line, highlight=False, markup=False)
+            console.print(printable(line), highlight=False, markup=False)
     console.print(f"Results: {data['folder']} ({data['status']})", highlight=False)
     return 0 if data["status"] == "finished" else 130
 

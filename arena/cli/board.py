@@ -20,6 +20,7 @@ from rich.text import Text
 from arena.cli import live, validate
 from arena.rankings import Pairing
 from arena.store import open_store
+from arena.text import printable
 from arena.tournament.config import TournamentError
 from arena.tournament.standings import board
 from engine import PRESETS, preset
@@ -133,8 +134,8 @@ def cross_view(pairings: list[Pairing]) -> Table:
         view.add_column(header, justify="right", no_wrap=True)
     for p in pairings:
         view.add_row(
-            Text(p.first),  # bot names are the bots' own text: never markup
-            Text(p.second),
+            Text(printable(p.first)),  # bot names: the bots' own text, never markup
+            Text(printable(p.second)),
             str(p.games),
             str(p.ahead),
             f"{100 * p.share:.1f}%",

@@ -11,6 +11,7 @@ from __future__ import annotations
 from rich.console import Console
 
 from arena.bots.manifest import discover
+from arena.text import printable
 from arena.tournament.config import TournamentConfig, TournamentError, too_few
 from arena.tournament.schedule import explain
 
@@ -18,8 +19,8 @@ from arena.tournament.schedule import explain
 def dry_run(config: TournamentConfig, console: Console) -> int:
     assert config.bots_dir is not None  # a dry run needs --bots, checked by the caller
 
-    def say(text: str) -> None:
-        console.print(text, highlight=False, markup=False)
+    def say(text: str) -> None:  # it quotes manifests (a build command) and entries' names
+        console.print(printable(text), highlight=False, markup=False)
 
     found, problems = discover(config.bots_dir)
     skipped = list(problems)

@@ -26,6 +26,7 @@ from arena.league.server import LeagueConfig, LeagueServer, admin_token_path
 from arena.referee.auth import new_token, token_hash
 from arena.referee.server import ServerLimits, Tls
 from arena.store import is_url, open_store, shown
+from arena.text import printable
 from arena.tournament.config import TournamentConfig, TournamentError
 from arena.web.spectator import Spectator
 
@@ -127,7 +128,7 @@ def cmd_league(args: argparse.Namespace, console: Console) -> int:
         for tournament, games in rebuilt.tournaments:
             console.print(f"  {tournament}: {games} games", highlight=False, markup=False)
         for note in rebuilt.notes:
-            console.print(f"  ! {note}", highlight=False, markup=False, style="yellow")
+            console.print(f"  ! {printable(note)}", highlight=False, markup=False, style="yellow")
         games = sum(n for _, n in rebuilt.tournaments)
         console.print(
             f"Rebuilt {shown(args.league) if is_url(args.league) else args.league}: "
@@ -195,7 +196,7 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
 async def _serve(config: LeagueConfig, console: Console, web: str | None = None) -> int:
     def say(text: str) -> None:
         stamp = time.strftime("%H:%M:%S")
-        console.print(f"{stamp} {text}", highlight=False, markup=False)
+        console.print(f"{stamp} {printable(text)}", highlight=False, markup=False)
 
     spectator = Spectator() if web is not None else None
     async with contextlib.AsyncExitStack() as page:

@@ -2,7 +2,11 @@
 
 Bot names, log lines and fault details are written by bots (or their
 authors): they are always shown as text, never read as rich markup, so a
-log line like `[/bold]` is printed as it is instead of ending the arena.
+log line like `[/bold]` is printed as it is instead of ending the arena,
+and with every control character escaped (`arena.text`), so a log line
+that clears the screen or rewrites the lines above is shown, not obeyed.
+The records escape them where a bot's words are taken in; the screen does
+it again for whatever reached it by another way (it changes nothing twice).
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from rich.text import Text
 
 from arena.rankings import BotConfidence, Confidence
 from arena.records import GameLine
+from arena.text import printable
 from arena.tournament.config import TournamentError
 from arena.tournament.folder import TournamentFolder
 from arena.tournament.ratings import Standing
@@ -50,7 +55,7 @@ def _figures(title: str, headers: tuple[str, ...], rows: Sequence[tuple[str, ...
         view.add_column(header, justify="right", no_wrap=True, min_width=width)
     faults = headers.index("faults")
     for row in rows:
-        cells = [Text(cell) for cell in row]  # bot names are the bots' own text: never markup
+        cells = [Text(printable(cell)) for cell in row]  # bot names: the bots' own text
         if row[faults] != "0":
             cells[faults].stylize("red")
         view.add_row(*cells)
@@ -178,7 +183,7 @@ def report_lines(
             f"{t.closest_ms:.0f} ms of the {t.closest_limit_ms:.0f} ms it had"
             for t in near
         ]
-    return lines
+    return [printable(line) for line in lines]
 
 
 class LiveView:
@@ -231,7 +236,7 @@ class LiveView:
             self._live.refresh()
 
     def note(self, text: str) -> None:
-        self.console.print(Text.assemble(("!", "yellow"), " ", text), highlight=False)
+        self.console.print(Text.assemble(("!", "yellow"), " ", printable(text)), highlight=False)
 
     def building(self, name: str, running: bool) -> None:
         if running:
@@ -283,7 +288,9 @@ class LiveView:
         rate = progress.played_now / elapsed
         self._bar.update(self._task, completed=progress.done, rate=f"{rate:.1f} games/s")
         for fault in line.faults:
-            message = f"{line.game}: {fault.bot} {fault.fault.kind.value}: {fault.fault.detail}"
+            message = printable(
+                f"{line.game}: {fault.bot} {fault.fault.kind.value}: {fault.fault.detail}"
+            )
             self._faults.append(message)
             if not self.interactive:
                 self.console.print(f"fault {message}", highlight=False, markup=False)

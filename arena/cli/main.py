@@ -31,6 +31,7 @@ from arena.cli import (
 from arena.cli.interrupt import stop_on_ctrl_c
 from arena.errors import ArenaError
 from arena.rankings import LEVEL
+from arena.text import printable
 from arena.tournament.config import TournamentConfig, TournamentError
 from arena.tournament.folder import ResultsError, TournamentFolder
 from arena.tournament.schedule import Deals
@@ -256,7 +257,7 @@ def cmd_run(args: argparse.Namespace, console: Console) -> int:
     for line in live.report_lines(summary.skipped, summary.faults, summary.slowest, summary.times):
         console.print(line, highlight=False, markup=False)
     for note in summary.notes:
-        console.print(note, highlight=False, markup=False)
+        console.print(printable(note), highlight=False, markup=False)
     webpage.pages(summary, lambda text: console.print(text, highlight=False, markup=False))
     console.print(
         f"Results: {summary.folder} (cross-table: cross.json; arena leaderboard --cross "
@@ -306,7 +307,7 @@ def cmd_replay(args: argparse.Namespace, console: Console) -> int:
     except (OSError, ValueError) as error:  # a file that is not a replay
         raise ResultsError(f"{path} is not a readable replay: {error}") from None
     for line in replay.tell(game):
-        console.print(line, highlight=False, markup=False)
+        console.print(printable(line), highlight=False, markup=False)
     return 0
 
 
@@ -316,14 +317,14 @@ def cmd_check_bot(args: argparse.Namespace, console: Console) -> int:
     def say(check: Check) -> None:
         mark = "[green]PASS[/]" if check.passed else "[red]FAIL[/]"
         console.print(f"{mark} {check.name}: ", end="")
-        console.print(check.detail, highlight=False, markup=False)
+        console.print(printable(check.detail), highlight=False, markup=False)
         if check.log_tail:
             console.print("     the bot's log ends:", style="dim")
             for line in check.log_tail:
-                console.print(f"     | {line}", highlight=False, markup=False)
+                console.print(f"     | {printable(line)}", highlight=False, markup=False)
         if check.warning:
             console.print("[yellow]WARN[/] ", end="")
-            console.print(check.warning, highlight=False, markup=False)
+            console.print(printable(check.warning), highlight=False, markup=False)
 
     console.print(f"Checking {args.path}", highlight=False)
     if args.no_timeout:
@@ -372,7 +373,8 @@ def main(argv: list[str] | None = None) -> int:
     except (ArenaError, PerudoError) as error:
         # One line however long (soft_wrap), and the message as plain text: it may quote a bot.
         errors.print(
-            Text.assemble((f"arena {args.command}:", "red"), " ", str(error)), soft_wrap=True
+            Text.assemble((f"arena {args.command}:", "red"), " ", printable(str(error))),
+            soft_wrap=True,
         )
         return 1
     except KeyboardInterrupt:

@@ -15,6 +15,7 @@ from google.protobuf import text_format
 from arena.protocol import wire
 from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
 from arena.protocol.faults import Fault, FaultKind
+from arena.text import printable
 from engine import MalformedActionError
 
 _request_ids = itertools.count(1)
@@ -25,10 +26,14 @@ line it was about, not a log."""
 
 
 def bot_reason(text: str) -> str:
-    """A reply's `reason`, fit for a one-line record: control characters and runs of white
-    space become one space, and it is cut to `REASON_CHARS`."""
-    flat = " ".join("".join(c if c.isprintable() else " " for c in text).split())
-    return flat if len(flat) <= REASON_CHARS else flat[: REASON_CHARS - 1] + "\u2026"
+    """A reply's `reason`, fit for a one-line record: runs of white space (line breaks too)
+    become one space, every other character that is not printable is shown as its escape
+    (`arena.text`: the record goes to a person's screen), and it is cut to `REASON_CHARS`."""
+    flat = " ".join(text.split())
+    shown = printable(flat)
+    if len(shown) <= REASON_CHARS:
+        return shown
+    return printable(flat, REASON_CHARS - 1) + "\u2026"
 
 
 def next_request_id() -> int:

@@ -23,6 +23,7 @@ from arena.referee.auth import TokenBook
 from arena.referee.exits import describe_exit, exit_probe
 from arena.referee.pool import Lobby
 from arena.referee.server import Referee, ServerLimits
+from arena.text import printable
 from arena.tournament.config import TournamentConfig, TournamentError, too_few
 from arena.tournament.folder import TournamentFolder
 from arena.tournament.info import Skipped, TournamentInfo
@@ -95,8 +96,7 @@ class Lineup:
                 code = process.process.returncode
                 how = "exited" if code is None else describe_exit(code)
                 why = f"{how} before connecting"
-            self.observer.note(f"{name}: {why}: {last_line(log)} (log: {log})")
-            self.skipped.append(Skipped(name, f"{why}: {last_line(log)}"))
+            self._skip(name, f"{why}: {last_line(log)}", f"{why}: {last_line(log)} (log: {log})")
         return connected
 
     def _unsettled(
@@ -114,9 +114,13 @@ class Lineup:
             and now - self._started[n] < windows[n][0]
         }
 
-    def _skip(self, name: str, reason: str) -> None:
+    def _skip(self, name: str, reason: str, said: str = "") -> None:
+        """Keep why a bot will not play, and say it (`said`, or the reason). Both as text:
+        a reason quotes the bot's log, its build's output or its manifest, and an entry's
+        name is whatever its author called the file."""
+        name, reason = printable(name), printable(reason)
         self.skipped.append(Skipped(name, reason))
-        self.observer.note(f"{name}: skipped: {reason}")
+        self.observer.note(f"{name}: {printable(said) if said else f'skipped: {reason}'}")
 
     def too_few(self, playing: list[str]) -> str:
         """Why there is no tournament: who could play, and each other bot's reason."""
@@ -139,10 +143,10 @@ class Lineup:
         found = self._with_extra(found, info.extra_bots)
         for bot in [b for b in found if tokens.knows(b.name)]:
             # Its token would replace the entrant's for the night: the entrant locked out.
-            self.skipped.append(Skipped(bot.name, "a registered remote entrant has that name"))
-            self.observer.note(
-                f"{bot.name}: refused: a registered remote entrant has that name; "
-                "rename the local bot"
+            self._skip(
+                bot.name,
+                "a registered remote entrant has that name",
+                "refused: a registered remote entrant has that name; rename the local bot",
             )
             found.remove(bot)
         if resuming:
@@ -238,8 +242,7 @@ class Lineup:
             try:
                 await self._start_one(bot)
             except OSError as error:
-                self.skipped.append(Skipped(bot.name, f"cannot start: {error}"))
-                self.observer.note(f"{bot.name}: cannot start: {error}")
+                self._skip(bot.name, f"cannot start: {error}", f"cannot start: {error}")
 
     async def _start_one(self, bot: BotSpec) -> int:
         """Start one bot with a fresh token; the sessions it is asked to open."""

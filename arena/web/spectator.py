@@ -30,6 +30,7 @@ from typing import Any
 
 from arena.records import Answer, Deal, FaultEvent, GameLine, Json, Replay, ReplayEvent, RoundEnd
 from arena.referee.match import GameSpec
+from arena.text import printable
 from arena.tournament.ratings import Standing
 from arena.tournament.runner import Progress, Summary
 from arena.tournament.tables import Watch
@@ -37,7 +38,8 @@ from arena.web.board import board_json
 from arena.web.stream import FrameLog, Subscriber
 
 SENT_CHARS = 200
-"""What a bot sent is shown up to this many characters: a fault's text, not a dump."""
+"""What a bot sent is shown up to this many characters: a fault's text, not a dump; as text
+(`arena.text`), for the page and the replays show it to people."""
 KEEP_FINISHED = 300
 KEEP_FAULTS = 60
 KEEP_NOTES = 20
@@ -66,8 +68,8 @@ def public_event(event: ReplayEvent, players: tuple[str, ...]) -> Json:
             "seat": event.seat,
             "bot": players[event.seat],
             "fault": event.kind.value,
-            "detail": event.detail[:SENT_CHARS],
-            "sent": event.sent[:SENT_CHARS],
+            "detail": printable(event.detail, SENT_CHARS),
+            "sent": printable(event.sent, SENT_CHARS),
         }
     return {
         "kind": "end",
@@ -197,6 +199,7 @@ class Spectator:
     # The runner's side (Observer).
 
     def note(self, text: str) -> None:
+        text = printable(text)  # a note may quote a bot's log or its build's output
         self._notes.append(text)
         self._send({"kind": "note", "text": text})
 

@@ -3,7 +3,8 @@
 engine <- protocol <- referee <- {tournament, checkbot, bench} <- {league, ab, web, cluster} <- cli;
 `store` (the league store) imports only records and below, and the tournament, the league and
 the CLI use it; `bots` imports no other arena package; `kit` only engine and protocol. Every
-part may import `arena.errors`, the root of the arena's errors, which imports nothing.
+part may import `arena.errors`, the root of the arena's errors, and `arena.text` (a bot's text
+made fit to show), which import nothing.
 """
 
 from __future__ import annotations
@@ -20,14 +21,15 @@ ROOT = Path(__file__).resolve().parents[2]
 ALLOWED: dict[str, set[str]] = {
     "engine": set(),
     "errors": set(),
-    "protocol": {"engine", "errors"},
-    "kit": {"engine", "protocol", "errors"},
-    "bots": {"errors"},
-    "conformance": {"engine", "errors"},
-    "records": {"engine", "protocol", "errors"},
-    "rankings": {"engine", "protocol", "records", "errors"},
-    "store": {"engine", "protocol", "records", "errors"},
-    "referee": {"engine", "protocol", "records", "errors"},
+    "text": set(),
+    "protocol": {"engine", "errors", "text"},
+    "kit": {"engine", "protocol", "errors", "text"},
+    "bots": {"errors", "text"},
+    "conformance": {"engine", "errors", "text"},
+    "records": {"engine", "protocol", "errors", "text"},
+    "rankings": {"engine", "protocol", "records", "errors", "text"},
+    "store": {"engine", "protocol", "records", "errors", "text"},
+    "referee": {"engine", "protocol", "records", "errors", "text"},
     "tournament": {
         "engine",
         "protocol",
@@ -37,10 +39,31 @@ ALLOWED: dict[str, set[str]] = {
         "referee",
         "bots",
         "errors",
+        "text",
     },
-    "checkbot": {"engine", "protocol", "records", "referee", "bots", "kit", "errors"},
-    "bench": {"engine", "protocol", "records", "rankings", "referee", "bots", "kit", "errors"},
-    "web": {"engine", "protocol", "records", "rankings", "referee", "bots", "tournament", "errors"},
+    "checkbot": {"engine", "protocol", "records", "referee", "bots", "kit", "errors", "text"},
+    "bench": {
+        "engine",
+        "protocol",
+        "records",
+        "rankings",
+        "referee",
+        "bots",
+        "kit",
+        "errors",
+        "text",
+    },
+    "web": {
+        "engine",
+        "protocol",
+        "records",
+        "rankings",
+        "referee",
+        "bots",
+        "tournament",
+        "errors",
+        "text",
+    },
     "league": {
         "engine",
         "protocol",
@@ -51,6 +74,7 @@ ALLOWED: dict[str, set[str]] = {
         "bots",
         "tournament",
         "errors",
+        "text",
     },
     "cluster": {
         "bench",
@@ -62,6 +86,7 @@ ALLOWED: dict[str, set[str]] = {
         "bots",
         "tournament",
         "errors",
+        "text",
     },
     "ab": {
         "engine",
@@ -73,6 +98,7 @@ ALLOWED: dict[str, set[str]] = {
         "tournament",
         "kit",
         "errors",
+        "text",
     },
     "cli": {
         "ab",
@@ -90,6 +116,7 @@ ALLOWED: dict[str, set[str]] = {
         "web",
         "cluster",
         "errors",
+        "text",
     },
 }
 """Each part, and the parts it may import (itself always)."""
@@ -171,6 +198,7 @@ def test_every_import_goes_the_right_way() -> None:
         ("arena/cluster/rogue.py", "from arena.league import store"),
         ("arena/tournament/rogue.py", "from arena.cluster import hosts"),
         ("arena/errors.py", "from arena.bots import sandbox"),
+        ("arena/text.py", "from arena.errors import ArenaError"),
     ],
 )
 def test_a_wrong_way_import_is_caught(tmp_path: Path, where: str, line: str) -> None:
@@ -194,4 +222,13 @@ def test_every_part_may_import_the_errors_root(tmp_path: Path, where: str) -> No
     target.parent.mkdir(parents=True)
     target.write_text("from arena.errors import ArenaError\n")
     assert part_of("arena.errors") == "errors"
+    assert violations(tmp_path) == []
+
+
+@pytest.mark.parametrize("where", ["arena/records/rogue.py", "arena/bots/rogue.py"])
+def test_every_part_may_import_the_text_module(tmp_path: Path, where: str) -> None:
+    target = tmp_path / where
+    target.parent.mkdir(parents=True)
+    target.write_text("from arena.text import printable\n")
+    assert part_of("arena.text") == "text"
     assert violations(tmp_path) == []

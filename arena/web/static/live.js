@@ -3,7 +3,7 @@
 "use strict";
 
 (() => {
-  const { el } = Perudo;
+  const { el, shown } = Perudo;
   const $ = (id) => document.getElementById(id);
   const CLOSED_SHOWN_MS = 4000; // a finished table keeps its final order on screen this long
   const KEEP_POINTS = 400; // the chart thins itself as the server does (spectator.CHART_POINTS)
@@ -22,12 +22,12 @@
 
   function drawProgress() {
     const p = state.progress;
-    $("tournament").textContent = state.tournament || "waiting for the tournament to start";
+    $("tournament").textContent = state.tournament ? shown(state.tournament) : "waiting for the tournament to start";
     $("done").textContent = p.done + " / " + p.total + " games";
     $("rate").textContent = p.rate.toFixed(2) + " games/s";
     $("eta").textContent = "ETA " + duration(p.eta);
     $("bar").style.width = (p.total ? (100 * p.done) / p.total : 0) + "%";
-    $("building").textContent = state.building.length ? "building: " + state.building.join(", ") : "";
+    $("building").textContent = state.building.length ? "building: " + shown(state.building.join(", ")) : "";
   }
 
   const HEADERS = ["#", "bot", "rating", "mu", "sigma", "games", "wins", "win%", "place", "faults", "ms"];
@@ -80,7 +80,7 @@
         + "P1: the chance of rank 1, above next: the share of bootstrap copies putting the bot above the one "
         + "under it, by a batch fit over " + board.groups + " rotation groups"
       : "rating = mu \u2212 3 sigma; place: average finishing place; ms: median decision";
-    $("separation").textContent = board ? board.separation : "";
+    $("separation").textContent = board ? shown(board.separation) : "";
     $("chart").replaceChildren(Perudo.chart(state.chart, names));
   }
 

@@ -3,23 +3,40 @@
  * A table is folded from the events arena/web/spectator.py makes (open, deal, act,
  * fault, end, over): the live page gets them as they happen, with a round's dice
  * only in its "end"; a replay has every deal's dice from the start. Nothing here
- * knows which it draws, so the two never disagree. Bot names are the bots' own
- * text: they are only ever set as textContent, never as HTML.
+ * knows which it draws, so the two never disagree. Bot names, fault details and
+ * notes are the bots' own text: they are only ever set as textContent, never as
+ * HTML, and every character a browser would obey or hide (controls, bidi
+ * overrides, zero-width ones) is shown as its escape, as arena/text.py shows it
+ * on the server, which has done so already (twice changes nothing).
  */
 "use strict";
 
 const Perudo = (() => {
+  const HIDDEN = /(?! )[\p{C}\p{Z}]/gu;
+  const SHORT = { "\t": "\\t", "\n": "\\n", "\r": "\\r" };
+
+  /* Text as text: each character that is not printable as its escape (\x1b, \u202e). */
+  function shown(text) {
+    return String(text).replace(HIDDEN, (c) => {
+      if (SHORT[c]) return SHORT[c];
+      const code = c.codePointAt(0);
+      if (code < 0x100) return "\\x" + code.toString(16).padStart(2, "0");
+      if (code < 0x10000) return "\\u" + code.toString(16).padStart(4, "0");
+      return "\\U" + code.toString(16).padStart(8, "0");
+    });
+  }
+
   function el(tag, attrs, ...children) {
     const node = document.createElement(tag);
     for (const [key, value] of Object.entries(attrs || {})) {
       if (value === null || value === undefined || value === false) continue;
-      if (key === "text") node.textContent = value;
+      if (key === "text") node.textContent = shown(value);
       else if (key === "cls") node.className = value;
       else node.setAttribute(key, value === true ? "" : value);
     }
     for (const child of children) {
       if (child === null || child === undefined) continue;
-      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+      node.append(child instanceof Node ? child : document.createTextNode(shown(child)));
     }
     return node;
   }
@@ -221,12 +238,12 @@ const Perudo = (() => {
       line.setAttribute("stroke", COLOURS[i % COLOURS.length]);
       line.setAttribute("stroke-width", "2");
       const tip = document.createElementNS(ns, "title");
-      tip.textContent = name;
+      tip.textContent = shown(name);
       line.append(tip);
       svg.append(line);
     });
     return svg;
   }
 
-  return { el, apply, fold, newTable, render, chart, actionText, COLOURS };
+  return { el, shown, apply, fold, newTable, render, chart, actionText, COLOURS };
 })();

@@ -12,7 +12,7 @@
   let step = 1;
   let timer = null;
 
-  $("title").textContent = data.game + (data.tournament ? " (" + data.tournament + ")" : "");
+  $("title").textContent = Perudo.shown(data.game + (data.tournament ? " (" + data.tournament + ")" : ""));
 
   const rounds = []; // [round number, step that shows its deal]
   events.forEach((e, i) => { if (e.kind === "deal") rounds.push([e.round, i + 1]); });

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from arena.cli.live import LiveView, leaderboard_table
+from arena.cli.live import LiveView, leaderboard_table, report_lines
 from arena.protocol.faults import Fault, FaultKind, FaultRecord
 from arena.records import GameLine
 from arena.tournament.ratings import rate_all, result_of
@@ -71,3 +71,39 @@ def test_a_bot_whose_last_log_line_is_markup_does_not_crash_the_arena(tmp_path: 
     assert "before connecting: [/bold]" in done.stdout, done.stdout
     assert done.returncode == 1  # fewer than two bots can play
     assert "fewer than two bots can play (random" in done.stderr
+
+
+ESCAPES = "\x1b[2J\x1b[H\x1b[1;32mall good\x1b[0m \x1b[5A\x1b[2K \u202edeppots\u202c \x9b2J"
+"""A log line that clears the screen, writes a fake "all good", moves up and erases, turns
+itself around (a bidi override) and clears the screen again with the 8-bit CSI."""
+
+
+def test_on_a_terminal_a_bots_escape_sequences_are_shown_not_obeyed(tmp_path: Path) -> None:
+    out = io.StringIO()
+    console = Console(file=out, width=400, force_terminal=True, color_system="standard")
+    with LiveView(console) as view:
+        view.started(tmp_path, ["rogue", "steady"], Progress(0, 1, 0.0, 0))
+        view.note(f"rogue: exited with code 1 before connecting: {ESCAPES}")
+        fault = Fault(FaultKind.MALFORMED_MESSAGE, f"bad (the bot says: {ESCAPES})")
+        line = GameLine(
+            game="g1",
+            index=0,
+            players=("rogue", "steady"),
+            ranking=("steady", "rogue"),
+            faults=(FaultRecord("g1", "rogue", 0, 1, fault),),
+            think_ms={},
+        )
+        table = rate_all([result_of(line)], ["rogue", "steady"]).table()
+        view.game_finished(line, table, Progress(1, 1, 0.0, 1))
+    for line in report_lines([("rogue", f"its last words: {ESCAPES}")], {}, []):
+        console.print(line, highlight=False, markup=False)
+    text = out.getvalue()
+    assert "\x1b[" in text  # the screen's own colours and cursor: this is a terminal
+    for obeyed in ("\x1b[2J", "\x1b[H", "\x1b[5A", "\u202e", "\u202c", "\x9b"):
+        assert obeyed not in text, repr(obeyed)
+    shown = (
+        "\\x1b[2J\\x1b[H\\x1b[1;32mall good\\x1b[0m \\x1b[5A\\x1b[2K \\u202edeppots\\u202c \\x9b2J"
+    )
+    assert text.count(f"  rogue: its last words: {shown}") == 1  # the report
+    assert text.count(f"before connecting: {shown}") == 1  # the note
+    assert text.count(f"(the bot says: {shown}") >= 1  # the recent faults, in the live frame

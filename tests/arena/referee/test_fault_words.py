@@ -23,9 +23,12 @@ SEED = b"fault words: a fixed seed for the dice of these games"
 
 
 def test_a_reason_is_one_line_and_capped() -> None:
-    assert bot_reason("bad\nline\x1b[31m  here\t!") == "bad line [31m here !"
+    assert bot_reason("bad\nline\x1b[31m  here\t!") == "bad line\\x1b[31m here !"
+    assert bot_reason("\u202eok\x9b2J") == "\\u202eok\\x9b2J"
     long = bot_reason("x" * (REASON_CHARS * 3))
     assert len(long) == REASON_CHARS and long.endswith("\u2026")
+    escapes = bot_reason("\x1b" * REASON_CHARS)
+    assert len(escapes) <= REASON_CHARS and escapes == "\\x1b" * (len(escapes) // 4) + "\u2026"
 
 
 def test_exit_statuses_are_told_in_words() -> None:

@@ -15,6 +15,11 @@ from typing import Any
 import pytest
 from web_harness import make_bots, results_folder, running
 
+import engine
+from arena.protocol.faults import FaultKind
+from arena.records import Deal, FaultEvent, Replay
+from arena.web.replay_page import replay_html
+
 playwright = pytest.importorskip("playwright.sync_api")
 CHROMIUM = Path("/usr/bin/chromium")
 WAIT_MS = 90_000
@@ -192,3 +197,34 @@ def test_an_html_replay_opens_from_disk_and_steps_through_the_game(
     index.goto((moved / "index.html").as_uri())
     assert index.locator("a[href$='.html']").count() == 3
     assert index.locator("th", has_text="above next").count() == 1  # the board's confidence
+
+
+def test_a_bots_escape_sequences_are_shown_as_text_in_a_replay(
+    browser: object, tmp_path: Path
+) -> None:
+    """Escaped by the server, and by the page again: a replay page whose data holds them raw
+    (made by an arena before they were escaped) shows them escaped all the same."""
+    words = "\x1b[2J\x1b[Hall good \u202edeppots\u202c \x9b2J"
+    shown = "\\x1b[2J\\x1b[Hall good \\u202edeppots\\u202c \\x9b2J"
+    hands = ((1, 2, 3, 4, 5), (6, 6, 6, 6, 6))
+    fault = FaultEvent(1, FaultKind.MALFORMED_MESSAGE, f"bad (the bot says: {words})", words)
+    replay = Replay(
+        "g1", ("ann", "ben"), engine.Ruleset(), ("ann", "ben"), (Deal(1, 0, False, hands), fault)
+    )
+    page_text = replay_html(replay, "t1")
+    raw = (
+        page_text.replace("\\\\x1b", "\\u001b")
+        .replace("\\\\u202", "\\u202")
+        .replace("\\\\x9b", "\\u009b")
+    )
+    assert raw != page_text and "\\u001b[2J" in raw
+    for name, text in (("escaped", page_text), ("raw", raw)):
+        path = tmp_path / f"{name}.html"
+        path.write_text(text)
+        page = browser.new_page()  # type: ignore[attr-defined]
+        page.goto(path.as_uri())
+        page.click("#last")
+        said = page.inner_text(".table .bids li.fault")
+        assert f"(the bot says: {shown})" in said and f"(sent {shown})" in said, (name, said)
+        body = page.inner_text("body")
+        assert not any(r in body for r in ("\x1b", "\u202e", "\u202c", "\x9b")), name

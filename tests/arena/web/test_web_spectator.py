@@ -226,3 +226,29 @@ def test_the_end_of_a_run_shows_its_board_with_the_fits_confidence(tmp_path: Pat
     assert late["standings"] == rows
     spectator.started(folder, list(PLAYERS), Progress(0, 12, 0.0, 0))  # the next tournament
     assert spectator.snapshot()["board"] is None
+
+
+ESCAPES = "\x1b[2J\x1b[Hall good \u202edeppots\u202c \x9b2J"
+"""A bot's words that a terminal would obey, a browser turn around."""
+
+
+def test_a_bots_words_reach_the_page_and_the_replay_escaped(tmp_path: Path) -> None:
+    """Even from a record made before the referee escaped them (a replay of an older arena,
+    or any way round the referee): the page's frames and the replays escape them again."""
+    spectator = Spectator()
+    page = spectator.subscribe()
+    tell = open_table(spectator, tmp_path)
+    spectator.note(f"rogue: skipped: {ESCAPES}")
+    fault = FaultEvent(1, FaultKind.MALFORMED_MESSAGE, f"bad (the bot says: {ESCAPES})", ESCAPES)
+    tell(fault)
+    messages = read(spectator, page)
+    shown = "\\x1b[2J\\x1b[Hall good \\u202edeppots\\u202c \\x9b2J"
+    (note,) = [m for m in messages if m["kind"] == "note"]
+    assert note["text"] == f"rogue: skipped: {shown}"
+    (sent,) = [m for m in messages if m["kind"] == "fault"]
+    assert sent["detail"] == f"bad (the bot says: {shown})" and sent["sent"] == shown
+    replay = Replay("g1", PLAYERS, engine.Ruleset(), PLAYERS, (Deal(1, 0, False, HANDS), fault))
+    (kept,) = [e for e in replay_events(replay) if e["kind"] == "fault"]
+    assert kept["detail"] == f"bad (the bot says: {shown})" and kept["sent"] == shown
+    for text in (json.dumps(messages, ensure_ascii=False), json.dumps(kept, ensure_ascii=False)):
+        assert not any(raw in text for raw in ("\x1b", "\u202e", "\u202c", "\x9b"))
