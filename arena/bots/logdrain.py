@@ -7,6 +7,9 @@ import contextlib
 import os
 from pathlib import Path
 
+_TAIL = 4096
+"""Bytes of the latest output kept in memory, for the last line: longer than any line shown."""
+
 
 def last_line(log: Path, width: int = 200) -> str:
     """The last thing a bot wrote to its log, cut to `width`: why it failed, more often than not."""
@@ -32,12 +35,21 @@ class LogDrain:
     A bot whose pipe is not read blocks on its next write: so when the log
     cannot be written (a full disk under --out), the drain goes on reading
     and discards, and says once what was lost (`lost`), in the log if it can.
+    Past the cap it discards too, and ends the log with a line saying so; the
+    last bytes read are kept all along (`last_line`), since the line that says
+    why a build failed comes last, after whatever flooded the log.
     """
 
     def __init__(self, log: Path, cap: int) -> None:
         self.log = log
         self.cap = cap
         self.lost: str | None = None
+        self._tail = b""
+
+    def last_line(self, width: int = 200) -> str:
+        """The last line of output read, kept or not, cut to `width`."""
+        lines = self._tail.decode(errors="replace").strip().splitlines()
+        return lines[-1][:width] if lines else "(no output)"
 
     async def run(self, stream: asyncio.StreamReader) -> None:
         written = dropped = 0
@@ -49,6 +61,7 @@ class LogDrain:
             return
         with contextlib.suppress(OSError), out:  # closing may flush into a full disk
             while chunk := await stream.read(65536):
+                self._tail = (self._tail + chunk)[-_TAIL:]
                 room = self.cap - written
                 if room > 0:
                     try:
@@ -73,7 +86,6 @@ class LogDrain:
         with contextlib.suppress(OSError), self.log.open("ab") as out:
             out.write(f"\n[{self.lost}]\n".encode())
 
-    @staticmethod
-    async def _discard(stream: asyncio.StreamReader) -> None:
-        while await stream.read(65536):
-            pass
+    async def _discard(self, stream: asyncio.StreamReader) -> None:
+        while chunk := await stream.read(65536):
+            self._tail = (self._tail + chunk)[-_TAIL:]
