@@ -16,6 +16,10 @@ from arena.bots.manifest import BotSpec, ManifestError, resolve_command
 from arena.bots.spawn import bot_group, launch_command, signal_group
 from arena.bots.toolcache import build_tools
 
+DROP_PACE = 16 * 1024 * 1024
+"""Bytes a second of a build's output read past its log's cap, only to be dropped: a
+build printing more is held up on its own pipe (see `arena.bots.logdrain`)."""
+
 
 async def _end_tree(process: asyncio.subprocess.Process, group: BotGroup | None) -> None:
     """End whatever is left of a process tree: the launcher first, so that it sweeps the
@@ -60,7 +64,7 @@ async def run_build(
     group = bot_group(spec, limits, confinement)
     log.parent.mkdir(parents=True, exist_ok=True)
     log.write_bytes(b"")  # this build's output alone, however often the night is resumed
-    drain = LogDrain(log, limits.log_bytes)
+    drain = LogDrain(log, limits.log_bytes, pace=DROP_PACE)
     try:
         try:
             process = await asyncio.create_subprocess_exec(

@@ -184,7 +184,7 @@ def test_a_100_gb_file_among_the_bots_own_files_is_refused_with_the_reason(
 
 def test_a_flooding_build_is_capped_and_the_arena_goes_on(tmp_path: Path) -> None:
     """The build floods until the test, a task on the arena's own event loop, has seen it
-    send 64 times the cap: a loop the drain stalled would never get there, and the build
+    send 16 times the cap: a loop the drain stalled would never get there, and the build
     would end at its timeout instead of failing with its own last line."""
     bots = _field(tmp_path, "flood")
     folder = bots / "flood"
@@ -194,7 +194,7 @@ def test_a_flooding_build_is_capped_and_the_arena_goes_on(tmp_path: Path) -> Non
 
     async def watch() -> None:
         sent = folder / "sent"
-        while not (sent.exists() and int(sent.read_text() or 0) > 64 * cap):
+        while not (sent.exists() and int(sent.read_text() or 0) > 16 * cap):
             began = time.monotonic()
             await asyncio.sleep(0.01)
             lags.append(time.monotonic() - began - 0.01)
@@ -207,13 +207,13 @@ def test_a_flooding_build_is_capped_and_the_arena_goes_on(tmp_path: Path) -> Non
         await watch()
         return await build
 
-    began = time.monotonic()
+    began, cpu = time.monotonic(), time.process_time()
     failure = _within(lambda: asyncio.run(scenario()), limit=600)
-    took = time.monotonic() - began
+    took, cpu = time.monotonic() - began, time.process_time() - cpu
     sent = int((folder / "sent").read_text())
     text = log.read_bytes()
     print(
-        f"flood: {sent >> 20} MiB in {took:.1f} s ({sent / took / 2**20:.0f} MiB/s), "
+        f"flood: {sent >> 20} MiB in {took:.1f} s, the arena's CPU {cpu / took:.0%} of a core, "
         f"log {len(text)} bytes, the loop's longest lag {max(lags) * 1000:.1f} ms "
         f"over {len(lags)} ticks"
     )
@@ -222,7 +222,7 @@ def test_a_flooding_build_is_capped_and_the_arena_goes_on(tmp_path: Path) -> Non
     cut = text[cap:].decode()
     assert cut.startswith(f"\n[log capped at {cap} bytes: ") and cut.endswith(" dropped]\n")
     dropped = int(cut.split(": ")[1].split()[0])
-    assert dropped > 63 * cap and len(text) == cap + len(cut)
+    assert dropped > 15 * cap and len(text) == cap + len(cut)
 
 
 @pytest.mark.slow
