@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import json
 import os
 import shutil
 import stat
@@ -229,7 +230,8 @@ def test_a_flooding_build_is_capped_and_the_arena_goes_on(tmp_path: Path) -> Non
 def test_a_night_its_next_run_and_check_bot_write_nothing_through_a_build(
     tmp_path: Path,
 ) -> None:
-    """The real commands, each as the organiser runs it, in a process of its own."""
+    """The real commands, each as the organiser runs it, in a process of its own: a night,
+    the next night, the first one's --resume, and check-bot."""
     hostile = ("stamp_outside", "stamp_victim", "stamp_fifo", "leftovers", "sparse")
     bots = _field(tmp_path, *hostile)
     out = tmp_path / "out"
@@ -249,8 +251,17 @@ def test_a_night_its_next_run_and_check_bot_write_nothing_through_a_build(
     first = arena(*night, "--name", "one", "--sandbox", "require", "--move-time", "2")
     assert "sparse: skipped: the build left a folder the arena will not use" in first
     second = arena(*night, "--name", "two", "--sandbox", "require", "--move-time", "2")
-    for name in ("stamp-outside", "stamp-victim", "stamp-fifo", "leftovers"):
-        assert f"{name}: unchanged since its last build: not rebuilt" in second, second
+    # Night one again, as if stopped after its first game: its --resume.
+    info = json.loads((out / "one" / "tournament.json").read_text())
+    info.update(status="interrupted", seed=None)
+    (out / "one" / "tournament.json").write_text(json.dumps(info))
+    games = (out / "one" / "games.jsonl").read_text().splitlines(keepends=True)
+    (out / "one" / "games.jsonl").write_text(games[0])
+    resumed = arena("run", "--resume", str(out / "one"), "--sandbox", "require")
+    for said in (second, resumed):
+        for name in ("stamp-outside", "stamp-victim", "stamp-fifo", "leftovers"):
+            assert f"{name}: unchanged since its last build: not rebuilt" in said, said
+    assert len((out / "one" / "games.jsonl").read_text().splitlines()) == len(games)
     check = arena("check-bot", str(bots / "stamp_outside"), "--sandbox", "require", "--rebuild")
     assert "0 failed" in check, check
     assert (tmp_path / "precious.txt").read_bytes() == PRECIOUS
