@@ -98,7 +98,24 @@ class _Walker:
     def folder(self, fd: int, parts: tuple[str, ...]) -> None:
         if len(parts) > MAX_DEPTH:
             self._refuse(f"nests folders more than {MAX_DEPTH} deep ({'/'.join(parts[:3])}/...)")
-        subfolders = []
+        subfolders: list[str] = []
+        try:
+            self._list(fd, parts, subfolders)
+        except OSError as error:
+            where = "/".join(parts) or "its folder"
+            self._refuse(f"has {where}, which cannot be listed: {error.strerror}")
+        for name in subfolders:
+            try:
+                child = os.open(name, os.O_DIRECTORY | _NOFOLLOW, dir_fd=fd)
+            except OSError:
+                continue  # replaced by something else since it was listed
+            try:
+                self.folder(child, (*parts, name))
+            finally:
+                os.close(child)
+
+    def _list(self, fd: int, parts: tuple[str, ...], subfolders: list[str]) -> None:
+        """Each entry of one open folder: files and links kept, folders noted for later."""
         with os.scandir(fd) as listing:
             for item in listing:
                 self.entries += 1
@@ -125,18 +142,9 @@ class _Walker:
                         Entry(here, Kind.FILE, info.st_size, info.st_mtime_ns, sha256=digest)
                     )
                 # A named pipe, a socket or a device holds no code: passed over, never opened.
-        for name in subfolders:
-            try:
-                child = os.open(name, os.O_DIRECTORY | _NOFOLLOW, dir_fd=fd)
-            except OSError:
-                continue  # replaced by something else since it was listed
-            try:
-                self.folder(child, (*parts, name))
-            finally:
-                os.close(child)
 
     def _digest(self, fd: int, parts: tuple[str, ...], size: int) -> bytes:
-        self._take(parts, size)
+        self._take(parts, size, size)
         try:
             opened = os.open(parts[-1], _NOFOLLOW, dir_fd=fd)
         except OSError as error:
@@ -145,13 +153,13 @@ class _Walker:
             info = os.fstat(opened)
             if not stat.S_ISREG(info.st_mode):
                 self._refuse(f"replaced {'/'.join(parts)} while it was read")
-            self._take(parts, info.st_size - size)
+            self._take(parts, info.st_size - size, info.st_size)  # it grew since it was listed
             return _sha256(opened, info.st_size)
         finally:
             os.close(opened)
 
-    def _take(self, parts: tuple[str, ...], size: int) -> None:
-        self.hashed += size
+    def _take(self, parts: tuple[str, ...], more: int, size: int) -> None:
+        self.hashed += more
         if self.hashed > MAX_HASHED_BYTES:
             self._refuse(
                 f"holds more than {MAX_HASHED_BYTES >> 20} MiB of files to hash "

@@ -278,8 +278,8 @@ def hash_folder(folder: Path) -> str:
     A link is hashed by the path it holds, never followed; a pipe, socket or device is
     left out (see `arena.bots.botfiles`). A `.perudo-build` that an older arena left in
     the folder is one of the bot's files like any other: the arena keeps its stamps in
-    its own cache now (`arena.bots.buildstamp`), and a file the bot can write and run is
-    not one the hash may leave out.
+    its own cache now (`arena.bots.buildstamp`), and a file the bot's build may write and
+    its run may read is not one the hash may leave out.
     """
     found = []
     for entry in walk(folder, prune=_SKIP_DIRS, read=True):
