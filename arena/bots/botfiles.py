@@ -202,24 +202,27 @@ def file_sha256(path: Path) -> bytes:
         os.close(fd)
 
 
-def read_regular(path: Path, cap: int) -> bytes:
+def read_regular(path: Path, cap: int) -> bytes | None:
     """A small file the arena reads where a bot may have written (its `bot.toml`): not through
-    a link, not blocking on a pipe, not past `cap` bytes. Raises OSError saying which."""
+    a link, not blocking on a pipe, not past `cap` bytes; None if there is no such file."""
     try:
         fd = os.open(path, _NOFOLLOW)
+    except FileNotFoundError:
+        return None
     except OSError as error:
         if error.errno == errno.ELOOP:
             why = "it is a symbolic link, which the arena does not follow"
-            raise OSError(errno.ELOOP, why) from None
-        raise
+        else:
+            why = error.strerror or str(error)
+        raise ManifestError(f"{path.name} cannot be read: {why}") from None
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise OSError(errno.EINVAL, "it is not a regular file")
+            raise ManifestError(f"{path.name} cannot be read: it is not a regular file")
         data = b""
         while len(data) <= cap and (chunk := os.read(fd, cap + 1 - len(data))):
             data += chunk
         if len(data) > cap:
-            raise OSError(errno.EFBIG, f"it is larger than {cap} bytes")
+            raise ManifestError(f"{path.name} cannot be read: it is larger than {cap} bytes")
         return data
     finally:
         os.close(fd)

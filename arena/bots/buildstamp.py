@@ -88,7 +88,7 @@ def current(spec: BotSpec) -> bool:
     if spec.build is None or not spec.path.is_dir():
         return False
     try:
-        stamp = json.loads(read_regular(stamp_path(spec), _STAMP_BYTES))
+        stamp = json.loads(read_regular(stamp_path(spec), _STAMP_BYTES) or b"null")
         return isinstance(stamp, dict) and stamp.get("key") == _key(spec, spec.files_hash)
     except (OSError, ValueError, ManifestError):
         return False  # no stamp, or a folder that cannot be listed: build it, and say why then

@@ -168,17 +168,12 @@ def load_entry(entry: Path) -> BotSpec | None:
 def _from_manifest(folder: Path) -> BotSpec:
     """The bot a folder's `bot.toml` describes; the build may have left that file in any
     shape, so it is read as `arena.bots.botfiles` reads what a bot wrote."""
+    raw = read_regular(folder / MANIFEST, MANIFEST_BYTES)
+    if raw is None:
+        raise ManifestError(f"a bot folder needs a {MANIFEST}")
     try:
-        text = read_regular(folder / MANIFEST, MANIFEST_BYTES).decode("utf-8")
-    except FileNotFoundError:
-        raise ManifestError(f"a bot folder needs a {MANIFEST}") from None
-    except OSError as error:
-        raise ManifestError(f"{MANIFEST} cannot be read: {error.strerror}") from None
-    except UnicodeDecodeError as error:
-        raise ManifestError(f"{MANIFEST} cannot be read: {error}") from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
         raise ManifestError(f"{MANIFEST} cannot be read: {error}") from None
     unknown = sorted(set(data) - _KEYS)
     if unknown:

@@ -165,5 +165,6 @@ def test_read_regular_reads_a_small_file_whole(tmp_path: Path) -> None:
     path = tmp_path / "small"
     path.write_bytes(b"x" * 100)
     assert read_regular(path, 100) == b"x" * 100
-    with pytest.raises(OSError, match="larger than 99 bytes"):
+    with pytest.raises(ManifestError, match="small cannot be read: it is larger than 99 bytes"):
         read_regular(path, 99)
+    assert read_regular(tmp_path / "absent", 100) is None
