@@ -11,9 +11,14 @@ from arena.bots import buildstamp
 from arena.bots.cgroups import BotGroup
 from arena.bots.environment import bot_environment
 from arena.bots.limits import Confinement, ResourceLimits
-from arena.bots.manifest import BotSpec, resolve_command
+from arena.bots.logdrain import LogDrain
+from arena.bots.manifest import BotSpec, ManifestError, resolve_command
 from arena.bots.spawn import bot_group, launch_command, signal_group
 from arena.bots.toolcache import build_tools
+
+DROP_PACE = 16 * 1024 * 1024
+"""Bytes a second of a build's output read past its log's cap, only to be dropped: a
+build printing more is held up on its own pipe (see `arena.bots.logdrain`)."""
 
 
 async def _end_tree(process: asyncio.subprocess.Process, group: BotGroup | None) -> None:
@@ -45,7 +50,8 @@ async def run_build(
     The build is confined like the bot (see `arena.bots.sandbox` for what differs),
     limited in time by the organiser's cap, and its whole process tree is
     killed when it ends, however it ends: a sleeper it leaves behind does not
-    outlive it.
+    outlive it. Its output is drained into `log` capped as a bot's is
+    (`arena.bots.logdrain`): a build may print gigabytes in its time.
     """
     if spec.build is None:
         return None
@@ -57,37 +63,44 @@ async def run_build(
     env = bot_environment({**tools.env, **extra}, confinement.sandbox.active)
     group = bot_group(spec, limits, confinement)
     log.parent.mkdir(parents=True, exist_ok=True)
+    log.write_bytes(b"")  # this build's output alone, however often the night is resumed
+    drain = LogDrain(log, limits.log_bytes, pace=DROP_PACE)
     try:
-        with log.open("wb") as out:
-            try:
-                process = await asyncio.create_subprocess_exec(
-                    *launch_command(
-                        spec, resolve_command(spec.build), limits, confinement, group, tools
-                    ),
-                    cwd=spec.workdir,
-                    env=env,
-                    stdin=asyncio.subprocess.DEVNULL,
-                    stdout=out,
-                    stderr=asyncio.subprocess.STDOUT,
-                    start_new_session=True,
-                )
-            except OSError as error:
-                return f"the build command cannot start: {error}"
-            try:
-                code = await asyncio.wait_for(process.wait(), timeout)
-            except TimeoutError:
-                code = None
-            finally:
-                await _end_tree(process, group)
+        try:
+            process = await asyncio.create_subprocess_exec(
+                *launch_command(
+                    spec, resolve_command(spec.build), limits, confinement, group, tools
+                ),
+                cwd=spec.workdir,
+                env=env,
+                stdin=asyncio.subprocess.DEVNULL,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.STDOUT,
+                start_new_session=True,
+            )
+        except OSError as error:
+            return f"the build command cannot start: {error}"
+        assert process.stdout is not None
+        draining = asyncio.ensure_future(drain.run(process.stdout))
+        try:
+            code = await asyncio.wait_for(process.wait(), timeout)
+        except TimeoutError:
+            code = None
+        finally:
+            await _end_tree(process, group)
+            # The tree is gone, so the pipe is closed; a writer that escaped it is not waited for.
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(draining, 2.0)
     finally:
         if group is not None:
             group.remove()
-    if code != 0:
-        buildstamp.forget(spec)  # one the build itself wrote: only a good build is remembered
     if code is None:
         return f"the build took longer than {timeout:.0f} s"
     if code != 0:
-        tail = log.read_text(errors="replace").strip().splitlines()[-1:] or ["(no output)"]
-        return f"the build failed with exit code {code}: {tail[0][:200]}"
-    buildstamp.remember(spec)
+        return f"the build failed with exit code {code}: {drain.last_line()}"
+    try:
+        # Hashing may read up to a GiB: not in the event loop, which other builds' drains share.
+        await asyncio.to_thread(buildstamp.remember, spec)
+    except ManifestError as error:
+        return f"the build left a folder the arena will not use: {error}"
     return None

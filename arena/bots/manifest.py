@@ -38,11 +38,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena.errors import ArenaError
+from arena.bots.botfiles import Kind, ManifestError, file_sha256, read_regular, walk
 
 MANIFEST = "bot.toml"
-STAMP = ".perudo-build"
-"""The arena's record of a bot's last good build (see `arena.bots.buildstamp`)."""
+MANIFEST_BYTES = 64 * 1024
+"""The most of a `bot.toml` read: a manifest is a dozen lines."""
+__all__ = [
+    "MANIFEST",
+    "MAX_CONNECT_TIMEOUT",
+    "OUTPUT_DIRS",
+    "BotSpec",
+    "ManifestError",
+    "discover",
+    "hash_folder",
+    "load_entry",
+    "resolve_command",
+    "valid_name",
+]
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")
 _KEYS = {
     "name",
@@ -62,10 +74,6 @@ _INTERPRETERS = {".py": ["python"], ".js": ["node"], ".sh": ["bash"]}
 
 def valid_name(name: str) -> bool:
     return bool(_NAME.match(name))
-
-
-class ManifestError(ArenaError):
-    """A bot entry that cannot be used, with the reason in words."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,10 +147,7 @@ def discover(folder: Path) -> tuple[list[BotSpec], list[tuple[str, str]]]:
 def load_entry(entry: Path) -> BotSpec | None:
     """The bot at `entry`, None when the entry is not a bot at all (a README, say)."""
     if entry.is_dir():
-        manifest = entry / MANIFEST
-        if not manifest.is_file():
-            raise ManifestError(f"a bot folder needs a {MANIFEST}")
-        return _from_manifest(entry, manifest)
+        return _from_manifest(entry)
     interpreter = _INTERPRETERS.get(entry.suffix)
     if interpreter is None:
         return None
@@ -156,14 +161,19 @@ def load_entry(entry: Path) -> BotSpec | None:
         workdir=entry.parent,
         run=(*interpreter, entry.name),
         requires=requires,
-        files_hash=_hash_files([entry], entry.parent),
+        files_hash=_digest([(entry.name, file_sha256(entry))]),
     )
 
 
-def _from_manifest(folder: Path, manifest: Path) -> BotSpec:
+def _from_manifest(folder: Path) -> BotSpec:
+    """The bot a folder's `bot.toml` describes; the build may have left that file in any
+    shape, so it is read as `arena.bots.botfiles` reads what a bot wrote."""
+    raw = read_regular(folder / MANIFEST, MANIFEST_BYTES)
+    if raw is None:
+        raise ManifestError(f"a bot folder needs a {MANIFEST}")
     try:
-        data = tomllib.loads(manifest.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
         raise ManifestError(f"{MANIFEST} cannot be read: {error}") from None
     unknown = sorted(set(data) - _KEYS)
     if unknown:
@@ -252,30 +262,35 @@ def _expand(word: str, key: str) -> str:
     return _VARIABLE.sub(value, word)
 
 
-OUTPUT_DIRS = {"node_modules", "bin", "target"}
+OUTPUT_DIRS = frozenset({"node_modules", "bin", "target"})
 """What builds make, left out of the files' hash: the results name the code, not its build."""
-_SKIP_DIRS = {*OUTPUT_DIRS, "__pycache__", ".git"}
-
-
-def _source_files(folder: Path) -> list[Path]:
-    return [
-        p
-        for p in folder.rglob("*")
-        if p.is_file()
-        and not (_SKIP_DIRS & set(p.relative_to(folder).parts))
-        and p != folder / STAMP
-    ]
+_SKIP_DIRS = frozenset({*OUTPUT_DIRS, "__pycache__", ".git"})
 
 
 def hash_folder(folder: Path) -> str:
-    """The files hash of a bot folder: what the results say played."""
-    return _hash_files(_source_files(folder), folder)
+    """The files hash of a bot folder: what the results say played.
+
+    A link is hashed by the path it holds, never followed; a pipe, socket or device is
+    left out (see `arena.bots.botfiles`). A `.perudo-build` that an older arena left in
+    the folder is one of the bot's files like any other: the arena keeps its stamps in
+    its own cache now (`arena.bots.buildstamp`), and a file the bot's build may write and
+    its run may read is not one the hash may leave out.
+    """
+    found = []
+    for entry in walk(folder, prune=_SKIP_DIRS, read=True):
+        if entry.kind is Kind.LINK:
+            content = hashlib.sha256(b"symlink\0" + os.fsencode(entry.target)).digest()
+        else:
+            content = entry.sha256
+        found.append((entry.relative, content))
+    return _digest(found)
 
 
-def _hash_files(files: list[Path], root: Path) -> str:
-    """A SHA-256 over the bot's files, so results say exactly which code played."""
+def _digest(files: list[tuple[str, bytes]]) -> str:
+    """A SHA-256 over the bot's files, each by its path and its contents' SHA-256 (sorted by
+    the walk), so results say exactly which code played."""
     digest = hashlib.sha256()
-    for path in sorted(files):
-        digest.update(str(path.relative_to(root)).encode() + b"\0")
-        digest.update(hashlib.sha256(path.read_bytes()).digest())
+    for relative, content in files:
+        digest.update(os.fsencode(relative) + b"\0")
+        digest.update(content)
     return digest.hexdigest()

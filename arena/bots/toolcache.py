@@ -74,6 +74,12 @@ def _cache_paths() -> dict[str, Path]:
     return {k: Path(v) for k, v in wanted.items()}
 
 
+def arena_cache() -> Path:
+    """The arena's own cache folder, `~/.cache/perudo-arena` (or under `$XDG_CACHE_HOME`):
+    its copies of the toolchains' caches, its build stamps. No bot folder is in it."""
+    return Path(os.environ.get("XDG_CACHE_HOME") or _home() / ".cache") / "perudo-arena"
+
+
 def host_caches() -> dict[str, Path]:
     """The organiser's toolchain caches that exist, by the variable that names each."""
     return {k: v for k, v in _cache_paths().items() if v.is_dir()}
@@ -95,7 +101,7 @@ def build_tools(sandboxed: bool) -> BuildTools:
     if not sandboxed:
         env.update({k: str(v) for k, v in caches.items()})
         return BuildTools(env)
-    root = Path(os.environ.get("XDG_CACHE_HOME") or _home() / ".cache") / "perudo-arena" / "builds"
+    root = arena_cache() / "builds"
     writable = []
     for name, seen in _cache_paths().items():
         copy = root / name.lower()

@@ -192,7 +192,8 @@ class Lineup:
         """Build one bot, saying when it starts and how long it took: builds can take minutes."""
         if bot.build is None:
             return True
-        if not self.config.rebuild and buildstamp.current(bot):
+        # Listing a build's outputs may take a second: not in the loop other builds' drains share.
+        if not self.config.rebuild and await asyncio.to_thread(buildstamp.current, bot):
             self.observer.note(f"{bot.name}: unchanged since its last build: not rebuilt")
             return True
         log = folder.logs / f"{bot.name}.build.log"

@@ -14,7 +14,7 @@ from tournament_harness import minimal_info
 
 from arena.bots import buildstamp
 from arena.bots.build import run_build
-from arena.bots.manifest import STAMP, BotSpec, load_entry
+from arena.bots.manifest import BotSpec, load_entry
 from arena.checkbot.check import Check, check_bot
 from arena.tournament.config import TournamentConfig
 from arena.tournament.folder import TournamentFolder
@@ -61,20 +61,40 @@ def test_a_good_build_is_remembered_until_the_files_or_outputs_change(tmp_path: 
     assert not buildstamp.current(_spec(folder))  # an output is gone: build it again
 
 
-def test_the_stamp_is_no_part_of_the_files_hash(tmp_path: Path) -> None:
+STALE = ".perudo-build"  # where an older arena kept its stamp, in the bot's folder
+
+
+def test_the_stamp_is_kept_in_the_arenas_cache_never_in_the_bots_folder(tmp_path: Path) -> None:
+    folder = _bot(tmp_path)
+    assert asyncio.run(run_build(_spec(folder), {}, tmp_path / "build.log")) is None
+    stamp = buildstamp.stamp_path(_spec(folder))
+    assert stamp.parent == buildstamp.stamps() and stamp.is_file()
+    assert sorted(p.name for p in folder.iterdir()) == ["bin", "bot.toml", "build.sh", "source.txt"]
+    # The same folder reached through a link has the same stamp.
+    (tmp_path / "via").symlink_to(folder)
+    assert buildstamp.current(_spec(tmp_path / "via"))
+
+
+def test_a_stale_stamp_in_the_folder_is_the_bots_own_file(tmp_path: Path) -> None:
     folder = _bot(tmp_path)
     before = _spec(folder).files_hash
-    (folder / STAMP).write_text('{"key": "anything"}\n')
-    assert _spec(folder).files_hash == before
+    assert asyncio.run(run_build(_spec(folder), {}, tmp_path / "build.log")) is None
+    (folder / STALE).write_text('{"key": "anything"}\n')
+    assert _spec(folder).files_hash != before  # a file the bot can read: hashed
+    assert not buildstamp.current(_spec(folder))  # so the folder changed: built again
+    assert asyncio.run(run_build(_spec(folder), {}, tmp_path / "build.log")) is None
+    assert buildstamp.current(_spec(folder))
+    assert (folder / STALE).read_text() == '{"key": "anything"}\n'  # never written
 
 
 def test_a_failed_build_leaves_no_stamp(tmp_path: Path) -> None:
     folder = _bot(tmp_path)
     assert asyncio.run(run_build(_spec(folder), {}, tmp_path / "build.log")) is None
     # A failing build that writes a stamp of its own: that is not kept either.
-    (folder / "build.sh").write_text(f"echo '{{\"key\": 1}}' > {STAMP}; exit 3\n")
+    assert buildstamp.stamp_path(_spec(folder)).exists()
+    (folder / "build.sh").write_text(f"echo '{{\"key\": 1}}' > {STALE}; exit 3\n")
     assert asyncio.run(run_build(_spec(folder), {}, tmp_path / "build.log")) is not None
-    assert not (folder / STAMP).exists()
+    assert not buildstamp.stamp_path(_spec(folder)).exists()
     assert not buildstamp.current(_spec(folder))
 
 
