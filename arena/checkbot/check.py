@@ -27,6 +27,7 @@ from pathlib import Path
 
 from arena.bots import buildstamp
 from arena.bots.build import run_build
+from arena.bots.buildnet import BuildNetwork
 from arena.bots.cgroups import CgroupRoot
 from arena.bots.environment import arena_variables
 from arena.bots.limits import Confinement, ResourceLimits
@@ -71,6 +72,7 @@ async def check_bot(
     connect_timeout: float = 20.0,
     limits: ResourceLimits | None = None,
     sandbox: SandboxMode = SandboxMode.AUTO,
+    build_network: BuildNetwork = BuildNetwork.ISOLATED,
     rebuild: bool = False,
     timeouts: bool = True,
 ) -> CheckRun:
@@ -110,7 +112,7 @@ async def check_bot(
         record(Check("toolchain", False, f"needs {', '.join(missing)}, not found on PATH"))
         return run
     try:
-        decided = decide(sandbox)
+        decided = decide(sandbox, build_network)
     except SandboxError as error:
         record(Check("sandbox", False, str(error)))
         return run
