@@ -18,8 +18,8 @@ refused (`--disable-host-loopback`) and DNS answered at 10.0.2.3.
   warning at the start of the run.
 
 The launcher (`arena.bots.slirp`) starts bwrap and slirp4netns together: the
-sandbox waits on a pipe (bwrap's `--block-fd`) until slirp4netns has brought
-its interface up, and slirp4netns ends with the launcher.
+sandbox waits on a pipe until slirp4netns has brought its interface up, and
+slirp4netns ends with the launcher.
 """
 
 from __future__ import annotations
@@ -29,10 +29,17 @@ from enum import StrEnum
 
 INFO_FD = 3
 """In bwrap, where it writes its JSON (the sandbox's `child-pid`) for the launcher."""
-BLOCK_FD = 4
-"""In bwrap, what the sandbox reads before it runs the build: one byte once the network is up."""
-RESOLV_FD = 5
+SET_UP_FD = 4
+"""In the sandbox, where it says it is set up (its loopback configured by bwrap)."""
+GO_FD = 5
+"""In the sandbox, what it reads before it runs the build: a line once the network is up."""
+RESOLV_FD = 6
 """In bwrap, the sandbox's /etc/resolv.conf: the host's names a resolver the build cannot reach."""
+AWAIT_NETWORK = 'printf 1 >&4; exec 3>&- 4>&-; read -r _ <&5 || exit 125; exec 5<&-; exec "$@"'
+"""Run by `sh -c` in the sandbox before the build: slirp4netns must attach only once bwrap
+has set the sandbox's loopback up (bwrap's `--block-fd` is read after that, but its
+`--info-fd` is written before, and slirp4netns bringing `lo` up at the same time makes
+bwrap fail), and the build must start only once slirp4netns is ready."""
 RESOLV_CONF = b"nameserver 10.0.2.3\noptions edns0\n"
 """slirp4netns's own resolver, which asks the host's on the build's behalf."""
 SLIRP_ARGS = ("--configure", "--disable-host-loopback", "--mtu=65520")

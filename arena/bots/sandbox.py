@@ -48,7 +48,7 @@ from enum import StrEnum
 from pathlib import Path
 
 from arena.bots.buildnet import (
-    BLOCK_FD,
+    AWAIT_NETWORK,
     INFO_FD,
     RESOLV_FD,
     UNSANDBOXED,
@@ -239,7 +239,8 @@ class Jail:
         if network is not BuildNetwork.HOST:
             args.append("--unshare-net")
         if network is BuildNetwork.ISOLATED:  # the launcher's pipes: see `arena.bots.slirp`
-            args += ["--info-fd", str(INFO_FD), "--block-fd", str(BLOCK_FD)]
+            args += ["--info-fd", str(INFO_FD)]
+            command = ["/bin/sh", "-c", AWAIT_NETWORK, "sh", *command]
         args += ["--ro-bind", "/usr", "/usr"]
         for name in _SYSTEM:
             path = Path(name)

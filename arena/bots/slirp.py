@@ -1,10 +1,10 @@
 """In the launcher: start a build's bwrap, attach slirp4netns to it, then let the build run.
 
-The sandbox is made at once, then waits (bwrap's `--block-fd`) for one byte
-before it runs the build; meanwhile slirp4netns joins the sandbox's network
-namespace by its pid (bwrap's `--info-fd`) and says when the interface is
-up (`--ready-fd`). Only then does the build start, so its first fetch finds
-the network.
+The sandbox is made at once; once set up it says so on a pipe, then waits
+on another before it runs the build (`arena.bots.buildnet.AWAIT_NETWORK`).
+Meanwhile slirp4netns joins the sandbox's network namespace by its pid
+(bwrap's `--info-fd`) and says when the interface is up (`--ready-fd`).
+Only then does the build start, so its first fetch finds the network.
 
 slirp4netns ends with the build however it ends: its `--exit-fd` is a pipe
 whose other end only this process holds, so it sees the end of file when
@@ -27,20 +27,23 @@ import subprocess
 import sys
 import tempfile
 
-from arena.bots.buildnet import BLOCK_FD, INFO_FD, RESOLV_CONF, RESOLV_FD, SLIRP_ARGS
+from arena.bots.buildnet import GO_FD, INFO_FD, RESOLV_CONF, RESOLV_FD, SET_UP_FD, SLIRP_ARGS
 
 _PR_SET_PDEATHSIG = 1
-_SLIRP_GRACE_S = 5.0
 _INFO_LIMIT = 1 << 16
+_NS_GET_USERNS = 0xB701
+"""ioctl(2) on a namespace: the user namespace that owns it (linux/nsfs.h)."""
 
 
 def run_attached(command: list[str], slirp: str) -> int:
     """Run bwrap's `command` with slirp4netns attached to its sandbox; its exit status."""
     info_r, info_w = os.pipe()
-    block_r, block_w = os.pipe()
+    set_up_r, set_up_w = os.pipe()
+    go_r, go_w = os.pipe()
     resolv_r, resolv_w = os.pipe()
-    bwrap = _fork_exec(command, {INFO_FD: info_w, BLOCK_FD: block_r, RESOLV_FD: resolv_r})
-    for fd in (info_w, block_r, resolv_r):
+    inside = {INFO_FD: info_w, SET_UP_FD: set_up_w, GO_FD: go_r, RESOLV_FD: resolv_r}
+    bwrap = _fork_exec(command, inside)
+    for fd in inside.values():
         os.close(fd)
     slirp_process: subprocess.Popen[bytes] | None = None
 
@@ -56,29 +59,27 @@ def run_attached(command: list[str], slirp: str) -> int:
         os.write(resolv_w, RESOLV_CONF)
     os.close(resolv_w)
     exit_r, exit_w = os.pipe()
+    namespaces = None
     try:
-        child = _child_pid(info_r)
-        if child is not None:
-            slirp_process, failure = _attach(slirp, child, exit_r)
+        namespaces = _namespaces(info_r)
+        if namespaces is not None and os.read(set_up_r, 1):
+            slirp_process, failure = _attach(slirp, namespaces, exit_r)
             if failure:
                 print(f"launcher: {failure}", file=sys.stderr, flush=True)
                 os.kill(bwrap, signal.SIGKILL)
             else:
                 with contextlib.suppress(BrokenPipeError):
-                    os.write(block_w, b"1")
-        os.close(block_w)
+                    os.write(go_w, b"go\n")
+        os.close(go_w)
         code = _wait(bwrap)
     finally:
         os.close(exit_w)  # slirp4netns's cue to end
-        os.close(exit_r)
-        os.close(info_r)
-        if slirp_process is not None:
-            try:
-                slirp_process.wait(_SLIRP_GRACE_S)
-            except subprocess.TimeoutExpired:
-                slirp_process.kill()
-                slirp_process.wait()
-    return code if child is not None else max(code, 1)
+        for fd in (exit_r, info_r, set_up_r, *(namespaces or ())):
+            os.close(fd)
+        if slirp_process is not None:  # the build is over: nothing of slirp's to wait for
+            slirp_process.kill()
+            slirp_process.wait()
+    return code if slirp_process is not None else max(code, 1)
 
 
 def _fork_exec(command: list[str], fds: dict[int, int]) -> int:
@@ -98,22 +99,44 @@ def _fork_exec(command: list[str], fds: dict[int, int]) -> int:
     os._exit(127)
 
 
-def _child_pid(info: int) -> int | None:
-    """The sandbox's pid, from bwrap's JSON; None when bwrap ended before it said."""
+def _namespaces(info: int) -> tuple[int, int] | None:
+    """The sandbox's network namespace and the user namespace that owns it, opened from
+    bwrap's JSON; None when bwrap ended before it said.
+
+    The owner is asked of the network namespace itself: the sandbox's own user
+    namespace soon is another, nested in the first, with no power over the network.
+    """
     said = b""
     while len(said) < _INFO_LIMIT:
         chunk = os.read(info, 4096)
         if not chunk:
             return None
         said += chunk
-        with contextlib.suppress(ValueError):
+        try:
             pid = json.loads(said).get("child-pid")
-            return pid if isinstance(pid, int) and pid > 0 else None
+        except ValueError:
+            continue
+        if not isinstance(pid, int) or pid <= 0:
+            return None
+        try:
+            net = os.open(f"/proc/{pid}/ns/net", os.O_RDONLY | os.O_CLOEXEC)
+        except OSError:
+            return None
+        try:
+            owner = fcntl.ioctl(net, _NS_GET_USERNS)
+        except OSError:
+            os.close(net)
+            return None
+        os.set_inheritable(owner, False)
+        return owner, net
     return None
 
 
-def _attach(slirp: str, pid: int, exit_r: int) -> tuple[subprocess.Popen[bytes] | None, str]:
+def _attach(
+    slirp: str, namespaces: tuple[int, int], exit_r: int
+) -> tuple[subprocess.Popen[bytes] | None, str]:
     """Start slirp4netns on the sandbox's network namespace and wait until it is up."""
+    user, net = namespaces
     ready_r, ready_w = os.pipe()
     # Its chatter (the tap's fd, "exiting") is not the build's: kept apart, said on failure.
     with tempfile.TemporaryFile() as chatter:
@@ -124,13 +147,15 @@ def _attach(slirp: str, pid: int, exit_r: int) -> tuple[subprocess.Popen[bytes] 
                     *SLIRP_ARGS,
                     f"--ready-fd={ready_w}",
                     f"--exit-fd={exit_r}",
-                    str(pid),
+                    "--netns-type=path",
+                    f"--userns-path=/proc/self/fd/{user}",
+                    f"/proc/self/fd/{net}",
                     "tap0",
                 ],
                 stdin=subprocess.DEVNULL,
                 stdout=chatter,
                 stderr=chatter,
-                pass_fds=(ready_w, exit_r),
+                pass_fds=(ready_w, exit_r, user, net),
             )
         except OSError as error:
             return None, f"cannot start slirp4netns: {error}"
@@ -144,7 +169,7 @@ def _attach(slirp: str, pid: int, exit_r: int) -> tuple[subprocess.Popen[bytes] 
             return process, ""
         process.wait()
         chatter.seek(0)
-        said = chatter.read(4096).decode(errors="replace").strip().splitlines()[-1:] or ["?"]
+        said = chatter.read(4096).decode(errors="replace").strip().splitlines()[-2:] or ["?"]
     return process, f"slirp4netns could not attach to the build's sandbox: {said[0][:200]}"
 
 
