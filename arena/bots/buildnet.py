@@ -81,5 +81,6 @@ class BuildNet:
         return "builds have no network (--build-network off)"
 
 
+NO_NETWORK = BuildNet(BuildNetwork.OFF)
 UNSANDBOXED = BuildNet(BuildNetwork.HOST, why="builds are not sandboxed")
 """What builds get without the sandbox: the host's network, as any program the organiser runs."""

@@ -95,7 +95,7 @@ class Confinement:
         cgroups = self.cgroups.controllers if self.cgroups is not None else ()
         lines = [
             self.sandbox.describe(),
-            self.sandbox.network.describe(),
+            self.sandbox.builds.describe(),
             limits.describe(cgroups, self.sandbox.active),
         ]
         if self.tls_port and self.socket is not None:

@@ -50,6 +50,7 @@ from pathlib import Path
 from arena.bots.buildnet import (
     AWAIT_NETWORK,
     INFO_FD,
+    NO_NETWORK,
     RESOLV_FD,
     UNSANDBOXED,
     BuildNet,
@@ -99,12 +100,17 @@ class Sandbox:
 
     bwrap: str | None
     why_not: str = ""
-    network: BuildNet = UNSANDBOXED
-    """The network builds get: see `arena.bots.buildnet`."""
+    network: BuildNet = NO_NETWORK
+    """The network sandboxed builds get (see `arena.bots.buildnet`); none unless decided."""
 
     @property
     def active(self) -> bool:
         return self.bwrap is not None
+
+    @property
+    def builds(self) -> BuildNet:
+        """The network builds get: without the sandbox, the host's."""
+        return self.network if self.active else UNSANDBOXED
 
     def describe(self) -> str:
         if self.active:

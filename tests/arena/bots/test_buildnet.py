@@ -39,8 +39,8 @@ sandboxed = pytest.mark.skipif(
     not decide(SandboxMode.AUTO).active, reason=decide(SandboxMode.AUTO).why_not
 )
 isolated = pytest.mark.skipif(
-    decide(SandboxMode.AUTO).network.mode is not BuildNetwork.ISOLATED,
-    reason=decide(SandboxMode.AUTO).network.describe(),
+    decide(SandboxMode.AUTO).builds.mode is not BuildNetwork.ISOLATED,
+    reason=decide(SandboxMode.AUTO).builds.describe(),
 )
 
 
