@@ -162,7 +162,10 @@ async def _check_in(
     private.mkdir(mode=0o700)
     socket = private / "referee.sock"
     confinement = Confinement(sandbox, cgroups, socket)
-    record(Check("sandbox", True, " ".join(confinement.describe(limits))))
+    said = confinement.describe(limits)
+    warning = next((line for line in said if line.startswith("WARNING: ")), "")
+    detail = "; ".join(line for line in said if line != warning)
+    record(Check("sandbox", True, detail, warning=warning.removeprefix("WARNING: ")))
     if spec.build is not None and not rebuild and buildstamp.current(spec):
         record(Check("build", True, "unchanged since its last build: not rebuilt (--rebuild)"))
     else:
