@@ -27,6 +27,7 @@ import arena.bots.sandbox
 from arena.bots.build import run_build
 from arena.bots.buildnet import BuildNet, BuildNetwork
 from arena.bots.environment import bot_environment
+from arena.bots.hostfence import host_addresses
 from arena.bots.limits import Confinement, ResourceLimits
 from arena.bots.manifest import load_entry, resolve_command
 from arena.bots.sandbox import SandboxMode, decide
@@ -44,26 +45,40 @@ isolated = pytest.mark.skipif(
 )
 
 
+Listeners = tuple[int, str, str]
+
+
 @pytest.fixture(scope="module")
-def listeners() -> Iterator[tuple[int, str]]:
-    """A TCP listener on the host's 127.0.0.1 and a host abstract Unix socket: what
-    listens on the machine's loopback, which no build may reach."""
+def listeners() -> Iterator[Listeners]:
+    """What listens on this machine, which no build may reach: a TCP listener on its
+    127.0.0.1, a host abstract Unix socket, and a TCP listener on another of its own
+    addresses (a service bound to every interface answers there), when it has one."""
     name = f"perudo-test-{secrets.token_hex(6)}"
-    with socket.socket() as tcp, socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as unix:
+    addresses = host_addresses()
+    with (
+        socket.socket() as tcp,
+        socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as unix,
+        socket.socket() as other,
+    ):
         tcp.bind(("127.0.0.1", 0))
         tcp.listen()
         unix.bind("\0" + name)
         unix.listen()
-        yield tcp.getsockname()[1], name
+        where = "-"
+        if addresses:
+            other.bind((addresses[0], 0))
+            other.listen()
+            where = f"{addresses[0]}:{other.getsockname()[1]}"
+        yield tcp.getsockname()[1], name, where
 
 
-def _probe_bot(folder: Path, listeners: tuple[int, str]) -> Path:
+def _probe_bot(folder: Path, listeners: Listeners) -> Path:
     folder.mkdir()
     shutil.copy(PROBE, folder / "probe.py")
     (folder / "bot.py").write_text("")
-    port, name = listeners
+    port, name, other = listeners
     (folder / "bot.toml").write_text(
-        f'name = "probe"\nrun = "python bot.py"\nbuild = "python probe.py {port} {name}"\n'
+        f'name = "probe"\nrun = "python bot.py"\nbuild = "python probe.py {port} {name} {other}"\n'
     )
     return folder
 
@@ -86,21 +101,20 @@ def _build(folder: Path, network: BuildNetwork) -> dict[str, Any]:
 @sandboxed
 @isolated
 def test_an_isolated_build_has_slirps_network_and_not_the_hosts(
-    tmp_path: Path, listeners: tuple[int, str]
+    tmp_path: Path, listeners: Listeners
 ) -> None:
     report = _build(_probe_bot(tmp_path / "bot", listeners), BuildNetwork.ISOLATED)
     assert report["loopback"].startswith("refused")
     assert report["gateway_to_host_loopback"].startswith("refused")  # slirp's way to the host
     assert report["abstract"].startswith("refused")
+    assert report["host_address"] is None or report["host_address"].startswith("refused")
     assert report["tap0"] == "10.0.2.100"
     assert report["gateway"] == "10.0.2.2"
     assert report["resolv"].split()[:2] == ["nameserver", "10.0.2.3"]
 
 
 @sandboxed
-def test_a_build_without_network_reaches_nothing(
-    tmp_path: Path, listeners: tuple[int, str]
-) -> None:
+def test_a_build_without_network_reaches_nothing(tmp_path: Path, listeners: Listeners) -> None:
     report = _build(_probe_bot(tmp_path / "bot", listeners), BuildNetwork.OFF)
     assert report["loopback"].startswith("refused")
     assert report["abstract"].startswith("refused")
@@ -110,12 +124,13 @@ def test_a_build_without_network_reaches_nothing(
 
 @sandboxed
 def test_the_host_network_on_purpose_reaches_the_hosts_loopback(
-    tmp_path: Path, listeners: tuple[int, str]
+    tmp_path: Path, listeners: Listeners
 ) -> None:
     """The probe can tell: what the other modes refuse, the host's network reaches."""
     report = _build(_probe_bot(tmp_path / "bot", listeners), BuildNetwork.HOST)
     assert report["loopback"] == "connected"
     assert report["abstract"] == "connected"
+    assert report["host_address"] in (None, "connected")
     assert "WARNING" in decide(SandboxMode.REQUIRE, BuildNetwork.HOST).network.describe()
 
 

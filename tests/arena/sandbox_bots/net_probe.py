@@ -1,7 +1,8 @@
 """A build that tries the host's loopback, its abstract sockets and slirp's network, and says
 what it reached on one line, `NETPROBE {json}`, in its log.
 
-argv: the host's TCP port on 127.0.0.1, the name of a host abstract Unix socket.
+argv: the host's TCP port on 127.0.0.1, the name of a host abstract Unix socket, and
+"ADDRESS:PORT" of a listener on one of the machine's other addresses (or "-").
 """
 
 from __future__ import annotations
@@ -53,13 +54,19 @@ def _gateway() -> str | None:
     return None
 
 
+def _split(address: str) -> tuple[str, int]:
+    host, _, port = address.rpartition(":")
+    return host, int(port)
+
+
 def main() -> None:
-    port, name = int(sys.argv[1]), sys.argv[2]
+    port, name, other = int(sys.argv[1]), sys.argv[2], sys.argv[3]
     resolv = Path("/etc/resolv.conf")
     report = {
         "loopback": _tcp("127.0.0.1", port),
         "gateway_to_host_loopback": _tcp("10.0.2.2", port),
         "abstract": _abstract(name),
+        "host_address": None if other == "-" else _tcp(*_split(other)),
         "tap0": _address("tap0"),
         "gateway": _gateway(),
         "resolv": resolv.read_text() if resolv.exists() else None,
