@@ -262,6 +262,7 @@ class Jail:
             args += ["--ro-bind-data", str(RESOLV_FD), "/etc/resolv.conf"]
         args += ["--proc", "/proc", "--dev", "/dev", "--remount-ro", "/dev"]
         args += ["--size", str(self.scratch_mb * 1024 * 1024), "--tmpfs", "/tmp"]
+        args += ["--symlink", "/tmp", "/var/tmp"]  # the other scratch programs expect
         for cache, seen in self.caches:  # first: a toolchain's bin may be bound inside one
             args += ["--bind", str(cache), str(seen)]
         for path in _dedupe(_python_paths() + _program_paths(self.programs)):

@@ -45,7 +45,7 @@ except OSError as error:
     found["/tmp/fill"] = errno.errorcode.get(error.errno, str(error.errno))
 print(json.dumps(found))
 """
-OUTSIDE_TMP = ["/", "/run", "/run/perudo", "/etc", "/var", "/var/tmp", "/root", "/usr", "/home"]
+OUTSIDE_TMP = ["/", "/run", "/run/perudo", "/etc", "/var", "/var/lib", "/root", "/usr", "/home"]
 
 
 def _run(jail: Jail, places: list[str], fill_mb: int) -> dict[str, Any]:
@@ -74,10 +74,11 @@ def test_a_bot_writes_nowhere_but_its_capped_tmp(tmp_path: Path) -> None:
         jail = Jail(
             home=folder, workdir=folder, scratch_mb=SCRATCH_MB, socket=tmp_path / "referee.sock"
         )
-        found = _run(jail, [*OUTSIDE_TMP, str(folder)], SCRATCH_MB * 2)
+        found = _run(jail, [*OUTSIDE_TMP, str(folder), "/var/tmp"], SCRATCH_MB * 2)
     for place in OUTSIDE_TMP:
         assert found[place] == errno.errorcode[errno.EROFS], (place, found)
     assert found[str(folder)] == errno.errorcode[errno.EROFS]  # its own folder: read-only
+    assert found["/var/tmp"] == "written"  # the same capped scratch as /tmp
     assert found["/tmp/fill"] == errno.errorcode[errno.ENOSPC]  # the cap, not the memory
     assert list(folder.iterdir()) == []
 
