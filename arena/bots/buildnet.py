@@ -8,7 +8,8 @@ which belong to the network namespace. So a build gets, by default, a
 network namespace of its own (bwrap's `--unshare-net`) with `slirp4netns`
 attached: a process on the host side that carries the build's TCP and UDP
 to the outside world as an ordinary program would, with the host's loopback
-refused (`--disable-host-loopback`) and DNS answered at 10.0.2.3.
+refused (`--disable-host-loopback`), the machine's other addresses fenced
+off (`arena.bots.hostfence`) and DNS answered at 10.0.2.3.
 
 - `isolated` (the default): as above. On a machine without slirp4netns, or
   where it cannot attach, the run says why and builds get `off`: a build

@@ -26,8 +26,8 @@ other bot, or the organiser's own caches and credentials.
 
 Everything else is read-only: the sandbox's root, made by bwrap as a tmpfs
 that would take whatever a bot wrote there (up to half the machine's memory),
-is remounted read-only once every bind is in place, so `/tmp` (and a build's
-folder and caches) are all a bot or a build can write.
+is remounted read-only once every bind is in place, so `/tmp` (also seen as
+`/var/tmp`), and a build's folder and caches, are all a bot or a build can write.
 
 The environment is the launcher's, which the arena builds from an allow-list
 (see `arena.bots.environment`); it is not passed with `--clearenv --setenv`, which
