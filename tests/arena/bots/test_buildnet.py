@@ -277,3 +277,24 @@ def test_a_slirp_that_cannot_attach_fails_the_build_before_it_runs(tmp_path: Pat
     assert failure is not None
     assert "slirp4netns could not attach" in log.read_text()
     assert not (folder / "ran").exists()
+
+
+@sandboxed
+@isolated
+def test_a_build_out_of_time_leaves_nothing_behind(tmp_path: Path) -> None:
+    folder = tmp_path / "bot"
+    folder.mkdir()
+    (folder / "bot.py").write_text("")
+    (folder / "bot.toml").write_text(
+        'name = "slow"\nrun = "python bot.py"\nbuild = "sleep 300"\nbuild_timeout = 2\n'
+    )
+    spec = load_entry(folder)
+    assert spec is not None
+    marker = f"PERUDO_TEST_MARK={secrets.token_hex(8)}"
+    key, value = marker.split("=")
+    confinement = Confinement(decide(SandboxMode.REQUIRE, BuildNetwork.ISOLATED))
+    failure = asyncio.run(
+        run_build(spec, {key: value}, tmp_path / "build.log", confinement=confinement)
+    )
+    assert failure is not None and "longer than 2 s" in failure
+    assert _wait_for(lambda: not _processes_of(marker)), _processes_of(marker)
