@@ -1,7 +1,8 @@
 """Set resource limits, join the bot's cgroups, then become the bot (or watch over it).
 
     python -m arena.bots.launcher --memory-mb 2048 --cpu-s 3600 --nproc 256 --nofile 256
-                             [--fsize-mb 64] [--cgroup DIR ...] [--supervise] -- CMD...
+                             [--fsize-mb 64] [--cgroup DIR ...] [--supervise | --slirp PATH]
+                             -- CMD...
 
 The referee's process runs grpc's threads, which makes `preexec_fn` unsafe
 there; so each bot starts through this small program, which limits itself
@@ -12,6 +13,9 @@ with the arena, even when the arena is killed outright:
   signal), and keeps it through exec;
 - a sandboxed command is `bwrap --die-with-parent --unshare-pid ...`: when
   bwrap dies, its PID namespace dies, and every process in it;
+- a build with the isolated network (`--slirp`) keeps the launcher as bwrap's
+  parent, which attaches slirp4netns to the sandbox (`arena.bots.slirp`):
+  bwrap dies with it, and slirp4netns too;
 - without a sandbox, `--supervise` keeps the launcher as the parent of the
   command and the subreaper of everything it starts: when the command ends,
   or the arena dies (SIGHUP, its parent-death signal), it kills every
@@ -140,6 +144,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fsize-mb", type=int, help="largest file the bot may write")
     parser.add_argument("--cgroup", type=Path, action="append", default=[])
     parser.add_argument("--supervise", action="store_true")
+    parser.add_argument("--slirp", help="slirp4netns, to attach to the bwrap sandbox of CMD")
     parser.add_argument("command", nargs=argparse.REMAINDER)
     args = parser.parse_args(argv)
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
@@ -163,6 +168,11 @@ def main(argv: list[str] | None = None) -> int:
         return 126
     if args.supervise:
         return _supervise(command)
+    if args.slirp:
+        # Here, not at the top: a bot's start-up does not pay for what only builds use.
+        from arena.bots.slirp import run_attached
+
+        return run_attached(command, args.slirp)
     try:
         os.execvp(command[0], command)
     except OSError as error:

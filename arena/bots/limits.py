@@ -93,7 +93,11 @@ class Confinement:
 
     def describe(self, limits: ResourceLimits) -> list[str]:
         cgroups = self.cgroups.controllers if self.cgroups is not None else ()
-        lines = [self.sandbox.describe(), limits.describe(cgroups, self.sandbox.active)]
+        lines = [
+            self.sandbox.describe(),
+            self.sandbox.builds.describe(),
+            limits.describe(cgroups, self.sandbox.active),
+        ]
         if self.tls_port and self.socket is not None:
             how = (
                 "with TLS" if self.ca_file is not None else "in plaintext, which no network reaches"

@@ -18,10 +18,16 @@ and open any connection. Inside `bwrap` (the sandbox Flatpak uses) a bot sees:
 A build is sandboxed the same way, except that the bot's folder is writable,
 the arena's own copies of the toolchains' caches (Go modules and build cache,
 npm, cargo; see `arena.bots.toolcache`) are bound writable so that a night neither
-downloads nor compiles everything again, and the network is shared: `npm ci`,
-`go build` and `cargo build` fetch from registries. It still cannot see the
-results folder, the league store, any other bot, or the organiser's own
-caches and credentials.
+downloads nor compiles everything again, and it has a network: by default
+one of its own that reaches the internet and not the host (see
+`arena.bots.buildnet`), since `npm ci`, `go build` and `cargo build` fetch from
+registries. It still cannot see the results folder, the league store, any
+other bot, or the organiser's own caches and credentials.
+
+Everything else is read-only: the sandbox's root, made by bwrap as a tmpfs
+that would take whatever a bot wrote there (up to half the machine's memory),
+is remounted read-only once every bind is in place, so `/tmp` (also seen as
+`/var/tmp`), and a build's folder and caches, are all a bot or a build can write.
 
 The environment is the launcher's, which the arena builds from an allow-list
 (see `arena.bots.environment`); it is not passed with `--clearenv --setenv`, which
@@ -41,6 +47,15 @@ from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 
+from arena.bots.buildnet import (
+    AWAIT_NETWORK,
+    INFO_FD,
+    NO_NETWORK,
+    RESOLV_FD,
+    UNSANDBOXED,
+    BuildNet,
+    BuildNetwork,
+)
 from arena.bots.toolcache import host_caches
 from arena.errors import ArenaError
 
@@ -61,9 +76,10 @@ _ETC = (
     "ca-certificates",
     "ca-certificates.conf",
 )
-_BUILD_ETC = ("resolv.conf", "gai.conf", "host.conf")
+_BUILD_ETC = ("gai.conf", "host.conf")
 _SYSTEM = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 _INSTALL_HINT = "apt install bubblewrap"
+_SLIRP_HINT = "apt install slirp4netns"
 
 
 class SandboxMode(StrEnum):
@@ -84,10 +100,17 @@ class Sandbox:
 
     bwrap: str | None
     why_not: str = ""
+    network: BuildNet = NO_NETWORK
+    """The network sandboxed builds get (see `arena.bots.buildnet`); none unless decided."""
 
     @property
     def active(self) -> bool:
         return self.bwrap is not None
+
+    @property
+    def builds(self) -> BuildNet:
+        """The network builds get: without the sandbox, the host's."""
+        return self.network if self.active else UNSANDBOXED
 
     def describe(self) -> str:
         if self.active:
@@ -98,14 +121,29 @@ class Sandbox:
         return f"bots are NOT isolated: {self.why_not}"
 
 
-def decide(mode: SandboxMode) -> Sandbox:
-    """Whether bots run sandboxed; raises `SandboxError` when required and impossible."""
+def decide(mode: SandboxMode, network: BuildNetwork = BuildNetwork.ISOLATED) -> Sandbox:
+    """Whether bots run sandboxed, and what network their builds get; raises
+    `SandboxError` when the sandbox is required and impossible."""
     if mode is SandboxMode.OFF:
         return Sandbox(None, "--sandbox off")
     bwrap, why_not = _probe()
     if bwrap is None and mode is SandboxMode.REQUIRE:
         raise SandboxError(f"--sandbox require, but {why_not}")
-    return Sandbox(bwrap, why_not)
+    if bwrap is None:
+        return Sandbox(None, why_not)
+    return Sandbox(bwrap, why_not, decide_network(network, bwrap))
+
+
+def decide_network(mode: BuildNetwork, bwrap: str) -> BuildNet:
+    """The network sandboxed builds get. `isolated` where slirp4netns cannot attach is
+    `off`, said with why, rather than a refusal or the host's network: the host stays
+    out either way, and a build that needs to fetch fails with its own error."""
+    if mode is not BuildNetwork.ISOLATED:
+        return BuildNet(mode)
+    slirp, why_not = _probe_slirp(bwrap)
+    if slirp is None:
+        return BuildNet(BuildNetwork.OFF, why=f"--build-network isolated, but {why_not}")
+    return BuildNet(BuildNetwork.ISOLATED, slirp)
 
 
 @functools.cache
@@ -136,6 +174,34 @@ def _probe() -> tuple[str | None, str]:
     return bwrap, ""
 
 
+@functools.cache
+def _probe_slirp(bwrap: str) -> tuple[str | None, str]:
+    """Attach slirp4netns once, through the launcher, as builds will be; so that a machine
+    where it cannot (no /dev/net/tun, say) is found out before any build."""
+    slirp = shutil.which("slirp4netns")
+    if slirp is None:
+        return None, f"slirp4netns missing: {_SLIRP_HINT}"
+    jail = Jail(
+        home=Path("/usr"),
+        workdir=Path("/"),
+        scratch_mb=1,
+        writable=True,
+        network=BuildNetwork.ISOLATED,
+    )
+    command = [sys.executable, "-m", "arena.bots.launcher", f"--slirp={slirp}", "--"]
+    command += jail.command(bwrap, ["/usr/bin/env", "true"])
+    try:
+        done = subprocess.run(
+            command, capture_output=True, timeout=30, check=False, env={"PATH": "/usr/bin:/bin"}
+        )
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return None, f"slirp4netns cannot run: {error}"
+    if done.returncode != 0:
+        said = done.stderr.decode(errors="replace").strip().splitlines()[-1:] or ["no output"]
+        return None, f"slirp4netns fails here: {said[0][:200]}"
+    return slirp, ""
+
+
 @dataclass(frozen=True, slots=True)
 class Jail:
     """What one sandboxed process may see."""
@@ -145,7 +211,9 @@ class Jail:
     workdir: Path
     scratch_mb: int
     writable: bool = False
-    """A build: the bot's folder writable, and the network shared."""
+    """A build: the bot's folder writable, and a network (`network`)."""
+    network: BuildNetwork = BuildNetwork.OFF
+    """A build's network; a bot has none. `isolated` needs the launcher's `--slirp`."""
     socket: Path | None = None
     """The referee's Unix socket on the host, bound at `SOCKET_INSIDE`."""
     ca_file: Path | None = None
@@ -173,8 +241,12 @@ class Jail:
             "--cap-drop",
             "ALL",
         ]
-        if not self.writable:
+        network = self.network if self.writable else BuildNetwork.OFF
+        if network is not BuildNetwork.HOST:
             args.append("--unshare-net")
+        if network is BuildNetwork.ISOLATED:  # the launcher's pipes: see `arena.bots.slirp`
+            args += ["--info-fd", str(INFO_FD)]
+            command = ["/bin/sh", "-c", AWAIT_NETWORK, "sh", *command]
         args += ["--ro-bind", "/usr", "/usr"]
         for name in _SYSTEM:
             path = Path(name)
@@ -182,10 +254,15 @@ class Jail:
                 args += ["--symlink", os.readlink(path), name]
             elif path.is_dir():
                 args += ["--ro-bind", name, name]
-        for name in (*_ETC, *(_BUILD_ETC if self.writable else ())):
+        for name in (*_ETC, *(_BUILD_ETC if network is not BuildNetwork.OFF else ())):
             args += ["--ro-bind-try", f"/etc/{name}", f"/etc/{name}"]
+        if network is BuildNetwork.HOST:
+            args += ["--ro-bind-try", "/etc/resolv.conf", "/etc/resolv.conf"]
+        elif network is BuildNetwork.ISOLATED:  # the host's resolver is not reachable
+            args += ["--ro-bind-data", str(RESOLV_FD), "/etc/resolv.conf"]
         args += ["--proc", "/proc", "--dev", "/dev", "--remount-ro", "/dev"]
         args += ["--size", str(self.scratch_mb * 1024 * 1024), "--tmpfs", "/tmp"]
+        args += ["--symlink", "/tmp", "/var/tmp"]  # the other scratch programs expect
         for cache, seen in self.caches:  # first: a toolchain's bin may be bound inside one
             args += ["--bind", str(cache), str(seen)]
         for path in _dedupe(_python_paths() + _program_paths(self.programs)):
@@ -197,7 +274,8 @@ class Jail:
             args += ["--ro-bind", str(self.socket), str(SOCKET_INSIDE)]
         if self.ca_file is not None:
             args += ["--ro-bind", str(self.ca_file), str(CA_INSIDE)]
-        args += ["--chdir", str(self.workdir), "--", *command]
+        # Last, once every bind is in place: nothing but /tmp and the binds is writable.
+        args += ["--remount-ro", "/", "--chdir", str(self.workdir), "--", *command]
         return args
 
 

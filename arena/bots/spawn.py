@@ -49,11 +49,15 @@ def launch_command(
     bwrap = confinement.sandbox.bwrap
     if bwrap is None:
         return [*launcher, "--supervise", "--", *command]
+    network = confinement.sandbox.network
+    if build is not None and network.slirp is not None:
+        launcher.append(f"--slirp={network.slirp}")
     jail = Jail(
         home=_home(spec),
         workdir=spec.workdir.resolve(),
         scratch_mb=limits.scratch_mb if build is None else limits.build_scratch_mb,
         writable=build is not None,
+        network=network.mode,
         socket=confinement.socket if build is None else None,
         ca_file=confinement.ca_file if build is None else None,
         programs=spec.programs,

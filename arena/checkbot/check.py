@@ -27,6 +27,7 @@ from pathlib import Path
 
 from arena.bots import buildstamp
 from arena.bots.build import run_build
+from arena.bots.buildnet import BuildNetwork
 from arena.bots.cgroups import CgroupRoot
 from arena.bots.environment import arena_variables
 from arena.bots.limits import Confinement, ResourceLimits
@@ -72,6 +73,7 @@ async def check_bot(
     connect_timeout: float = 20.0,
     limits: ResourceLimits | None = None,
     sandbox: SandboxMode = SandboxMode.AUTO,
+    build_network: BuildNetwork = BuildNetwork.ISOLATED,
     rebuild: bool = False,
     timeouts: bool = True,
 ) -> CheckRun:
@@ -116,7 +118,7 @@ async def check_bot(
         record(Check("toolchain", False, f"needs {', '.join(missing)}, not found on PATH"))
         return run
     try:
-        decided = decide(sandbox)
+        decided = decide(sandbox, build_network)
     except SandboxError as error:
         record(Check("sandbox", False, str(error)))
         return run
@@ -166,7 +168,10 @@ async def _check_in(
     private.mkdir(mode=0o700)
     socket = private / "referee.sock"
     confinement = Confinement(sandbox, cgroups, socket)
-    record(Check("sandbox", True, " ".join(confinement.describe(limits))))
+    said = confinement.describe(limits)
+    warning = next((line for line in said if line.startswith("WARNING: ")), "")
+    detail = "; ".join(line for line in said if line != warning)
+    record(Check("sandbox", True, detail, warning=warning.removeprefix("WARNING: ")))
     if spec.build is not None and not rebuild and buildstamp.current(spec):
         record(Check("build", True, "unchanged since its last build: not rebuilt (--rebuild)"))
     else:

@@ -131,6 +131,7 @@ def add_command(commands: Any) -> None:
     )
     options.add_fairness_flags(ab)
     options.add_sandbox_flag(ab)
+    options.add_build_network_flag(ab)
     options.add_rules_flags(ab)
 
 
@@ -159,6 +160,7 @@ def _config(args: argparse.Namespace) -> TournamentConfig:
         limits=ResourceLimits(),
         name=args.name,
         sandbox=args.sandbox,
+        build_network=args.build_network,
     )
 
 

@@ -54,6 +54,7 @@ def add_command(commands: Any) -> None:
     options.add_fairness_flags(admin)
     options.add_gauntlet_flag(admin)
     options.add_sandbox_flag(admin)
+    options.add_build_network_flag(admin)
     options.add_recover_flag(admin)
     options.add_rebuild_flag(admin)
     options.add_rules_flags(admin)
@@ -144,6 +145,7 @@ async def _start(
         resume=_resume_argument(args.resume),
         deals=args.deals,
         sandbox=str(args.sandbox),
+        build_network=str(args.build_network),
         time_margin=args.time_margin,
         time_bank=args.time_bank,
         increment=args.increment,

@@ -112,6 +112,7 @@ def _parser() -> argparse.ArgumentParser:
         f"separated at LEVEL (default {LEVEL:g}) or the --games budget is spent",
     )
     options.add_sandbox_flag(run)
+    options.add_build_network_flag(run)
     options.add_rebuild_flag(run)
     options.add_rules_flags(run)
     webpage.add_web_flag(run, "the tournament")
@@ -129,6 +130,7 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--connect-timeout", type=validate.seconds, default=20.0)
     options.add_no_timeout_flag(check)
     options.add_sandbox_flag(check)
+    options.add_build_network_flag(check)
     check.add_argument(
         "--rebuild", action="store_true", help="build the bot even if unchanged since its last"
     )
@@ -176,6 +178,7 @@ def _config(args: argparse.Namespace) -> TournamentConfig:
         name=args.name,
         deals=Deals(args.deals),
         sandbox=args.sandbox,
+        build_network=args.build_network,
         recover=args.recover,
         rebuild=args.rebuild,
         gauntlet=args.gauntlet,
@@ -336,6 +339,7 @@ def cmd_check_bot(args: argparse.Namespace, console: Console) -> int:
             args.move_time,
             args.connect_timeout,
             sandbox=args.sandbox,
+            build_network=args.build_network,
             rebuild=args.rebuild,
             timeouts=not args.no_timeout,
         )

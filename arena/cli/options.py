@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from arena.bots.buildnet import BuildNetwork
 from arena.bots.capacity import default_jobs
 from arena.bots.sandbox import SandboxMode
 from arena.cli import validate
@@ -23,6 +24,18 @@ def add_sandbox_flag(parser: argparse.ArgumentParser) -> None:
         default=SandboxMode.AUTO,
         help="isolate local bots with bubblewrap: auto (where possible, else say why not), "
         "require (refuse without it), off (default auto)",
+    )
+
+
+def add_build_network_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--build-network",
+        type=BuildNetwork,
+        choices=list(BuildNetwork),
+        default=BuildNetwork.ISOLATED,
+        help="the network a sandboxed bot's build gets: isolated (the internet through "
+        "slirp4netns, never this machine's loopback or sockets; off where slirp4netns cannot "
+        "run), off (none), host (this machine's own, loopback included) (default isolated)",
     )
 
 

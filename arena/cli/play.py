@@ -80,6 +80,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:  # type: ignore[t
     )
     play.add_argument("--connect-timeout", type=validate.seconds, default=20.0)
     options.add_sandbox_flag(play)
+    options.add_build_network_flag(play)
     options.add_rules_flags(play)
 
 
@@ -129,7 +130,7 @@ async def _play(args: argparse.Namespace, say: Say) -> int:
     private.mkdir(mode=0o700)
     cgroups = CgroupRoot.find()
     socket = private / "referee.sock"
-    confinement = Confinement(decide(args.sandbox), cgroups, socket)
+    confinement = Confinement(decide(args.sandbox, args.build_network), cgroups, socket)
     try:
         bots = await _built(args.bots, logs, confinement, say)
         table = _seat(bots, args.seat)

@@ -77,6 +77,7 @@ class Host:
             connect_timeout=plan.connect_timeout,
             rebuild=plan.rebuild,
             sandbox=plan.sandbox,
+            build_network=plan.build_network,
         )
         self.lineup = Lineup(config, self.notes)
         self.budget = BotBudget(plan.max_bots, self.info.table_size or 2)
@@ -91,7 +92,7 @@ class Host:
     async def open(self) -> HostReady:
         """Start the referee, build the bots; which of them can play here."""
         raise_open_files_limit()
-        sandbox = decide(self.plan.sandbox)
+        sandbox = decide(self.plan.sandbox, self.plan.build_network)
         referee, port = await own_referee(self.info.move_time, self._scratch)
         self._referee = referee
         lineup = self.lineup

@@ -135,6 +135,7 @@ class RayHosts:
             info=info,
             seed=seed,
             sandbox=self.config.sandbox,
+            build_network=self.config.build_network,
             limits=self.config.limits,
             connect_timeout=self.config.connect_timeout,
             rebuild=self.config.rebuild,

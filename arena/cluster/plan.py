@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from arena.bots.buildnet import BuildNetwork
 from arena.bots.limits import ResourceLimits
 from arena.bots.sandbox import SandboxMode
 from arena.referee.match import GameRecord
@@ -18,6 +19,7 @@ class HostPlan:
     info: TournamentInfo
     seed: bytes
     sandbox: SandboxMode
+    build_network: BuildNetwork
     limits: ResourceLimits
     connect_timeout: float
     rebuild: bool

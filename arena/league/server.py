@@ -25,6 +25,7 @@ from typing import Any
 
 import grpc
 
+from arena.bots.buildnet import BuildNetwork
 from arena.bots.capacity import check_jobs
 from arena.bots.sandbox import SandboxMode
 from arena.league.events import EventObserver, finished_event
@@ -318,6 +319,11 @@ class LeagueServer:
                 "gauntlet seats its bot at every table, so no tables share no bot: "
                 "use deals own with it"
             )
+        networks = {n.value for n in BuildNetwork}
+        if request.build_network and request.build_network not in networks:
+            raise TournamentError(
+                f"build_network {request.build_network!r} is not one of {', '.join(networks)}"
+            )
         margin = request.time_margin if request.HasField("time_margin") else base.time_margin
         if not math.isfinite(margin) or margin < 0:
             raise TournamentError(f"time_margin {margin!r} is not 0 or more seconds")
@@ -338,6 +344,7 @@ class LeagueServer:
             name=request.name or None,
             deals=deals,
             sandbox=SandboxMode(request.sandbox or SandboxMode.AUTO),
+            build_network=BuildNetwork(request.build_network or BuildNetwork.ISOLATED),
             recover=request.recover,
             rebuild=request.rebuild,
             gauntlet=request.gauntlet or None,

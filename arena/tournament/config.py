@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from arena.bots.buildnet import BuildNetwork
 from arena.bots.limits import ResourceLimits
 from arena.bots.sandbox import SandboxMode
 from arena.errors import ArenaError
@@ -79,6 +80,8 @@ class TournamentConfig:
     """On a league server: how long to wait for a disconnected bot before its games are dropped."""
     deals: Deals = Deals.OWN
     sandbox: SandboxMode = SandboxMode.AUTO
+    build_network: BuildNetwork = BuildNetwork.ISOLATED
+    """The network a sandboxed build gets (`arena.bots.buildnet`)."""
     recover: int = 0
     """Restarts allowed per local bot whose process dies (`--recover`); 0: a crash is final."""
     rebuild: bool = False

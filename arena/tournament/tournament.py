@@ -134,7 +134,7 @@ class Tournament:
         self, resume: Path | None, venue: Venue | None, where: list[TournamentFolder]
     ) -> Summary:
         raise_open_files_limit()
-        sandbox = decide(self.config.sandbox)
+        sandbox = decide(self.config.sandbox, self.config.build_network)
         if resume is None:
             self._check_config()
             store = open_store(self.config.league_store)  # a damaged one: before any folder

@@ -148,8 +148,11 @@ def night(tmp_path_factory: pytest.TempPathFactory, listener: int) -> Night:
 def test_the_night_finishes_and_says_the_bots_are_sandboxed(night: Night) -> None:
     assert night.code == 0, night.output
     assert "bots are sandboxed" in night.output
+    builds = decide(SandboxMode.AUTO).builds.describe()  # which network the builds get
+    assert builds in night.output
     info = json.loads((night.folder / "tournament.json").read_text())
     assert any("bots are sandboxed" in line for line in info["isolation"])
+    assert builds in info["isolation"]
     assert sorted(info["entrants"]) == ["hostile", "steady", "victim"]
 
 
