@@ -21,7 +21,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena.store import LeagueStore, SqliteStore, StoreError, is_url, open_store, recorded
+from arena.store import (
+    LeagueConflictError,
+    LeagueStore,
+    SqliteStore,
+    StoreError,
+    is_url,
+    open_store,
+    recorded,
+)
 from arena.tournament.folder import ResultsError, TournamentFolder
 from arena.tournament.info import TournamentInfo
 from arena.tournament.lock import FolderBusyError, FolderLock
@@ -126,10 +134,19 @@ def _fill(
             notes.append(f"{folder.root}: left out: {error}")
             continue
         notes.extend(f"{folder.root}: {problem}" for problem in games.problems)
-        store.add_tournament(info.id, info.to_json(), started=info.created)
+        try:
+            store.add_tournament(info.id, info.to_json(), started=info.created)
+        except LeagueConflictError as error:  # two folders of one name, or a league's own
+            notes.append(f"{folder.root}: left out: {error}")
+            continue
+        added = 0
         for line in games.lines:
-            store.add_game(info.id, line)
-        taken.append((info.id, len(games.lines)))
+            try:
+                store.add_game(info.id, line)
+                added += 1
+            except LeagueConflictError as error:
+                notes.append(f"{folder.root}: {line.game} left out: {error}")
+        taken.append((info.id, added))
     return taken
 
 
