@@ -94,8 +94,9 @@ def content(league: Path | str) -> tuple[object, ...]:
         store.close()
 
 
-def resume(folder: Path) -> Summary:
-    config = TournamentConfig(bots_dir=None, out=folder.parent)
+def resume(folder: Path, league: Path | str) -> Summary:
+    """`arena run --resume FOLDER --league LEAGUE`: the league given again, with its password."""
+    config = TournamentConfig(bots_dir=None, out=folder.parent, league=league)
     return asyncio.run(Tournament(config, Recorder()).run(resume=folder))
 
 

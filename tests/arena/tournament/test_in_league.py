@@ -87,7 +87,7 @@ def test_a_resume_of_the_run_the_league_holds_goes_on(
     league = league_at(kind, tmp_path, request)
     folder = copy_night(night, league, tmp_path / "out", keep=3)
     enter(league, folder)
-    summary = resume(folder)
+    summary = resume(folder, league)
     assert (summary.status, summary.games) == ("finished", 6)
     _league_equals_folder(league, folder)
 
@@ -103,7 +103,7 @@ def test_a_resume_of_another_run_under_the_name_is_refused(
     enter(league, folder)
     before = content(league)
     write_info(folder, run_id="0f" * 16)  # the folder is another run than the league's
-    code, _, err = arena(capsys, "run", "--resume", str(folder))
+    code, _, err = arena(capsys, "run", "--resume", str(folder), "--league", str(league))
     said = _one_line(err)
     assert code == 1 and "Traceback" not in err
     assert "holds another run under the name 'night'" in said, said
@@ -125,7 +125,7 @@ def test_a_lost_games_file_is_refused_on_resume_and_the_way_out_replays_its_game
     enter(league, folder)
     before = content(league)
     (folder / "games.jsonl").write_text("")  # lost, and made again empty
-    code, _, err = arena(capsys, "run", "--resume", str(folder))
+    code, _, err = arena(capsys, "run", "--resume", str(folder), "--league", str(league))
     said = _one_line(err)
     assert code == 1 and "Traceback" not in err
     assert f"holds 6 games of night that {folder / 'games.jsonl'} lacks" in said, said
@@ -135,7 +135,7 @@ def test_a_lost_games_file_is_refused_on_resume_and_the_way_out_replays_its_game
     assert (folder / "games.jsonl").read_text() == ""
 
     assert arena(capsys, "league", "remove", "night", "--league", str(league))[0] == 0
-    summary = resume(folder)
+    summary = resume(folder, league)
     assert (summary.status, summary.games) == ("finished", 6)
     _league_equals_folder(league, folder)
 
@@ -154,7 +154,7 @@ def test_a_game_the_folder_records_otherwise_is_an_error_naming_both(
     game, ranking = lines[1]["game"], lines[1]["ranking"]
     lines[1]["ranking"] = ranking[::-1]
     (folder / "games.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
-    code, _, err = arena(capsys, "run", "--resume", str(folder))
+    code, _, err = arena(capsys, "run", "--resume", str(folder), "--league", str(league))
     said = _one_line(err)
     assert code == 1 and "Traceback" not in err
     league_said = json.dumps(ranking, separators=(",", ":"))
