@@ -127,6 +127,7 @@ def _fill(
 ) -> list[tuple[str, int]]:
     """Each folder's tournament and games into `store`; each taken in, with its games."""
     taken = []
+    taken_from: dict[str, Path] = {}
     for folder, info in found:
         try:
             games = folder.finished(folder.schedule(info))
@@ -134,11 +135,23 @@ def _fill(
             notes.append(f"{folder.root}: left out: {error}")
             continue
         notes.extend(f"{folder.root}: {problem}" for problem in games.problems)
+        if info.id in taken_from:
+            notes.append(
+                f"{folder.root}: left out: {taken_from[info.id]} is another run under the name "
+                f"{info.id!r}, taken in first; a league holds one run a name: move one of the "
+                f"two away and rebuild again"
+            )
+            continue
         try:
             store.add_tournament(info.id, info.to_json(), started=info.created)
-        except LeagueConflictError as error:  # two folders of one name, or a league's own
-            notes.append(f"{folder.root}: left out: {error}")
+        except LeagueConflictError:  # a database holds that name from another coordinator
+            notes.append(
+                f"{folder.root}: left out: the league holds another run under the name "
+                f"{info.id!r}; to take this one in instead, `arena league remove {info.id} "
+                f"--league {store.where}` and rebuild again"
+            )
             continue
+        taken_from[info.id] = folder.root
         added = 0
         for line in games.lines:
             try:

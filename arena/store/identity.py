@@ -32,11 +32,13 @@ def identity_of(info: Mapping[str, Any]) -> str:
 
 
 def described(info: Mapping[str, Any]) -> str:
-    """A run in the words an organiser knows it by: when it was laid out, its seed's start."""
+    """A run in the words an organiser can tell it by: its id's start, when it was laid out,
+    its seed commitment's start."""
     created = float(info.get("created", 0.0))
     when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(created)) if created else "unknown"
     seed = str(info.get("seed_sha256", ""))[:12] or "unknown"
-    return f"laid out {when}, seed commitment {seed}…"
+    run = f"run {str(info['run_id'])[:8]}…, " if info.get("run_id") else ""
+    return f"{run}laid out {when}, seed commitment {seed}…"
 
 
 def same_record(one: GameLine, other: GameLine) -> bool:
