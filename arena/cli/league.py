@@ -20,7 +20,7 @@ from arena.bots.capacity import default_jobs
 from arena.bots.manifest import valid_name
 from arena.cli import admin, validate, webpage
 from arena.cli.admin import DEFAULT_ADMIN, DEFAULT_LEAGUE
-from arena.league.check import check
+from arena.league.check import Checked, check
 from arena.league.handshakes import HandshakeWatch
 from arena.league.rebuild import rebuild
 from arena.league.server import LeagueConfig, LeagueServer, admin_token_path
@@ -203,11 +203,16 @@ def _check(league: Path | str, results: list[Path], console: Console) -> int:
             f"`arena league rebuild --league {where} {folders}` makes the league again from them"
         )
     say(
-        f"The league {where} differs from its folders in {len(checked.differences)} ways; "
+        f"The league {where} differs from its folders: {_differences(checked)} above; "
         f"the folders are the record: {repair}.",
         "red",
     )
     return 1
+
+
+def _differences(checked: Checked) -> str:
+    count = len(checked.differences)
+    return f"{count} difference{'' if count == 1 else 's'}"
 
 
 def cmd_serve(args: argparse.Namespace, console: Console) -> int:

@@ -87,7 +87,7 @@ def test_check_says_every_difference_on_a_line_and_none_when_they_agree(
     assert len(printed) == len(expected) + 1, said  # one line each, then what to do
     for line in expected:
         assert sum(p.strip().startswith(line) for p in printed) == 1, (line, said)
-    assert f"differs from its folders in {len(expected)} ways" in printed[-1]
+    assert f"differs from its folders: {len(expected)} differences above" in printed[-1]
     assert "arena league rebuild" in printed[-1]
     assert content(league) == before  # a check changes nothing
 
