@@ -9,6 +9,10 @@ store can still be read, and must be registered again otherwise.
 A PostgreSQL league is not made again but filled in: the server keeps its
 own data safe, other coordinators' tournaments (whose folders are on other
 machines) are in it too, and a game already there counts once.
+
+A league holds one run under a name: a folder whose name the league, or a
+folder read before it, holds from another run is left out, and the notes say
+which and what to do; so is a game the league records otherwise.
 """
 
 from __future__ import annotations

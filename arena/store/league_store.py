@@ -1,7 +1,10 @@
 """The league store's face: every game of every tournament, in SQLite or in PostgreSQL.
 
 One transaction per game, keyed by a unique game id, so writing a game twice
-(a resumed run, say, or a retried write) changes nothing. League ratings are
+(a resumed run, say, or a retried write) changes nothing; another record under
+that id is refused, naming both, never kept or dropped in silence. A
+tournament is kept with its run's identity (`arena.store.identity`), so a name
+given again to another run is refused rather than taken for a resume. League ratings are
 not stored but rated afresh from the games in order, which keeps them exact
 and lets the rating model change without a migration. Entrants registered
 for remote play keep their token hashes here too.
@@ -281,6 +284,10 @@ def migration(version: int, where: str) -> list[str]:
     return [*steps, mark]
 
 
+UNIDENTIFIED = "SELECT id, info FROM tournaments WHERE run_id IS NULL"
+"""The tournaments kept before the store recorded identities (`identity_updates`)."""
+
+
 def identity_updates(rows: Sequence[Row]) -> list[Statement]:
     """For the (id, info) of tournaments kept before the store recorded identities: the
     statements that record each one's, from its info, as its folder's tournament.json has it."""
@@ -288,7 +295,3 @@ def identity_updates(rows: Sequence[Row]) -> list[Statement]:
         ("UPDATE tournaments SET run_id = ? WHERE id = ?", (identity_of(json.loads(info)), tid))
         for tid, info in rows
     ]
-
-
-UNIDENTIFIED = "SELECT id, info FROM tournaments WHERE run_id IS NULL"
-"""The tournaments `identity_updates` is for."""
