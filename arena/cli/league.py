@@ -20,6 +20,7 @@ from arena.bots.capacity import default_jobs
 from arena.bots.manifest import valid_name
 from arena.cli import admin, validate, webpage
 from arena.cli.admin import DEFAULT_ADMIN, DEFAULT_LEAGUE
+from arena.league.check import Checked, check
 from arena.league.handshakes import HandshakeWatch
 from arena.league.rebuild import rebuild
 from arena.league.server import LeagueConfig, LeagueServer, admin_token_path
@@ -78,15 +79,20 @@ def add_commands(commands: Any) -> None:
             sub.add_argument("name", nargs="?")
         sub.add_argument("--league", type=validate.league_store, default=argparse.SUPPRESS)
 
-    league = commands.add_parser("league", help="repair the league store, or take a tournament out")
-    league.add_argument("action", choices=["rebuild", "remove"])
+    league = commands.add_parser(
+        "league",
+        help="compare the league store with the results folders, repair it, or take a "
+        "tournament out",
+    )
+    league.add_argument("action", choices=["check", "rebuild", "remove"])
     league.add_argument("tournament", nargs="?", help="remove: the tournament's id")
     league.add_argument("--league", type=validate.league_named, default=DEFAULT_LEAGUE)
     league.add_argument(
         "--results",
         type=Path,
         action="append",
-        help="rebuild: a results folder to read (repeatable; default: the league's own folder)",
+        help="check, rebuild: a results folder to read (repeatable; default: the league's own "
+        "folder)",
     )
 
     admin.add_command(commands)
@@ -122,8 +128,10 @@ def cmd_token(args: argparse.Namespace, console: Console) -> int:
 
 
 def cmd_league(args: argparse.Namespace, console: Console) -> int:
+    own = Path("results") if is_url(args.league) else Path(args.league).parent
+    if args.action == "check":
+        return _check(args.league, args.results or [own], console)
     if args.action == "rebuild":
-        own = Path("results") if is_url(args.league) else Path(args.league).parent
         rebuilt = rebuild(args.league, args.results or [own])
         for tournament, games in rebuilt.tournaments:
             console.print(f"  {tournament}: {games} games", highlight=False, markup=False)
@@ -165,6 +173,47 @@ def cmd_league(args: argparse.Namespace, console: Console) -> int:
         markup=False,
     )
     return 0
+
+
+def _check(league: Path | str, results: list[Path], console: Console) -> int:
+    """Every difference on a line of its own; 1 when there is any."""
+    checked = check(league, results)
+    where = shown(str(league)) if is_url(league) else str(league)
+    folders = " ".join(f"--results {root}" for root in results)
+
+    def say(text: str, style: str | None = None) -> None:
+        console.print(text, highlight=False, markup=False, soft_wrap=True, style=style)
+
+    for note in checked.notes:
+        say(f"  ! {note}", "yellow")
+    for difference in checked.differences:
+        say(f"  {difference}")
+    if not checked.differences:
+        say(
+            f"The league {where} agrees with its folders: {checked.tournaments} tournaments, "
+            f"{checked.games} games."
+        )
+        return 0
+    if is_url(league):
+        repair = (
+            f"take each tournament named out with `arena league remove NAME --league {where}`, "
+            f"then `arena league rebuild --league {where} {folders}` puts its folder's games back"
+        )
+    else:
+        repair = (
+            f"`arena league rebuild --league {where} {folders}` makes the league again from them"
+        )
+    say(
+        f"The league {where} differs from its folders: {_differences(checked)} above; "
+        f"the folders are the record: {repair}.",
+        "red",
+    )
+    return 1
+
+
+def _differences(checked: Checked) -> str:
+    count = len(checked.differences)
+    return f"{count} difference{'' if count == 1 else 's'}"
 
 
 def cmd_serve(args: argparse.Namespace, console: Console) -> int:

@@ -9,6 +9,10 @@ store can still be read, and must be registered again otherwise.
 A PostgreSQL league is not made again but filled in: the server keeps its
 own data safe, other coordinators' tournaments (whose folders are on other
 machines) are in it too, and a game already there counts once.
+
+A league holds one run under a name: a folder whose name the league, or a
+folder read before it, holds from another run is left out, and the notes say
+which and what to do; so is a game the league records otherwise.
 """
 
 from __future__ import annotations
@@ -21,7 +25,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena.store import LeagueStore, SqliteStore, StoreError, is_url, open_store, recorded
+from arena.store import (
+    LeagueConflictError,
+    LeagueStore,
+    SqliteStore,
+    StoreError,
+    is_url,
+    open_store,
+    recorded,
+)
 from arena.tournament.folder import ResultsError, TournamentFolder
 from arena.tournament.info import TournamentInfo
 from arena.tournament.lock import FolderBusyError, FolderLock
@@ -119,6 +131,7 @@ def _fill(
 ) -> list[tuple[str, int]]:
     """Each folder's tournament and games into `store`; each taken in, with its games."""
     taken = []
+    taken_from: dict[str, Path] = {}
     for folder, info in found:
         try:
             games = folder.finished(folder.schedule(info))
@@ -126,10 +139,31 @@ def _fill(
             notes.append(f"{folder.root}: left out: {error}")
             continue
         notes.extend(f"{folder.root}: {problem}" for problem in games.problems)
-        store.add_tournament(info.id, info.to_json(), started=info.created)
+        if info.id in taken_from:
+            notes.append(
+                f"{folder.root}: left out: {taken_from[info.id]} is another run under the name "
+                f"{info.id!r}, taken in first; a league holds one run a name: move one of the "
+                f"two away and rebuild again"
+            )
+            continue
+        try:
+            store.add_tournament(info.id, info.to_json(), started=info.created)
+        except LeagueConflictError:  # a database holds that name from another coordinator
+            notes.append(
+                f"{folder.root}: left out: the league holds another run under the name "
+                f"{info.id!r}; to take this one in instead, `arena league remove {info.id} "
+                f"--league {store.where}` and rebuild again"
+            )
+            continue
+        taken_from[info.id] = folder.root
+        added = 0
         for line in games.lines:
-            store.add_game(info.id, line)
-        taken.append((info.id, len(games.lines)))
+            try:
+                store.add_game(info.id, line)
+                added += 1
+            except LeagueConflictError as error:
+                notes.append(f"{folder.root}: {line.game} left out: {error}")
+        taken.append((info.id, added))
     return taken
 
 

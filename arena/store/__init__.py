@@ -8,16 +8,28 @@ nothing of the referee, so importing it loads no gRPC.
 """
 
 from arena.store.address import is_url, open_store, recorded, shown
-from arena.store.league_store import LeagueStore, StoreError, rebuild_hint
+from arena.store.identity import identity_of
+from arena.store.league_store import (
+    LeagueConflictError,
+    LeagueStore,
+    StoredTournament,
+    StoreError,
+    rebuild_hint,
+    taken_name_way_out,
+)
 from arena.store.sqlite import SqliteStore
 
 __all__ = [
+    "LeagueConflictError",
     "LeagueStore",
     "SqliteStore",
     "StoreError",
+    "StoredTournament",
+    "identity_of",
     "is_url",
     "open_store",
     "rebuild_hint",
     "recorded",
     "shown",
+    "taken_name_way_out",
 ]

@@ -1,7 +1,10 @@
 """The league store's face: every game of every tournament, in SQLite or in PostgreSQL.
 
 One transaction per game, keyed by a unique game id, so writing a game twice
-(a resumed run, say, or a retried write) changes nothing. League ratings are
+(a resumed run, say, or a retried write) changes nothing; another record under
+that id is refused, naming both, never kept or dropped in silence. A
+tournament is kept with its run's identity (`arena.store.identity`), so a name
+given again to another run is refused rather than taken for a resume. League ratings are
 not stored but rated afresh from the games in order, which keeps them exact
 and lets the rating model change without a migration. Entrants registered
 for remote play keep their token hashes here too.
@@ -24,11 +27,13 @@ import abc
 import json
 import time
 from collections.abc import Collection, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from arena.errors import ArenaError
 from arena.records import GameLine
+from arena.store.identity import described, identity_of, line_difference, same_record
 
 Row = tuple[Any, ...]
 Statement = tuple[str, Sequence[Any]]
@@ -36,6 +41,30 @@ Statement = tuple[str, Sequence[Any]]
 
 class StoreError(ArenaError):
     """The league store cannot be used as it is; the message says why and what to do."""
+
+
+class LeagueConflictError(StoreError):
+    """The league holds, under a name or a game's id, another run's or another record."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredTournament:
+    """A tournament as the league holds it."""
+
+    id: str
+    run_id: str
+    """Its identity (`arena.store.identity`): which run of that name it is."""
+    info: dict[str, Any]
+    """Its tournament.json as it was when play began."""
+    games: int
+
+
+def taken_name_way_out(tournament_id: str, where: str) -> str:
+    """What to do when the league holds a name from another run."""
+    return (
+        f"take that one out with `arena league remove {tournament_id} --league {where}` "
+        f"(its folder, if any, is left as it is), or run under another --name"
+    )
 
 
 def rebuild_hint(where: str | Path) -> str:
@@ -70,36 +99,78 @@ class LeagueStore(abc.ABC):
     def add_tournament(
         self, tournament_id: str, info: dict[str, Any], started: float | None = None
     ) -> None:
+        """Record a tournament under its name, once; a LeagueConflictError if the league holds
+        that name from another run (see `arena.store.identity`)."""
         when = time.time() if started is None else started
+        run_id = identity_of(info)
         self._write(
             "adding a tournament",
             [
                 (
-                    "INSERT INTO tournaments (id, started, info) VALUES (?, ?, ?) "
+                    "INSERT INTO tournaments (id, started, info, run_id) VALUES (?, ?, ?, ?) "
                     "ON CONFLICT (id) DO NOTHING",
-                    (tournament_id, when, json.dumps(info)),
+                    (tournament_id, when, json.dumps(info), run_id),
                 )
             ],
         )
+        held = self.tournament(tournament_id)
+        if held is not None and held.run_id != run_id:
+            raise LeagueConflictError(
+                f"the league store {self.where} holds another run under the name "
+                f"{tournament_id!r} ({described(held.info)}, {held.games} games), not this "
+                f"one ({described(info)}); {taken_name_way_out(tournament_id, self.where)}"
+            )
 
     def add_game(self, tournament_id: str, line: GameLine) -> bool:
-        """Record one game; False when it was already there."""
+        """Record one game; False when the same record was already there. Another record
+        under its id is a LeagueConflictError naming both: keeping either in silence would
+        make the league say what its folder does not."""
+        uid = f"{tournament_id}/{line.game}"
         (added,) = self._write(
             "recording a game",
             [
                 (
                     "INSERT INTO games (uid, tournament, idx, line) VALUES (?, ?, ?, ?) "
                     "ON CONFLICT (uid) DO NOTHING",
-                    (
-                        f"{tournament_id}/{line.game}",
-                        tournament_id,
-                        line.index,
-                        json.dumps(line.to_json()),
-                    ),
+                    (uid, tournament_id, line.index, json.dumps(line.to_json())),
                 )
             ],
         )
-        return added == 1
+        if added == 1:
+            return True
+        rows = self._read("reading a game", "SELECT line FROM games WHERE uid = ?", (uid,))
+        stored = GameLine.from_json(json.loads(rows[0][0])) if rows else None
+        if stored is not None and not same_record(stored, line):
+            raise LeagueConflictError(
+                f"the league store {self.where} holds game {line.game} of {tournament_id} with "
+                f"another record than the one offered (stored vs offered: "
+                f"{line_difference(stored, line)}); `arena league check --league {self.where}` "
+                f"lists every difference"
+            )
+        return False
+
+    def tournament(self, tournament_id: str) -> StoredTournament | None:
+        """What the league holds under a tournament's name, if anything."""
+        rows = self._read(
+            "reading a tournament",
+            "SELECT t.run_id, t.info, COUNT(g.uid) FROM tournaments t "
+            "LEFT JOIN games g ON g.tournament = t.id WHERE t.id = ? GROUP BY t.id",
+            (tournament_id,),
+        )
+        if not rows:
+            return None
+        run_id, info, games = rows[0]
+        return StoredTournament(tournament_id, str(run_id), json.loads(info), int(games))
+
+    def games_of(self, tournament_id: str) -> dict[str, GameLine]:
+        """One tournament's games, by game id."""
+        rows = self._read(
+            "reading games",
+            "SELECT line FROM games WHERE tournament = ? ORDER BY idx",
+            (tournament_id,),
+        )
+        lines = (GameLine.from_json(json.loads(line)) for (line,) in rows)
+        return {line.game: line for line in lines}
 
     def remove_tournament(self, tournament_id: str) -> int | None:
         """Take a tournament and its games out; the number of games, or None if it was not in."""
@@ -182,6 +253,10 @@ SCHEMA: tuple[tuple[str, ...], ...] = (
         " name TEXT PRIMARY KEY, token_hash TEXT NOT NULL, created DOUBLE PRECISION NOT NULL,"
         " revoked INTEGER NOT NULL DEFAULT 0)",
     ),
+    # 2: each tournament's identity, so that a name given again to another run is told
+    # apart from a resume (`arena.store.identity`); a store's rows from before are given
+    # theirs from the info they were added with (`identity_updates`).
+    ("ALTER TABLE tournaments ADD COLUMN run_id TEXT",),
 )
 """The statements that bring a store from each version to the next: SCHEMA[0] makes
 version 1 (the tables a store had before it kept a version, so such a store is
@@ -207,3 +282,16 @@ def migration(version: int, where: str) -> list[str]:
         else f"UPDATE schema_version SET version = {SCHEMA_VERSION}"
     )
     return [*steps, mark]
+
+
+UNIDENTIFIED = "SELECT id, info FROM tournaments WHERE run_id IS NULL"
+"""The tournaments kept before the store recorded identities (`identity_updates`)."""
+
+
+def identity_updates(rows: Sequence[Row]) -> list[Statement]:
+    """For the (id, info) of tournaments kept before the store recorded identities: the
+    statements that record each one's, from its info, as its folder's tournament.json has it."""
+    return [
+        ("UPDATE tournaments SET run_id = ? WHERE id = ?", (identity_of(json.loads(info)), tid))
+        for tid, info in rows
+    ]

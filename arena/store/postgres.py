@@ -20,10 +20,12 @@ from typing import Any
 from arena.store.address import shown
 from arena.store.league_store import (
     SCHEMA_VERSION,
+    UNIDENTIFIED,
     LeagueStore,
     Row,
     Statement,
     StoreError,
+    identity_updates,
     migration,
 )
 
@@ -66,6 +68,8 @@ class PostgresStore(LeagueStore):
             self._db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
             for sql in migration(self._version(), self.where):  # again, under the lock
                 self._db.execute(sql.encode())
+            for sql, params in identity_updates(self._db.execute(UNIDENTIFIED).fetchall()):
+                self._db.execute(_dialect(sql), params)
 
     def _version(self) -> int:
         """The store's schema version; 0 for a database the arena has not used yet."""

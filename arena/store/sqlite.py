@@ -9,10 +9,12 @@ from pathlib import Path
 from typing import Any
 
 from arena.store.league_store import (
+    UNIDENTIFIED,
     LeagueStore,
     Row,
     Statement,
     StoreError,
+    identity_updates,
     migration,
     rebuild_hint,
 )
@@ -55,6 +57,8 @@ class SqliteStore(LeagueStore):
             row = self._db.execute("SELECT MAX(version) FROM schema_version").fetchone()
             for sql in migration(row[0] or 0, self.where):
                 self._db.execute(sql)
+            for sql, params in identity_updates(self._db.execute(UNIDENTIFIED).fetchall()):
+                self._db.execute(sql, params)
 
     def close(self) -> None:
         self._db.close()

@@ -2,7 +2,7 @@
 
     results/<tournament>/
         tournament.json     config, ruleset, bots and their hashes, the seed's commitment
-                            (and the seed, once finished)
+                            (and the seed, once finished), the run id the league knows it by
         seed.secret         the seed, kept private until the end so a run can resume
         games.jsonl         one line per finished game, appended and fsynced as it ends
         replays/<game>.json every deal and action of the game

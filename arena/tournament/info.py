@@ -16,6 +16,7 @@ from typing import Any
 
 import engine
 from arena.records import Json, RecordError
+from arena.store import identity_of
 from arena.tournament.config import AbPlan, TournamentError
 from arena.tournament.schedule import Deals
 
@@ -92,6 +93,10 @@ class TournamentInfo:
     move_time: float
     seed_sha256: str
     status: RunStatus = RunStatus.RUNNING
+    run_id: str = ""
+    """Made at random when the folder is laid out: which run of its name this is, for the
+    league (empty in a folder from before; `identity` then reads it from the seed's
+    commitment and `created`)."""
     bots_dir: str | None = None
     """None when only remote bots play (on a league server)."""
     server: bool = False
@@ -134,6 +139,11 @@ class TournamentInfo:
     """Bots restarted after a crash (`--recover`), and how often."""
 
     @property
+    def identity(self) -> str:
+        """What tells this run from another of its name, as the league records it."""
+        return identity_of(self.to_json())
+
+    @property
     def played(self) -> bool:
         """Whether play began: the entrants are known and the schedule fixed."""
         return self.entrants is not None
@@ -170,6 +180,8 @@ class TournamentInfo:
             "seed_sha256": self.seed_sha256,
             "seed": self.seed,
         }
+        if self.run_id:
+            data["run_id"] = self.run_id
         if self.deals is not None:
             data["deals"] = self.deals.value
         if self.gauntlet is not None:
@@ -213,6 +225,7 @@ class TournamentInfo:
                 move_time=float(data["move_time"]),
                 seed_sha256=str(data.get("seed_sha256", "")),
                 status=RunStatus(data.get("status", RunStatus.RUNNING.value)),
+                run_id=str(data.get("run_id", "")),
                 bots_dir=data.get("bots_dir"),
                 server=bool(data.get("server", False)),
                 table_size=data.get("table_size"),

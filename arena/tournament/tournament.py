@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import secrets
 import shutil
 import tempfile
 import time
@@ -39,6 +40,7 @@ from arena.tournament.config import (
 )
 from arena.tournament.entrants import enter
 from arena.tournament.folder import ResultsError, TournamentFolder
+from arena.tournament.in_league import check_resume, refuse_taken_name
 from arena.tournament.info import RunStatus, TournamentInfo
 from arena.tournament.lineup import Lineup, own_referee
 from arena.tournament.lock import FolderBusyError, FolderLock
@@ -147,7 +149,7 @@ class Tournament:
                 )
             store = open_store(_league_of(info, self.config.league))
         try:
-            folder, info, lock = self._open(resume, venue is not None)
+            folder, info, lock = self._open(resume, venue is not None, store)
         except BaseException:
             store.close()
             raise
@@ -252,9 +254,10 @@ class Tournament:
             await hosts.close()
 
     def _open(
-        self, resume: Path | None, on_server: bool
+        self, resume: Path | None, on_server: bool, store: LeagueStore
     ) -> tuple[TournamentFolder, TournamentInfo, FolderLock]:
-        """The folder to play in, locked: `resume`, or a new one (or one that never began)."""
+        """The folder to play in, locked: `resume`, or a new one (or one that never began);
+        refused where the league holds another run of its name, or games it lacks."""
         if resume is not None:
             lock = FolderLock.take(resume)
             try:
@@ -264,8 +267,9 @@ class Tournament:
                     raise TournamentError(f"{resume} has already finished")
                 folder.repair()
                 folder.clean_tmp()
-                if info.played:  # a bad line is refused before any bot is started
-                    folder.finished(folder.schedule(info))
+                # A bad line, or a league that says otherwise, is refused before any bot starts.
+                lines = folder.finished(folder.schedule(info)).lines if info.played else ()
+                check_resume(store, resume, info, lines)
             except BaseException:
                 lock.release()
                 raise
@@ -282,6 +286,7 @@ class Tournament:
             jobs=cfg.jobs,
             move_time=cfg.move_time,
             seed_sha256=engine.commitment(seed),
+            run_id=secrets.token_hex(16),
             bots_dir=str(cfg.bots_dir.resolve()) if cfg.bots_dir is not None else None,
             server=on_server,
             table_size=cfg.table_size,
@@ -296,6 +301,8 @@ class Tournament:
             until_confident=cfg.until_confident,
         )
         root = cfg.out / tid
+        if not root.exists() or TournamentFolder(root).never_played():
+            refuse_taken_name(store, tid)  # (a folder that played is told to --resume below)
         cfg.out.mkdir(parents=True, exist_ok=True)
         try:
             root.mkdir()

@@ -1,5 +1,6 @@
 """Fixtures for the arena tests; the referee helpers live in referee_harness.py, the
-PostgreSQL server's in postgres_harness.py."""
+PostgreSQL server's in postgres_harness.py, the finished night the league's truth is checked
+against in truth_harness.py."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from pathlib import Path
 import pytest
 from postgres_harness import postgres_server, postgres_url  # noqa: F401 (fixtures)
 from referee_harness import Arena
+from truth_harness import night  # noqa: F401 (a fixture)
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ from league_harness import opened_databases
 
 from arena.protocol.faults import Fault, FaultKind, FaultRecord
 from arena.records import GameLine
-from arena.store import LeagueStore, SqliteStore, StoreError, open_store
+from arena.store import LeagueConflictError, LeagueStore, SqliteStore, StoreError, open_store
 
 
 def _line(game: str, index: int, ranking: list[str], faults: int = 0, pad: int = 0) -> GameLine:
@@ -50,7 +50,11 @@ def test_a_game_written_twice_counts_once(store: LeagueStore) -> None:
     assert store.add_game("t1", line) is True
     assert store.add_game("t1", line) is False
     other = dataclasses.replace(line, ranking=("b", "a"))
-    assert store.add_game("t1", other) is False  # the id decides
+    # Another record of the game is never kept nor dropped in silence: both are named.
+    with pytest.raises(
+        LeagueConflictError, match=r'game g1 of t1 .*ranking \["a","b"\] vs \["b","a"\]'
+    ):
+        store.add_game("t1", other)
     assert {line.game for _, line in store.lines(["t1"])} == {"g1"}
     assert store.tournaments() == [("t1", 1)]
     assert [line.ranking for _, line in store.lines()] == [("a", "b")]

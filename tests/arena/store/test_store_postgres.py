@@ -6,6 +6,8 @@ as StoreError, and a dropped connection made again.
 
 from __future__ import annotations
 
+import json
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -16,8 +18,16 @@ import pytest
 from postgres_harness import PostgresServer
 
 from arena.records import GameLine
-from arena.store import LeagueStore, StoreError, open_store, recorded, shown
-from arena.store.league_store import SCHEMA_VERSION
+from arena.store import (
+    LeagueConflictError,
+    LeagueStore,
+    StoreError,
+    identity_of,
+    open_store,
+    recorded,
+    shown,
+)
+from arena.store.league_store import SCHEMA, SCHEMA_VERSION
 
 psycopg = pytest.importorskip("psycopg", reason="pip install -e '.[dev]' (it has [postgres])")
 
@@ -59,8 +69,13 @@ def test_a_retried_write_from_another_connection_counts_once(postgres_url: str) 
         first.add_tournament("night", {})
         assert first.add_game("night", _line("g1", 0)) is True
         # The coordinator did not hear the commit (the connection broke) and writes it again.
-        assert retry.add_game("night", _line("g1", 0, ("b", "a"))) is False
+        assert retry.add_game("night", _line("g1", 0)) is False
         assert retry.tournaments() == [("night", 1)]
+        # Another record under its id is no retry: refused, naming both, the first kept.
+        with pytest.raises(
+            LeagueConflictError, match=r'g1 of night.*ranking \["a","b"\] vs \["b","a"\]'
+        ):
+            retry.add_game("night", _line("g1", 0, ("b", "a")))
         assert [line.ranking for _, line in first.lines()] == [("a", "b")]
     finally:
         first.close()
@@ -95,7 +110,7 @@ def test_two_coordinators_write_at_once_and_keep_the_order(postgres_url: str) ->
             for n in reversed(range(games)):  # in the order they finished, not the schedule's
                 winner = f"t{i}-g{n}"
                 store.add_game(f"night{i}", _line(f"g{n}", n, (winner, "z")))
-                store.add_game(f"night{i}", _line(f"g{n}", n, ("z", winner)))  # a retry, at once
+                store.add_game(f"night{i}", _line(f"g{n}", n, (winner, "z")))  # a retry, at once
         finally:
             store.close()
 
@@ -121,23 +136,62 @@ def test_a_store_of_a_newer_schema_is_refused(postgres_url: str) -> None:
         open_store(postgres_url)
 
 
-def test_a_sqlite_store_from_before_the_version_is_taken_in(tmp_path: Path) -> None:
-    league = tmp_path / "league.sqlite"
-    store = open_store(league)
-    store.add_tournament("old", {})
-    store.add_game("old", _line("g1", 0))
-    store.close()
-    import sqlite3
+OLD_INFO = {"id": "old", "seed_sha256": "ab" * 32, "created": 1700000000.25}
+"""A tournament as a store from before run ids kept it (its folder's tournament.json has
+no run_id either)."""
 
-    with sqlite3.connect(league) as db:  # as the arena left a store before it kept a version
-        db.execute("DROP TABLE schema_version")
+
+def _as_before(sql: Callable[[str], object], versioned: bool) -> None:
+    """The tables a store had before it recorded runs' identities, with one tournament."""
+    for statement in SCHEMA[0]:
+        sql(statement)
+    if versioned:  # version 1; a store from before that kept no version at all
+        sql("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+        sql("INSERT INTO schema_version (version) VALUES (1)")
+    sql(
+        f"INSERT INTO tournaments (id, started, info) VALUES ('old', 1.0, '{json.dumps(OLD_INFO)}')"
+    )
+    line = json.dumps(_line("g1", 0).to_json())
+    sql(f"INSERT INTO games (uid, tournament, idx, line) VALUES ('old/g1', 'old', 0, '{line}')")
+
+
+def _identities_taken_in(store: LeagueStore) -> None:
+    """The old tournament has its folder's identity: a resume of it goes on, another run of
+    its name is refused."""
+    held = store.tournament("old")
+    assert held is not None and (held.run_id, held.games) == (identity_of(OLD_INFO), 1)
+    store.add_tournament("old", dict(OLD_INFO, status="running"))  # its folder, resumed
+    with pytest.raises(LeagueConflictError, match="holds another run under the name 'old'"):
+        store.add_tournament("old", dict(OLD_INFO, run_id="f" * 32))
+    assert store.tournaments() == [("old", 1)]
+
+
+@pytest.mark.parametrize("versioned", [False, True])
+def test_a_sqlite_store_from_before_is_taken_in_with_its_identities(
+    tmp_path: Path, versioned: bool
+) -> None:
+    league = tmp_path / "league.sqlite"
+    with sqlite3.connect(league) as db:
+        _as_before(db.execute, versioned)
+    db.close()
     reopened = open_store(league)
     try:
-        assert reopened.tournaments() == [("old", 1)]
+        _identities_taken_in(reopened)
     finally:
         reopened.close()
     with sqlite3.connect(league) as db:
         assert db.execute("SELECT version FROM schema_version").fetchall() == [(SCHEMA_VERSION,)]
+    db.close()
+
+
+def test_a_postgres_store_from_before_is_taken_in_with_its_identities(postgres_url: str) -> None:
+    _as_before(lambda sql: _sql(postgres_url, sql), versioned=True)
+    store = open_store(postgres_url)
+    try:
+        _identities_taken_in(store)
+    finally:
+        store.close()
+    assert _sql(postgres_url, "SELECT version FROM schema_version") == [(SCHEMA_VERSION,)]
 
 
 @pytest.mark.parametrize(

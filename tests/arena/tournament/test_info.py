@@ -45,6 +45,7 @@ def test_a_run_in_every_state_reads_back_as_written() -> None:
     info.until_confident, info.unplayed = 0.9, ["u001-t000-r0"]
     info.until_confident_outcome = ConfidenceOutcome(0.9, "budget", 40, 40, [("beta", "gamma")])
     info.status, info.seed, info.finished = RunStatus.FINISHED, "ef" * 32, 1_700_000_100.0
+    info.run_id = "5e" * 16
     again = TournamentInfo.from_json(json.loads(json.dumps(info.to_json())))
     assert again == info
     assert again.players() == info.entrants and again.size() == 4
@@ -90,5 +91,21 @@ def test_every_field_is_written() -> None:
     info.ab, info.extra_bots = AbPlan("a", "b", 0.0, 40.0, 0.05, 0.05), ["/elsewhere/a"]
     info.until_confident, info.unplayed = 0.95, ["u001-t000-r0"]
     info.until_confident_outcome = ConfidenceOutcome(0.95, "separated", 18, 200, [])
+    info.run_id = "5e" * 16
     written = set(info.to_json())
     assert {f.name for f in dataclasses.fields(TournamentInfo)} == written
+
+
+def test_a_run_is_known_by_its_run_id_and_one_from_before_by_its_seed_and_start() -> None:
+    info = _info()
+    assert "run_id" not in info.to_json()  # a folder from before run ids
+    same = TournamentInfo.from_json(info.to_json() | {"status": "interrupted", "jobs": 1})
+    assert same.identity == info.identity  # what changes as it runs does not change it
+    for other in (
+        dataclasses.replace(info, seed_sha256="cd" * 32),
+        dataclasses.replace(info, created=info.created + 1),
+        dataclasses.replace(info, run_id="5e" * 16),
+    ):
+        assert other.identity != info.identity
+    new = dataclasses.replace(info, run_id="5e" * 16)
+    assert TournamentInfo.from_json(new.to_json()).identity == "5e" * 16
