@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 from engine import Ruleset
@@ -46,3 +49,40 @@ def test_no_document_links_outside_the_repository() -> None:
             resolved = (doc.parent / target).resolve()
             assert resolved.is_relative_to(ROOT), (doc, target)
             assert resolved.exists(), (doc, target)
+
+
+README = ROOT / "README.md"
+LEAGUE_NIGHT = ROOT / "docs" / "league-night.md"
+_OPTION = re.compile(r"--[a-z][a-z0-9-]*")
+TEST_COMMAND = (
+    'python3 -m venv .venv && .venv/bin/pip install -q -e ".[dev]" && .venv/bin/python -m pytest'
+)
+
+
+def test_the_readme_is_read_in_ten_minutes() -> None:
+    assert len(README.read_bytes()) <= 8 * 1024
+
+
+def test_ci_runs_the_readme_test_command_verbatim() -> None:
+    assert f"    {TEST_COMMAND}\n" in README.read_text()
+    assert f"\n{TEST_COMMAND}\n" in (ROOT / ".ci" / "run").read_text()
+
+
+def test_the_league_night_page_names_every_option_of_arena_run_and_no_other() -> None:
+    shown = subprocess.run(
+        [sys.executable, "-c", "from arena.cli.main import main; main(['run', '--help'])"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "COLUMNS": "200"},
+        check=False,
+    )
+    assert shown.returncode == 0, shown.stderr
+    helped = set(_OPTION.findall(shown.stdout)) - {"--help"}
+    table = "\n".join(
+        line.split("|")[1]
+        for line in LEAGUE_NIGHT.read_text().splitlines()
+        if line.startswith("| `--")
+    )
+    documented = set(_OPTION.findall(table))
+    assert sorted(helped - documented) == [], "in arena run --help, not in docs/league-night.md"
+    assert sorted(documented - helped) == [], "in docs/league-night.md, not in arena run --help"
