@@ -86,3 +86,14 @@ def test_the_league_night_page_names_every_option_of_arena_run_and_no_other() ->
     documented = set(_OPTION.findall(table))
     assert sorted(helped - documented) == [], "in arena run --help, not in docs/league-night.md"
     assert sorted(documented - helped) == [], "in docs/league-night.md, not in arena run --help"
+
+
+_INDEX_HINT = re.compile(r"""pip install (-\S+ )*['"]?perudo-arena|perudo-arena(-kit)?\[""")
+
+
+def test_every_install_hint_works_from_a_clone() -> None:
+    """The package is on no index: an extra comes from the clone, `pip install -e ".[web]"`."""
+    code = [p for part in ("arena", "engine", "kit") for p in (ROOT / part).rglob("*.py")]
+    for path in [*code, *_docs()]:
+        text = path.read_text(encoding="utf-8")
+        assert not _INDEX_HINT.search(text), (path, _INDEX_HINT.search(text))
