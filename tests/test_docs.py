@@ -97,3 +97,11 @@ def test_every_install_hint_works_from_a_clone() -> None:
     for path in [*code, *_docs()]:
         text = path.read_text(encoding="utf-8")
         assert not _INDEX_HINT.search(text), (path, _INDEX_HINT.search(text))
+
+
+def test_no_table_escapes_a_pipe_inside_code() -> None:
+    """A Git host shows `a\\|b` in a table's code as a|b, MkDocs as a\\|b: write {a,b} instead."""
+    for doc in _docs():
+        for number, line in enumerate(doc.read_text(encoding="utf-8").splitlines(), 1):
+            if line.startswith("|"):
+                assert not re.search(r"`[^`]*\\\|[^`]*`", line), (doc, number)
