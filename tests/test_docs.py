@@ -54,6 +54,10 @@ def test_no_document_links_outside_the_repository() -> None:
 README = ROOT / "README.md"
 LEAGUE_NIGHT = ROOT / "docs" / "league-night.md"
 _OPTION = re.compile(r"--[a-z][a-z0-9-]*")
+RUN_COMMAND = (
+    "python3 -m venv .venv && .venv/bin/pip install -q -e . "
+    "&& .venv/bin/arena run --bots sample_bots/"
+)
 TEST_COMMAND = (
     'python3 -m venv .venv && .venv/bin/pip install -q -e ".[dev]" && .venv/bin/python -m pytest'
 )
@@ -64,8 +68,14 @@ def test_the_readme_is_read_in_ten_minutes() -> None:
 
 
 def test_ci_runs_the_readme_test_command_verbatim() -> None:
-    assert f"    {TEST_COMMAND}\n" in README.read_text()
     assert f"\n{TEST_COMMAND}\n" in (ROOT / ".ci" / "run").read_text()
+
+
+def test_the_site_home_gives_the_readme_two_commands() -> None:
+    for page in (README, ROOT / "docs" / "index.md"):
+        text = page.read_text()
+        assert f"    {RUN_COMMAND}\n" in text, page
+        assert f"    {TEST_COMMAND}\n" in text, page
 
 
 def test_the_league_night_page_names_every_option_of_arena_run_and_no_other() -> None:
