@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 from engine import Ruleset
@@ -46,3 +49,69 @@ def test_no_document_links_outside_the_repository() -> None:
             resolved = (doc.parent / target).resolve()
             assert resolved.is_relative_to(ROOT), (doc, target)
             assert resolved.exists(), (doc, target)
+
+
+README = ROOT / "README.md"
+LEAGUE_NIGHT = ROOT / "docs" / "league-night.md"
+_OPTION = re.compile(r"--[a-z][a-z0-9-]*")
+RUN_COMMAND = (
+    "python3 -m venv .venv && .venv/bin/pip install -q -e . "
+    "&& .venv/bin/arena run --bots sample_bots/"
+)
+TEST_COMMAND = (
+    'python3 -m venv .venv && .venv/bin/pip install -q -e ".[dev]" && .venv/bin/python -m pytest'
+)
+
+
+def test_the_readme_is_read_in_ten_minutes() -> None:
+    assert len(README.read_bytes()) <= 8 * 1024
+
+
+def test_ci_runs_the_readme_test_command_verbatim() -> None:
+    assert f"\n{TEST_COMMAND}\n" in (ROOT / ".ci" / "run").read_text()
+
+
+def test_the_site_home_gives_the_readme_two_commands() -> None:
+    for page in (README, ROOT / "docs" / "index.md"):
+        text = page.read_text()
+        assert f"    {RUN_COMMAND}\n" in text, page
+        assert f"    {TEST_COMMAND}\n" in text, page
+
+
+def test_the_league_night_page_names_every_option_of_arena_run_and_no_other() -> None:
+    shown = subprocess.run(
+        [sys.executable, "-c", "from arena.cli.main import main; main(['run', '--help'])"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "COLUMNS": "200"},
+        check=False,
+    )
+    assert shown.returncode == 0, shown.stderr
+    helped = set(_OPTION.findall(shown.stdout)) - {"--help"}
+    table = "\n".join(
+        line.split("|")[1]
+        for line in LEAGUE_NIGHT.read_text().splitlines()
+        if line.startswith("| `--")
+    )
+    documented = set(_OPTION.findall(table))
+    assert sorted(helped - documented) == [], "in arena run --help, not in docs/league-night.md"
+    assert sorted(documented - helped) == [], "in docs/league-night.md, not in arena run --help"
+
+
+_INDEX_HINT = re.compile(r"""pip install (-\S+ )*['"]?perudo-arena|perudo-arena(-kit)?\[""")
+
+
+def test_every_install_hint_works_from_a_clone() -> None:
+    """The package is on no index: an extra comes from the clone, `pip install -e ".[web]"`."""
+    code = [p for part in ("arena", "engine", "kit") for p in (ROOT / part).rglob("*.py")]
+    for path in [*code, *_docs()]:
+        text = path.read_text(encoding="utf-8")
+        assert not _INDEX_HINT.search(text), (path, _INDEX_HINT.search(text))
+
+
+def test_no_table_escapes_a_pipe_inside_code() -> None:
+    """A Git host shows `a\\|b` in a table's code as a|b, MkDocs as a\\|b: write {a,b} instead."""
+    for doc in _docs():
+        for number, line in enumerate(doc.read_text(encoding="utf-8").splitlines(), 1):
+            if line.startswith("|"):
+                assert not re.search(r"`[^`]*\\\|[^`]*`", line), (doc, number)

@@ -189,7 +189,7 @@ def _bench_web(args: argparse.Namespace, console: Console) -> int:
     except ImportError as error:
         raise WebError(
             f"bench --web needs the web extra ({error.name} is missing): "
-            'pip install "perudo-arena[web]"'
+            'pip install -e ".[web]" (run in the clone)'
         ) from None
 
     def say(text: str) -> None:

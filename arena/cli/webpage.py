@@ -1,6 +1,6 @@
 """`--web`: the live page beside a run (or a league server), and the HTML replays after it.
 
-The web server is an optional extra (`pip install "perudo-arena[web]"`): it
+The web server is an optional extra (`pip install -e ".[web]"`, run in the clone): it
 is loaded only when `--web` asks for it, and its absence is said in one line.
 """
 
@@ -46,7 +46,8 @@ async def serving(
         from arena.web.server import WebServer
     except ImportError as error:
         raise WebError(
-            f'--web needs the web extra ({error.name} is missing): pip install "perudo-arena[web]"'
+            f"--web needs the web extra ({error.name} is missing): "
+            'pip install -e ".[web]" (run in the clone)'
         ) from None
     server = WebServer(spectator, where)
     url = await server.start()

@@ -1,7 +1,7 @@
 """Ray, loaded only when a run asks for a cluster, and the one error of this part.
 
-Ray is an optional extra (`perudo-arena[cluster]`): a one-machine night never
-imports it, and a machine without it is told how to get it.
+Ray is an optional extra (`pip install -e ".[cluster]"`, run in the clone): a one-machine
+night never imports it, and a machine without it is told how to get it.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from types import ModuleType
 
 from arena.errors import ArenaError
 
-INSTALL = "install the cluster extra: pip install 'perudo-arena[cluster]'"
+INSTALL = 'install the cluster extra: pip install -e ".[cluster]" (run in the clone)'
 
 
 class ClusterError(ArenaError):

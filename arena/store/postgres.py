@@ -34,7 +34,7 @@ try:
 except ImportError:  # pragma: no cover - the [postgres] extra is in [dev]
     raise StoreError(
         "a postgresql:// league needs psycopg, which is not installed: "
-        "pip install 'perudo-arena[postgres]'"
+        'pip install -e ".[postgres]" (run in the clone)'
     ) from None
 
 CONNECT_TIMEOUT_S = 10

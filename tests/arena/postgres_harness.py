@@ -68,7 +68,7 @@ def postgres_server() -> Iterator[PostgresServer]:
     folder = binaries()
     if folder is None:
         pytest.skip("no PostgreSQL binaries (initdb, pg_ctl): apt-get install postgresql")
-    pytest.importorskip("psycopg", reason="pip install -e '.[postgres]'")
+    pytest.importorskip("psycopg", reason='pip install -e ".[postgres]"')
     as_user: list[str] = []
     root = Path(tempfile.mkdtemp(prefix="perudo-pg-"))  # under /tmp: the postgres user reaches it
     if os.geteuid() == 0:

@@ -13,7 +13,7 @@ from arena.cluster.connect import ClusterError, ray_address, ray_module
 
 def test_without_ray_the_cluster_extra_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "ray", None)  # as where it is not installed
-    with pytest.raises(ClusterError, match=r"pip install 'perudo-arena\[cluster\]'"):
+    with pytest.raises(ClusterError, match=r'pip install -e "\.\[cluster\]" \(run in the clone\)'):
         ray_module()
 
 

@@ -25,7 +25,7 @@ from arena.tournament.tournament import Tournament
 
 LIMIT_S = 120
 
-psycopg = pytest.importorskip("psycopg", reason="pip install -e '.[dev]' (it has [postgres])")
+psycopg = pytest.importorskip("psycopg", reason='pip install -e ".[dev]" (it has [postgres])')
 
 
 def _run(url: str, bots: Path, out: Path, name: str, games: int) -> subprocess.Popen[str]:

@@ -29,7 +29,7 @@ from arena.store import (
 )
 from arena.store.league_store import SCHEMA, SCHEMA_VERSION
 
-psycopg = pytest.importorskip("psycopg", reason="pip install -e '.[dev]' (it has [postgres])")
+psycopg = pytest.importorskip("psycopg", reason='pip install -e ".[dev]" (it has [postgres])')
 
 
 def _line(game: str, index: int, ranking: tuple[str, ...] = ("a", "b")) -> GameLine:
@@ -291,7 +291,7 @@ def test_without_psycopg_a_postgres_league_says_what_to_install() -> None:
         [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True
     )
     assert "needs psycopg" in done.stdout
-    assert "pip install 'perudo-arena[postgres]'" in done.stdout
+    assert 'pip install -e ".[postgres]" (run in the clone)' in done.stdout
 
 
 @pytest.mark.parametrize(
