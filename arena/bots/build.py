@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import signal
 from pathlib import Path
 
@@ -33,6 +34,25 @@ async def _end_tree(process: asyncio.subprocess.Process, group: BotGroup | None)
     if group is not None:
         group.kill()
     await process.wait()
+
+
+DISK_LOOK = 0.2
+"""Seconds between two looks at the free space of a build's disks: a build writing a
+GB a second takes 200 MB past the floor at most, which the floor leaves room for."""
+
+
+async def _disk_guard(paths: list[Path], floor_mb: int) -> str:
+    """Why the build must stop, once a disk it writes has less than `floor_mb` free."""
+    floor = floor_mb * 1024 * 1024
+    while True:
+        for path in paths:
+            try:
+                disk = os.statvfs(path)
+            except OSError:
+                continue  # a cache not made yet: its disk is looked at once it is
+            if disk.f_bavail * disk.f_frsize < floor:
+                return f"the disk of {path}, which it writes, has less than {floor_mb} MiB free"
+        await asyncio.sleep(DISK_LOOK)
 
 
 async def run_build(
@@ -82,18 +102,25 @@ async def run_build(
             return f"the build command cannot start: {error}"
         assert process.stdout is not None
         draining = asyncio.ensure_future(drain.run(process.stdout))
+        disks = [spec.path, *(cache for cache, _ in tools.writable)]
+        waiting = asyncio.ensure_future(process.wait())
+        guard = asyncio.ensure_future(_disk_guard(disks, limits.build_disk_floor_mb))
         try:
-            code = await asyncio.wait_for(process.wait(), timeout)
-        except TimeoutError:
-            code = None
+            await asyncio.wait({waiting, guard}, timeout=timeout, return_when="FIRST_COMPLETED")
+            code = waiting.result() if waiting.done() else None
+            full = guard.result() if guard.done() else None
         finally:
+            guard.cancel()
             await _end_tree(process, group)
+            await waiting  # done with the tree
             # The tree is gone, so the pipe is closed; a writer that escaped it is not waited for.
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(draining, 2.0)
     finally:
         if group is not None:
             group.remove()
+    if full is not None and code != 0:
+        return f"the build was stopped: {full}"
     if code is None:
         return f"the build took longer than {timeout:.0f} s"
     if code != 0:

@@ -226,6 +226,29 @@ def test_a_flooding_build_is_capped_and_the_arena_goes_on(tmp_path: Path) -> Non
     assert dropped > 15 * cap and len(text) == cap + len(cut)
 
 
+def test_a_build_filling_its_disk_is_stopped_at_the_floor(tmp_path: Path) -> None:
+    """The build writes its folder a megabyte at a time for as long as it is let. The
+    floor is put 64 MiB below the disk's free space, so the build is stopped near it: the
+    disk is never filled, whatever else shares it."""
+    bots = _field(tmp_path, "disk_filler")
+    folder = bots / "disk_filler"
+    disk = os.statvfs(folder)
+    free_mb = disk.f_bavail * disk.f_frsize // (1024 * 1024)
+    limits = ResourceLimits(build_disk_floor_mb=free_mb - 64)
+    confinement = Confinement(SANDBOX)
+    log = tmp_path / "filler.build.log"
+    failure = _within(
+        lambda: asyncio.run(run_build(_spec(folder), {}, log, limits, confinement)), limit=600
+    )
+    written = sum(1 for p in folder.iterdir() if p.name.startswith("junk"))
+    print(f"disk filler: stopped after {written} MiB of its own files")
+    assert failure is not None
+    assert failure.startswith(f"the build was stopped: the disk of {folder}"), failure
+    assert failure.endswith(f"has less than {free_mb - 64} MiB free")
+    assert written < 100_000  # stopped long before it was done
+    assert not buildstamp.current(_spec(folder))
+
+
 @pytest.mark.slow
 def test_a_night_its_next_run_and_check_bot_write_nothing_through_a_build(
     tmp_path: Path,
