@@ -33,7 +33,7 @@ class ResourceLimits:
     """The bot's writable /tmp in the sandbox; without it, the largest file it may write."""
     build_timeout: float = 900.0
     build_scratch_mb: int = 1024
-    build_disk_floor_mb: int = 1024
+    build_disk_floor_mb: int = 256
     """Free space a build must leave on each disk it writes (its folder's, its caches'):
     a build that takes a disk below it is stopped, before the results and the league,
     which often share that disk, have no room left."""
