@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from tournament_harness import Quiet
 
+import arena.kit.clock as kit_clock
 from arena.bots.sandbox import SandboxMode
 from arena.tournament.config import TournamentConfig
 from arena.tournament.tournament import Tournament
@@ -85,3 +86,20 @@ def test_a_kit_policy_is_told_the_time_left_and_its_bank(tmp_path: Path) -> None
     banks = {s["bank_left_ms"] for s in every}
     assert min(banks) == 2000  # each game's first decision: the whole bank
     assert max(banks) > 2000  # later ones: the increments paid in
+
+
+def test_the_time_remaining_counts_down_from_when_the_request_was_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    now = [100.0]
+    monkeypatch.setattr(kit_clock.time, "monotonic", lambda: now[0])
+    clock = kit_clock.DecisionClock(
+        time_left_ms=1500, bank_left_ms=500, move_time_ms=1000, increment_ms=0, received=100.0
+    )
+    assert clock.remaining() == pytest.approx(1.5)
+    now[0] = 100.4
+    assert clock.remaining() == pytest.approx(1.1)
+    now[0] = 101.5
+    assert clock.remaining() == 0.0
+    now[0] = 103.0  # past its time: never below zero
+    assert clock.remaining() == 0.0
