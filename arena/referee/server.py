@@ -209,12 +209,14 @@ class Referee:
             self.lobby.crash_probes.get(hello.name),
             self.lag,
         )
-        session.token_hash = token_hash(hello.token)
-        self._find_cpu(session, context.peer())
         try:
-            joined = await self._welcome(session, context)
+            session.token_hash = token_hash(hello.token)
+            self._find_cpu(session, context.peer())
+            joined = await self._welcome(session)
         finally:
             self._opening.discard(session)
+            if not self.lobby.has(session):  # its place is still held: never joined
+                self.lobby.release(session.name)
         if not joined:
             return
         try:
@@ -241,12 +243,9 @@ class Referee:
         session.measure_cpu(root if holder is None else holder, tree=holder is None)
         self._opening.add(session)
 
-    async def _welcome(
-        self,
-        session: Session,
-        context: grpc.aio.ServicerContext,  # type: ignore[type-arg]
-    ) -> bool:
-        """Welcome the session and add it to the lobby; False if it is not there to play."""
+    async def _welcome(self, session: Session) -> bool:
+        """Welcome the session and add it to the lobby, in the place its admission held;
+        False if it is not there to play."""
         welcome = pb.Welcome(
             session_id=session.session_id,
             protocol_version=wire.PROTOCOL_VERSION,
@@ -260,11 +259,7 @@ class Referee:
         )
         if not welcomed:
             return False
-        try:
-            await self.lobby.add(session)
-        except RefusalError as refusal:
-            await context.abort(refusal.code, refusal.detail)
-            return False
+        await self.lobby.add(session)
         return True
 
     async def _first_message(self, context: grpc.aio.ServicerContext) -> bytes | object:  # type: ignore[type-arg]
