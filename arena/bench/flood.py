@@ -36,8 +36,6 @@ from arena.referee.pool import Lobby
 from arena.referee.server import Referee, ServerLimits
 
 MIB = 1024 * 1024
-SETTLE = 3.0
-"""Seconds after the flood ends before the memory left is read."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +50,8 @@ class FloodSetup:
     games: int = 2
     """Honest games at once."""
     move_time: float = 1.0
+    settle: float = 3.0
+    """Seconds after the flood ends before the memory left is read."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,12 +65,15 @@ class FloodFigures:
     """Faults charged to the honest bots, by kind (none is the only right answer)."""
     flood: dict[str, object] = field(default_factory=dict)
     """The flooder's own account: streams opened, and how they ended."""
+    settle: float = 0.0
+    """Seconds after the flood when `after_mib` was read."""
 
     def to_json(self) -> dict[str, object]:
         return {
             "rss_before_mib": round(self.before_mib, 1),
             "rss_peak_mib": round(self.peak_mib, 1),
             "rss_after_mib": round(self.after_mib, 1),
+            "after_seconds": self.settle,
             "honest_decisions": self.decisions,
             "honest_faults": self.honest_faults,
             "flood": self.flood,
@@ -87,7 +90,7 @@ class FloodFigures:
             f"{limits.max_streams} streams at once, {budget // MIB} MiB in flight at most",
             f"arena resident memory: {self.before_mib:.0f} MiB before the flood, "
             f"peak {self.peak_mib:.0f} MiB during it (target under 500), "
-            f"{self.after_mib:.0f} MiB {SETTLE:g} s after it",
+            f"{self.after_mib:.0f} MiB {self.settle:g} s after it",
             f"honest bots: {self.decisions} decisions during the flood, "
             f"{sum(self.honest_faults.values())} faults {dict(self.honest_faults) or ''}".rstrip(),
             f"flood: {opened} streams opened; how they ended:",
@@ -186,7 +189,7 @@ async def measure(setup: FloodSetup, logs: Path) -> FloodFigures:
             start = play.decisions
             flood = await _flood(setup, [f"unix:{socket}", f"127.0.0.1:{port}"])
             during = play.decisions - start
-            await asyncio.sleep(SETTLE)
+            await asyncio.sleep(setup.settle)
             peak, after = _status("VmHWM"), _status("VmRSS")
             play.running = False
             await workers
@@ -195,7 +198,7 @@ async def measure(setup: FloodSetup, logs: Path) -> FloodFigures:
         await asyncio.gather(*(p.stop(grace=2) for p in processes))
         socket.unlink(missing_ok=True)
         private.rmdir()
-    return FloodFigures(before, peak, after, during, dict(play.faults), flood)
+    return FloodFigures(before, peak, after, during, dict(play.faults), flood, setup.settle)
 
 
 def run_flood(setup: FloodSetup, logs: Path) -> FloodFigures:

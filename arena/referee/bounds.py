@@ -20,8 +20,10 @@ grpc applies it, before it buffers:
 - no BDP probing, frames of the HTTP/2 minimum, and a fixed window
   (`STREAM_WINDOW`): the referee's messages are small, wider windows would buy
   no speed;
-- a connection carries at most a bot's sessions and `SPARE_STREAMS` more (a bot
-  dials one connection for all its sessions; the client queues the rest);
+- a connection carries at most as many streams as a bot may ask sessions for
+  (`BOT_SESSIONS`, or the referee's cap if higher) and `SPARE_STREAMS` more: a
+  bot dials one connection for all its sessions, and one asking for more than
+  the referee's cap is told so by the referee, not refused by HTTP/2;
 - streams open at once, from everyone together, are capped
   (`ServerLimits.max_streams`): grpc refuses one more at once with
   RESOURCE_EXHAUSTED "Concurrent RPC limit exceeded!". That cap times the
@@ -45,6 +47,10 @@ referee's messages, and grpc opens it further for one it is reading."""
 MAX_FRAME = 16 * 1024
 """The HTTP/2 minimum frame size, which grpc would otherwise grow with BDP probing."""
 
+BOT_SESSIONS = 64
+"""The most sessions a bot.toml may ask for: a bot opens them all on one connection
+(and is refused, with the reason, past the referee's own cap)."""
+
 SPARE_STREAMS = 8
 """Streams a connection may carry beyond one bot's sessions: a session ending while its
 replacement opens."""
@@ -67,5 +73,5 @@ def server_options(max_message_bytes: int, sessions_per_bot: int) -> list[tuple[
         ("grpc.http2.bdp_probe", 0),
         ("grpc.http2.lookahead_bytes", STREAM_WINDOW),
         ("grpc.http2.max_frame_size", MAX_FRAME),
-        ("grpc.max_concurrent_streams", sessions_per_bot + SPARE_STREAMS),
+        ("grpc.max_concurrent_streams", max(BOT_SESSIONS, sessions_per_bot) + SPARE_STREAMS),
     ]
