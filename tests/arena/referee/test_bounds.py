@@ -9,6 +9,8 @@ from referee_harness import Arena, run, until
 
 from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
 from arena.referee import bounds
+from arena.referee.reply import REASON_CHARS
+from arena.referee.server import ServerLimits
 
 BOT = "bot"
 
@@ -62,3 +64,18 @@ def test_the_bounds_cover_a_bot_with_the_most_sessions() -> None:
     assert options["grpc.http2.bdp_probe"] == 0
     wide = dict(bounds.server_options(16 * 1024, sessions_per_bot=200))
     assert wide["grpc.max_concurrent_streams"] > 200
+
+
+def test_the_largest_legitimate_messages_are_far_under_the_limits() -> None:
+    """A Hello as the kit sends it at the longest name, and a bid at the widest numbers with
+    the longest reason the referee keeps (in four-byte characters): about 1.2 KiB."""
+    hello = pb.Hello(name="n" * 40, token="t" * 32, protocol_version=1, bot_version="n" * 40)
+    bid = pb.Action(kind=pb.ACTION_KIND_BID, count=2**32 - 1, face=6)
+    reply = pb.ActionReply(request_id=2**64 - 1, action=bid, reason="\U0001f600" * REASON_CHARS)
+    largest = max(
+        len(pb.BotMessage(hello=hello).SerializeToString()),
+        len(pb.BotMessage(reply=reply).SerializeToString()),
+    )
+    limit = ServerLimits().max_message_bytes
+    print(f"largest legitimate message {largest} bytes; the referee's limit {limit}")
+    assert 8 * largest < limit < bounds.grpc_message_limit(limit)
