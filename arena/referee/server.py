@@ -3,9 +3,9 @@
 The servicer is thin. Messages arrive as raw bytes and are decoded by the
 session, so a garbled message becomes a typed fault instead of a torn-down
 call. The message size limit is the referee's own: grpc lets through messages
-up to a larger one (see `bounds`) so that an oversized reply is seen, and
-faulted as a malformed message, instead of ending the stream as if the bot had
-hung up.
+up to twice as long (see `bounds`) so that a reply a little too long is seen,
+and faulted as a malformed message, instead of ending the stream as if the bot
+had hung up; past that, grpc refuses it unread, with its own reason.
 
 Nobody can exhaust the referee's descriptors or its memory: streams still
 waiting for their Hello are capped per peer and overall, connections are
