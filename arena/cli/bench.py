@@ -90,6 +90,34 @@ def add_command(commands: Any) -> None:
         help="instead: real nights of N instant bots each, the time to their first game and "
         "from a Ctrl-C to the exit, side by side (e.g. 100,250,500)",
     )
+    flood = bench.add_argument_group("a Hello flood against the referee (--flood)")
+    flood.add_argument(
+        "--flood",
+        action="store_true",
+        help="the arena's memory and its honest bots while a hostile process floods the "
+        "referee with huge Hellos, instead",
+    )
+    flood.add_argument(
+        "--flood-seconds", type=validate.seconds, default=30.0, help="the flood's length"
+    )
+    flood.add_argument(
+        "--flood-connections",
+        type=validate.int_at_least(1),
+        default=32,
+        help="connections, half on the Unix socket and half on the TCP port (default 32)",
+    )
+    flood.add_argument(
+        "--flood-streams",
+        type=validate.int_at_least(1),
+        default=16,
+        help="streams kept open on each connection (default 16)",
+    )
+    flood.add_argument(
+        "--flood-message-bytes",
+        type=validate.int_at_least(0),
+        default=4 * 1024 * 1024 - 1024,
+        help="each stream's first message (default just under 4 MiB; 0: streams that say nothing)",
+    )
     timing = bench.add_argument_group("fair timing under load (--timing)")
     timing.add_argument(
         "--timing",
@@ -130,6 +158,8 @@ def cmd_bench(args: argparse.Namespace, console: Console) -> int:
         return _bench_web(args, console)
     if args.cluster:
         return _bench_cluster(args, console)
+    if args.flood:
+        return _bench_flood(args, console)
     with tempfile.TemporaryDirectory(prefix="arena-bench-") as logs:
         figures = bench.run(
             args.seconds,
@@ -218,6 +248,27 @@ def _bench_cluster(args: argparse.Namespace, console: Console) -> int:
         print(json.dumps(result.to_json(), indent=2))
         return 0
     for line in result.lines():
+        console.print(line, highlight=False, markup=False)
+    return 0
+
+
+def _bench_flood(args: argparse.Namespace, console: Console) -> int:
+    import tempfile
+
+    from arena.bench.flood import FloodSetup, run_flood
+
+    setup = FloodSetup(
+        seconds=args.flood_seconds,
+        connections=args.flood_connections,
+        streams=args.flood_streams,
+        message_bytes=args.flood_message_bytes,
+    )
+    with tempfile.TemporaryDirectory(prefix="arena-bench-") as logs:
+        figures = run_flood(setup, Path(logs))
+    if args.json:
+        print(json.dumps(figures.to_json(), indent=2))
+        return 0
+    for line in figures.lines():
         console.print(line, highlight=False, markup=False)
     return 0
 

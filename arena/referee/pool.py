@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections import defaultdict, deque
+from collections import Counter, defaultdict, deque
 from collections.abc import Iterable
 
 import grpc
@@ -34,6 +34,8 @@ class Lobby:
         self.tokens = tokens
         self.max_sessions_per_bot = max_sessions_per_bot
         self._sessions: dict[str, list[Session]] = defaultdict(list)
+        self._held: Counter[str] = Counter()
+        """Places taken by admitted sessions not yet added (their Welcome is on its way)."""
         self._free: dict[str, deque[Session]] = defaultdict(deque)
         self._changed = asyncio.Condition()
         self.crash_probes: dict[str, ExitProbe] = {}
@@ -42,7 +44,13 @@ class Lobby:
         """Per bot name: the process the arena started, whose sessions' CPU time is sampled."""
 
     def admit(self, name: str, token: str) -> None:
-        """Raise `RefusalError` unless `name` may open one more session with `token`."""
+        """Hold a place for one more session of `name`, or raise `RefusalError`.
+
+        The place is taken here, in the same step as the check, so that Hellos
+        arriving together cannot all pass before any is counted: a session is
+        refused before its Welcome or never. The holder either `add`s the
+        session or `release`s the place.
+        """
         if not self.tokens.knows(name):
             raise RefusalError(
                 grpc.StatusCode.PERMISSION_DENIED, f"no bot named {name!r} is registered here"
@@ -50,25 +58,32 @@ class Lobby:
         if not self.tokens.check(name, token):
             raise RefusalError(grpc.StatusCode.UNAUTHENTICATED, f"wrong token for bot {name!r}")
         self._check_room(name)
+        self._held[name] += 1
+
+    def release(self, name: str) -> None:
+        """Give up a place `admit` held, for a session that never joined."""
+        self._held[name] -= 1
+        if self._held[name] <= 0:
+            del self._held[name]
 
     def _check_room(self, name: str) -> None:
-        if len(self._sessions[name]) >= self.max_sessions_per_bot:
+        if len(self._sessions[name]) + self._held[name] >= self.max_sessions_per_bot:
             raise RefusalError(
                 grpc.StatusCode.RESOURCE_EXHAUSTED,
                 f"bot {name!r} already has {self.max_sessions_per_bot} sessions open, the limit",
             )
 
     async def add(self, session: Session) -> None:
-        """Register an admitted session; `RefusalError` if its bot has no room left.
-
-        The limit is checked again here, where nothing can interleave: Hellos
-        that arrive together all pass `admit` before any of them is added.
-        """
+        """Register an admitted session, in the place `admit` held for it."""
         async with self._changed:
-            self._check_room(session.name)
+            self.release(session.name)
             self._sessions[session.name].append(session)
             self._free[session.name].append(session)
             self._changed.notify_all()
+
+    def has(self, session: Session) -> bool:
+        """Whether `session` was added (and not yet removed)."""
+        return session in self._sessions[session.name]
 
     async def remove(self, session: Session) -> None:
         async with self._changed:

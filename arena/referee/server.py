@@ -3,13 +3,14 @@
 The servicer is thin. Messages arrive as raw bytes and are decoded by the
 session, so a garbled message becomes a typed fault instead of a torn-down
 call. The message size limit is the referee's own: grpc lets through messages
-up to a larger ceiling (`GRPC_MESSAGE_CEILING`) so that an oversized reply is
-seen, and faulted as a malformed message, instead of ending the stream as if
-the bot had hung up.
+up to twice as long (see `bounds`) so that a reply a little too long is seen,
+and faulted as a malformed message, instead of ending the stream as if the bot
+had hung up; past that, grpc refuses it unread, with its own reason.
 
-Nobody can exhaust the referee's descriptors: streams still waiting for their
-Hello are capped per peer and overall, connections are capped below the
-open-files limit with headroom kept for the results, and idle ones are closed.
+Nobody can exhaust the referee's descriptors or its memory: streams still
+waiting for their Hello are capped per peer and overall, connections are
+capped below the open-files limit with headroom kept for the results, idle
+ones are closed, and what grpc may buffer for them is bounded (`bounds`).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from arena.errors import ArenaError
 from arena.protocol import wire
 from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
 from arena.protocol.faults import FaultKind
-from arena.referee import cputime
+from arena.referee import bounds, cputime
 from arena.referee.auth import token_hash
 from arena.referee.loop_lag import LoopLag
 from arena.referee.pool import Lobby, RefusalError
@@ -37,9 +38,6 @@ from arena.referee.session import Session
 SERVICE = "perudo.v1.RefereeService"
 
 _EOF = grpc.aio.EOF  # type: ignore[attr-defined]  # missing from the stubs
-
-GRPC_MESSAGE_CEILING = 4 * 1024 * 1024
-"""The largest message grpc itself lets through (its default); past it a stream just ends."""
 
 QUIET = 0.1
 """Seconds without a message that tell a refused bot has stopped sending."""
@@ -64,6 +62,9 @@ class ServerLimits:
     """Streams waiting for their Hello, from one address; more wait their turn."""
     idle_connection: float = 30.0
     """Seconds a connection with no stream open is kept."""
+    max_streams: int = 4096
+    """Streams open at once, sessions and all, from everyone: grpc refuses one more
+    (the global budget for bytes in flight, see `bounds`)."""
 
 
 def max_connections(headroom: int = DESCRIPTOR_HEADROOM) -> int:
@@ -117,21 +118,18 @@ class Referee:
         return the port (useful with port 0)."""
         limits = self.limits
         server = grpc.aio.server(
+            maximum_concurrent_rpcs=limits.max_streams,
             options=[
-                (
-                    "grpc.max_receive_message_length",
-                    max(GRPC_MESSAGE_CEILING, limits.max_message_bytes),
-                ),
+                *bounds.server_options(limits.max_message_bytes, self.lobby.max_sessions_per_bot),
                 # Two referees on one port would split the bots between them: fail instead.
                 ("grpc.so_reuseport", 0),
-                ("grpc.max_concurrent_streams", 256),
                 ("grpc.keepalive_permit_without_calls", 0),
                 ("grpc.http2.min_ping_interval_without_data_ms", 10_000),
                 ("grpc.http2.max_ping_strikes", 3),
                 ("grpc.max_connection_idle_ms", round(limits.idle_connection * 1000)),
                 ("grpc.max_allowed_incoming_connections", max_connections()),
                 ("grpc.server_handshake_timeout_ms", round(limits.hello_timeout * 1000)),
-            ]
+            ],
         )
         handler = grpc.method_handlers_generic_handler(
             SERVICE,
@@ -209,12 +207,14 @@ class Referee:
             self.lobby.crash_probes.get(hello.name),
             self.lag,
         )
-        session.token_hash = token_hash(hello.token)
-        self._find_cpu(session, context.peer())
         try:
-            joined = await self._welcome(session, context)
+            session.token_hash = token_hash(hello.token)
+            self._find_cpu(session, context.peer())
+            joined = await self._welcome(session)
         finally:
             self._opening.discard(session)
+            if not self.lobby.has(session):  # its place is still held: never joined
+                self.lobby.release(session.name)
         if not joined:
             return
         try:
@@ -241,12 +241,9 @@ class Referee:
         session.measure_cpu(root if holder is None else holder, tree=holder is None)
         self._opening.add(session)
 
-    async def _welcome(
-        self,
-        session: Session,
-        context: grpc.aio.ServicerContext,  # type: ignore[type-arg]
-    ) -> bool:
-        """Welcome the session and add it to the lobby; False if it is not there to play."""
+    async def _welcome(self, session: Session) -> bool:
+        """Welcome the session and add it to the lobby, in the place its admission held;
+        False if it is not there to play."""
         welcome = pb.Welcome(
             session_id=session.session_id,
             protocol_version=wire.PROTOCOL_VERSION,
@@ -260,11 +257,7 @@ class Referee:
         )
         if not welcomed:
             return False
-        try:
-            await self.lobby.add(session)
-        except RefusalError as refusal:
-            await context.abort(refusal.code, refusal.detail)
-            return False
+        await self.lobby.add(session)
         return True
 
     async def _first_message(self, context: grpc.aio.ServicerContext) -> bytes | object:  # type: ignore[type-arg]

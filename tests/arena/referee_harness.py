@@ -125,12 +125,14 @@ class Arena:
         goodbye_grace: float = 0.5,
         max_message_bytes: int = 16 * 1024,
         max_sessions_per_bot: int = 16,
+        max_streams: int = ServerLimits().max_streams,
     ) -> AsyncIterator[Arena]:
         self.limits = ServerLimits(
             max_message_bytes=max_message_bytes,
             hello_timeout=hello_timeout,
             goodbye_grace=goodbye_grace,
             move_time=move_time,
+            max_streams=max_streams,
         )
         self.lobby = Lobby(self.book, max_sessions_per_bot=max_sessions_per_bot)
         self.referee = Referee(self.lobby, self.limits)

@@ -9,7 +9,8 @@ BOT_AT (counted from 1), where BOT_MODE decides:
   dudo_count   a dudo that carries a count and a face
   halfclose    close its side of the stream (done_writing) and answer nothing
   cancel       cancel the call outright
-  oversize     a reply of about 1 MiB, far over the message size limit
+  oversize     a reply of about BOT_SIZE bytes (default 1 MiB, 16 KiB to 2 MiB), over the
+               message size limit
   twice        (from request BOT_AT on) answer every request twice
   flood        send BOT_FLOOD replies to requests never sent, without waiting
 After `halfclose` or `cancel` the process lingers BOT_LINGER seconds (default
@@ -45,6 +46,7 @@ AT = int(os.environ.get("BOT_AT", "1"))
 LINGER = float(os.environ.get("BOT_LINGER", "1"))
 RECORD = os.environ.get("BOT_RECORD")
 FLOOD = int(os.environ.get("BOT_FLOOD", "500"))
+SIZE = int(os.environ.get("BOT_SIZE", str(1024 * 1024)))
 SLEEPS = [float(s) for s in os.environ.get("BOT_SLEEPS", "").split(",") if s]
 
 
@@ -64,11 +66,11 @@ def answer(request: pb.ActionRequest, number: int) -> pb.Action | None:
 
 
 def huge_reply(request_id: int) -> pb.BotMessage:
-    """A dudo for `request_id` carrying 1 MiB in a field unknown to the referee."""
+    """A dudo for `request_id` carrying BOT_SIZE bytes in a field unknown to the referee."""
     reply = pb.BotMessage(
         reply=pb.ActionReply(request_id=request_id, action=pb.Action(kind=pb.ACTION_KIND_DUDO))
     ).SerializeToString()
-    size = 1024 * 1024
+    size = SIZE  # three bytes of varint below: 2**14 to 2**21
     varint = bytes([(size >> s & 0x7F) | (0x80 if size >> (s + 7) else 0) for s in (0, 7, 14)])
     return pb.BotMessage.FromString(reply + b"\x7a" + varint + b"x" * size)  # field 15, bytes
 

@@ -87,14 +87,42 @@ def test_a_stop_ends_a_game_stuck_writing_to_a_stalled_bot(live: Arena) -> None:
 def test_a_reply_over_the_size_limit_is_a_malformed_message(live: Arena) -> None:
     async def main() -> None:
         async with live.serving(move_time=MOVE_TIME):
-            live.spawn("raw_bot", ROGUE, BOT_MODE="oversize", BOT_AT=2)
+            live.spawn("raw_bot", ROGUE, BOT_MODE="oversize", BOT_AT=2, BOT_SIZE=24_000)
             await live.launch("kit_bot", GOOD)
             await live.wait_connected([ROGUE])
             record = await live.play((ROGUE, *GOOD), SEAT0)
             detail = check_rogue_faulted(record, FaultKind.MALFORMED_MESSAGE)
-            assert re.search(r"larger than max \(10485\d\d vs. 16384\)", detail), detail
+            assert re.search(r"larger than max \(240\d\d vs. 16384\)", detail), detail
             assert await until(lambda: "status" in live.log(ROGUE), 10), live.log(ROGUE)
             assert "status RESOURCE_EXHAUSTED" in live.log(ROGUE)
+
+    run(main())
+
+
+def test_a_reply_over_grpcs_own_limit_is_refused_by_grpc_unread(live: Arena) -> None:
+    """Past twice the referee's limit grpc refuses the message itself, before it is read
+    whole: the bot is told why, and the referee sees its stream end."""
+
+    async def main() -> None:
+        async with live.serving(move_time=MOVE_TIME):
+            live.spawn("raw_bot", ROGUE, BOT_MODE="oversize", BOT_AT=2)
+            await live.launch("kit_bot", GOOD)
+            await live.wait_connected([ROGUE])
+            record = await live.play((ROGUE, *GOOD), SEAT0)
+            # As for any stream that ends: a crash if the bot then exits in error (this one does).
+            kind = (
+                FaultKind.CRASH
+                if "exited with code" in record.faults[0].fault.detail
+                else FaultKind.DISCONNECT
+            )
+            assert "the bot closed the stream" in check_rogue_faulted(record, kind)
+            assert await until(lambda: "status" in live.log(ROGUE), 10), live.log(ROGUE)
+            status = live.log(ROGUE).splitlines()[-1]
+            assert re.fullmatch(
+                r"status RESOURCE_EXHAUSTED: .*Received message larger than max "
+                r"\(10485\d\d vs\. 32768\)",
+                status,
+            ), status
 
     run(main())
 

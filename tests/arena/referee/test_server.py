@@ -167,29 +167,66 @@ def test_too_many_sessions_for_one_name(live: Arena) -> None:
     run(main())
 
 
-def test_the_session_limit_holds_for_hellos_that_arrive_together(
-    live: Arena, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("slow_network", [False, True])
+def test_a_burst_of_sessions_is_each_welcomed_within_the_cap_or_refused_before_a_welcome(
+    live: Arena, monkeypatch: pytest.MonkeyPatch, slow_network: bool
 ) -> None:
-    """Hellos that all pass the first check before any Welcome is written: the limit holds."""
-    send = Session.send
+    """Many Hellos under one name at once, well over its cap: never welcomed then refused.
 
-    async def slow_welcome(self: Session, message: pb.RefereeMessage, timeout: float = 5) -> bool:
-        if message.WhichOneof("kind") == "welcome":
-            await asyncio.sleep(0.05)  # a slow network: other Hellos get in meanwhile
-        return await send(self, message, timeout)
+    On a slow network every Hello is read before the first Welcome is written.
+    """
+    if slow_network:
+        send = Session.send
 
-    monkeypatch.setattr(Session, "send", slow_welcome)
+        async def slow_welcome(
+            self: Session, message: pb.RefereeMessage, timeout: float = 5
+        ) -> bool:
+            if message.WhichOneof("kind") == "welcome":
+                await asyncio.sleep(0.05)  # other Hellos get in meanwhile
+            return await send(self, message, timeout)
+
+        monkeypatch.setattr(Session, "send", slow_welcome)
+    cap, burst = 16, 64
 
     async def main() -> None:
-        async with live.serving(max_sessions_per_bot=2):
-            clients = [live.raw() for _ in range(6)]
+        async with live.serving(max_sessions_per_bot=cap):
+            clients = [live.raw() for _ in range(burst)]
+            for client in clients:
+                await client.call.wait_for_connection()
             await asyncio.gather(*(c.send(hello(BOT, live.token(BOT))) for c in clients))
-            await asyncio.sleep(0.5)
-            assert live.lobby.connected() == {BOT: 2}
+            assert await until(lambda: live.referee.unauthenticated() == 0, 10)
+            assert await until(lambda: live.lobby.connected() == {BOT: cap}, 10)
             await live.referee.stop()
-            statuses = [(await c.status())[0] for c in clients]
-            assert statuses.count(grpc.StatusCode.RESOURCE_EXHAUSTED) == 4
-            assert statuses.count(grpc.StatusCode.OK) == 2
+            outcomes = [await c.status() for c in clients]
+            welcomed = [o for o in outcomes if o[2]]
+            refused = [o for o in outcomes if not o[2]]
+            assert len(welcomed) == cap
+            assert all(kinds == ["welcome", "goodbye"] for _, _, kinds in welcomed)
+            assert all(status == grpc.StatusCode.OK for status, _, _ in welcomed)
+            assert refused and all(
+                (status, details)
+                == (
+                    grpc.StatusCode.RESOURCE_EXHAUSTED,
+                    f"bot 'bot' already has {cap} sessions open, the limit",
+                )
+                for status, details, _ in refused
+            )
+
+    run(main())
+
+
+def test_a_place_held_for_a_session_that_never_joins_is_given_back(live: Arena) -> None:
+    """A session gone before its Welcome is written leaves its place to the next one."""
+
+    async def main() -> None:
+        async with live.serving(max_sessions_per_bot=1):
+            for _ in range(3):
+                gone = live.raw()
+                await gone.send(hello(BOT, live.token(BOT)))
+                await gone.close()
+            assert await until(lambda: live.referee.unauthenticated() == 0, 10)
+            await live.raw_session(BOT)
+            assert await until(lambda: live.lobby.connected() == {BOT: 1}, 5)
 
     run(main())
 
