@@ -216,9 +216,10 @@ PRESETS: dict[str, Ruleset] = {
     "no-calza": Ruleset(calza=CalzaRule.OFF),
     "online": Ruleset(calza=CalzaRule.ANY),
     "pub": Ruleset(calza=CalzaRule.OFF, palifico=False, open_on_pacos=True),
+    "no-heads-up-palifico": Ruleset(calza=CalzaRule.ANY, palifico_min_players=3, calza_max_dice=5),
 }
 """Named rulesets, each with its source in docs/rules.md: the boxed rulebook's defaults,
-its two common calza variations, the online edition's, and the pub game without palifico."""
+its two common calza variations, and the rule sheets players meet most besides it."""
 
 
 def preset(name: str) -> Ruleset:

@@ -42,7 +42,19 @@ def test_defaults_are_those_of_rules_md() -> None:
 
 
 def test_presets() -> None:
-    assert set(PRESETS) == {"rulebook", "calza-any", "no-calza", "online", "pub"}
+    assert set(PRESETS) == {
+        "rulebook",
+        "calza-any",
+        "no-calza",
+        "online",
+        "pub",
+        "no-heads-up-palifico",
+    }
+    assert preset("no-heads-up-palifico").changes() == {
+        "calza": "any",
+        "palifico_min_players": 3,
+        "calza_max_dice": 5,
+    }
     assert preset("online").changes() == {"calza": "any"}
     assert preset("pub").changes() == {"calza": "off", "palifico": False, "open_on_pacos": True}
     assert preset("rulebook") == Ruleset()
