@@ -92,3 +92,27 @@ def test_every_field_is_written() -> None:
     info.until_confident_outcome = ConfidenceOutcome(0.95, "separated", 18, 200, [])
     written = set(info.to_json())
     assert {f.name for f in dataclasses.fields(TournamentInfo)} == written
+
+
+@pytest.mark.parametrize(("old", "face_change"), [(True, "all"), (False, "none")])
+def test_a_folder_from_before_the_variant_fields_keeps_its_rules(
+    old: bool, face_change: str
+) -> None:
+    data = _info().to_json()
+    data["ruleset"] = {  # no-calza, as tournament.json wrote it before the variant fields
+        "dice_per_player": 5,
+        "opener": "rolloff",
+        "lower_face_with_higher_count": True,
+        "calza": "off",
+        "palifico": True,
+        "palifico_once": True,
+        "palifico_one_die_may_change_face": old,
+        "fault_penalty": "eliminate",
+    }
+    info = TournamentInfo.from_json(json.loads(json.dumps(data)))
+    assert info.ruleset == engine.Ruleset.from_mapping(
+        {"calza": "off", "palifico_face_change": face_change}
+    )
+    written = info.to_json()["ruleset"]
+    assert written["palifico_face_change"] == face_change
+    assert "palifico_one_die_may_change_face" not in written  # only the new field is written
