@@ -46,8 +46,25 @@ from engine.game import (
     refusal,
 )
 from engine.legal import LegalActions, legal_actions
-from engine.ruleset import PRESETS, CalzaRule, FaultPenalty, Opener, Ruleset, preset
-from engine.state import GameState, Phase, PlacedBid, RoundEnd, RoundOutcome, left_of
+from engine.ruleset import (
+    PRESETS,
+    CalzaRule,
+    FaultPenalty,
+    Opener,
+    PalificoFaceChange,
+    Ruleset,
+    Side,
+    preset,
+)
+from engine.state import (
+    GameState,
+    Phase,
+    PlacedBid,
+    RoundEnd,
+    RoundOutcome,
+    left_of,
+    right_of,
+)
 from engine.view import Observation, observe
 
 __all__ = [
@@ -72,6 +89,7 @@ __all__ = [
     "NotInGameError",
     "Observation",
     "Opener",
+    "PalificoFaceChange",
     "PerudoError",
     "Phase",
     "PlacedBid",
@@ -83,6 +101,7 @@ __all__ = [
     "RulesetError",
     "SeedError",
     "SetupError",
+    "Side",
     "apply",
     "bid_floors",
     "calza_offers",
@@ -102,6 +121,7 @@ __all__ = [
     "parse_action",
     "preset",
     "refusal",
+    "right_of",
     "roll_hands",
     "rolloff",
     "sample_hands",

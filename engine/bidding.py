@@ -20,27 +20,30 @@ def floors(
     ruleset: Ruleset,
     standing: Bid | None,
     palifico: bool,
-    bidder_dice: int,
+    face_free: bool,
     dice_in_play: int,
 ) -> tuple[int, ...]:
-    """The smallest legal count for faces 1..6 (0 = that face may not be bid)."""
-    result = _raw_floors(ruleset, standing, palifico, bidder_dice)
+    """The smallest legal count for faces 1..6 (0 = that face may not be bid).
+
+    `face_free`: the bidder may name another face in this palifico round
+    (`palifico_face_change`; `engine.game` knows who the palifico player is).
+    """
+    result = _raw_floors(ruleset, standing, palifico, face_free)
     if max(result) <= dice_in_play:
         return result
     return tuple(f if f <= dice_in_play else 0 for f in result)
 
 
 def _raw_floors(
-    ruleset: Ruleset, standing: Bid | None, palifico: bool, bidder_dice: int
+    ruleset: Ruleset, standing: Bid | None, palifico: bool, face_free: bool
 ) -> tuple[int, ...]:
     if standing is None:
-        return _OPEN_PALIFICO if palifico else _OPEN_ORDINARY
-    one_die_free = palifico and ruleset.palifico_one_die_may_change_face and bidder_dice == 1
+        return _OPEN_ANY if palifico or ruleset.open_on_pacos else _OPEN_ORDINARY
     return _raise_floors(
         standing.count,
         standing.face,
         palifico,
-        one_die_free,
+        palifico and face_free,
         ruleset.lower_face_with_higher_count,
     )
 
@@ -63,14 +66,14 @@ def _raise_floors(
 
 
 _OPEN_ORDINARY = (0, 1, 1, 1, 1, 1)
-_OPEN_PALIFICO = (1, 1, 1, 1, 1, 1)
+_OPEN_ANY = (1, 1, 1, 1, 1, 1)
 
 
 def refuse_bid(
     ruleset: Ruleset,
     standing: Bid | None,
     palifico: bool,
-    bidder_dice: int,
+    face_free: bool,
     dice_in_play: int,
     bid: Bid,
 ) -> IllegalActionError | None:
@@ -82,7 +85,7 @@ def refuse_bid(
         return IllegalActionError(
             Rule.COUNT_RANGE, f"{bid}: the count must be 1..{dice_in_play} (the dice in play)"
         )
-    floor = _raw_floors(ruleset, standing, palifico, bidder_dice)[face - 1]
+    floor = _raw_floors(ruleset, standing, palifico, face_free)[face - 1]
     if floor == 0:
         return _why_face_refused(ruleset, standing, palifico, bid)
     if count < floor:

@@ -19,8 +19,8 @@ from engine.errors import (
     Rule,
     SetupError,
 )
-from engine.ruleset import CalzaRule, FaultPenalty, Ruleset
-from engine.state import GameState, Phase, PlacedBid, RoundEnd, RoundOutcome, left_of
+from engine.ruleset import CalzaRule, FaultPenalty, PalificoFaceChange, Ruleset, Side
+from engine.state import GameState, Phase, PlacedBid, RoundEnd, RoundOutcome, left_of, right_of
 
 NO_FLOORS = (0, 0, 0, 0, 0, 0)
 _FACE_SET = frozenset(FACES)
@@ -44,8 +44,8 @@ def new_game(
     counts = tuple(dice) if dice is not None else (ruleset.dice_per_player,) * players
     if players < 2 or len(counts) != players:
         raise SetupError(f"a game needs 2 or more seats with a dice count each, got {counts}")
-    if any(not 0 <= c <= ruleset.dice_per_player for c in counts):
-        raise SetupError(f"dice counts must be 0..{ruleset.dice_per_player}, got {counts}")
+    if any(not 0 <= c <= ruleset.most_dice for c in counts):
+        raise SetupError(f"dice counts must be 0..{ruleset.most_dice}, got {counts}")
     if sum(1 for c in counts if c > 0) < 2:
         raise SetupError(f"a game needs 2 or more seats with dice, got {counts}")
     if not 0 <= opener < players or counts[opener] == 0:
@@ -60,7 +60,7 @@ def new_game(
         round=1,
         opener=opener,
         to_act=opener,
-        palifico=palifico and ruleset.palifico,
+        palifico=palifico and _palifico_allowed(ruleset, counts),
         hands=((),) * players,
         bids=(),
         palifico_used=used,
@@ -134,9 +134,8 @@ def refusal(state: GameState, seat: int, action: Action) -> IllegalActionError |
         return None
     if isinstance(action, Bid):
         standing = state.bids[-1].bid if state.bids else None
-        return refuse_bid(
-            state.ruleset, standing, state.palifico, state.dice[seat], state.dice_in_play, action
-        )
+        free = state.palifico and _face_free(state, seat)
+        return refuse_bid(state.ruleset, standing, state.palifico, free, state.dice_in_play, action)
     raise MalformedActionError(f"not an action: {action!r} (expected a Bid, Dudo or Calza)")
 
 
@@ -179,7 +178,32 @@ def bid_floors(state: GameState, seat: int) -> tuple[int, ...]:
     if state.phase is not Phase.BIDDING or seat != state.to_act:
         return NO_FLOORS
     standing = state.bids[-1].bid if state.bids else None
-    return floors(state.ruleset, standing, state.palifico, state.dice[seat], state.dice_in_play)
+    free = state.palifico and _face_free(state, seat)
+    return floors(state.ruleset, standing, state.palifico, free, state.dice_in_play)
+
+
+def _face_free(state: GameState, seat: int) -> bool:
+    """Whether `seat` may name another face in this palifico round (`palifico_face_change`).
+
+    The palifico player is the round's opener: it opened the round, and a
+    fault that removes it ends the palifico (see `fault`).
+    """
+    rule = state.ruleset.palifico_face_change
+    if rule is PalificoFaceChange.NONE or state.dice[seat] != 1:
+        return False
+    return rule is PalificoFaceChange.ALL or seat != state.opener
+
+
+def _palifico_allowed(ruleset: Ruleset, dice: tuple[int, ...]) -> bool:
+    """Whether palifico rounds are played at all with these players left in the game."""
+    return ruleset.palifico and sum(1 for c in dice if c) >= ruleset.palifico_min_players
+
+
+def _opener_after_out(ruleset: Ruleset, dice: tuple[int, ...], seat: int) -> int:
+    """Who opens after `seat` went out: its left neighbour, or its right one."""
+    if ruleset.opener_after_elimination is Side.RIGHT:
+        return right_of(dice, seat)
+    return left_of(dice, seat)
 
 
 def can_dudo(state: GameState, seat: int) -> bool:
@@ -244,7 +268,7 @@ def apply(state: GameState, seat: int, action: Action) -> GameState:
         loser = seat if counted >= standing.bid.count else standing.seat
         return _end_round(state, RoundEnd.DUDO, seat, counted, loser, -1)
     if counted == standing.bid.count:
-        gain = 1 if state.dice[seat] < state.ruleset.dice_per_player else 0
+        gain = 1 if state.dice[seat] < state.ruleset.calza_cap else 0
         return _end_round(state, RoundEnd.CALZA, seat, counted, seat, gain)
     return _end_round(state, RoundEnd.CALZA, seat, counted, seat, -1)
 
@@ -280,9 +304,10 @@ def _after_change(
     if after == 0:
         out = (*out, seat)
     elif before > 1 and after == 1 and state.ruleset.palifico:
-        palifico = not (state.ruleset.palifico_once and seat in used)
+        repeat = state.ruleset.palifico_once and seat in used
+        palifico = not repeat and _palifico_allowed(state.ruleset, dice)
         used = used | {seat}
-    opener = seat if after > 0 else left_of(dice, seat)
+    opener = seat if after > 0 else _opener_after_out(state.ruleset, dice, seat)
     return _between_rounds(state, dice, out, used, outcome, next_round, opener, palifico)
 
 
@@ -335,9 +360,9 @@ def fault(state: GameState, seat: int) -> GameState:
     outcome = _fault_outcome(state, seat, -state.dice[seat])
     dice = (*state.dice[:seat], 0, *state.dice[seat + 1 :])
     # The same opener replays the round; a palifico round stays palifico
-    # unless its palifico player (who opened it) is the one removed.
-    opener = state.opener if state.opener != seat else left_of(dice, seat)
-    palifico = state.palifico and state.opener != seat
+    # unless its palifico player (who opened it) is the one removed, or too few are left.
+    opener = state.opener if state.opener != seat else _opener_after_out(state.ruleset, dice, seat)
+    palifico = state.palifico and state.opener != seat and _palifico_allowed(state.ruleset, dice)
     out = (*state.out, seat)
     return _between_rounds(
         state, dice, out, state.palifico_used, outcome, next_round, opener, palifico

@@ -143,3 +143,14 @@ def left_of(dice: Sequence[int], seat: int) -> int:
         if dice[candidate] > 0:
             return candidate
     raise SetupError(f"no seat has dice, so none is left of seat {seat}: {list(dice)}")
+
+
+def right_of(dice: Sequence[int], seat: int) -> int:
+    """The seat before `seat` (counter-clockwise) that still has dice: who opens after an
+    elimination under `opener_after_elimination = right`."""
+    n = len(dice)
+    for step in range(1, n + 1):
+        candidate = (seat - step) % n
+        if dice[candidate] > 0:
+            return candidate
+    raise SetupError(f"no seat has dice, so none is right of seat {seat}: {list(dice)}")

@@ -131,7 +131,7 @@ def _convolve(a: list[float], b: list[float]) -> list[float]:
 def calza_value(obs: Observation, beliefs: Beliefs, standing: Bid) -> float:
     """Expected dice gained by calling calza on `standing` now."""
     exact = beliefs.chance_exact(standing)
-    gain = CALZA_GAIN if len(obs.my_dice) < obs.ruleset.dice_per_player else 0.0
+    gain = CALZA_GAIN if len(obs.my_dice) < obs.ruleset.calza_cap else 0.0
     return exact * gain - (1 - exact)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import json
 import os
 import re
 import subprocess
@@ -33,7 +34,8 @@ def test_every_ruleset_field_is_in_the_rule_book_with_its_default() -> None:
     for field in dataclasses.fields(Ruleset):
         default = getattr(Ruleset(), field.name)
         shown = default.value if isinstance(default, enum.Enum) else default
-        expected = str(shown).lower() if isinstance(shown, bool) else str(shown)
+        # JSON's spelling, as tournament.json and the case files write it.
+        expected = "null" if shown is None else json.dumps(shown).strip('"')
         assert rows.get(field.name) == expected, field.name  # the table of every field
         said = rf"`{field.name}`[^.]{{0,40}}\(default \*\*`?{expected}`?\*\*\)"
         assert re.search(said, text), field.name  # and where the rule itself is told

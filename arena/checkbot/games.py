@@ -11,12 +11,12 @@ import asyncio
 from collections.abc import Callable
 
 import engine
-from arena.checkbot.positions import OPPONENT, HouseSeat
+from arena.checkbot.positions import HOUSE_RULES, OPPONENT, HouseSeat
 from arena.checkbot.verdict import Check, near_limit
 from arena.referee.clock import TimeControl
 from arena.referee.match import GameSpec, Match, Seat
 from arena.referee.session import Session
-from engine import CalzaRule, Ruleset
+from engine import CalzaRule, PalificoFaceChange, Ruleset
 
 
 async def play_games(
@@ -27,7 +27,11 @@ async def play_games(
         ("rulebook", Ruleset()),
         ("calza by anyone", Ruleset(calza=CalzaRule.ANY)),
         ("no calza, palifico every time", Ruleset(calza=CalzaRule.OFF, palifico_once=False)),
-        ("one-die face change", Ruleset(palifico_one_die_may_change_face=True, dice_per_player=3)),
+        (
+            "one-die face change",
+            Ruleset(palifico_face_change=PalificoFaceChange.ALL, dice_per_player=3),
+        ),
+        ("house rules", HOUSE_RULES),
     ]
     checks: list[Check] = []
     seed = engine.new_seed()

@@ -2,7 +2,9 @@
 
 Each probe is an exact position built with the engine: the situations where
 bots most often answer illegally (an opening, paco conversions both ways, a
-palifico round, calza on and off and out of turn, the last die of the table).
+palifico round, calza on and off and out of turn, the last die of the table),
+and positions under house rules where the rulebook's natural answer is illegal,
+so that a bot which plays the rulebook whatever ruleset it is told is caught.
 The house opponent plays plain binomial odds in process, behind the same
 message path as a bot, so whole games need no second program.
 """
@@ -17,7 +19,7 @@ from arena.kit import odds
 from arena.protocol import wire
 from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
 from arena.referee.reply import Reply
-from engine import Bid, CalzaRule, GameState, Ruleset
+from engine import Bid, CalzaRule, GameState, PalificoFaceChange, Ruleset, Side
 
 OPPONENT = "house"
 """The name the house's seats play under, in probes and whole games alike."""
@@ -85,7 +87,66 @@ def _position(
     return state
 
 
+HOUSE_RULES = Ruleset(
+    lower_face_with_higher_count=False,
+    palifico_face_change=PalificoFaceChange.OTHERS,
+    palifico_min_players=3,
+    open_on_pacos=True,
+    opener_after_elimination=Side.RIGHT,
+    calza_max_dice=6,
+)
+"""A ruleset with every variant field off its default: the probes and a whole game under it
+check that a bot plays the rules it is told, not the ones it assumes."""
+
+
 def probes() -> list[Probe]:
+    return [*_rulebook_probes(), *_house_probes()]
+
+
+def _house_probes() -> list[Probe]:
+    return [
+        Probe(
+            "house rules: a higher count keeps the face or a higher one",
+            _position(
+                HOUSE_RULES,
+                [[1, 5, 5, 6, 6], [2, 2, 2, 3, 6], [3, 4, 4, 5, 6]],
+                0,
+                [(0, Bid(4, 5))],
+            ),
+            1,
+            expect="4 or more 6s, 5 or more 5s, pacos from 2, or dudo "
+            "(lower_face_with_higher_count is off: no 2s, 3s or 4s)",
+        ),
+        Probe(
+            "house rules: opening on pacos allowed",
+            _position(HOUSE_RULES, [[1, 1, 3, 5, 6], [2, 4, 5, 6, 6], [1, 2, 3, 4, 5]], 0),
+            0,
+            expect="an opening bid on any face, pacos included (open_on_pacos)",
+        ),
+        Probe(
+            "house rules: the palifico player keeps the face",
+            _position(
+                HOUSE_RULES,
+                [[4], [2], [1, 3, 5, 5, 6]],
+                0,
+                [(0, Bid(1, 4)), (1, Bid(1, 6)), (2, Bid(2, 6))],
+                palifico=True,
+            ),
+            0,
+            expect="3 6s, or dudo (palifico_face_change = others: the palifico player "
+            "may not change face)",
+        ),
+        Probe(
+            "house rules: another one-die player may change face",
+            _position(HOUSE_RULES, [[4], [2], [1, 3, 5, 5, 6]], 0, [(0, Bid(1, 4))], palifico=True),
+            1,
+            expect="a higher count on any face, 1 5 or 1 6, or dudo "
+            "(palifico_face_change = others)",
+        ),
+    ]
+
+
+def _rulebook_probes() -> list[Probe]:
     rulebook = Ruleset()
     return [
         Probe(

@@ -137,7 +137,8 @@ async def _start(
         jobs=args.jobs or 0,  # 0: the server's default, one game per core
         move_time=args.move_time,
         rules="rulebook",
-        rule_fields={k: str(v) for k, v in ruleset.to_mapping().items()},
+        # Only the changes: the rulebook's null calza_max_dice has no text form.
+        rule_fields={k: str(v) for k, v in ruleset.changes().items()},
         seed_hex=args.seed or "",
         bots_dir=str(args.bots.resolve()) if args.bots else "",
         name=args.name or "",

@@ -23,7 +23,7 @@ from arena.store import open_store
 from arena.text import printable
 from arena.tournament.config import TournamentError
 from arena.tournament.standings import board
-from engine import PRESETS, preset
+from engine import PRESETS, Ruleset, RulesetError, preset
 
 
 def add_command(commands: Any) -> None:
@@ -75,14 +75,27 @@ def _chosen(args: argparse.Namespace, infos: list[tuple[str, dict[str, Any]]]) -
             f"no tournament {', '.join(unknown)} in the league (it has: {', '.join(known)})"
         )
     rules = preset(args.rules).to_mapping() if args.rules else None
+    played = {tid: _played_under(info) for tid, info in infos}
     return [
         tid
         for tid, info in infos
         if (not args.tournament or tid in args.tournament)
-        and (rules is None or info.get("ruleset") == rules)
-        and all(info.get("ruleset", {}).get(k, _ABSENT) == v for k, v in args.rule)
+        and (rules is None or played[tid] == rules)
+        and all(played[tid].get(k, _ABSENT) == v for k, v in args.rule)
         and (args.table_size is None or info.get("table_size") == args.table_size)
     ]
+
+
+def _played_under(info: dict[str, Any]) -> dict[str, Any]:
+    """A tournament's ruleset as today's fields spell it: one stored before a field existed
+    played by its default, and the old face-change bool reads as the field that replaced it."""
+    stored = info.get("ruleset")
+    if not isinstance(stored, dict):
+        return {}
+    try:
+        return Ruleset.from_mapping(stored).to_mapping()
+    except RulesetError:
+        return {}
 
 
 def cmd_leaderboard(args: argparse.Namespace, console: Console) -> int:

@@ -11,7 +11,8 @@ from arena.cli import validate
 from arena.referee.match import DEFAULT_TIME_MARGIN
 from arena.tournament.recovery import DEFAULT_RESTARTS
 from arena.tournament.schedule import Deals
-from engine import PRESETS, Ruleset, preset
+from engine import PRESETS, PalificoFaceChange, Ruleset, RulesetError, Side, preset
+from engine.ruleset import LEGACY_FACE_CHANGE
 
 DEFAULT_GAMES = 120
 
@@ -103,7 +104,11 @@ TIMEOUTS_OFF = (
 
 
 def ruleset(args: argparse.Namespace) -> Ruleset:
-    changes = {
+    """The preset, changed by the typed flags and by each `--rule FIELD=VALUE`.
+
+    A field set two ways to two values is refused rather than settled by order.
+    """
+    changes: dict[str, object] = {
         field: value
         for field, value in (
             ("calza", args.calza),
@@ -111,19 +116,43 @@ def ruleset(args: argparse.Namespace) -> Ruleset:
             ("opener", args.opener),
             ("palifico", args.palifico),
             ("palifico_once", args.palifico_once),
-            ("palifico_one_die_may_change_face", args.one_die_may_change_face),
+            (LEGACY_FACE_CHANGE, args.one_die_may_change_face),
+            ("palifico_face_change", args.palifico_face_change),
+            ("palifico_min_players", args.palifico_min_players),
+            ("open_on_pacos", args.open_on_pacos),
+            ("opener_after_elimination", args.opener_after_elimination),
+            ("calza_max_dice", args.calza_max_dice),
             ("lower_face_with_higher_count", args.lower_face),
             ("fault_penalty", args.fault_penalty),
         )
         if value is not None
     }
+    for field, value in args.rule:
+        if changes.get(field, value) != value:
+            raise RulesetError(
+                f"--rule {field}={value} disagrees with {field} = {changes[field]} "
+                f"given by another flag"
+            )
+        changes[field] = value
     return Ruleset.from_mapping(changes, base=preset(args.rules))
 
 
 def add_rules_flags(parser: argparse.ArgumentParser) -> None:
     rules = parser.add_argument_group("rules (docs/rules.md); flags override the preset")
     rules.add_argument(
-        "--rules", default="rulebook", choices=sorted(PRESETS), help="preset (default rulebook)"
+        "--rules",
+        default="rulebook",
+        choices=sorted(PRESETS),
+        help="preset (default rulebook; each is told in docs/rules.md)",
+    )
+    rules.add_argument(
+        "--rule",
+        action="append",
+        default=[],
+        type=validate.rule_field,
+        metavar="FIELD=VALUE",
+        help="any ruleset field by its name in docs/rules.md (repeatable), "
+        "e.g. open_on_pacos=true, calza_max_dice=null",
     )
     rules.add_argument("--calza", choices=["off", "turn", "any"])
     rules.add_argument(
@@ -136,7 +165,38 @@ def add_rules_flags(parser: argparse.ArgumentParser) -> None:
     rules.add_argument("--palifico", action=argparse.BooleanOptionalAction, default=None)
     rules.add_argument("--palifico-once", action=argparse.BooleanOptionalAction, default=None)
     rules.add_argument(
-        "--one-die-may-change-face", action=argparse.BooleanOptionalAction, default=None
+        "--palifico-face-change",
+        choices=[c.value for c in PalificoFaceChange],
+        help="who on one die may change face in a palifico round",
+    )
+    rules.add_argument(
+        "--one-die-may-change-face",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="the old form of --palifico-face-change all (or none)",
+    )
+    rules.add_argument(
+        "--palifico-min-players",
+        type=validate.int_between(2, validate.MAX_TABLE),
+        metavar="N",
+        help="palifico rounds only while at least N players have dice",
+    )
+    rules.add_argument(
+        "--open-on-pacos",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="an ordinary round may open on pacos",
+    )
+    rules.add_argument(
+        "--opener-after-elimination",
+        choices=[s.value for s in Side],
+        help="who opens after a player goes out: their left or right neighbour",
+    )
+    rules.add_argument(
+        "--calza-max-dice",
+        type=validate.int_between(1, validate.MAX_DICE),
+        metavar="N",
+        help="a calza brings a player back up to N dice at most (default: --dice)",
     )
     rules.add_argument(
         "--lower-face",

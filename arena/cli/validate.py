@@ -19,6 +19,7 @@ from typing import NoReturn
 from arena.store import is_url
 from arena.tournament.config import valid_tournament_name
 from engine import PerudoError, Ruleset, RulesetError, seed_from_hex
+from engine.ruleset import LEGACY_FACE_CHANGE
 
 MAX_GAMES = 100_000
 """A night at 50 games a second is over in half an hour; more is a typo."""
@@ -114,21 +115,20 @@ def tournament_name(text: str) -> str:
 
 
 def rule_field(text: str) -> tuple[str, object]:
-    """`FIELD=VALUE` for one ruleset field, as the field's plain value (`calza=off` -> "off")."""
+    """`FIELD=VALUE` for one ruleset field, as the field's plain value (`calza=off` -> "off").
+
+    The old `palifico_one_die_may_change_face` comes back as the field that replaced it.
+    """
     name, equals, raw = text.partition("=")
     if not equals:
         raise argparse.ArgumentTypeError(f"{text!r} is not FIELD=VALUE (e.g. calza=off)")
-    lowered = raw.strip().lower()
-    value: object = raw.strip()
-    if lowered in {"true", "false"}:
-        value = lowered == "true"
-    elif lowered.isdigit():
-        value = int(lowered)
+    field = name.strip()
     try:
-        plain = Ruleset.from_mapping({name.strip(): value}).to_mapping()
+        plain = Ruleset.from_text(field, raw).to_mapping()
     except RulesetError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
-    return name.strip(), plain[name.strip()]
+    field = "palifico_face_change" if field == LEGACY_FACE_CHANGE else field
+    return field, plain[field]
 
 
 def folder(text: str) -> Path:

@@ -22,10 +22,12 @@ from engine import (
     MalformedActionError,
     Observation,
     Opener,
+    PalificoFaceChange,
     PlacedBid,
     RoundEnd,
     RoundOutcome,
     Ruleset,
+    Side,
 )
 
 PROTOCOL_VERSION = 1
@@ -53,6 +55,12 @@ _PENALTY = {
     FaultPenalty.ELIMINATE: pb.FAULT_PENALTY_ELIMINATE,
     FaultPenalty.LOSE_DIE: pb.FAULT_PENALTY_LOSE_DIE,
 }
+_FACE_CHANGE = {
+    PalificoFaceChange.NONE: pb.PALIFICO_FACE_CHANGE_NONE,
+    PalificoFaceChange.OTHERS: pb.PALIFICO_FACE_CHANGE_OTHERS,
+    PalificoFaceChange.ALL: pb.PALIFICO_FACE_CHANGE_ALL,
+}
+_SIDE = {Side.LEFT: pb.SIDE_LEFT, Side.RIGHT: pb.SIDE_RIGHT}
 _END = {
     RoundEnd.DUDO: pb.ROUND_END_DUDO,
     RoundEnd.CALZA: pb.ROUND_END_CALZA,
@@ -71,6 +79,8 @@ _FAULT_KIND = {
 _OPENER_IN = {v: k for k, v in _OPENER.items()}
 _CALZA_IN = {v: k for k, v in _CALZA.items()}
 _PENALTY_IN = {v: k for k, v in _PENALTY.items()}
+_FACE_CHANGE_IN = {v: k for k, v in _FACE_CHANGE.items()}
+_SIDE_IN = {v: k for k, v in _SIDE.items()}
 _END_IN = {v: k for k, v in _END.items()}
 
 
@@ -84,10 +94,20 @@ def ruleset_to_proto(ruleset: Ruleset) -> pb.Ruleset:
         palifico_once=ruleset.palifico_once,
         palifico_one_die_may_change_face=ruleset.palifico_one_die_may_change_face,
         fault_penalty=_PENALTY[ruleset.fault_penalty],
+        palifico_face_change=_FACE_CHANGE[ruleset.palifico_face_change],
+        palifico_min_players=ruleset.palifico_min_players,
+        open_on_pacos=ruleset.open_on_pacos,
+        opener_after_elimination=_SIDE[ruleset.opener_after_elimination],
+        calza_max_dice=ruleset.calza_max_dice or 0,
     )
 
 
 def ruleset_from_proto(msg: pb.Ruleset) -> Ruleset:
+    """The ruleset a message carries; fields a sender from before them left at 0 read as
+    the rulebook's, the face change as its old bool said."""
+    old_face_change = (
+        PalificoFaceChange.ALL if msg.palifico_one_die_may_change_face else PalificoFaceChange.NONE
+    )
     return Ruleset(
         dice_per_player=msg.dice_per_player,
         opener=_OPENER_IN[msg.opener],
@@ -95,7 +115,11 @@ def ruleset_from_proto(msg: pb.Ruleset) -> Ruleset:
         calza=_CALZA_IN[msg.calza],
         palifico=msg.palifico,
         palifico_once=msg.palifico_once,
-        palifico_one_die_may_change_face=msg.palifico_one_die_may_change_face,
+        palifico_face_change=_FACE_CHANGE_IN.get(msg.palifico_face_change, old_face_change),
+        palifico_min_players=msg.palifico_min_players or 2,
+        open_on_pacos=msg.open_on_pacos,
+        opener_after_elimination=_SIDE_IN.get(msg.opener_after_elimination, Side.LEFT),
+        calza_max_dice=msg.calza_max_dice or None,
         fault_penalty=_PENALTY_IN[msg.fault_penalty],
     )
 

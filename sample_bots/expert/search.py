@@ -152,7 +152,7 @@ class _Context:
                 true = sum(w for (_, total), w in seen.items() if total >= standing.count) / deals
                 return true - prices.others_loss * (1 - true)
             exact = sum(w for (_, total), w in seen.items() if total == standing.count) / deals
-            gain = prices.calza_gain if len(obs.my_dice) < obs.ruleset.dice_per_player else 0.0
+            gain = prices.calza_gain if len(obs.my_dice) < obs.ruleset.calza_cap else 0.0
             return (1 - exact) - gain * exact
         facer = left_of(obs.dice, obs.seat)
         after = apply(self.state, obs.seat, action)

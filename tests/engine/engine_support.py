@@ -28,8 +28,10 @@ from engine import (
     GameState,
     HmacDice,
     Opener,
+    PalificoFaceChange,
     Phase,
     Ruleset,
+    Side,
     apply,
     calza_offers,
     deal,
@@ -67,24 +69,25 @@ def is_raise(
     new: Bid,
     *,
     palifico: bool,
-    bidder_dice: int,
+    face_free: bool,
     dice_in_play: int,
 ) -> bool:
     """Whether `new` may follow `standing`, read straight off the rule book's tables.
 
     In a palifico round "the same face" is read as the standing bid's face: it is
-    the opening face unless a one-die bidder changed it.
+    the opening face unless a one-die bidder changed it. `face_free`: this
+    bidder may change face in a palifico round (see `may_change_face`).
     """
     c2, f2 = new.count, new.face
     if not (1 <= f2 <= 6 and 1 <= c2 <= dice_in_play):
         return False
     if standing is None:
-        return palifico or f2 != PACO
+        return palifico or ruleset.open_on_pacos or f2 != PACO
     c, f = standing.count, standing.face
     if palifico:
         if f2 == f:
             return c2 > c
-        if ruleset.palifico_one_die_may_change_face and bidder_dice == 1:
+        if face_free:
             return c2 > c or (c2 == c and f2 > f)
         return False
     if PACO not in (f, f2):  # face -> face
@@ -96,6 +99,15 @@ def is_raise(
     if f2 == PACO:  # pacos -> pacos
         return c2 > c
     return c2 >= 2 * c + 1  # pacos -> face
+
+
+def may_change_face(state: GameState, seat: int) -> bool:
+    """The rule book's `palifico_face_change`: which one-die bidders may name another face;
+    the palifico player is the one who opened the palifico round."""
+    rule = state.ruleset.palifico_face_change
+    if not state.palifico or state.dice[seat] != 1 or rule is PalificoFaceChange.NONE:
+        return False
+    return rule is PalificoFaceChange.ALL or seat != state.opener
 
 
 def count_dice(hands: Sequence[Sequence[int]], face: int, palifico: bool) -> int:
@@ -125,7 +137,7 @@ def oracle_legal(state: GameState, seat: int, action: Action) -> bool:
         None if standing is None else standing.bid,
         action,
         palifico=state.palifico,
-        bidder_dice=state.dice[seat],
+        face_free=may_change_face(state, seat),
         dice_in_play=state.dice_in_play,
     )
 
@@ -134,6 +146,18 @@ def seat_left_of(dice: Sequence[int], seat: int) -> int:
     """The next seat after `seat` (clockwise) that holds dice."""
     n = len(dice)
     return next(s for s in ((seat + k) % n for k in range(1, n + 1)) if dice[s] > 0)
+
+
+def opener_after_out(ruleset: Ruleset, dice: Sequence[int], seat: int) -> int:
+    """Who opens after `seat` went out: the next seat with dice on the ruleset's side."""
+    if ruleset.opener_after_elimination is Side.LEFT:
+        return seat_left_of(dice, seat)
+    n = len(dice)
+    return next(s for s in ((seat - k) % n for k in range(1, n + 1)) if dice[s] > 0)
+
+
+def players_left(dice: Sequence[int]) -> int:
+    return sum(1 for d in dice if d > 0)
 
 
 def candidate_actions(state: GameState) -> Iterator[Action]:
@@ -261,7 +285,11 @@ rulesets = st.builds(
     calza=st.sampled_from(CalzaRule),
     palifico=st.booleans(),
     palifico_once=st.booleans(),
-    palifico_one_die_may_change_face=st.booleans(),
+    palifico_face_change=st.sampled_from(PalificoFaceChange),
+    palifico_min_players=st.integers(2, 7),
+    open_on_pacos=st.booleans(),
+    opener_after_elimination=st.sampled_from(Side),
+    calza_max_dice=st.none() | st.integers(1, 7),
     fault_penalty=st.sampled_from(FaultPenalty),
 )
 

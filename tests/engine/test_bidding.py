@@ -15,7 +15,7 @@ MANY = 40  # dice in play: large enough that no floor is capped
 
 
 def paco_floor(standing: Bid) -> int:
-    return floors(RULEBOOK, standing, False, 5, MANY)[0]
+    return floors(RULEBOOK, standing, False, False, MANY)[0]
 
 
 # The rule book's worked examples.
@@ -32,49 +32,57 @@ def paco_floor(standing: Bid) -> int:
 )
 def test_smallest_paco_bid_after_a_face(standing: Bid, smallest_paco_bid: int) -> None:
     assert paco_floor(standing) == smallest_paco_bid
-    below = refuse_bid(RULEBOOK, standing, False, 5, MANY, Bid(smallest_paco_bid - 1, 1))
+    below = refuse_bid(RULEBOOK, standing, False, False, MANY, Bid(smallest_paco_bid - 1, 1))
     assert below is not None and below.rule is Rule.BID_TOO_LOW
-    assert refuse_bid(RULEBOOK, standing, False, 5, MANY, Bid(smallest_paco_bid, 1)) is None
+    assert refuse_bid(RULEBOOK, standing, False, False, MANY, Bid(smallest_paco_bid, 1)) is None
 
 
 def test_after_three_pacos_another_face_needs_seven() -> None:
-    assert floors(RULEBOOK, Bid(3, 1), False, 5, MANY) == (4, 7, 7, 7, 7, 7)
-    error = refuse_bid(RULEBOOK, Bid(3, 1), False, 5, MANY, Bid(6, 6))
+    assert floors(RULEBOOK, Bid(3, 1), False, False, MANY) == (4, 7, 7, 7, 7, 7)
+    error = refuse_bid(RULEBOOK, Bid(3, 1), False, False, MANY, Bid(6, 6))
     assert error is not None and error.rule is Rule.BID_TOO_LOW
 
 
 def test_opening_floors() -> None:
-    assert floors(RULEBOOK, None, False, 5, 10) == (0, 1, 1, 1, 1, 1)
-    assert floors(RULEBOOK, None, True, 1, 10) == (1, 1, 1, 1, 1, 1)
+    assert floors(RULEBOOK, None, False, False, 10) == (0, 1, 1, 1, 1, 1)
+    assert floors(RULEBOOK, None, True, False, 10) == (1, 1, 1, 1, 1, 1)
 
 
 def test_face_to_face_floors() -> None:
     # After five 3s: pacos from ceil(5/2) = 3, 2s and 3s need six, 4s..6s may stay at five.
-    assert floors(RULEBOOK, Bid(5, 3), False, 5, MANY) == (3, 6, 6, 5, 5, 5)
+    assert floors(RULEBOOK, Bid(5, 3), False, False, MANY) == (3, 6, 6, 5, 5, 5)
     no_lower = Ruleset(lower_face_with_higher_count=False)
-    assert floors(no_lower, Bid(5, 3), False, 5, MANY) == (3, 0, 6, 5, 5, 5)
+    assert floors(no_lower, Bid(5, 3), False, False, MANY) == (3, 0, 6, 5, 5, 5)
 
 
 def test_floors_drop_faces_above_the_dice_in_play() -> None:
-    assert floors(RULEBOOK, Bid(5, 3), False, 5, 5) == (3, 0, 0, 5, 5, 5)
-    assert floors(RULEBOOK, Bid(5, 6), False, 5, 5) == (3, 0, 0, 0, 0, 0)
+    assert floors(RULEBOOK, Bid(5, 3), False, False, 5) == (3, 0, 0, 5, 5, 5)
+    assert floors(RULEBOOK, Bid(5, 6), False, False, 5) == (3, 0, 0, 0, 0, 0)
 
 
 @pytest.mark.parametrize(
-    ("may_change", "bidder_dice", "expected"),
+    ("face_free", "expected"),
     [
-        (False, 1, (0, 0, 0, 3, 0, 0)),
-        (False, 4, (0, 0, 0, 3, 0, 0)),
-        (True, 4, (0, 0, 0, 3, 0, 0)),
+        (False, (0, 0, 0, 3, 0, 0)),
         # Same count needs a higher face; pacos rank lowest.
-        (True, 1, (3, 3, 3, 3, 2, 2)),
+        (True, (3, 3, 3, 3, 2, 2)),
     ],
 )
-def test_palifico_floors_after_two_4s(
-    may_change: bool, bidder_dice: int, expected: tuple[int, ...]
-) -> None:
-    ruleset = Ruleset(palifico_one_die_may_change_face=may_change)
-    assert floors(ruleset, Bid(2, 4), True, bidder_dice, MANY) == expected
+def test_palifico_floors_after_two_4s(face_free: bool, expected: tuple[int, ...]) -> None:
+    assert floors(RULEBOOK, Bid(2, 4), True, face_free, MANY) == expected
+
+
+def test_the_face_is_never_free_outside_palifico() -> None:
+    assert floors(RULEBOOK, Bid(2, 4), False, True, MANY) == floors(
+        RULEBOOK, Bid(2, 4), False, False, MANY
+    )
+
+
+def test_open_on_pacos_lets_an_ordinary_round_open_on_any_face() -> None:
+    assert floors(Ruleset(open_on_pacos=True), None, False, False, 10) == (1,) * 6
+    assert refuse_bid(Ruleset(open_on_pacos=True), None, False, False, 10, Bid(2, 1)) is None
+    # What follows an opening on pacos is the usual paco table.
+    assert floors(Ruleset(open_on_pacos=True), Bid(2, 1), False, False, MANY) == (3, 5, 5, 5, 5, 5)
 
 
 @pytest.mark.parametrize(
@@ -95,7 +103,7 @@ def test_palifico_floors_after_two_4s(
 def test_refuse_bid_names_the_broken_rule(
     ruleset: Ruleset, standing: Bid | None, palifico: bool, bid: Bid, rule: Rule
 ) -> None:
-    error = refuse_bid(ruleset, standing, palifico, 3, 10, bid)
+    error = refuse_bid(ruleset, standing, palifico, False, 10, bid)
     assert error is not None
     assert error.rule is rule
 
@@ -116,14 +124,14 @@ standing_bids = st.none() | st.builds(Bid, st.integers(1, 30), st.integers(1, 6)
     rulesets,
     standing_bids,
     st.booleans(),
-    st.integers(1, 5),
+    st.booleans(),
     st.integers(2, 30),
 )
 @property_settings(300)
 def test_floors_are_the_smallest_raise_of_the_rules_table(
-    ruleset: Ruleset, standing: Bid | None, palifico: bool, bidder_dice: int, in_play: int
+    ruleset: Ruleset, standing: Bid | None, palifico: bool, face_free: bool, in_play: int
 ) -> None:
-    result = floors(ruleset, standing, palifico, bidder_dice, in_play)
+    result = floors(ruleset, standing, palifico, face_free, in_play)
     for face in range(1, 7):
         raises = [
             c
@@ -133,7 +141,7 @@ def test_floors_are_the_smallest_raise_of_the_rules_table(
                 standing,
                 Bid(c, face),
                 palifico=palifico,
-                bidder_dice=bidder_dice,
+                face_free=face_free,
                 dice_in_play=in_play,
             )
         ]

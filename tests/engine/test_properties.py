@@ -13,7 +13,10 @@ from engine_support import (
     count_dice,
     games,
     is_raise,
+    may_change_face,
+    opener_after_out,
     oracle_legal,
+    players_left,
     property_settings,
     replay,
     seat_left_of,
@@ -72,7 +75,7 @@ def test_bids_strictly_rise_within_a_round(game: Game) -> None:
             previous,
             bid,
             palifico=t.before.palifico,
-            bidder_dice=t.before.dice[t.event.seat],
+            face_free=may_change_face(t.before, t.event.seat),
             dice_in_play=t.before.dice_in_play,
         ), f"{bid} does not raise {previous}"
         assert t.after.bids == (*t.before.bids, t.after.bids[-1])
@@ -82,7 +85,9 @@ def test_bids_strictly_rise_within_a_round(game: Game) -> None:
 @given(games())
 @property_settings(150)
 def test_dice_stay_in_bounds_and_only_calza_adds_one(game: Game) -> None:
-    limit = game.start.ruleset.dice_per_player
+    rules = game.start.ruleset
+    cap = rules.dice_per_player if rules.calza_max_dice is None else rules.calza_max_dice
+    limit = max(rules.dice_per_player, cap)
     for t in game.transitions:
         assert all(0 <= d <= limit for d in t.after.dice)
         gained = [s for s in range(t.after.players) if t.after.dice[s] > t.before.dice[s]]
@@ -115,12 +120,18 @@ def _check_dudo_or_calza(t: GameState, after: GameState, seat: int, action: Dudo
         changed = seat
         if counted != bid.count:
             dice[seat] -= 1
-        elif dice[seat] < t.ruleset.dice_per_player:
+        elif dice[seat] < _calza_cap(t):
             dice[seat] += 1
     assert list(after.dice) == dice
     assert after.round == t.round + 1
     assert after.hands == ((),) * t.players and after.bids == ()
     _check_next_opener(t, after, changed)
+
+
+def _calza_cap(state: GameState) -> int:
+    """`calza_max_dice`, or `dice_per_player` when it is unset."""
+    rules = state.ruleset
+    return rules.dice_per_player if rules.calza_max_dice is None else rules.calza_max_dice
 
 
 def _check_next_opener(before: GameState, after: GameState, changed: int) -> None:
@@ -130,11 +141,13 @@ def _check_next_opener(before: GameState, after: GameState, changed: int) -> Non
         return
     assert after.phase is Phase.DEAL
     held = after.dice[changed]
-    assert after.to_act == (changed if held > 0 else seat_left_of(after.dice, changed))
     rules = before.ruleset
+    out_opener = opener_after_out(rules, after.dice, changed)
+    assert after.to_act == (changed if held > 0 else out_opener)
     drop_to_one = before.dice[changed] > 1 and held == 1
     repeat = rules.palifico_once and changed in before.palifico_used
-    assert after.palifico == (rules.palifico and drop_to_one and not repeat)
+    enough = players_left(after.dice) >= rules.palifico_min_players
+    assert after.palifico == (rules.palifico and drop_to_one and not repeat and enough)
 
 
 def _check_fault(before: GameState, after: GameState, seat: int) -> None:
@@ -155,8 +168,11 @@ def _check_fault(before: GameState, after: GameState, seat: int) -> None:
         assert after.phase is Phase.OVER and after.winner == alive[0]
         return
     offender_opens = before.opener == seat
-    assert after.to_act == (seat_left_of(after.dice, seat) if offender_opens else before.opener)
-    assert after.palifico == (before.palifico and not offender_opens)
+    rules = before.ruleset
+    out_opener = opener_after_out(rules, after.dice, seat)
+    assert after.to_act == (out_opener if offender_opens else before.opener)
+    enough = players_left(after.dice) >= rules.palifico_min_players
+    assert after.palifico == (before.palifico and not offender_opens and enough)
 
 
 @given(games())

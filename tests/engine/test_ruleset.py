@@ -15,9 +15,11 @@ from engine import (
     CalzaRule,
     FaultPenalty,
     Opener,
+    PalificoFaceChange,
     PerudoError,
     Ruleset,
     RulesetError,
+    Side,
     preset,
 )
 
@@ -30,13 +32,31 @@ def test_defaults_are_those_of_rules_md() -> None:
         "calza": "turn",
         "palifico": True,
         "palifico_once": True,
-        "palifico_one_die_may_change_face": False,
+        "palifico_face_change": "none",
+        "palifico_min_players": 2,
+        "open_on_pacos": False,
+        "opener_after_elimination": "left",
+        "calza_max_dice": None,
         "fault_penalty": "eliminate",
     }
 
 
 def test_presets() -> None:
-    assert set(PRESETS) == {"rulebook", "calza-any", "no-calza"}
+    assert set(PRESETS) == {
+        "rulebook",
+        "calza-any",
+        "no-calza",
+        "online",
+        "pub",
+        "no-heads-up-palifico",
+    }
+    assert preset("no-heads-up-palifico").changes() == {
+        "calza": "any",
+        "palifico_min_players": 3,
+        "calza_max_dice": 5,
+    }
+    assert preset("online").changes() == {"calza": "any"}
+    assert preset("pub").changes() == {"calza": "off", "palifico": False, "open_on_pacos": True}
     assert preset("rulebook") == Ruleset()
     assert preset("calza-any") == Ruleset(calza=CalzaRule.ANY)
     assert preset("no-calza") == Ruleset(calza=CalzaRule.OFF)
@@ -91,6 +111,17 @@ def test_from_mapping_rejects_unknown_fields() -> None:
         ("palifico", 1),
         ("palifico_once", None),
         ("palifico_one_die_may_change_face", "false"),
+        ("palifico_one_die_may_change_face", None),
+        ("palifico_face_change", "some"),
+        ("palifico_face_change", True),
+        ("palifico_min_players", 1),
+        ("palifico_min_players", "3"),
+        ("palifico_min_players", None),
+        ("open_on_pacos", "true"),
+        ("opener_after_elimination", "up"),
+        ("calza_max_dice", 0),
+        ("calza_max_dice", "5"),
+        ("calza_max_dice", False),
     ],
 )
 def test_from_mapping_rejects_bad_values(field: str, value: Any) -> None:
@@ -121,3 +152,55 @@ def test_mapping_round_trip(ruleset: Ruleset) -> None:
     assert set(ruleset.changes()) == {
         name for name, value in plain.items() if Ruleset().to_mapping()[name] != value
     }
+
+
+@pytest.mark.parametrize(
+    ("old", "new"), [(True, PalificoFaceChange.ALL), (False, PalificoFaceChange.NONE)]
+)
+def test_the_old_face_change_bool_is_still_read(old: bool, new: PalificoFaceChange) -> None:
+    base = Ruleset(palifico_face_change=PalificoFaceChange.OTHERS)
+    ruleset = Ruleset.from_mapping({"palifico_one_die_may_change_face": old}, base)
+    assert ruleset.palifico_face_change is new
+    assert ruleset.palifico_one_die_may_change_face is old
+    both = {"palifico_one_die_may_change_face": old, "palifico_face_change": new.value}
+    assert Ruleset.from_mapping(both) == ruleset
+    # Only the new field is written back.
+    assert "palifico_one_die_may_change_face" not in ruleset.to_mapping()
+
+
+@pytest.mark.parametrize(
+    ("old", "new"), [(True, "none"), (True, "others"), (False, "all"), (False, "others")]
+)
+def test_old_and_new_face_change_fields_that_disagree_are_refused(old: bool, new: str) -> None:
+    with pytest.raises(RulesetError, match="give palifico_face_change alone"):
+        Ruleset.from_mapping({"palifico_one_die_may_change_face": old, "palifico_face_change": new})
+
+
+def test_the_calza_cap_follows_the_start_unless_set() -> None:
+    assert Ruleset(dice_per_player=3).calza_cap == 3
+    assert Ruleset(dice_per_player=3, calza_max_dice=5).calza_cap == 5
+    assert Ruleset(dice_per_player=3, calza_max_dice=5).most_dice == 5
+    assert Ruleset(dice_per_player=5, calza_max_dice=2).most_dice == 5
+    assert Ruleset.from_mapping({"calza_max_dice": None}, Ruleset(calza_max_dice=4)) == Ruleset()
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "value"),
+    [
+        ("calza_max_dice", "5", 5),
+        ("calza_max_dice", "null", None),
+        ("calza_max_dice", "none", None),
+        ("palifico_face_change", "none", PalificoFaceChange.NONE),
+        ("palifico_face_change", "others", PalificoFaceChange.OTHERS),
+        ("open_on_pacos", "TRUE", True),
+        ("opener_after_elimination", "right", Side.RIGHT),
+        ("palifico_min_players", "3", 3),
+    ],
+)
+def test_from_text_reads_command_line_values(name: str, text: str, value: object) -> None:
+    assert getattr(Ruleset.from_text(name, text), name) == value
+
+
+def test_from_text_refuses_null_for_a_field_that_cannot_be_unset() -> None:
+    with pytest.raises(RulesetError, match="palifico_min_players"):
+        Ruleset.from_text("palifico_min_players", "null")

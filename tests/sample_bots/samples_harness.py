@@ -34,8 +34,10 @@ from engine import (
     GameState,
     HmacDice,
     Opener,
+    PalificoFaceChange,
     Phase,
     Ruleset,
+    Side,
     apply,
     bid_floors,
     calza_offers,
@@ -203,7 +205,11 @@ def random_ruleset(rng: random.Random) -> Ruleset:
         calza=rng.choice(list(CalzaRule)),
         palifico=rng.random() < 0.7,
         palifico_once=rng.random() < 0.5,
-        palifico_one_die_may_change_face=rng.random() < 0.5,
+        palifico_face_change=rng.choice(list(PalificoFaceChange)),
+        palifico_min_players=rng.randint(2, 4),
+        open_on_pacos=rng.random() < 0.5,
+        opener_after_elimination=rng.choice(list(Side)),
+        calza_max_dice=rng.choice([None, rng.randint(1, 7)]),
         fault_penalty=rng.choice(list(FaultPenalty)),
     )
 

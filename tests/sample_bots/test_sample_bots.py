@@ -22,10 +22,12 @@ from engine import (
     Bid,
     CalzaRule,
     Observation,
+    PalificoFaceChange,
     PlacedBid,
     RoundEnd,
     RoundOutcome,
     Ruleset,
+    Side,
     apply,
     deal,
     new_game,
@@ -209,9 +211,16 @@ def test_strength_order_in_four_player_games() -> None:
         Ruleset(calza=CalzaRule.ANY),
         Ruleset(calza=CalzaRule.OFF),
         Ruleset(palifico=False),
-        Ruleset(palifico_once=False, palifico_one_die_may_change_face=True),
+        Ruleset(palifico_once=False, palifico_face_change=PalificoFaceChange.ALL),
+        Ruleset(
+            palifico_face_change=PalificoFaceChange.OTHERS,
+            palifico_min_players=3,
+            open_on_pacos=True,
+            opener_after_elimination=Side.RIGHT,
+            calza_max_dice=6,
+        ),
     ],
-    ids=["rulebook", "calza-any", "calza-off", "no-palifico", "palifico-loose"],
+    ids=["rulebook", "calza-any", "calza-off", "no-palifico", "palifico-loose", "variants"],
 )
 def test_strength_order_over_many_games(ruleset: Ruleset) -> None:
     _assert_ordered(harness.tournament(POLICIES, games=1200, seed=2024, ruleset=ruleset))

@@ -10,7 +10,7 @@ import pytest
 
 from arena.bots.manifest import load_entry
 from arena.checkbot.check import Check, CheckRun, check_bot
-from arena.checkbot.positions import probes
+from arena.checkbot.positions import HOUSE_RULES, probes
 from engine import CALZA, refusal
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -50,6 +50,9 @@ def test_a_good_python_bot_passes_everything() -> None:
         "raise after a paco bid",
         "palifico round",
         "calza offer out of turn",
+        "house rules: a higher count keeps the face or a higher one",
+        "house rules: the palifico player keeps the face",
+        "whole game: house rules",
         "keeps playing after game over",
         "exits after goodbye",
     ):
@@ -64,6 +67,27 @@ def test_an_illegal_bidder_fails_with_the_rule_it_broke() -> None:
     assert "opening" in failed
     assert "bid 2 1" in failed["opening"] and "opening-on-pacos" in failed["opening"]
     assert "raise after a paco bid" not in failed  # it answers dudo there, which is legal
+
+
+def test_a_bot_that_plays_the_rulebook_whatever_it_is_told_is_caught() -> None:
+    result = run_check(BAD / "rulebook_only_bot.py")
+    assert not result.passed
+    failed = failures(result)
+    name = "house rules: a higher count keeps the face or a higher one"
+    assert name in failed
+    assert "bid 5 2" in failed[name] and "lower-face-with-higher-count" in failed[name]
+    # Under the rulebook it told apart nothing wrong: the house rules alone caught it.
+    assert not [n for n in failed if not n.startswith(("house rules", "whole game: house"))]
+
+
+def test_the_house_rules_differ_from_the_rulebook_in_every_variant_field() -> None:
+    assert set(HOUSE_RULES.changes()) >= {
+        "palifico_face_change",
+        "palifico_min_players",
+        "open_on_pacos",
+        "opener_after_elimination",
+        "calza_max_dice",
+    }
 
 
 @pytest.mark.slow

@@ -19,6 +19,7 @@ REPO = Path(__file__).resolve().parents[3]
 CASES = REPO / "tests" / "engine" / "cases"
 SHARED = CASES / "shared.json"
 EXTRA = CASES / "extra.json"
+VARIANTS = CASES / "variants.json"
 
 
 def cases_of(path: Path) -> list[dict[str, Any]]:
@@ -27,7 +28,7 @@ def cases_of(path: Path) -> list[dict[str, Any]]:
     return cases
 
 
-ALL_CASES = [(path.name, case) for path in (SHARED, EXTRA) for case in cases_of(path)]
+ALL_CASES = [(path.name, case) for path in (SHARED, EXTRA, VARIANTS) for case in cases_of(path)]
 CASE_IDS = [f"{name}:{case['id']}" for name, case in ALL_CASES]
 
 
@@ -64,6 +65,27 @@ def test_cli_passes_the_extra_cases() -> None:
     result = run_cli(EXTRA)
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.splitlines()[-1] == f"{len(cases_of(EXTRA))} passed, 0 failed"
+
+
+def test_cli_passes_variant_cases_written_elsewhere(tmp_path: Path) -> None:
+    """Cases for every value of every variant field, from a file outside the repository,
+    each spelling its rules as another engine's file would (old face-change bool included)."""
+    cases = copy.deepcopy(cases_of(VARIANTS))
+    for case in cases:
+        case["id"] = f"elsewhere-{case['id']}"
+        face_change = case["rules"].pop("palifico_face_change", None)
+        if (
+            face_change in {"none", "all"}
+            and "palifico_one_die_may_change_face" not in case["rules"]
+        ):
+            case["rules"]["palifico_one_die_may_change_face"] = face_change == "all"
+        elif face_change is not None:
+            case["rules"]["palifico_face_change"] = face_change
+    outside = tmp_path / "their-cases.json"
+    outside.write_text(json.dumps(cases, indent=1))
+    result = run_cli(outside)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.splitlines()[-1] == f"{len(cases)} passed, 0 failed"
 
 
 def test_cli_exits_1_when_a_case_fails(tmp_path: Path) -> None:
@@ -169,6 +191,19 @@ MALFORMED: dict[str, Any] = {
     "bad rules value": {**BASE, "rules": {"calza": "sometimes"}},
     "bad dice_per_player": {**BASE, "rules": {"dice_per_player": "2"}},
     "rules not an object": {**BASE, "rules": ["calza"]},
+    "old and new face change disagree": {
+        **BASE,
+        "rules": {"palifico_one_die_may_change_face": True, "palifico_face_change": "others"},
+    },
+    "bad palifico_face_change": {**BASE, "rules": {"palifico_face_change": "some"}},
+    "palifico_min_players below 2": {**BASE, "rules": {"palifico_min_players": 1}},
+    "open_on_pacos as text": {**BASE, "rules": {"open_on_pacos": "true"}},
+    "bad opener_after_elimination": {**BASE, "rules": {"opener_after_elimination": "up"}},
+    "calza_max_dice 0": {**BASE, "rules": {"calza_max_dice": 0}},
+    "dice above the calza cap too": {
+        **with_change(("start", "dice"), [2, 6]),
+        "rules": {"calza_max_dice": 5},
+    },
     "hand too short": with_change(("steps", 0, "roll"), [[2], [1, 4]]),
     "hand too long": with_change(("steps", 0, "roll"), [[2, 3, 4], [1, 4]]),
     "missing hand": with_change(("steps", 0, "roll"), [[2, 3]]),

@@ -11,7 +11,15 @@ from hypothesis import strategies as st
 import engine
 from arena.protocol import wire
 from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
-from engine import CalzaRule, FaultPenalty, MalformedActionError, Opener, Ruleset
+from engine import (
+    CalzaRule,
+    FaultPenalty,
+    MalformedActionError,
+    Opener,
+    PalificoFaceChange,
+    Ruleset,
+    Side,
+)
 
 rulesets = st.builds(
     Ruleset,
@@ -21,7 +29,11 @@ rulesets = st.builds(
     calza=st.sampled_from(CalzaRule),
     palifico=st.booleans(),
     palifico_once=st.booleans(),
-    palifico_one_die_may_change_face=st.booleans(),
+    palifico_face_change=st.sampled_from(PalificoFaceChange),
+    palifico_min_players=st.integers(2, 7),
+    open_on_pacos=st.booleans(),
+    opener_after_elimination=st.sampled_from(Side),
+    calza_max_dice=st.none() | st.integers(1, 7),
     fault_penalty=st.sampled_from(FaultPenalty),
 )
 
@@ -30,6 +42,26 @@ rulesets = st.builds(
 def test_rulesets_survive_the_wire(ruleset: Ruleset) -> None:
     sent = wire.ruleset_to_proto(ruleset)
     assert wire.ruleset_from_proto(pb.Ruleset.FromString(sent.SerializeToString())) == ruleset
+    # Bots written before palifico_face_change still read the old bool right where it can say it.
+    assert sent.palifico_one_die_may_change_face == (
+        ruleset.palifico_face_change is PalificoFaceChange.ALL
+    )
+
+
+@pytest.mark.parametrize("old_bool", [True, False])
+def test_a_ruleset_from_before_the_variant_fields_reads_as_the_rulebook(old_bool: bool) -> None:
+    old = pb.Ruleset(
+        dice_per_player=5,
+        opener=pb.OPENER_ROLLOFF,
+        lower_face_with_higher_count=True,
+        calza=pb.CALZA_RULE_TURN,
+        palifico=True,
+        palifico_once=True,
+        palifico_one_die_may_change_face=old_bool,
+        fault_penalty=pb.FAULT_PENALTY_ELIMINATE,
+    )
+    face_change = PalificoFaceChange.ALL if old_bool else PalificoFaceChange.NONE
+    assert wire.ruleset_from_proto(old) == Ruleset(palifico_face_change=face_change)
 
 
 @pytest.mark.parametrize(

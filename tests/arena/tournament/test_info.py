@@ -109,3 +109,27 @@ def test_a_run_is_known_by_its_run_id_and_one_from_before_by_its_seed_and_start(
         assert other.identity != info.identity
     new = dataclasses.replace(info, run_id="5e" * 16)
     assert TournamentInfo.from_json(new.to_json()).identity == "5e" * 16
+
+
+@pytest.mark.parametrize(("old", "face_change"), [(True, "all"), (False, "none")])
+def test_a_folder_from_before_the_variant_fields_keeps_its_rules(
+    old: bool, face_change: str
+) -> None:
+    data = _info().to_json()
+    data["ruleset"] = {  # no-calza, as tournament.json wrote it before the variant fields
+        "dice_per_player": 5,
+        "opener": "rolloff",
+        "lower_face_with_higher_count": True,
+        "calza": "off",
+        "palifico": True,
+        "palifico_once": True,
+        "palifico_one_die_may_change_face": old,
+        "fault_penalty": "eliminate",
+    }
+    info = TournamentInfo.from_json(json.loads(json.dumps(data)))
+    assert info.ruleset == engine.Ruleset.from_mapping(
+        {"calza": "off", "palifico_face_change": face_change}
+    )
+    written = info.to_json()["ruleset"]
+    assert written["palifico_face_change"] == face_change
+    assert "palifico_one_die_may_change_face" not in written  # only the new field is written

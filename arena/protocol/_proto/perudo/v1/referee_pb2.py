@@ -24,7 +24,7 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17perudo/v1/referee.proto\x12\tperudo.v1\"`\n\nBotMessage\x12!\n\x05hello\x18\x01 \x01(\x0b\x32\x10.perudo.v1.HelloH\x00\x12\'\n\x05reply\x18\x02 \x01(\x0b\x32\x16.perudo.v1.ActionReplyH\x00\x42\x06\n\x04kind\"\xbd\x01\n\x0eRefereeMessage\x12%\n\x07welcome\x18\x01 \x01(\x0b\x32\x12.perudo.v1.WelcomeH\x00\x12+\n\x07request\x18\x02 \x01(\x0b\x32\x18.perudo.v1.ActionRequestH\x00\x12(\n\tgame_over\x18\x03 \x01(\x0b\x32\x13.perudo.v1.GameOverH\x00\x12%\n\x07goodbye\x18\x04 \x01(\x0b\x32\x12.perudo.v1.GoodbyeH\x00\x42\x06\n\x04kind\"S\n\x05Hello\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05token\x18\x02 \x01(\t\x12\x18\n\x10protocol_version\x18\x03 \x01(\r\x12\x13\n\x0b\x62ot_version\x18\x04 \x01(\t\"Z\n\x07Welcome\x12\x12\n\nsession_id\x18\x01 \x01(\t\x12\x18\n\x10protocol_version\x18\x02 \x01(\r\x12!\n\x06limits\x18\x03 \x01(\x0b\x32\x11.perudo.v1.Limits\"9\n\x06Limits\x12\x19\n\x11max_message_bytes\x18\x01 \x01(\r\x12\x14\n\x0cmove_time_ms\x18\x02 \x01(\r\"J\n\x06\x41\x63tion\x12#\n\x04kind\x18\x01 \x01(\x0e\x32\x15.perudo.v1.ActionKind\x12\r\n\x05\x63ount\x18\x02 \x01(\r\x12\x0c\n\x04\x66\x61\x63\x65\x18\x03 \x01(\r\"T\n\x0b\x41\x63tionReply\x12\x12\n\nrequest_id\x18\x01 \x01(\x04\x12!\n\x06\x61\x63tion\x18\x02 \x01(\x0b\x32\x11.perudo.v1.Action\x12\x0e\n\x06reason\x18\x03 \x01(\t\"\x93\x02\n\x07Ruleset\x12\x17\n\x0f\x64ice_per_player\x18\x01 \x01(\r\x12!\n\x06opener\x18\x02 \x01(\x0e\x32\x11.perudo.v1.Opener\x12$\n\x1clower_face_with_higher_count\x18\x03 \x01(\x08\x12#\n\x05\x63\x61lza\x18\x04 \x01(\x0e\x32\x14.perudo.v1.CalzaRule\x12\x10\n\x08palifico\x18\x05 \x01(\x08\x12\x15\n\rpalifico_once\x18\x06 \x01(\x08\x12(\n palifico_one_die_may_change_face\x18\x07 \x01(\x08\x12.\n\rfault_penalty\x18\x08 \x01(\x0e\x32\x17.perudo.v1.FaultPenalty\"0\n\x03\x42id\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\r\n\x05\x63ount\x18\x02 \x01(\r\x12\x0c\n\x04\x66\x61\x63\x65\x18\x03 \x01(\r\"\x14\n\x04Hand\x12\x0c\n\x04\x64ice\x18\x01 \x03(\r\"\xfc\x01\n\x0bRoundResult\x12\r\n\x05round\x18\x01 \x01(\r\x12 \n\x03\x65nd\x18\x02 \x01(\x0e\x32\x13.perudo.v1.RoundEnd\x12\x13\n\x0b\x63\x61ller_seat\x18\x03 \x01(\r\x12\x1b\n\x03\x62id\x18\x04 \x01(\x0b\x32\x0e.perudo.v1.Bid\x12\x0f\n\x07\x63ounted\x18\x05 \x01(\r\x12\x1e\n\x05hands\x18\x06 \x03(\x0b\x32\x0f.perudo.v1.Hand\x12\x14\n\x0c\x63hanged_seat\x18\x07 \x01(\r\x12\x13\n\x0b\x64ice_change\x18\x08 \x01(\x11\x12\x10\n\x08palifico\x18\t \x01(\x08\x12\x1c\n\x04\x62ids\x18\n \x03(\x0b\x32\x0e.perudo.v1.Bid\"\xdc\x03\n\rActionRequest\x12\x12\n\nrequest_id\x18\x01 \x01(\x04\x12$\n\x04kind\x18\x02 \x01(\x0e\x32\x16.perudo.v1.RequestKind\x12\x0f\n\x07game_id\x18\x03 \x01(\t\x12\x0c\n\x04seat\x18\x04 \x01(\r\x12\x0f\n\x07players\x18\x05 \x03(\t\x12#\n\x07ruleset\x18\x06 \x01(\x0b\x32\x12.perudo.v1.Ruleset\x12\r\n\x05round\x18\x07 \x01(\r\x12\x0f\n\x07my_dice\x18\x08 \x03(\r\x12\x13\n\x0b\x64ice_counts\x18\t \x03(\r\x12\x1c\n\x04\x62ids\x18\n \x03(\x0b\x32\x0e.perudo.v1.Bid\x12\x10\n\x08palifico\x18\x0b \x01(\x08\x12\'\n\x07results\x18\x0c \x03(\x0b\x32\x16.perudo.v1.RoundResult\x12\x14\n\x0ctime_left_ms\x18\r \x01(\r\x12\x11\n\tmin_count\x18\x0e \x03(\r\x12\x14\n\x0c\x64udo_allowed\x18\x0f \x01(\x08\x12\x15\n\rcalza_allowed\x18\x10 \x01(\x08\x12\x14\n\x0c\x64ice_in_play\x18\x11 \x01(\r\x12,\n\x0ctime_control\x18\x12 \x01(\x0b\x32\x16.perudo.v1.TimeControl\x12\x14\n\x0c\x62\x61nk_left_ms\x18\x13 \x01(\r\"J\n\x0bTimeControl\x12\x14\n\x0cmove_time_ms\x18\x01 \x01(\r\x12\x0f\n\x07\x62\x61nk_ms\x18\x02 \x01(\r\x12\x14\n\x0cincrement_ms\x18\x03 \x01(\r\"O\n\x05\x46\x61ult\x12\"\n\x04kind\x18\x01 \x01(\x0e\x32\x14.perudo.v1.FaultKind\x12\x0e\n\x06\x64\x65tail\x18\x02 \x01(\t\x12\x12\n\nrequest_id\x18\x03 \x01(\x04\"\x93\x01\n\x08GameOver\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\r\n\x05order\x18\x03 \x03(\r\x12\x0f\n\x07players\x18\x04 \x03(\t\x12\'\n\x07results\x18\x05 \x03(\x0b\x32\x16.perudo.v1.RoundResult\x12\x1f\n\x05\x66\x61ult\x18\x06 \x01(\x0b\x32\x10.perudo.v1.Fault\"\x19\n\x07Goodbye\x12\x0e\n\x06reason\x18\x01 \x01(\t*`\n\x0bRequestKind\x12\x1c\n\x18REQUEST_KIND_UNSPECIFIED\x10\x00\x12\x15\n\x11REQUEST_KIND_TURN\x10\x01\x12\x1c\n\x18REQUEST_KIND_CALZA_OFFER\x10\x02*\x81\x01\n\nActionKind\x12\x1b\n\x17\x41\x43TION_KIND_UNSPECIFIED\x10\x00\x12\x13\n\x0f\x41\x43TION_KIND_BID\x10\x01\x12\x14\n\x10\x41\x43TION_KIND_DUDO\x10\x02\x12\x15\n\x11\x41\x43TION_KIND_CALZA\x10\x03\x12\x14\n\x10\x41\x43TION_KIND_PASS\x10\x04*F\n\x06Opener\x12\x16\n\x12OPENER_UNSPECIFIED\x10\x00\x12\x12\n\x0eOPENER_ROLLOFF\x10\x01\x12\x10\n\x0cOPENER_SEAT0\x10\x02*d\n\tCalzaRule\x12\x1a\n\x16\x43\x41LZA_RULE_UNSPECIFIED\x10\x00\x12\x12\n\x0e\x43\x41LZA_RULE_OFF\x10\x01\x12\x13\n\x0f\x43\x41LZA_RULE_TURN\x10\x02\x12\x12\n\x0e\x43\x41LZA_RULE_ANY\x10\x03*f\n\x0c\x46\x61ultPenalty\x12\x1d\n\x19\x46\x41ULT_PENALTY_UNSPECIFIED\x10\x00\x12\x1b\n\x17\x46\x41ULT_PENALTY_ELIMINATE\x10\x01\x12\x1a\n\x16\x46\x41ULT_PENALTY_LOSE_DIE\x10\x02*c\n\x08RoundEnd\x12\x19\n\x15ROUND_END_UNSPECIFIED\x10\x00\x12\x12\n\x0eROUND_END_DUDO\x10\x01\x12\x13\n\x0fROUND_END_CALZA\x10\x02\x12\x13\n\x0fROUND_END_FAULT\x10\x03*\xc7\x01\n\tFaultKind\x12\x1a\n\x16\x46\x41ULT_KIND_UNSPECIFIED\x10\x00\x12\x16\n\x12\x46\x41ULT_KIND_TIMEOUT\x10\x01\x12\x1d\n\x19\x46\x41ULT_KIND_ILLEGAL_ACTION\x10\x02\x12 \n\x1c\x46\x41ULT_KIND_MALFORMED_MESSAGE\x10\x03\x12\x19\n\x15\x46\x41ULT_KIND_DISCONNECT\x10\x04\x12\x14\n\x10\x46\x41ULT_KIND_CRASH\x10\x05\x12\x14\n\x10\x46\x41ULT_KIND_STALL\x10\x06\x32N\n\x0eRefereeService\x12<\n\x04Play\x12\x15.perudo.v1.BotMessage\x1a\x19.perudo.v1.RefereeMessage(\x01\x30\x01\x42n\n\x12org.perudoarena.v1B\x0cRefereeProtoP\x01Z\x1dperudoarena/perudov1;perudov1\xa2\x02\x03PRV\xaa\x02\tPerudo.V1\xca\x02\tPerudo\\V1\xea\x02\nPerudo::V1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17perudo/v1/referee.proto\x12\tperudo.v1\"`\n\nBotMessage\x12!\n\x05hello\x18\x01 \x01(\x0b\x32\x10.perudo.v1.HelloH\x00\x12\'\n\x05reply\x18\x02 \x01(\x0b\x32\x16.perudo.v1.ActionReplyH\x00\x42\x06\n\x04kind\"\xbd\x01\n\x0eRefereeMessage\x12%\n\x07welcome\x18\x01 \x01(\x0b\x32\x12.perudo.v1.WelcomeH\x00\x12+\n\x07request\x18\x02 \x01(\x0b\x32\x18.perudo.v1.ActionRequestH\x00\x12(\n\tgame_over\x18\x03 \x01(\x0b\x32\x13.perudo.v1.GameOverH\x00\x12%\n\x07goodbye\x18\x04 \x01(\x0b\x32\x12.perudo.v1.GoodbyeH\x00\x42\x06\n\x04kind\"S\n\x05Hello\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05token\x18\x02 \x01(\t\x12\x18\n\x10protocol_version\x18\x03 \x01(\r\x12\x13\n\x0b\x62ot_version\x18\x04 \x01(\t\"Z\n\x07Welcome\x12\x12\n\nsession_id\x18\x01 \x01(\t\x12\x18\n\x10protocol_version\x18\x02 \x01(\r\x12!\n\x06limits\x18\x03 \x01(\x0b\x32\x11.perudo.v1.Limits\"9\n\x06Limits\x12\x19\n\x11max_message_bytes\x18\x01 \x01(\r\x12\x14\n\x0cmove_time_ms\x18\x02 \x01(\r\"J\n\x06\x41\x63tion\x12#\n\x04kind\x18\x01 \x01(\x0e\x32\x15.perudo.v1.ActionKind\x12\r\n\x05\x63ount\x18\x02 \x01(\r\x12\x0c\n\x04\x66\x61\x63\x65\x18\x03 \x01(\r\"T\n\x0b\x41\x63tionReply\x12\x12\n\nrequest_id\x18\x01 \x01(\x04\x12!\n\x06\x61\x63tion\x18\x02 \x01(\x0b\x32\x11.perudo.v1.Action\x12\x0e\n\x06reason\x18\x03 \x01(\t\"\xd0\x03\n\x07Ruleset\x12\x17\n\x0f\x64ice_per_player\x18\x01 \x01(\r\x12!\n\x06opener\x18\x02 \x01(\x0e\x32\x11.perudo.v1.Opener\x12$\n\x1clower_face_with_higher_count\x18\x03 \x01(\x08\x12#\n\x05\x63\x61lza\x18\x04 \x01(\x0e\x32\x14.perudo.v1.CalzaRule\x12\x10\n\x08palifico\x18\x05 \x01(\x08\x12\x15\n\rpalifico_once\x18\x06 \x01(\x08\x12(\n palifico_one_die_may_change_face\x18\x07 \x01(\x08\x12.\n\rfault_penalty\x18\x08 \x01(\x0e\x32\x17.perudo.v1.FaultPenalty\x12;\n\x14palifico_face_change\x18\t \x01(\x0e\x32\x1d.perudo.v1.PalificoFaceChange\x12\x1c\n\x14palifico_min_players\x18\n \x01(\r\x12\x15\n\ropen_on_pacos\x18\x0b \x01(\x08\x12\x31\n\x18opener_after_elimination\x18\x0c \x01(\x0e\x32\x0f.perudo.v1.Side\x12\x16\n\x0e\x63\x61lza_max_dice\x18\r \x01(\r\"0\n\x03\x42id\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\r\n\x05\x63ount\x18\x02 \x01(\r\x12\x0c\n\x04\x66\x61\x63\x65\x18\x03 \x01(\r\"\x14\n\x04Hand\x12\x0c\n\x04\x64ice\x18\x01 \x03(\r\"\xfc\x01\n\x0bRoundResult\x12\r\n\x05round\x18\x01 \x01(\r\x12 \n\x03\x65nd\x18\x02 \x01(\x0e\x32\x13.perudo.v1.RoundEnd\x12\x13\n\x0b\x63\x61ller_seat\x18\x03 \x01(\r\x12\x1b\n\x03\x62id\x18\x04 \x01(\x0b\x32\x0e.perudo.v1.Bid\x12\x0f\n\x07\x63ounted\x18\x05 \x01(\r\x12\x1e\n\x05hands\x18\x06 \x03(\x0b\x32\x0f.perudo.v1.Hand\x12\x14\n\x0c\x63hanged_seat\x18\x07 \x01(\r\x12\x13\n\x0b\x64ice_change\x18\x08 \x01(\x11\x12\x10\n\x08palifico\x18\t \x01(\x08\x12\x1c\n\x04\x62ids\x18\n \x03(\x0b\x32\x0e.perudo.v1.Bid\"\xdc\x03\n\rActionRequest\x12\x12\n\nrequest_id\x18\x01 \x01(\x04\x12$\n\x04kind\x18\x02 \x01(\x0e\x32\x16.perudo.v1.RequestKind\x12\x0f\n\x07game_id\x18\x03 \x01(\t\x12\x0c\n\x04seat\x18\x04 \x01(\r\x12\x0f\n\x07players\x18\x05 \x03(\t\x12#\n\x07ruleset\x18\x06 \x01(\x0b\x32\x12.perudo.v1.Ruleset\x12\r\n\x05round\x18\x07 \x01(\r\x12\x0f\n\x07my_dice\x18\x08 \x03(\r\x12\x13\n\x0b\x64ice_counts\x18\t \x03(\r\x12\x1c\n\x04\x62ids\x18\n \x03(\x0b\x32\x0e.perudo.v1.Bid\x12\x10\n\x08palifico\x18\x0b \x01(\x08\x12\'\n\x07results\x18\x0c \x03(\x0b\x32\x16.perudo.v1.RoundResult\x12\x14\n\x0ctime_left_ms\x18\r \x01(\r\x12\x11\n\tmin_count\x18\x0e \x03(\r\x12\x14\n\x0c\x64udo_allowed\x18\x0f \x01(\x08\x12\x15\n\rcalza_allowed\x18\x10 \x01(\x08\x12\x14\n\x0c\x64ice_in_play\x18\x11 \x01(\r\x12,\n\x0ctime_control\x18\x12 \x01(\x0b\x32\x16.perudo.v1.TimeControl\x12\x14\n\x0c\x62\x61nk_left_ms\x18\x13 \x01(\r\"J\n\x0bTimeControl\x12\x14\n\x0cmove_time_ms\x18\x01 \x01(\r\x12\x0f\n\x07\x62\x61nk_ms\x18\x02 \x01(\r\x12\x14\n\x0cincrement_ms\x18\x03 \x01(\r\"O\n\x05\x46\x61ult\x12\"\n\x04kind\x18\x01 \x01(\x0e\x32\x14.perudo.v1.FaultKind\x12\x0e\n\x06\x64\x65tail\x18\x02 \x01(\t\x12\x12\n\nrequest_id\x18\x03 \x01(\x04\"\x93\x01\n\x08GameOver\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\r\n\x05order\x18\x03 \x03(\r\x12\x0f\n\x07players\x18\x04 \x03(\t\x12\'\n\x07results\x18\x05 \x03(\x0b\x32\x16.perudo.v1.RoundResult\x12\x1f\n\x05\x66\x61ult\x18\x06 \x01(\x0b\x32\x10.perudo.v1.Fault\"\x19\n\x07Goodbye\x12\x0e\n\x06reason\x18\x01 \x01(\t*`\n\x0bRequestKind\x12\x1c\n\x18REQUEST_KIND_UNSPECIFIED\x10\x00\x12\x15\n\x11REQUEST_KIND_TURN\x10\x01\x12\x1c\n\x18REQUEST_KIND_CALZA_OFFER\x10\x02*\x81\x01\n\nActionKind\x12\x1b\n\x17\x41\x43TION_KIND_UNSPECIFIED\x10\x00\x12\x13\n\x0f\x41\x43TION_KIND_BID\x10\x01\x12\x14\n\x10\x41\x43TION_KIND_DUDO\x10\x02\x12\x15\n\x11\x41\x43TION_KIND_CALZA\x10\x03\x12\x14\n\x10\x41\x43TION_KIND_PASS\x10\x04*F\n\x06Opener\x12\x16\n\x12OPENER_UNSPECIFIED\x10\x00\x12\x12\n\x0eOPENER_ROLLOFF\x10\x01\x12\x10\n\x0cOPENER_SEAT0\x10\x02*d\n\tCalzaRule\x12\x1a\n\x16\x43\x41LZA_RULE_UNSPECIFIED\x10\x00\x12\x12\n\x0e\x43\x41LZA_RULE_OFF\x10\x01\x12\x13\n\x0f\x43\x41LZA_RULE_TURN\x10\x02\x12\x12\n\x0e\x43\x41LZA_RULE_ANY\x10\x03*f\n\x0c\x46\x61ultPenalty\x12\x1d\n\x19\x46\x41ULT_PENALTY_UNSPECIFIED\x10\x00\x12\x1b\n\x17\x46\x41ULT_PENALTY_ELIMINATE\x10\x01\x12\x1a\n\x16\x46\x41ULT_PENALTY_LOSE_DIE\x10\x02*\x98\x01\n\x12PalificoFaceChange\x12$\n PALIFICO_FACE_CHANGE_UNSPECIFIED\x10\x00\x12\x1d\n\x19PALIFICO_FACE_CHANGE_NONE\x10\x01\x12\x1f\n\x1bPALIFICO_FACE_CHANGE_OTHERS\x10\x02\x12\x1c\n\x18PALIFICO_FACE_CHANGE_ALL\x10\x03*;\n\x04Side\x12\x14\n\x10SIDE_UNSPECIFIED\x10\x00\x12\r\n\tSIDE_LEFT\x10\x01\x12\x0e\n\nSIDE_RIGHT\x10\x02*c\n\x08RoundEnd\x12\x19\n\x15ROUND_END_UNSPECIFIED\x10\x00\x12\x12\n\x0eROUND_END_DUDO\x10\x01\x12\x13\n\x0fROUND_END_CALZA\x10\x02\x12\x13\n\x0fROUND_END_FAULT\x10\x03*\xc7\x01\n\tFaultKind\x12\x1a\n\x16\x46\x41ULT_KIND_UNSPECIFIED\x10\x00\x12\x16\n\x12\x46\x41ULT_KIND_TIMEOUT\x10\x01\x12\x1d\n\x19\x46\x41ULT_KIND_ILLEGAL_ACTION\x10\x02\x12 \n\x1c\x46\x41ULT_KIND_MALFORMED_MESSAGE\x10\x03\x12\x19\n\x15\x46\x41ULT_KIND_DISCONNECT\x10\x04\x12\x14\n\x10\x46\x41ULT_KIND_CRASH\x10\x05\x12\x14\n\x10\x46\x41ULT_KIND_STALL\x10\x06\x32N\n\x0eRefereeService\x12<\n\x04Play\x12\x15.perudo.v1.BotMessage\x1a\x19.perudo.v1.RefereeMessage(\x01\x30\x01\x42n\n\x12org.perudoarena.v1B\x0cRefereeProtoP\x01Z\x1dperudoarena/perudov1;perudov1\xa2\x02\x03PRV\xaa\x02\tPerudo.V1\xca\x02\tPerudo\\V1\xea\x02\nPerudo::V1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -32,20 +32,24 @@ _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'perudo.v1.referee_pb2', _gl
 if not _descriptor._USE_C_DESCRIPTORS:
   _globals['DESCRIPTOR']._loaded_options = None
   _globals['DESCRIPTOR']._serialized_options = b'\n\022org.perudoarena.v1B\014RefereeProtoP\001Z\035perudoarena/perudov1;perudov1\242\002\003PRV\252\002\tPerudo.V1\312\002\tPerudo\\V1\352\002\nPerudo::V1'
-  _globals['_REQUESTKIND']._serialized_start=2144
-  _globals['_REQUESTKIND']._serialized_end=2240
-  _globals['_ACTIONKIND']._serialized_start=2243
-  _globals['_ACTIONKIND']._serialized_end=2372
-  _globals['_OPENER']._serialized_start=2374
-  _globals['_OPENER']._serialized_end=2444
-  _globals['_CALZARULE']._serialized_start=2446
-  _globals['_CALZARULE']._serialized_end=2546
-  _globals['_FAULTPENALTY']._serialized_start=2548
-  _globals['_FAULTPENALTY']._serialized_end=2650
-  _globals['_ROUNDEND']._serialized_start=2652
-  _globals['_ROUNDEND']._serialized_end=2751
-  _globals['_FAULTKIND']._serialized_start=2754
-  _globals['_FAULTKIND']._serialized_end=2953
+  _globals['_REQUESTKIND']._serialized_start=2333
+  _globals['_REQUESTKIND']._serialized_end=2429
+  _globals['_ACTIONKIND']._serialized_start=2432
+  _globals['_ACTIONKIND']._serialized_end=2561
+  _globals['_OPENER']._serialized_start=2563
+  _globals['_OPENER']._serialized_end=2633
+  _globals['_CALZARULE']._serialized_start=2635
+  _globals['_CALZARULE']._serialized_end=2735
+  _globals['_FAULTPENALTY']._serialized_start=2737
+  _globals['_FAULTPENALTY']._serialized_end=2839
+  _globals['_PALIFICOFACECHANGE']._serialized_start=2842
+  _globals['_PALIFICOFACECHANGE']._serialized_end=2994
+  _globals['_SIDE']._serialized_start=2996
+  _globals['_SIDE']._serialized_end=3055
+  _globals['_ROUNDEND']._serialized_start=3057
+  _globals['_ROUNDEND']._serialized_end=3156
+  _globals['_FAULTKIND']._serialized_start=3159
+  _globals['_FAULTKIND']._serialized_end=3358
   _globals['_BOTMESSAGE']._serialized_start=38
   _globals['_BOTMESSAGE']._serialized_end=134
   _globals['_REFEREEMESSAGE']._serialized_start=137
@@ -61,23 +65,23 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_ACTIONREPLY']._serialized_start=640
   _globals['_ACTIONREPLY']._serialized_end=724
   _globals['_RULESET']._serialized_start=727
-  _globals['_RULESET']._serialized_end=1002
-  _globals['_BID']._serialized_start=1004
-  _globals['_BID']._serialized_end=1052
-  _globals['_HAND']._serialized_start=1054
-  _globals['_HAND']._serialized_end=1074
-  _globals['_ROUNDRESULT']._serialized_start=1077
-  _globals['_ROUNDRESULT']._serialized_end=1329
-  _globals['_ACTIONREQUEST']._serialized_start=1332
-  _globals['_ACTIONREQUEST']._serialized_end=1808
-  _globals['_TIMECONTROL']._serialized_start=1810
-  _globals['_TIMECONTROL']._serialized_end=1884
-  _globals['_FAULT']._serialized_start=1886
-  _globals['_FAULT']._serialized_end=1965
-  _globals['_GAMEOVER']._serialized_start=1968
-  _globals['_GAMEOVER']._serialized_end=2115
-  _globals['_GOODBYE']._serialized_start=2117
-  _globals['_GOODBYE']._serialized_end=2142
-  _globals['_REFEREESERVICE']._serialized_start=2955
-  _globals['_REFEREESERVICE']._serialized_end=3033
+  _globals['_RULESET']._serialized_end=1191
+  _globals['_BID']._serialized_start=1193
+  _globals['_BID']._serialized_end=1241
+  _globals['_HAND']._serialized_start=1243
+  _globals['_HAND']._serialized_end=1263
+  _globals['_ROUNDRESULT']._serialized_start=1266
+  _globals['_ROUNDRESULT']._serialized_end=1518
+  _globals['_ACTIONREQUEST']._serialized_start=1521
+  _globals['_ACTIONREQUEST']._serialized_end=1997
+  _globals['_TIMECONTROL']._serialized_start=1999
+  _globals['_TIMECONTROL']._serialized_end=2073
+  _globals['_FAULT']._serialized_start=2075
+  _globals['_FAULT']._serialized_end=2154
+  _globals['_GAMEOVER']._serialized_start=2157
+  _globals['_GAMEOVER']._serialized_end=2304
+  _globals['_GOODBYE']._serialized_start=2306
+  _globals['_GOODBYE']._serialized_end=2331
+  _globals['_REFEREESERVICE']._serialized_start=3360
+  _globals['_REFEREESERVICE']._serialized_end=3438
 # @@protoc_insertion_point(module_scope)

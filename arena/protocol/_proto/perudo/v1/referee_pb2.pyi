@@ -40,6 +40,19 @@ class FaultPenalty(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     FAULT_PENALTY_ELIMINATE: _ClassVar[FaultPenalty]
     FAULT_PENALTY_LOSE_DIE: _ClassVar[FaultPenalty]
 
+class PalificoFaceChange(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    PALIFICO_FACE_CHANGE_UNSPECIFIED: _ClassVar[PalificoFaceChange]
+    PALIFICO_FACE_CHANGE_NONE: _ClassVar[PalificoFaceChange]
+    PALIFICO_FACE_CHANGE_OTHERS: _ClassVar[PalificoFaceChange]
+    PALIFICO_FACE_CHANGE_ALL: _ClassVar[PalificoFaceChange]
+
+class Side(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    SIDE_UNSPECIFIED: _ClassVar[Side]
+    SIDE_LEFT: _ClassVar[Side]
+    SIDE_RIGHT: _ClassVar[Side]
+
 class RoundEnd(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     ROUND_END_UNSPECIFIED: _ClassVar[RoundEnd]
@@ -74,6 +87,13 @@ CALZA_RULE_ANY: CalzaRule
 FAULT_PENALTY_UNSPECIFIED: FaultPenalty
 FAULT_PENALTY_ELIMINATE: FaultPenalty
 FAULT_PENALTY_LOSE_DIE: FaultPenalty
+PALIFICO_FACE_CHANGE_UNSPECIFIED: PalificoFaceChange
+PALIFICO_FACE_CHANGE_NONE: PalificoFaceChange
+PALIFICO_FACE_CHANGE_OTHERS: PalificoFaceChange
+PALIFICO_FACE_CHANGE_ALL: PalificoFaceChange
+SIDE_UNSPECIFIED: Side
+SIDE_LEFT: Side
+SIDE_RIGHT: Side
 ROUND_END_UNSPECIFIED: RoundEnd
 ROUND_END_DUDO: RoundEnd
 ROUND_END_CALZA: RoundEnd
@@ -157,7 +177,7 @@ class ActionReply(_message.Message):
     def __init__(self, request_id: _Optional[int] = ..., action: _Optional[_Union[Action, _Mapping]] = ..., reason: _Optional[str] = ...) -> None: ...
 
 class Ruleset(_message.Message):
-    __slots__ = ("dice_per_player", "opener", "lower_face_with_higher_count", "calza", "palifico", "palifico_once", "palifico_one_die_may_change_face", "fault_penalty")
+    __slots__ = ("dice_per_player", "opener", "lower_face_with_higher_count", "calza", "palifico", "palifico_once", "palifico_one_die_may_change_face", "fault_penalty", "palifico_face_change", "palifico_min_players", "open_on_pacos", "opener_after_elimination", "calza_max_dice")
     DICE_PER_PLAYER_FIELD_NUMBER: _ClassVar[int]
     OPENER_FIELD_NUMBER: _ClassVar[int]
     LOWER_FACE_WITH_HIGHER_COUNT_FIELD_NUMBER: _ClassVar[int]
@@ -166,6 +186,11 @@ class Ruleset(_message.Message):
     PALIFICO_ONCE_FIELD_NUMBER: _ClassVar[int]
     PALIFICO_ONE_DIE_MAY_CHANGE_FACE_FIELD_NUMBER: _ClassVar[int]
     FAULT_PENALTY_FIELD_NUMBER: _ClassVar[int]
+    PALIFICO_FACE_CHANGE_FIELD_NUMBER: _ClassVar[int]
+    PALIFICO_MIN_PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    OPEN_ON_PACOS_FIELD_NUMBER: _ClassVar[int]
+    OPENER_AFTER_ELIMINATION_FIELD_NUMBER: _ClassVar[int]
+    CALZA_MAX_DICE_FIELD_NUMBER: _ClassVar[int]
     dice_per_player: int
     opener: Opener
     lower_face_with_higher_count: bool
@@ -174,7 +199,12 @@ class Ruleset(_message.Message):
     palifico_once: bool
     palifico_one_die_may_change_face: bool
     fault_penalty: FaultPenalty
-    def __init__(self, dice_per_player: _Optional[int] = ..., opener: _Optional[_Union[Opener, str]] = ..., lower_face_with_higher_count: _Optional[bool] = ..., calza: _Optional[_Union[CalzaRule, str]] = ..., palifico: _Optional[bool] = ..., palifico_once: _Optional[bool] = ..., palifico_one_die_may_change_face: _Optional[bool] = ..., fault_penalty: _Optional[_Union[FaultPenalty, str]] = ...) -> None: ...
+    palifico_face_change: PalificoFaceChange
+    palifico_min_players: int
+    open_on_pacos: bool
+    opener_after_elimination: Side
+    calza_max_dice: int
+    def __init__(self, dice_per_player: _Optional[int] = ..., opener: _Optional[_Union[Opener, str]] = ..., lower_face_with_higher_count: _Optional[bool] = ..., calza: _Optional[_Union[CalzaRule, str]] = ..., palifico: _Optional[bool] = ..., palifico_once: _Optional[bool] = ..., palifico_one_die_may_change_face: _Optional[bool] = ..., fault_penalty: _Optional[_Union[FaultPenalty, str]] = ..., palifico_face_change: _Optional[_Union[PalificoFaceChange, str]] = ..., palifico_min_players: _Optional[int] = ..., open_on_pacos: _Optional[bool] = ..., opener_after_elimination: _Optional[_Union[Side, str]] = ..., calza_max_dice: _Optional[int] = ...) -> None: ...
 
 class Bid(_message.Message):
     __slots__ = ("seat", "count", "face")
