@@ -27,8 +27,9 @@ import asyncio
 import json
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
+from google.protobuf.descriptor import Descriptor, EnumDescriptor
 from google.protobuf.json_format import MessageToDict
 from google.protobuf.message import Message
 
@@ -42,35 +43,49 @@ _ACTIONS = {
     "calza": pb.ACTION_KIND_CALZA,
     "pass": pb.ACTION_KIND_PASS,
 }
-_ENUM_PREFIXES = (
-    "REQUEST_KIND_",
-    "ACTION_KIND_",
-    "OPENER_",
-    "CALZA_RULE_",
-    "FAULT_PENALTY_",
-    "ROUND_END_",
-    "FAULT_KIND_",
-)
 
 
-def _plain(value: Any) -> Any:
-    """Proto3 JSON, made friendlier: short enum words and 64-bit ids as numbers."""
-    if isinstance(value, dict):
-        return {k: (int(v) if k == "request_id" else _plain(v)) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    if isinstance(value, str):
-        for prefix in _ENUM_PREFIXES:
-            if value.startswith(prefix):
-                return value.removeprefix(prefix).lower()
-    return value
+def _word(enum: EnumDescriptor, name: str) -> str:
+    """An enum value as a short word: "CALZA_RULE_TURN" -> "turn", "SIDE_LEFT" -> "left"."""
+    words = [value.name.split("_") for value in enum.values]
+    shared = 0
+    while all(len(w) > shared + 1 and w[shared] == words[0][shared] for w in words):
+        shared += 1
+    return "_".join(name.split("_")[shared:]).lower()
+
+
+def _plain(descriptor: Descriptor, data: dict[str, Any]) -> dict[str, Any]:
+    """Proto3 JSON, made friendlier: enum values as short words and 64-bit ids as numbers.
+    By the message's own fields, so that a name or an id that looks like an enum value
+    (a bot called "SIDE_LEFT") is left as it is."""
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        field = descriptor.fields_by_name.get(key)
+        if field is None:
+            out[key] = value
+        elif key == "request_id":
+            out[key] = int(value)
+        elif field.enum_type is not None:
+            enum = field.enum_type
+            out[key] = (
+                [_word(enum, v) for v in value] if isinstance(value, list) else _word(enum, value)
+            )
+        elif field.message_type is not None:
+            kind = field.message_type
+            out[key] = (
+                [_plain(kind, v) for v in value] if isinstance(value, list) else _plain(kind, value)
+            )
+        else:
+            out[key] = value
+    return out
 
 
 def to_json(kind: str, message: Message) -> str:
     data = MessageToDict(
         message, preserving_proto_field_name=True, always_print_fields_with_no_presence=True
     )
-    return json.dumps({"type": kind, **_plain(data)}, separators=(",", ":"))
+    fields = cast(Descriptor, message.DESCRIPTOR)
+    return json.dumps({"type": kind, **_plain(fields, data)}, separators=(",", ":"))
 
 
 def parse_answer(line: bytes, request_id: int) -> tuple[pb.Action, str | None]:

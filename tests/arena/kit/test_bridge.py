@@ -8,6 +8,7 @@ from pathlib import Path
 from referee_harness import Arena, run
 
 from arena.kit.bridge import parse_answer, to_json
+from arena.protocol import wire
 from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
 from arena.protocol.faults import FaultKind
 from engine import CalzaRule, Ruleset
@@ -76,3 +77,31 @@ def test_requests_become_friendly_json() -> None:
     assert data["ruleset"]["calza"] == "any" and data["ruleset"]["opener"] == "seat0"
     assert data["min_count"] == [0, 0, 0, 0, 0, 0]
     assert data["bids"] == []  # fields are present even when empty
+
+
+def test_every_enum_is_a_short_word_and_nothing_else_is_touched() -> None:
+    rules = Ruleset.from_mapping(
+        {"palifico_face_change": "others", "opener_after_elimination": "right", "calza": "any"}
+    )
+    request = pb.ActionRequest(
+        kind=pb.REQUEST_KIND_CALZA_OFFER,
+        request_id=2**63 + 5,
+        game_id="OPENER_SEAT0",
+        players=["SIDE_LEFT", "CALZA_RULE_ANY"],  # names a bot may have: never shortened
+        ruleset=wire.ruleset_to_proto(rules),
+    )
+    data = json.loads(to_json("request", request))
+    assert data["kind"] == "calza_offer"
+    assert data["request_id"] == 2**63 + 5
+    assert data["game_id"] == "OPENER_SEAT0"
+    assert data["players"] == ["SIDE_LEFT", "CALZA_RULE_ANY"]
+    ruleset = data["ruleset"]
+    assert (ruleset["palifico_face_change"], ruleset["opener_after_elimination"]) == (
+        "others",
+        "right",
+    )
+    assert (ruleset["calza"], ruleset["opener"], ruleset["fault_penalty"]) == (
+        "any",
+        "rolloff",
+        "eliminate",
+    )
