@@ -188,7 +188,7 @@ def test_a_bot_answering_at_half_its_time_is_never_faulted(live: Arena) -> None:
                 if isinstance(e, Answer) and e.seat == 0
             ]
             assert all(move_time / 2 * 1000 <= ms for ms in seen), seen
-            assert max(thinking) <= max(seen)
+            assert max(thinking) <= max(seen) + 0.001  # seen is rounded to the microsecond
             assert sorted(record.order) == [0, 1, 2]
             assert replay(record).order == record.order
 
