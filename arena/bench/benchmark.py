@@ -40,7 +40,7 @@ from arena.bots.processes import BotProcess
 from arena.bots.sandbox import Sandbox, SandboxMode, decide
 from arena.errors import ArenaError
 from arena.protocol import wire
-from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
+from arena.protocol.messages import referee as pb
 from arena.referee.auth import TokenBook
 from arena.referee.clock import TimeControl
 from arena.referee.heap import frozen_heap

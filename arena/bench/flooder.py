@@ -22,7 +22,7 @@ from collections import Counter
 
 import grpc
 
-from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
+from arena.protocol.messages import referee as pb
 
 PLAY = "/perudo.v1.RefereeService/Play"
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import engine
 from arena.kit import odds
 from arena.protocol import wire
-from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
+from arena.protocol.messages import referee as pb
 from arena.referee.reply import Reply
 from engine import Bid, CalzaRule, GameState, PalificoFaceChange, Ruleset, Side
 

@@ -22,8 +22,8 @@ from rich.console import Console
 from arena.cli import live, options, validate
 from arena.league.events import confidence_from_json
 from arena.league.server import admin_token_path
-from arena.protocol._proto.perudo.v1 import admin_pb2 as apb
-from arena.protocol._proto.perudo.v1 import admin_pb2_grpc as apb_grpc
+from arena.protocol.messages import admin as apb
+from arena.protocol.messages import admin_grpc as apb_grpc
 from arena.records import GameLine, Json, LeaderboardRow
 from arena.text import printable
 from arena.tournament.config import TournamentError

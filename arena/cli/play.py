@@ -32,7 +32,7 @@ from arena.bots.manifest import BotSpec, discover
 from arena.bots.processes import BotProcess
 from arena.bots.sandbox import decide
 from arena.cli import options, validate
-from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
+from arena.protocol.messages import referee as pb
 from arena.referee.auth import TokenBook
 from arena.referee.clock import TimeControl
 from arena.referee.exits import exit_probe

@@ -34,7 +34,7 @@ from google.protobuf.json_format import MessageToDict
 from google.protobuf.message import Message
 
 from arena.kit import Connection, RefusedError, connection_from_env, serve_sessions
-from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
+from arena.protocol.messages import referee as pb
 
 MAX_LINE = 64 * 1024
 _ACTIONS = {

@@ -21,8 +21,8 @@ from arena.kit.clock import DecisionClock, TimedObservation
 from arena.kit.dialing import diagnose
 from arena.kit.errors import NoRefereeError, RefusedError, SessionLostError
 from arena.protocol import wire
-from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
-from arena.protocol._proto.perudo.v1 import referee_pb2_grpc as pb_grpc
+from arena.protocol.messages import referee as pb
+from arena.protocol.messages import referee_grpc as pb_grpc
 from engine import RoundOutcome, Ruleset
 
 _EOF = grpc.aio.EOF  # type: ignore[attr-defined]  # missing from the stubs

@@ -21,7 +21,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from arena.kit import RefusedError, connection_from_env, serve_sessions
 from arena.kit.errors import InputEndedError
 from arena.protocol import wire
-from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
+from arena.protocol.messages import referee as pb
 from engine import CALZA, DUDO, Bid, MalformedActionError, Observation, RoundOutcome, parse_action
 
 ReadLine = Callable[[], Awaitable[str]]

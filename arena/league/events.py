@@ -14,7 +14,7 @@ import json
 import time
 from pathlib import Path
 
-from arena.protocol._proto.perudo.v1 import admin_pb2 as apb
+from arena.protocol.messages import admin as apb
 from arena.rankings import BotConfidence, Confidence
 from arena.records import GameLine, Json
 from arena.tournament.ratings import Standing

@@ -30,8 +30,8 @@ from arena.bots.capacity import check_jobs
 from arena.bots.sandbox import SandboxMode
 from arena.league.events import EventObserver, finished_event
 from arena.league.local_tls import LocalTls, decide_local_tls
-from arena.protocol._proto.perudo.v1 import admin_pb2 as apb
-from arena.protocol._proto.perudo.v1 import admin_pb2_grpc as apb_grpc
+from arena.protocol.messages import admin as apb
+from arena.protocol.messages import admin_grpc as apb_grpc
 from arena.referee.auth import TokenBook
 from arena.referee.pool import Lobby
 from arena.referee.server import ListenError, Referee, ServerLimits, Tls

@@ -19,8 +19,8 @@ from typing import Protocol
 import engine
 from arena.errors import ArenaError
 from arena.protocol import wire
-from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
 from arena.protocol.faults import Fault, FaultKind, FaultRecord
+from arena.protocol.messages import referee as pb
 from arena.records import Answer, Deal, FaultEvent, LateDecision, ReplayEvent, RoundEnd
 from arena.referee.clock import GameClock, TimeControl
 from arena.referee.reply import Reply, next_request_id

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from google.protobuf import text_format
 
 from arena.protocol import wire
-from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
 from arena.protocol.faults import Fault, FaultKind
+from arena.protocol.messages import referee as pb
 from arena.text import printable
 from engine import MalformedActionError
 

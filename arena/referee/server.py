@@ -27,8 +27,8 @@ from google.protobuf.message import DecodeError
 
 from arena.errors import ArenaError
 from arena.protocol import wire
-from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
 from arena.protocol.faults import FaultKind
+from arena.protocol.messages import referee as pb
 from arena.referee import bounds, cputime
 from arena.referee.auth import token_hash
 from arena.referee.loop_lag import LoopLag

@@ -24,8 +24,8 @@ import math
 import grpc
 from google.protobuf.message import DecodeError
 
-from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
 from arena.protocol.faults import Fault, FaultKind
+from arena.protocol.messages import referee as pb
 from arena.referee import cputime
 from arena.referee.exits import ExitProbe, describe_exit
 from arena.referee.late_replies import LateReplies

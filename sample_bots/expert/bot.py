@@ -18,7 +18,7 @@ from policy import BUDGET_S, Expert
 
 from arena.kit import run_handler
 from arena.protocol import wire
-from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
+from arena.protocol.messages import referee as pb
 from engine import RoundOutcome
 
 

@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 import grpc
 
 import engine
-from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
+from arena.protocol.messages import referee as pb
 from arena.records import Answer, Deal, FaultEvent, RoundEnd
 from arena.referee.auth import TokenBook
 from arena.referee.clock import TimeControl

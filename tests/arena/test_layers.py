@@ -186,6 +186,46 @@ def test_every_import_goes_the_right_way() -> None:
     assert violations(ROOT) == []
 
 
+GENERATED = "arena.protocol._proto"
+
+
+def generated_imports(root: Path) -> list[str]:
+    """Every import of the generated code outside `arena/protocol`, which alone may: the rest
+    go through `arena.protocol.messages`."""
+    found = []
+    trees = ("arena", "engine", "tests", "sample_bots", "kit", "docs")
+    for path in sorted(p for tree in trees for p in (root / tree).rglob("*.py")):
+        relative = path.relative_to(root)
+        if relative.parts[:2] == ("arena", "protocol") or "node_modules" in relative.parts:
+            continue
+        module = ".".join(relative.with_suffix("").parts)
+        for name in sorted(imported(path, module)):
+            if name == GENERATED or name.startswith(f"{GENERATED}."):
+                found.append(f"{relative} imports {name}")
+                break
+    return found
+
+
+def test_only_the_protocol_imports_the_generated_code() -> None:
+    assert generated_imports(ROOT) == []
+
+
+def test_an_import_of_the_generated_code_elsewhere_is_caught(tmp_path: Path) -> None:
+    rogue = tmp_path / "arena" / "referee" / "rogue.py"
+    rogue.parent.mkdir(parents=True)
+    rogue.write_text("from arena.protocol._proto.perudo.v1 import referee_pb2 as pb\n")
+    inside = tmp_path / "arena" / "protocol" / "wire.py"
+    inside.parent.mkdir(parents=True)
+    inside.write_text("from arena.protocol._proto.perudo.v1 import referee_pb2 as pb\n")
+    deep = tmp_path / "tests" / "arena" / "test_rogue.py"
+    deep.parent.mkdir(parents=True)
+    deep.write_text("import arena.protocol._proto.perudo.v1.admin_pb2\n")
+    assert generated_imports(tmp_path) == [
+        "arena/referee/rogue.py imports arena.protocol._proto.perudo.v1",
+        "tests/arena/test_rogue.py imports arena.protocol._proto.perudo.v1.admin_pb2",
+    ]
+
+
 @pytest.mark.parametrize(
     ("where", "line"),
     [

@@ -18,7 +18,7 @@ from arena.bench.benchmark import sample_requests
 from arena.bench.engine_speed import random_legal
 from arena.bots.capacity import usable_cores
 from arena.bots.sandbox import SandboxMode, decide
-from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
+from arena.protocol.messages import referee as pb
 
 KEYS = {
     "engine_us_per_decision",

@@ -38,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import strategy
 
 from arena.protocol import wire
-from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
+from arena.protocol.messages import referee as pb
 
 PLAY = "/perudo.v1.RefereeService/Play"
 MODE = os.environ.get("BOT_MODE", "play")

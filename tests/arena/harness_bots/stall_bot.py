@@ -19,7 +19,7 @@ import sys
 import time
 
 from arena.protocol import wire
-from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
+from arena.protocol.messages import referee as pb
 
 WINDOW = int(os.environ.get("BOT_WINDOW", "64"))
 LINGER = float(os.environ.get("BOT_LINGER", "60"))

@@ -9,8 +9,8 @@ from referee_harness import Arena, run
 
 from arena.kit.bridge import parse_answer, to_json
 from arena.protocol import wire
-from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
 from arena.protocol.faults import FaultKind
+from arena.protocol.messages import referee as pb
 from engine import CalzaRule, Ruleset
 
 

@@ -7,7 +7,7 @@ import json
 import engine
 from arena.kit.bridge import to_json
 from arena.protocol import wire
-from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
+from arena.protocol.messages import referee as pb
 
 
 def test_a_bridge_request_lists_each_ended_rounds_bids_and_the_bank() -> None:

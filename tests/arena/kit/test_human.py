@@ -11,7 +11,7 @@ from arena.checkbot.positions import Probe, probes
 from arena.kit.errors import InputEndedError
 from arena.kit.human import HumanHandler, describe_round_end
 from arena.protocol import wire
-from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
+from arena.protocol.messages import referee as pb
 
 
 def _request(probe: Probe) -> pb.ActionRequest:

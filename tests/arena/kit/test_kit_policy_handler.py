@@ -17,7 +17,7 @@ import engine
 from arena.kit.client import PolicyHandler
 from arena.kit.clock import TimedObservation
 from arena.protocol import wire
-from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
+from arena.protocol.messages import referee as pb
 from engine import CalzaRule, Observation, Ruleset
 
 PLAYERS = 3

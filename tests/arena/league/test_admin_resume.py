@@ -11,7 +11,7 @@ import pytest
 from league_harness import Tournament, league, run
 from tournament_harness import ARENA
 
-from arena.protocol._proto.perudo.v1 import admin_pb2 as apb
+from arena.protocol.messages import admin as apb
 
 
 @pytest.mark.slow

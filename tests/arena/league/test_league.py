@@ -33,7 +33,7 @@ from league_harness import (
 )
 
 from arena.league.server import LeagueConfig, LeagueServer, admin_token_path
-from arena.protocol._proto.perudo.v1 import admin_pb2 as apb
+from arena.protocol.messages import admin as apb
 from arena.referee.auth import new_token, token_hash
 from arena.referee.server import Tls
 from arena.store import SqliteStore

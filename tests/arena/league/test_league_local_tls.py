@@ -24,8 +24,8 @@ from tls_certificates import self_signed
 
 from arena.league.local_tls import LocalTls
 from arena.league.server import LeagueConfig, LeagueServer, admin_token_path
-from arena.protocol._proto.perudo.v1 import admin_pb2 as apb
-from arena.protocol._proto.perudo.v1 import admin_pb2_grpc as apb_grpc
+from arena.protocol.messages import admin as apb
+from arena.protocol.messages import admin_grpc as apb_grpc
 from arena.referee.server import Tls
 from arena.tournament.config import TournamentConfig
 

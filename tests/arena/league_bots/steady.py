@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 from arena.kit import PASS, Answer, RefusedError, connection_from_env, serve
-from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
+from arena.protocol.messages import referee as pb
 from engine import DUDO, Bid, Observation
 
 DELAY = float(os.environ.get("PERUDO_TEST_DELAY", "0"))

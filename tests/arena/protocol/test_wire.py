@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 import engine
 from arena.protocol import wire
-from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
+from arena.protocol.messages import referee as pb
 from engine import (
     CalzaRule,
     FaultPenalty,

@@ -13,8 +13,8 @@ import random
 import grpc
 from referee_harness import Arena, hello, replay, reply, run
 
-from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
 from arena.protocol.faults import FaultKind
+from arena.protocol.messages import referee as pb
 
 CALM = ("calm1", "calm2", "calm3")
 ROWDY = ("vandal", "rowdy1", "rowdy2")

@@ -7,7 +7,7 @@ import asyncio
 import grpc
 from referee_harness import Arena, run, until
 
-from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
+from arena.protocol.messages import referee as pb
 from arena.referee import bounds
 from arena.referee.reply import REASON_CHARS
 from arena.referee.server import ServerLimits

@@ -9,8 +9,8 @@ import signal
 from referee_harness import Arena, hello, run
 
 from arena.checkbot.positions import HouseSeat
-from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
 from arena.protocol.faults import FaultKind
+from arena.protocol.messages import referee as pb
 from arena.records import FaultEvent
 from arena.referee.clock import TimeControl
 from arena.referee.exits import describe_exit

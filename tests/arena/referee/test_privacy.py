@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from referee_harness import Arena, read_record, replay, run
 
-from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
+from arena.protocol.messages import referee as pb
 from arena.records import Answer, Deal, FaultEvent
 from arena.referee.match import GameRecord
 from engine import CalzaRule, FaultPenalty, Opener, Ruleset

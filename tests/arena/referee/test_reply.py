@@ -7,8 +7,8 @@ import pytest
 
 import engine
 from arena.protocol import wire
-from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
 from arena.protocol.faults import FaultKind
+from arena.protocol.messages import referee as pb
 from arena.referee.reply import REASON_CHARS, bot_reason, reply_of
 
 

@@ -8,7 +8,7 @@ from referee_harness import Arena, read_record, run
 
 import engine
 from arena.protocol import wire
-from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
+from arena.protocol.messages import referee as pb
 from arena.records import Answer, Deal
 from arena.referee.match import GameRecord
 

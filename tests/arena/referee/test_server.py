@@ -10,8 +10,8 @@ import grpc
 import pytest
 from referee_harness import Arena, hello, reply, run, until
 
-from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
 from arena.protocol.faults import FaultKind
+from arena.protocol.messages import referee as pb
 from arena.referee.session import Session
 
 BOT = "bot"

@@ -16,8 +16,8 @@ from referee_harness import Arena, hello, reply, request, run, until
 import arena.referee.session
 import engine
 from arena.protocol import wire
-from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
 from arena.protocol.faults import FaultKind
+from arena.protocol.messages import referee as pb
 from arena.records import Answer
 from arena.referee.reply import next_request_id
 from arena.referee.session import MAX_STRAY_MESSAGES

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from referee_harness import Arena, read_record, replay, run
 
-from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
 from arena.protocol.faults import FaultKind
+from arena.protocol.messages import referee as pb
 from arena.referee.clock import GameClock, TimeControl, TimeControlError
 
 MOVE = 0.2

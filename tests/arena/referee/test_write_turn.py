@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
+from arena.protocol.messages import referee as pb
 from arena.referee.session import Session
 from arena.referee.write_turn import WriteTurn
 

@@ -18,7 +18,7 @@ import sys
 
 from arena.kit import run_handler
 from arena.kit.client import PolicyHandler
-from arena.protocol._proto.perudo.v1 import referee_pb2 as pb
+from arena.protocol.messages import referee as pb
 from engine import DUDO
 
 CLEAR = "\x1b[2J\x1b[H\x1b[1;32mall good: 19 passed, 0 failed\x1b[0m"
