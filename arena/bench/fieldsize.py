@@ -144,9 +144,11 @@ def _stat_fields(pid: int) -> list[str] | None:
 
 
 def _start_time(pid: int) -> int | None:
-    """The process's start time in ticks: a pid reused by another process has another."""
+    """The process's start time in ticks: a pid reused by another process has another.
+    None for a process gone, or dead and waiting only to be reaped (a zombie, which the
+    machine's init may take its time over: it runs nothing and holds no memory)."""
     fields = _stat_fields(pid)
-    return None if fields is None else int(fields[19])
+    return None if fields is None or fields[0] == "Z" else int(fields[19])
 
 
 def _descendants(root: int) -> dict[int, int | None]:
