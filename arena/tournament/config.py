@@ -18,6 +18,7 @@ from arena.errors import ArenaError
 from arena.referee.clock import TimeControl
 from arena.referee.match import DEFAULT_TIME_MARGIN
 from arena.referee.server import Referee
+from arena.tournament.league_writes import DEFAULT_STORE_PATIENCE_S
 from arena.tournament.schedule import Deals
 from engine import Ruleset
 
@@ -73,6 +74,9 @@ class TournamentConfig:
     seed: bytes | None = None
     league: Path | str | None = None
     """The league store: an SQLite file or a postgresql:// URL; None means `out/league.sqlite`."""
+    store_patience: float = DEFAULT_STORE_PATIENCE_S
+    """Seconds to wait for a league store that cannot be reached (a database restarting, a
+    lock another process holds) before the run stops; play goes on meanwhile."""
     connect_timeout: float = 20.0
     limits: ResourceLimits = field(default_factory=ResourceLimits)
     name: str | None = None

@@ -18,7 +18,9 @@ import secrets
 import shutil
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import engine
 from arena.bots.cgroups import CgroupRoot
@@ -31,6 +33,7 @@ from arena.referee.heap import frozen_heap
 from arena.referee.pool import Lobby
 from arena.referee.server import Referee
 from arena.store import LeagueStore, StoreError, open_store, recorded
+from arena.store.causes import folder_failure
 from arena.tournament.config import (
     TournamentConfig,
     TournamentError,
@@ -42,6 +45,7 @@ from arena.tournament.entrants import enter
 from arena.tournament.folder import ResultsError, TournamentFolder
 from arena.tournament.in_league import check_resume, refuse_taken_name
 from arena.tournament.info import RunStatus, TournamentInfo
+from arena.tournament.league_writes import BUSY_WAIT_S, patiently
 from arena.tournament.lineup import Lineup, own_referee
 from arena.tournament.lock import FolderBusyError, FolderLock
 from arena.tournament.observer import Observer, Observers, Progress
@@ -49,7 +53,27 @@ from arena.tournament.recovery import Recovery
 from arena.tournament.runner import Scheduler, Summary, Waiting
 from arena.tournament.tables import Hosts, TableWatcher
 
-__all__ = ["Observer", "Observers", "Progress", "Summary", "TableWatcher", "Tournament"]
+__all__ = [
+    "Observer",
+    "Observers",
+    "Progress",
+    "StoppedError",
+    "Summary",
+    "TableWatcher",
+    "Tournament",
+]
+
+
+T = TypeVar("T")
+
+
+class StoppedError(TournamentError):
+    """The run stopped before its end for a fault of the disk or the store, its books closed
+    as far as they could be: `summary` says what it played (for the HTML replays, say)."""
+
+    def __init__(self, message: str, summary: Summary) -> None:
+        super().__init__(message)
+        self.summary = summary
 
 
 STOP_WRITE_GRACE = 1.0
@@ -76,6 +100,8 @@ class Tournament:
         self._lobby: Lobby | None = None
         self._scheduler: Scheduler | None = None
         self._concluded: str | None = None
+        self._closed: Summary | None = None
+        """The summary of a run that finished, its books closed, once it has."""
 
     def waiting(self) -> list[Waiting]:
         """The disconnected bots its games wait for, with their grace left (none before play)."""
@@ -109,6 +135,8 @@ class Tournament:
         self._stopping.set()
         for task in self._workers:
             task.cancel()
+        if self._scheduler is not None:
+            self._scheduler.league.abandon()
 
     async def run(self, resume: Path | None = None, venue: Venue | None = None) -> Summary:
         """Play the tournament on a referee of its own, or on `venue` with its remote bots."""
@@ -125,12 +153,17 @@ class Tournament:
         ) as error:  # the run's callers (the CLI, the league) are told one type
             raise TournamentError(str(error)) from None
         except OSError as error:  # a full disk, say, outside the game records
+            root = where[0].root if where else Path(self.config.out)
+            why = folder_failure("running the tournament", error, root)
+            if self._closed is not None:  # every game recorded and the books closed: done
+                self.observer.note(f"after the run finished: {why}")
+                return self._closed
             then = (
                 f"; once fixed, continue with: {_resume_command(where[0].root, venue, self.hosts)}"
                 if where  # before its folder was open there is nothing to continue
                 else ""
             )
-            raise TournamentError(f"cannot go on: {error}{then}") from None
+            raise TournamentError(f"cannot go on: {why}{then}") from None
 
     async def _run(
         self, resume: Path | None, venue: Venue | None, where: list[TournamentFolder]
@@ -139,7 +172,8 @@ class Tournament:
         sandbox = decide(self.config.sandbox, self.config.build_network)
         if resume is None:
             self._check_config()
-            store = open_store(self.config.league_store)  # a damaged one: before any folder
+            league = self.config.league_store  # a damaged one: refused before any folder
+            store = await self._patiently(lambda: open_store(league, busy_timeout=BUSY_WAIT_S))
         else:
             info = _read_info(resume)
             if venue is None and _played_on_server(info):
@@ -147,9 +181,12 @@ class Tournament:
                     f"{resume} was played on a league server: its remote bots connect there, "
                     f"not here; resume it there with: arena admin start --resume {resume}"
                 )
-            store = open_store(_league_of(info, self.config.league))
+            league = _league_of(info, self.config.league)
+            store = await self._patiently(lambda: open_store(league, busy_timeout=BUSY_WAIT_S))
         try:
-            folder, info, lock = self._open(resume, venue is not None, store)
+            folder, info, lock = await self._patiently(
+                lambda: self._open(resume, venue is not None, store)
+            )
         except BaseException:
             store.close()
             raise
@@ -159,6 +196,10 @@ class Tournament:
         finally:
             store.close()
             lock.release()
+
+    async def _patiently(self, call: Callable[[], T]) -> T:
+        """A call on the league store before play, a short outage waited out."""
+        return await patiently(call, self.config.store_patience, self.observer.note, self._stopping)
 
     def _check_config(self) -> None:
         """What can be refused before anything is written."""
@@ -213,7 +254,9 @@ class Tournament:
                 enter(info, entrants, bots)
                 info.skipped = lineup.skipped
                 folder.write_info(info)
-            store.add_tournament(info.id, info.to_json(), started=info.created)
+            await self._patiently(
+                lambda: store.add_tournament(info.id, info.to_json(), started=info.created)
+            )
             return await self._play(folder, info, lobby, store, venue)
         finally:
             if own is not None:
@@ -247,7 +290,9 @@ class Tournament:
                 found, _ = discover(Path(info.bots_dir))
                 enter(info, ready, [bot for bot in found if bot.name in ready])
                 folder.write_info(info)
-            store.add_tournament(info.id, info.to_json(), started=info.created)
+            await self._patiently(
+                lambda: store.add_tournament(info.id, info.to_json(), started=info.created)
+            )
             # No bot connects to this process: the hosts' referees hold the sessions.
             return await self._play(folder, info, Lobby(TokenBook()), store, None)
         finally:
@@ -265,6 +310,8 @@ class Tournament:
                 info = _read_info(resume)  # again: it may have changed while we waited
                 if info.status is RunStatus.FINISHED:
                     raise TournamentError(f"{resume} has already finished")
+                if info.played and not folder.games_path.is_file():
+                    raise TournamentError(_journal_missing(folder.games_path, info.id, store.where))
                 folder.repair()
                 folder.clean_tmp()
                 # A bad line, or a league that says otherwise, is refused before any bot starts.
@@ -339,6 +386,7 @@ class Tournament:
             recovery=self._recovery(lobby, info) if self.hosts is None else None,
             tables=self.tables,
             where=self.hosts,
+            store_patience=self.config.store_patience,
         )
         clock = scheduler.clock
         if clock.bank or clock.increment or not clock.enforced:  # beyond the plain move time
@@ -351,10 +399,14 @@ class Tournament:
             await asyncio.gather(*self._workers)
         summary = await scheduler.finish()
         if scheduler.error:
-            raise TournamentError(
-                f"{scheduler.error}. Stopped with every finished game on disk; once that is "
-                f"fixed, continue with: {_resume_command(folder.root, venue, self.hosts)}"
+            on_disk = " with every finished game on disk" if folder.games_path.is_file() else ""
+            raise StoppedError(
+                f"{scheduler.error}. Stopped{on_disk}; {scheduler.then}, continue with: "
+                f"{_resume_command(folder.root, venue, self.hosts)}",
+                summary,
             )
+        if summary.status == RunStatus.FINISHED:
+            self._closed = summary
         return summary
 
     def _recovery(self, lobby: Lobby, info: TournamentInfo) -> Recovery | None:
@@ -369,6 +421,16 @@ def _league_of(info: TournamentInfo, given: Path | str | None) -> str | Path:
     with its password (tournament.json keeps a URL without it, so else libpq's own
     PGPASSWORD or ~/.pgpass give it)."""
     return given if given is not None and recorded(given) == info.league else info.league
+
+
+def _journal_missing(journal: Path, tournament_id: str, league: str) -> str:
+    """A resume of a run that played, whose games.jsonl is gone."""
+    return (
+        f"{journal} is missing: it is the record of the run's finished games, and without it "
+        f"they would be played again. Put it back (from a backup) and resume; or, to play "
+        f"them again, make it again empty (touch {journal}), take the run out of the league "
+        f"(arena league remove {tournament_id} --league {league}) and resume"
+    )
 
 
 def _read_info(folder: Path) -> TournamentInfo:
