@@ -102,6 +102,8 @@ def folder_failure(doing: str, error: OSError, root: Path) -> str:
     """One line for a failed open, read or write of a results folder's file: which file, the
     cause, and the advice that fits it."""
     path = Path(error.filename) if isinstance(error.filename, str) else root
+    if path.suffix == ".tmp":  # a copy being written (`write_atomic`): name the file
+        path = path.with_suffix("")
     cause = cause_of(error)
     if cause is Cause.MISSING:
         while not path.parent.exists() and path.parent != path:

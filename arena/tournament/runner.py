@@ -312,11 +312,7 @@ class Scheduler:
 
     def _outage(self, why: str) -> None:
         """The league store was not back within the patience: stop, telling the truth."""
-        self._stop(
-            f"{why}; every finished game is in {self.folder.games_path}, and the resume "
-            f"gives the league those it lacks",
-            then="once the store is back",
-        )
+        self._stop(f"{why}; a resume gives the league the games it lacks", "once the store is back")
 
     def _check_folder(self) -> FinishedGames:
         """The finished games, telling (once each) of lines left out and replays gone bad."""

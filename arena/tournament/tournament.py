@@ -399,7 +399,8 @@ class Tournament:
             await asyncio.gather(*self._workers)
         summary = await scheduler.finish()
         if scheduler.error:
-            on_disk = " with every finished game on disk" if folder.games_path.is_file() else ""
+            journal = folder.games_path
+            on_disk = f" with every finished game in {journal}" if journal.is_file() else ""
             raise StoppedError(
                 f"{scheduler.error}. Stopped{on_disk}; {scheduler.then}, continue with: "
                 f"{_resume_command(folder.root, venue, self.hosts)}",
