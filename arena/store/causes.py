@@ -75,20 +75,17 @@ def folder_advice(cause: Cause, path: Path) -> str:
     """What to do about a results folder's file that failed for `cause`."""
     match cause:
         case Cause.PERMISSION:
-            return (
-                f"this user may not write {path}: give it back the rights (chown or chmod), "
-                f"or run as its owner"
-            )
+            return "give this user the rights back (chown or chmod), or run as its owner"
         case Cause.READ_ONLY:
-            return f"the filesystem of {path} is mounted read-only: remount it read-write"
+            return "its filesystem is mounted read-only: remount it read-write"
         case Cause.MISSING:
-            return f"{path} was moved or deleted while the arena used it: put it back"
+            return "it was moved or deleted while the arena used it: put it back"
         case Cause.FULL:
             return "the disk is full: free some space"
         case Cause.LOCKED:
-            return f"another process holds {path}: let it end"
+            return "another process holds it: let it end"
         case Cause.DAMAGED:
-            return f"the disk failed to read or write {path}: check it (dmesg)"
+            return "the disk failed to read or write it: check the disk (dmesg)"
         case _:
             return "see the system's log"
 
@@ -109,4 +106,6 @@ def folder_failure(doing: str, error: OSError, root: Path) -> str:
         while not path.parent.exists() and path.parent != path:
             path = path.parent  # the folder that went, not the file it held
         return f"{path} is missing ({doing}); {folder_advice(cause, path)}"
-    return f"cannot use {path} ({doing}: {described(error)}); {folder_advice(cause, path)}"
+    if cause in (Cause.PERMISSION, Cause.READ_ONLY) and not path.exists():
+        path = path.parent  # a file it could not make: its folder refused it
+    return f"cannot write {path} while {doing} ({described(error)}); {folder_advice(cause, path)}"

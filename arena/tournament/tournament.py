@@ -163,7 +163,7 @@ class Tournament:
                 if where  # before its folder was open there is nothing to continue
                 else ""
             )
-            raise TournamentError(f"cannot go on: {why}{then}") from None
+            raise TournamentError(f"{why}{then}") from None
 
     async def _run(
         self, resume: Path | None, venue: Venue | None, where: list[TournamentFolder]
