@@ -100,8 +100,6 @@ class Tournament:
         self._lobby: Lobby | None = None
         self._scheduler: Scheduler | None = None
         self._concluded: str | None = None
-        self._closed: Summary | None = None
-        """The summary of a run that finished, its books closed, once it has."""
 
     def waiting(self) -> list[Waiting]:
         """The disconnected bots its games wait for, with their grace left (none before play)."""
@@ -155,9 +153,6 @@ class Tournament:
         except OSError as error:  # a full disk, say, outside the game records
             root = where[0].root if where else Path(self.config.out)
             why = folder_failure("running the tournament", error, root)
-            if self._closed is not None:  # every game recorded and the books closed: done
-                self.observer.note(f"after the run finished: {why}")
-                return self._closed
             then = (
                 f"; once fixed, continue with: {_resume_command(where[0].root, venue, self.hosts)}"
                 if where  # before its folder was open there is nothing to continue
@@ -222,6 +217,14 @@ class Tournament:
         sandbox: Sandbox,
     ) -> Summary:
         starting = not info.played  # a new run, or one stopped before play began
+        if not starting and self.hosts is None and _all_played(folder, info):
+            # Stopped after its last game (the league store out, the disk full): only the
+            # books are left to close, which needs no bot, nor their folder as it was.
+            self.observer.note("every game is on record: closing the books")
+            await self._patiently(
+                lambda: store.add_tournament(info.id, info.to_json(), started=info.created)
+            )
+            return await self._play(folder, info, Lobby(TokenBook()), store, venue)
         if self.hosts is not None:
             return await self._run_on_hosts(self.hosts, folder, info, store, starting)
         own: Referee | None = None
@@ -406,8 +409,6 @@ class Tournament:
                 f"{_resume_command(folder.root, venue, self.hosts)}",
                 summary,
             )
-        if summary.status == RunStatus.FINISHED:
-            self._closed = summary
         return summary
 
     def _recovery(self, lobby: Lobby, info: TournamentInfo) -> Recovery | None:
@@ -422,6 +423,13 @@ def _league_of(info: TournamentInfo, given: Path | str | None) -> str | Path:
     with its password (tournament.json keeps a URL without it, so else libpq's own
     PGPASSWORD or ~/.pgpass give it)."""
     return given if given is not None and recorded(given) == info.league else info.league
+
+
+def _all_played(folder: TournamentFolder, info: TournamentInfo) -> bool:
+    """Whether every game of the schedule is on record or dropped: nothing is left to play."""
+    schedule = folder.schedule(info)
+    done = folder.finished(schedule).ids | set(info.dropped) | set(info.unplayed)
+    return all(game.game_id in done for game in schedule)
 
 
 def _journal_missing(journal: Path, tournament_id: str, league: str) -> str:

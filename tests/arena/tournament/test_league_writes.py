@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import shutil
 import subprocess
 import sys
 from collections import Counter
@@ -17,6 +18,7 @@ from pathlib import Path
 import pytest
 from tournament_harness import Recorder, copy_bots, lines_of
 
+from arena.cli.webpage import pages
 from arena.league.check import check
 from arena.records import GameLine
 from arena.store import open_store
@@ -173,3 +175,35 @@ def test_no_patience_stops_at_the_first_failure(tmp_path: Path) -> None:
             asyncio.run(Tournament(config, seen).run())
     finally:
         locker.release()
+
+
+def test_a_stop_after_the_last_game_says_resume_and_the_resume_closes_the_books(
+    tmp_path: Path,
+) -> None:
+    config = _config(tmp_path, patience=0.5)
+    locker = Locker(tmp_path / "league.sqlite")
+    seen = During(at=11, begin=locker.hold)  # the last game (of 12, one at a time) waits
+    try:
+        with pytest.raises(StoppedError) as stopped:
+            asyncio.run(Tournament(config, seen).run())
+    finally:
+        locker.release()
+    folder = tmp_path / "out" / "night"
+    summary = stopped.value.summary
+    assert (summary.status, summary.games) == ("interrupted", 12)
+    assert f"continue with: arena run --resume {folder}" in str(stopped.value)
+    # What `arena run` does on such a stop: the replays of the games played, as HTML.
+    said: list[str] = []
+    pages(summary, said.append)
+    assert (folder / "html" / "index.html").is_file(), said
+
+    # The resume the message gives finishes the run; only the books were left, so it needs
+    # no bot (their folder may be gone by now).
+    shutil.rmtree(tmp_path / "bots")
+    resumed = Recorder()
+    again = dataclasses.replace(config, bots_dir=None)
+    summary = asyncio.run(Tournament(again, resumed).run(resume=folder))
+    assert (summary.status, summary.games) == ("finished", 12)
+    assert "every game is on record: closing the books" in resumed.notes
+    assert summary.seed_hex is not None
+    _agree(tmp_path / "league.sqlite", tmp_path / "out", folder)
