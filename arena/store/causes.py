@@ -71,7 +71,7 @@ def cause_at(path: Path) -> Cause:
     return Cause.OTHER
 
 
-def folder_advice(cause: Cause, path: Path) -> str:
+def folder_advice(cause: Cause) -> str:
     """What to do about a results folder's file that failed for `cause`."""
     match cause:
         case Cause.PERMISSION:
@@ -105,7 +105,7 @@ def folder_failure(doing: str, error: OSError, root: Path) -> str:
     if cause is Cause.MISSING:
         while not path.parent.exists() and path.parent != path:
             path = path.parent  # the folder that went, not the file it held
-        return f"{path} is missing ({doing}); {folder_advice(cause, path)}"
+        return f"{path} is missing ({doing}); {folder_advice(cause)}"
     if cause in (Cause.PERMISSION, Cause.READ_ONLY) and not path.exists():
         path = path.parent  # a file it could not make: its folder refused it
-    return f"cannot write {path} while {doing} ({described(error)}); {folder_advice(cause, path)}"
+    return f"cannot write {path} while {doing} ({described(error)}); {folder_advice(cause)}"

@@ -28,7 +28,7 @@ from arena.referee.descriptors import DescriptorReserve
 from arena.referee.match import GameRecord, GameSpec
 from arena.referee.pool import Lobby
 from arena.store import LeagueStore, StoreError
-from arena.store.causes import folder_failure
+from arena.store.causes import Cause, folder_advice, folder_failure
 from arena.tournament.confident import UntilConfident
 from arena.tournament.folder import FinishedGames, TournamentFolder
 from arena.tournament.info import RunStatus, TournamentInfo
@@ -349,14 +349,16 @@ class Scheduler:
         timing = decision_timing(self.folder.replays, (x.game for x in lines), info.move_time)
         outliers = {t.bot: (t.p99_ms, t.slowest_ms) for t in timing.bots}
         try:
-            if not self.folder.games_path.is_file():  # books of no games would say what is false
-                raise FileNotFoundError(2, "No such file or directory", str(self.folder.games_path))
-            self.reserve.run(lambda: self.folder.write_leaderboard(table, final.sure, outliers))
-            self.reserve.run(lambda: self.folder.write_cross(final.cross))
-            self.reserve.run(lambda: self.folder.write_info(info))
+            if self.folder.games_path.is_file():  # books of a lost record would say what is false
+                self.reserve.run(lambda: self.folder.write_leaderboard(table, final.sure, outliers))
+                self.reserve.run(lambda: self.folder.write_cross(final.cross))
+                self.reserve.run(lambda: self.folder.write_info(info))
+            else:
+                self._stop(f"{self.folder.games_path} is missing; {folder_advice(Cause.MISSING)}")
         except OSError as error:
             # games.jsonl holds every game: a resume writes these again.
             self._stop(folder_failure("closing the books", error, self.folder.root))
+        if self.error is not None:
             info.status, info.seed = RunStatus.INTERRUPTED, None
         self.reserve.release()
         return Summary(

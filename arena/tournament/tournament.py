@@ -35,6 +35,7 @@ from arena.referee.server import Referee
 from arena.store import LeagueStore, StoreError, open_store, recorded
 from arena.store.causes import folder_failure
 from arena.tournament.config import (
+    StoppedError,
     TournamentConfig,
     TournamentError,
     Venue,
@@ -50,6 +51,14 @@ from arena.tournament.lineup import Lineup, own_referee
 from arena.tournament.lock import FolderBusyError, FolderLock
 from arena.tournament.observer import Observer, Observers, Progress
 from arena.tournament.recovery import Recovery
+from arena.tournament.resuming import (
+    all_played,
+    journal_missing,
+    league_of,
+    played_on_server,
+    read_info,
+    resume_command,
+)
 from arena.tournament.runner import Scheduler, Summary, Waiting
 from arena.tournament.tables import Hosts, TableWatcher
 
@@ -65,15 +74,6 @@ __all__ = [
 
 
 T = TypeVar("T")
-
-
-class StoppedError(TournamentError):
-    """The run stopped before its end for a fault of the disk or the store, its books closed
-    as far as they could be: `summary` says what it played (for the HTML replays, say)."""
-
-    def __init__(self, message: str, summary: Summary) -> None:
-        super().__init__(message)
-        self.summary = summary
 
 
 STOP_WRITE_GRACE = 1.0
@@ -154,7 +154,7 @@ class Tournament:
             root = where[0].root if where else Path(self.config.out)
             why = folder_failure("running the tournament", error, root)
             then = (
-                f"; once fixed, continue with: {_resume_command(where[0].root, venue, self.hosts)}"
+                f"; once fixed, continue with: {resume_command(where[0].root, venue, self.hosts)}"
                 if where  # before its folder was open there is nothing to continue
                 else ""
             )
@@ -170,13 +170,13 @@ class Tournament:
             league = self.config.league_store  # a damaged one: refused before any folder
             store = await self._patiently(lambda: open_store(league, busy_timeout=BUSY_WAIT_S))
         else:
-            info = _read_info(resume)
-            if venue is None and _played_on_server(info):
+            info = read_info(resume)
+            if venue is None and played_on_server(info):
                 raise TournamentError(
                     f"{resume} was played on a league server: its remote bots connect there, "
                     f"not here; resume it there with: arena admin start --resume {resume}"
                 )
-            league = _league_of(info, self.config.league)
+            league = league_of(info, self.config.league)
             store = await self._patiently(lambda: open_store(league, busy_timeout=BUSY_WAIT_S))
         try:
             folder, info, lock = await self._patiently(
@@ -217,7 +217,7 @@ class Tournament:
         sandbox: Sandbox,
     ) -> Summary:
         starting = not info.played  # a new run, or one stopped before play began
-        if not starting and self.hosts is None and _all_played(folder, info):
+        if not starting and self.hosts is None and all_played(folder, info):
             # Stopped after its last game (the league store out, the disk full): only the
             # books are left to close, which needs no bot, nor their folder as it was.
             self.observer.note("every game is on record: closing the books")
@@ -310,11 +310,11 @@ class Tournament:
             lock = FolderLock.take(resume)
             try:
                 folder = TournamentFolder(resume)
-                info = _read_info(resume)  # again: it may have changed while we waited
+                info = read_info(resume)  # again: it may have changed while we waited
                 if info.status is RunStatus.FINISHED:
                     raise TournamentError(f"{resume} has already finished")
                 if info.played and not folder.games_path.is_file():
-                    raise TournamentError(_journal_missing(folder.games_path, info.id, store.where))
+                    raise TournamentError(journal_missing(folder.games_path, info.id, store.where))
                 folder.repair()
                 folder.clean_tmp()
                 # A bad line, or a league that says otherwise, is refused before any bot starts.
@@ -406,7 +406,7 @@ class Tournament:
             on_disk = f" with every finished game in {journal}" if journal.is_file() else ""
             raise StoppedError(
                 f"{scheduler.error}. Stopped{on_disk}; {scheduler.then}, continue with: "
-                f"{_resume_command(folder.root, venue, self.hosts)}",
+                f"{resume_command(folder.root, venue, self.hosts)}",
                 summary,
             )
         return summary
@@ -416,44 +416,3 @@ class Tournament:
             return None
         # Counted in the info, written with the rest: a resume counts on.
         return Recovery(self._lineup, lobby, self.config.recover, self.observer.note, info.restarts)
-
-
-def _league_of(info: TournamentInfo, given: Path | str | None) -> str | Path:
-    """The store a resumed run writes to: the one it recorded, or the same one given again
-    with its password (tournament.json keeps a URL without it, so else libpq's own
-    PGPASSWORD or ~/.pgpass give it)."""
-    return given if given is not None and recorded(given) == info.league else info.league
-
-
-def _all_played(folder: TournamentFolder, info: TournamentInfo) -> bool:
-    """Whether every game of the schedule is on record or dropped: nothing is left to play."""
-    schedule = folder.schedule(info)
-    done = folder.finished(schedule).ids | set(info.dropped) | set(info.unplayed)
-    return all(game.game_id in done for game in schedule)
-
-
-def _journal_missing(journal: Path, tournament_id: str, league: str) -> str:
-    """A resume of a run that played, whose games.jsonl is gone."""
-    return (
-        f"{journal} is missing: it is the record of the run's finished games, and without it "
-        f"they would be played again. Put it back (from a backup) and resume; or, to play "
-        f"them again, make it again empty (touch {journal}), take the run out of the league "
-        f"(arena league remove {tournament_id} --league {league}) and resume"
-    )
-
-
-def _read_info(folder: Path) -> TournamentInfo:
-    try:
-        return TournamentFolder(folder).info()
-    except (OSError, ValueError) as error:
-        raise TournamentError(f"{folder} is not a tournament folder: {error}") from None
-
-
-def _played_on_server(info: TournamentInfo) -> bool:
-    remote = any(b.remote for b in info.bots.values())
-    return info.server or remote or info.bots_dir is None
-
-
-def _resume_command(folder: Path, venue: Venue | None, hosts: Hosts | None) -> str:
-    where = "" if hosts is None else f" {hosts.resume_flags()}"
-    return f"arena {'admin start' if venue is not None else 'run'} --resume {folder}{where}"
