@@ -90,10 +90,11 @@ class LeagueWriter:
         journal: Path,
         patience: float,
         note: Callable[[str], None],
-        fail: Callable[[str], None],
+        fail: Callable[[str, bool], None],
     ) -> None:
-        """`fail` is told, once, why the run must stop (the bound passed, or a fault that
-        does not pass); `journal` is the folder's games.jsonl, named in messages."""
+        """`fail` is told, once, why the run must stop, and whether it is the outage (the
+        bound passed, or a stop while waiting) rather than a fault that does not pass;
+        `journal` is the folder's games.jsonl, named in messages."""
         self.store = store
         self.tournament_id = tournament_id
         self.journal = journal
@@ -132,7 +133,7 @@ class LeagueWriter:
         while self.owed:
             left = self._since + self.patience - time.monotonic()
             if left <= 0:
-                self._give_up(_gave_up(error, self.patience))
+                self._give_up(_gave_up(error, self.patience), outage=True)
                 return
             await asyncio.sleep(min(delay, left))
             delay = min(delay * 2, LONGEST_RETRY_S)
@@ -143,7 +144,7 @@ class LeagueWriter:
                     paid += 1
             except StoreError as again:
                 if not again.cause.passing:
-                    self._give_up(str(again))
+                    self._give_up(str(again), outage=False)
                     return
                 error = again
         self._note(
@@ -151,10 +152,10 @@ class LeagueWriter:
             f"{paid} games waiting for it are in the league"
         )
 
-    def _give_up(self, why: str) -> None:
+    def _give_up(self, why: str, outage: bool) -> None:
         self.failed = why
         self._note(f"{why}: stopping")
-        self._fail(why)
+        self._fail(why, outage)
 
     async def settled(self) -> None:
         """Once nothing is owed, or the wait is over (the bound, or `abandon`)."""
@@ -162,11 +163,12 @@ class LeagueWriter:
             await asyncio.wait([self._task])  # (cancelled or not: never raises)
 
     def abandon(self) -> None:
-        """Stop waiting (a second Ctrl-C): what is owed stays owed, for the resume."""
-        if self._task is not None and not self._task.done():
+        """Stop waiting (a Ctrl-C: a stop is prompt): what is owed stays owed, for the
+        resume."""
+        if self._task is not None and not self._task.done() and self.failed is None:
             self._task.cancel()
             self.failed = (
                 f"stopped while waiting for the league store: {len(self.owed)} games are in "
                 f"{self.journal}, not yet in the league"
             )
-            self._fail(self.failed)
+            self._fail(self.failed, True)

@@ -310,8 +310,12 @@ class Scheduler:
             self.error, self.then = why, then
         self.stopping.set()
 
-    def _outage(self, why: str) -> None:
-        """The league store was not back within the patience: stop, telling the truth."""
+    def _outage(self, why: str, outage: bool) -> None:
+        """The league store was not back within the patience (or a fault that does not pass
+        came while it was waited for): stop, telling the truth."""
+        if not outage:
+            self._stop(why)
+            return
         self._stop(f"{why}; a resume gives the league the games it lacks", "once the store is back")
 
     def _check_folder(self) -> FinishedGames:

@@ -117,6 +117,8 @@ class Tournament:
         limit: such a write is cut short, a stall, so the game can finish now.
         """
         self._stopping.set()
+        if self._scheduler is not None:  # nor does it wait out a league store that is away
+            self._scheduler.league.abandon()
         if self._lobby is not None:
             for session in self._lobby.all_sessions():
                 session.cut_stalled_write(STOP_WRITE_GRACE)

@@ -207,3 +207,21 @@ def test_a_stop_after_the_last_game_says_resume_and_the_resume_closes_the_books(
     assert "every game is on record: closing the books" in resumed.notes
     assert summary.seed_hex is not None
     _agree(tmp_path / "league.sqlite", tmp_path / "out", folder)
+
+
+def test_a_stop_asked_while_the_store_is_waited_for_is_prompt(tmp_path: Path) -> None:
+    config = _config(tmp_path, patience=600.0)  # were it waited out, the message would say so
+    locker = Locker(tmp_path / "league.sqlite")
+    seen = During(begin=locker.hold)
+    tournament = Tournament(config, seen)
+    seen.end = tournament.request_stop  # a Ctrl-C once the run says it waits
+    try:
+        with pytest.raises(StoppedError) as stopped:
+            asyncio.run(tournament.run())
+    finally:
+        locker.release()
+    folder = tmp_path / "out" / "night"
+    message = str(stopped.value)
+    assert "stopped while waiting for the league store" in message, message
+    assert f"continue with: arena run --resume {folder}" in message
+    assert len(lines_of(folder)) == stopped.value.summary.games < 12
