@@ -35,7 +35,7 @@ BUSY_WAIT_S = 0.5
 included); longer locks are waited for between tries, without blocking."""
 
 FIRST_RETRY_S = 0.25
-LONGEST_RETRY_S = 5.0
+LONGEST_RETRY_S = 2.0
 
 T = TypeVar("T")
 

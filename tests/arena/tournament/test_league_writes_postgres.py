@@ -101,7 +101,9 @@ def test_a_server_restarted_mid_night_is_waited_out_and_the_night_finishes(
     assert len(waited) == 1, seen.notes
     assert "is the server running" in waited[0] and "s3cret-pw" not in waited[0]
     assert "reconnects at its next use" not in waited[0]
-    assert [n for n in seen.notes if "answers again" in n], seen.notes
+    back = [n for n in seen.notes if "answers again" in n]
+    assert back, seen.notes
+    print(f"server down {OUTAGE_S:g} s from game 3; {back[0]}")  # the figure, for the record
     assert all(line["faults"] == [] for line in lines_of(folder)), "the outage hit a bot"
     _agree(postgres_url, tmp_path / "out", folder)
 
