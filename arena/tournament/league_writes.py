@@ -68,8 +68,10 @@ async def patiently(
             if since is None:
                 since = now
                 note(_waiting(error, patience))
+            if stopping.is_set():  # asked to stop: the fault as it stands
+                raise
             left = since + patience - now
-            if left <= 0 or stopping.is_set():
+            if left <= 0:
                 raise StoreError(_gave_up(error, patience), error.cause) from None
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stopping.wait(), min(delay, left))
