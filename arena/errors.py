@@ -20,6 +20,7 @@ mark errors that are also those, since callers catch them as such:
     + ListenError (OSError) - a server could not listen on the address it was given.
     tournament:
     + TournamentError - the tournament cannot go on; `Tournament.run` raises only this.
+        + StoppedError - stopped by a fault of the disk or the store; `.summary`: what it played.
     + ScheduleError (ValueError) - entrants, table size and deal mode make no schedule.
     + ResultsError - a tournament folder holds what the arena cannot use.
     + FolderBusyError - another process is running the tournament in this folder.

@@ -55,6 +55,7 @@ def add_command(commands: Any) -> None:
     options.add_gauntlet_flag(admin)
     options.add_sandbox_flag(admin)
     options.add_build_network_flag(admin)
+    options.add_store_patience_flag(admin)
     options.add_recover_flag(admin)
     options.add_rebuild_flag(admin)
     options.add_rules_flags(admin)
@@ -147,6 +148,7 @@ async def _start(
         deals=args.deals,
         sandbox=str(args.sandbox),
         build_network=str(args.build_network),
+        store_patience=args.store_patience,
         time_margin=args.time_margin,
         time_bank=args.time_bank,
         increment=args.increment,

@@ -35,7 +35,7 @@ from arena.text import printable
 from arena.tournament.config import TournamentConfig, TournamentError
 from arena.tournament.folder import ResultsError, TournamentFolder
 from arena.tournament.schedule import Deals
-from arena.tournament.tournament import Observers, Summary, Tournament
+from arena.tournament.tournament import Observers, StoppedError, Summary, Tournament
 from arena.web.replay_page import replay_page
 from arena.web.spectator import Spectator
 from engine import PerudoError, seed_from_hex
@@ -113,6 +113,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     options.add_sandbox_flag(run)
     options.add_build_network_flag(run)
+    options.add_store_patience_flag(run)
     options.add_rebuild_flag(run)
     options.add_rules_flags(run)
     webpage.add_web_flag(run, "the tournament")
@@ -179,6 +180,7 @@ def _config(args: argparse.Namespace) -> TournamentConfig:
         deals=Deals(args.deals),
         sandbox=args.sandbox,
         build_network=args.build_network,
+        store_patience=args.store_patience,
         recover=args.recover,
         rebuild=args.rebuild,
         gauntlet=args.gauntlet,
@@ -242,14 +244,18 @@ def cmd_run(args: argparse.Namespace, console: Console) -> int:
         dryrun.check_table_size(config)
     if args.no_timeout:
         console.print(options.TIMEOUTS_OFF, style="bold yellow", highlight=False)
-    with live.LiveView(console) as view:
-        spectator = Spectator() if args.web else None
-        observer = view if spectator is None else Observers(view, spectator)
-        tournament = Tournament(
-            config, observer, spectator, cluster.hosts_of(args, config, observer)
-        )
-        web = None if spectator is None else (args.web, spectator)
-        summary = asyncio.run(_run_tournament(tournament, view, args.resume, web))
+    try:
+        with live.LiveView(console) as view:
+            spectator = Spectator() if args.web else None
+            observer = view if spectator is None else Observers(view, spectator)
+            tournament = Tournament(
+                config, observer, spectator, cluster.hosts_of(args, config, observer)
+            )
+            web = None if spectator is None else (args.web, spectator)
+            summary = asyncio.run(_run_tournament(tournament, view, args.resume, web))
+    except StoppedError as stopped:  # the games played are worth their replays still
+        webpage.pages(stopped.summary, lambda text: console.print(text, markup=False))
+        raise
     sure = summary.board.sure if summary.board else None
     title = f"Leaderboard ({summary.games} games)"
     console.print(live.leaderboard_table(summary.table, title, sure=sure))

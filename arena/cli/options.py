@@ -9,6 +9,7 @@ from arena.bots.capacity import default_jobs
 from arena.bots.sandbox import SandboxMode
 from arena.cli import validate
 from arena.referee.match import DEFAULT_TIME_MARGIN
+from arena.tournament.league_writes import DEFAULT_STORE_PATIENCE_S
 from arena.tournament.recovery import DEFAULT_RESTARTS
 from arena.tournament.schedule import Deals
 from engine import PRESETS, PalificoFaceChange, Ruleset, RulesetError, Side, preset
@@ -37,6 +38,18 @@ def add_build_network_flag(parser: argparse.ArgumentParser) -> None:
         help="the network a sandboxed bot's build gets: isolated (the internet through "
         "slirp4netns, never this machine's loopback or sockets; off where slirp4netns cannot "
         "run), off (none), host (this machine's own, loopback included) (default isolated)",
+    )
+
+
+def add_store_patience_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--store-patience",
+        type=validate.margin,
+        default=DEFAULT_STORE_PATIENCE_S,
+        metavar="SECONDS",
+        help="how long to wait for a league store that cannot be reached (a database "
+        "restarting, a lock another process holds) before stopping; play goes on meanwhile, "
+        "every game recorded in the folder (default %(default)g)",
     )
 
 

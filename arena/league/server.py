@@ -327,6 +327,11 @@ class LeagueServer:
         margin = request.time_margin if request.HasField("time_margin") else base.time_margin
         if not math.isfinite(margin) or margin < 0:
             raise TournamentError(f"time_margin {margin!r} is not 0 or more seconds")
+        patience = (
+            request.store_patience if request.HasField("store_patience") else base.store_patience
+        )
+        if not math.isfinite(patience) or patience < 0:
+            raise TournamentError(f"store_patience {patience!r} is not 0 or more seconds")
         return dataclasses.replace(
             base,
             bots_dir=Path(request.bots_dir) if request.bots_dir else None,
@@ -348,6 +353,7 @@ class LeagueServer:
             recover=request.recover,
             rebuild=request.rebuild,
             gauntlet=request.gauntlet or None,
+            store_patience=patience,
         )
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from arena.store.league_store import LeagueStore
-from arena.store.sqlite import SqliteStore
+from arena.store.sqlite import BUSY_TIMEOUT_S, SqliteStore
 
 
 def is_url(where: str | Path) -> bool:
@@ -45,10 +45,11 @@ def recorded(where: str | Path) -> str:
     return str(Path(where).resolve())
 
 
-def open_store(where: str | Path) -> LeagueStore:
-    """The store `--league` names: a postgresql:// URL, else an SQLite file's path."""
+def open_store(where: str | Path, busy_timeout: float = BUSY_TIMEOUT_S) -> LeagueStore:
+    """The store `--league` names: a postgresql:// URL, else an SQLite file's path (whose
+    writes wait up to `busy_timeout` seconds for a lock another process holds)."""
     if is_url(where):
         from arena.store.postgres import PostgresStore  # psycopg only for those who use it
 
         return PostgresStore(str(where))
-    return SqliteStore(Path(where))
+    return SqliteStore(Path(where), busy_timeout)

@@ -33,6 +33,7 @@ from typing import Any
 
 from arena.errors import ArenaError
 from arena.records import GameLine
+from arena.store.causes import Cause
 from arena.store.identity import described, identity_of, line_difference, same_record
 
 Row = tuple[Any, ...]
@@ -40,7 +41,12 @@ Statement = tuple[str, Sequence[Any]]
 
 
 class StoreError(ArenaError):
-    """The league store cannot be used as it is; the message says why and what to do."""
+    """The league store cannot be used as it is; the message says why and what to do, and
+    `cause` which kind of fault it is (a run waits out one that passes by itself)."""
+
+    def __init__(self, message: str, cause: Cause = Cause.OTHER) -> None:
+        super().__init__(message)
+        self.cause = cause
 
 
 class LeagueConflictError(StoreError):
@@ -72,6 +78,37 @@ def rebuild_hint(where: str | Path) -> str:
         f"`arena league rebuild --league {where}` recreates it from the results folders "
         f"(every game is in its tournament's games.jsonl)"
     )
+
+
+def store_advice(cause: Cause, where: str | Path) -> str:
+    """What to do about a store that failed for `cause`: a rebuild only for a damaged one,
+    since the others lose nothing and a rebuild would not help them."""
+    match cause:
+        case Cause.LOCKED:
+            return (
+                "another process holds its lock (a second arena, an `arena league rebuild`, or "
+                "a tool with it open): let it finish, then try again"
+            )
+        case Cause.READ_ONLY:
+            return (
+                "its filesystem is mounted read-only: remount it read-write, or give --league "
+                "a store on a writable disk"
+            )
+        case Cause.PERMISSION:
+            return (
+                "this user may not write it or its folder (SQLite writes a journal beside it): "
+                "give the rights back (chown or chmod), or run as its owner"
+            )
+        case Cause.MISSING:
+            return "its folder is gone: make it again, or give --league a store that exists"
+        case Cause.FULL:
+            return "free some space (or raise the limit) and try again"
+        case Cause.DAMAGED:
+            return f"it is damaged; {rebuild_hint(where)}"
+        case Cause.UNREACHABLE:
+            return "is the server running and reachable at that host and port? Then try again"
+        case _:
+            return "if it stays so, see the system's log"
 
 
 class LeagueStore(abc.ABC):

@@ -18,6 +18,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from arena.store.address import shown
+from arena.store.causes import Cause
 from arena.store.league_store import (
     SCHEMA_VERSION,
     UNIDENTIFIED,
@@ -27,6 +28,7 @@ from arena.store.league_store import (
     StoreError,
     identity_updates,
     migration,
+    store_advice,
 )
 
 try:
@@ -106,8 +108,9 @@ class PostgresStore(LeagueStore):
             yield
         except psycopg.Error as error:
             text = " ".join(str(error).split())
+            cause, advice = _advice(error)
             raise StoreError(
-                f"the league store {self.where} failed while {doing} ({text}); {_advice(error)}"
+                f"the league store {self.where} failed while {doing} ({text}); {advice}", cause
             ) from None
 
 
@@ -116,28 +119,51 @@ def _dialect(sql: str) -> bytes:
     return sql.replace("?", "%s").encode()
 
 
-def _advice(error: psycopg.Error) -> str:
-    """What the organiser can do about it, from what the server or libpq said."""
+_PASSING_STATES = {
+    "57P01": Cause.UNREACHABLE,  # the server is shutting down (a restart)
+    "57P02": Cause.UNREACHABLE,  # it crashed and is restarting
+    "57P03": Cause.UNREACHABLE,  # it is starting up, or recovering
+    "53300": Cause.UNREACHABLE,  # too many connections, for now
+    "40001": Cause.LOCKED,  # a serialization failure: another transaction won
+    "40P01": Cause.LOCKED,  # a deadlock, broken by the server
+    "55P03": Cause.LOCKED,  # a lock not available
+}
+"""SQLSTATEs that pass by themselves: the write is tried again (`Cause.passing`)."""
+
+
+def _advice(error: psycopg.Error) -> tuple[Cause, str]:
+    """What kind of fault it is, and what the organiser can do about it, from what the
+    server or libpq said."""
     text = str(error)
     state = error.sqlstate or ""
     if "authentication failed" in text or "no password supplied" in text:
-        return (
+        return Cause.PERMISSION, (
             "the server refused the login: check the user and password (in the URL, "
             "PGPASSWORD or ~/.pgpass)"
         )
     if "pg_hba.conf" in text:
-        return "the server lets no such login in from here: its pg_hba.conf needs an entry"
+        return Cause.PERMISSION, (
+            "the server lets no such login in from here: its pg_hba.conf needs an entry"
+        )
     if "database" in text and "does not exist" in text:
-        return "create the database first (createdb NAME), or name one that exists"
+        return Cause.MISSING, "create the database first (createdb NAME), or name one that exists"
     if state == "42501":
-        return (
+        return Cause.PERMISSION, (
             "the user lacks the rights it needs: grant them on the database, or log in as another"
         )
-    if state.startswith("53"):
-        return "the server is out of space or resources: free some and try again"
-    if isinstance(error, psycopg.OperationalError):
-        return (
-            "is the server running and reachable at that host and port? Once it is, "
-            "the arena reconnects at its next use (a stopped run: resume it)"
+    if state in _PASSING_STATES or state.startswith("08"):
+        cause = _PASSING_STATES.get(state, Cause.UNREACHABLE)
+        return cause, store_advice(cause, "")
+    if state == "25006":
+        return Cause.READ_ONLY, (
+            "the server takes no writes (a standby, or default_transaction_read_only): "
+            "give --league the primary"
         )
-    return "if it stays so, see the server's log"
+    if state.startswith("53"):
+        return Cause.FULL, "the server is out of space or resources: free some and try again"
+    if state.startswith("XX"):
+        return Cause.DAMAGED, "the server reports damaged data: see its log"
+    if isinstance(error, psycopg.OperationalError) and not state:
+        # libpq's own: refused, reset, or closed by the server before it answered.
+        return Cause.UNREACHABLE, store_advice(Cause.UNREACHABLE, "")
+    return Cause.OTHER, "if it stays so, see the server's log"

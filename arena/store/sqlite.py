@@ -1,4 +1,9 @@
-"""The embedded league store: one SQLite file, in WAL mode, synced at every commit."""
+"""The embedded league store: one SQLite file, in WAL mode, synced at every commit.
+
+SQLite waits `busy_timeout` seconds for a lock another process holds, with the
+caller blocked; a run asks for a short wait and waits out the rest without
+blocking (`arena.tournament.league_writes`).
+"""
 
 from __future__ import annotations
 
@@ -8,6 +13,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from arena.store.causes import Cause, cause_at
 from arena.store.league_store import (
     UNIDENTIFIED,
     LeagueStore,
@@ -17,28 +23,45 @@ from arena.store.league_store import (
     identity_updates,
     migration,
     rebuild_hint,
+    store_advice,
 )
+
+BUSY_TIMEOUT_S = 30.0
+"""Seconds a command waits for a lock another process holds before it says so."""
 
 
 class SqliteStore(LeagueStore):
     """The embedded store: one SQLite file, written by one coordinator at a time."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, busy_timeout: float = BUSY_TIMEOUT_S) -> None:
         """Open the store at `path`, creating it if there is none; refuse a damaged one."""
-        path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
         self.where = str(path)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            cause = cause_at(path.parent)
+            raise StoreError(
+                f"cannot make the folder of the league store {path} ({error.strerror}); "
+                f"{store_advice(cause, path)}",
+                cause,
+            ) from None
         if path.is_file() and path.stat().st_size == 0:
             # SQLite writes its header at once, so an empty file is a store that lost
             # everything: reading it as a new league would hide that.
             raise StoreError(
                 f"the league store {path} is empty (0 bytes): its games are lost from it; "
-                f"{rebuild_hint(path)}"
+                f"{rebuild_hint(path)}",
+                Cause.DAMAGED,
             )
         try:
-            self._db = sqlite3.connect(path, timeout=30, isolation_level=None)
+            self._db = sqlite3.connect(path, timeout=busy_timeout, isolation_level=None)
         except sqlite3.Error as error:
-            raise StoreError(f"cannot open the league store {path}: {error}") from None
+            cause = self._cause(error)
+            raise StoreError(
+                f"cannot open the league store {path} ({error}); {store_advice(cause, path)}",
+                cause,
+            ) from None
         try:
             with self._guard("opening it"):
                 self._db.execute("PRAGMA journal_mode=WAL")
@@ -77,18 +100,30 @@ class SqliteStore(LeagueStore):
         try:
             yield
         except sqlite3.Error as error:
-            text = str(error)
-            if "full" in text:
-                advice = "free some space (or raise the limit) and try again"
-            elif isinstance(error, sqlite3.DatabaseError) and not isinstance(
-                error, sqlite3.OperationalError
-            ):
-                advice = f"the file is damaged; {rebuild_hint(self.path)}"
-            else:
-                advice = f"if it stays so, {rebuild_hint(self.path)}"
+            cause = self._cause(error)
             raise StoreError(
-                f"the league store {self.path} failed while {doing} ({text}); {advice}"
+                f"the league store {self.path} failed while {doing} ({error}); "
+                f"{store_advice(cause, self.path)}",
+                cause,
             ) from None
+
+    def _cause(self, error: sqlite3.Error) -> Cause:
+        """SQLite's result code as a cause; where it does not say (a file it cannot open or
+        write), the filesystem is asked."""
+        name = getattr(error, "sqlite_errorname", "") or ""
+        if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+            return Cause.LOCKED
+        if name.startswith("SQLITE_FULL"):
+            return Cause.FULL
+        if name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")):
+            return Cause.DAMAGED
+        if name.startswith(("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM", "SQLITE_IOERR")):
+            return cause_at(self.path)
+        if isinstance(error, sqlite3.DatabaseError) and not isinstance(
+            error, sqlite3.OperationalError
+        ):
+            return Cause.DAMAGED
+        return Cause.OTHER
 
     @contextlib.contextmanager
     def _transaction(self) -> Iterator[None]:

@@ -10,6 +10,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from arena.bots.buildnet import BuildNetwork
 from arena.bots.limits import ResourceLimits
@@ -18,12 +19,25 @@ from arena.errors import ArenaError
 from arena.referee.clock import TimeControl
 from arena.referee.match import DEFAULT_TIME_MARGIN
 from arena.referee.server import Referee
+from arena.tournament.league_writes import DEFAULT_STORE_PATIENCE_S
 from arena.tournament.schedule import Deals
 from engine import Ruleset
+
+if TYPE_CHECKING:  # the run's own module plays it; this one only names its summary
+    from arena.tournament.runner import Summary
 
 
 class TournamentError(ArenaError):
     """The tournament cannot go on; the message says why."""
+
+
+class StoppedError(TournamentError):
+    """The run stopped before its end for a fault of the disk or the store, its books closed
+    as far as they could be: `summary` says what it played (for the HTML replays, say)."""
+
+    def __init__(self, message: str, summary: Summary) -> None:
+        super().__init__(message)
+        self.summary = summary
 
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,79}$")
@@ -73,6 +87,9 @@ class TournamentConfig:
     seed: bytes | None = None
     league: Path | str | None = None
     """The league store: an SQLite file or a postgresql:// URL; None means `out/league.sqlite`."""
+    store_patience: float = DEFAULT_STORE_PATIENCE_S
+    """Seconds to wait for a league store that cannot be reached (a database restarting, a
+    lock another process holds) before the run stops; play goes on meanwhile."""
     connect_timeout: float = 20.0
     limits: ResourceLimits = field(default_factory=ResourceLimits)
     name: str | None = None

@@ -11,6 +11,8 @@ A write that fails (a full disk, a broken league store) stops the run the
 way Ctrl-C does: the games in flight end as they would have and are recorded
 where they can be, nothing is charged to a bot, and the books are closed
 only as far as the disk allows, so a resume takes up exactly where it was.
+A league store that cannot be reached for a while is waited for, with play
+going on (`arena.tournament.league_writes`).
 """
 
 from __future__ import annotations
@@ -26,9 +28,11 @@ from arena.referee.descriptors import DescriptorReserve
 from arena.referee.match import GameRecord, GameSpec
 from arena.referee.pool import Lobby
 from arena.store import LeagueStore, StoreError
+from arena.store.causes import Cause, folder_advice, folder_failure
 from arena.tournament.confident import UntilConfident
 from arena.tournament.folder import FinishedGames, TournamentFolder
 from arena.tournament.info import RunStatus, TournamentInfo
+from arena.tournament.league_writes import DEFAULT_STORE_PATIENCE_S, LeagueWriter
 from arena.tournament.observer import Observer, Observers, Progress
 from arena.tournament.ratings import Standing, rate_all, result_of
 from arena.tournament.recovery import Recovery
@@ -91,8 +95,10 @@ class Scheduler:
         recovery: Recovery | None = None,
         tables: TableWatcher | None = None,
         where: Tables | None = None,
+        store_patience: float = DEFAULT_STORE_PATIENCE_S,
     ) -> None:
-        """`where` the games are played: by default on `lobby`'s sessions."""
+        """`where` the games are played: by default on `lobby`'s sessions; `store_patience`:
+        seconds to wait for a league store that cannot be reached before stopping."""
         self.observer = observer
         self.recovery = recovery
         self.tables = tables
@@ -100,6 +106,8 @@ class Scheduler:
         self.reconnect_grace = reconnect_grace
         self.error: str | None = None
         """Why the run had to stop (results could not be written), if it did."""
+        self.then = "once that is fixed"
+        """When a resume can take up the run stopped for `error`."""
         self._told: set[str] = set()
         """The problems with the folder already told to the observer."""
         self.folder = folder
@@ -113,8 +121,11 @@ class Scheduler:
         self.where = where or LobbyTables(lobby, self.seed, self.clock, info.time_margin)
         finished = self._check_folder()
         lines = finished.lines
+        self.league = LeagueWriter(
+            store, info.id, folder.games_path, store_patience, observer.note, self._outage
+        )
         for line in lines:  # a crash may have come between the log and the store
-            store.add_game(info.id, line)
+            self.league.offer(line)
         done = finished.ids
         self.live = rate_all(
             [result_of(line) for line in sorted(lines, key=lambda x: x.index)], info.players()
@@ -253,10 +264,12 @@ class Scheduler:
         try:
             line = self.reserve.run(lambda: self.folder.record_game(record, index))
         except OSError as error:
-            self._stop(f"cannot write results under {self.folder.root}: {_why(error)}")
+            self._stop(
+                folder_failure(f"recording game {record.spec.game_id}", error, self.folder.root)
+            )
             return
         try:
-            self.reserve.run(lambda: self.store.add_game(self.info.id, line))
+            self.reserve.run(lambda: self.league.offer(line))
         except StoreError as error:
             # The game is on record in games.jsonl: a resume gives it to the store.
             self._stop(str(error))
@@ -292,10 +305,18 @@ class Scheduler:
             f"{left - len(self.pending)} games of the budget unplayed"
         )
 
-    def _stop(self, why: str) -> None:
+    def _stop(self, why: str, then: str = "once that is fixed") -> None:
         if self.error is None:  # the first failure is the one to tell
-            self.error = why
+            self.error, self.then = why, then
         self.stopping.set()
+
+    def _outage(self, why: str, outage: bool) -> None:
+        """The league store was not back within the patience (or a fault that does not pass
+        came while it was waited for): stop, telling the truth."""
+        if not outage:
+            self._stop(why)
+            return
+        self._stop(f"{why}; a resume gives the league the games it lacks", "once the store is back")
 
     def _check_folder(self) -> FinishedGames:
         """The finished games, telling (once each) of lines left out and replays gone bad."""
@@ -308,7 +329,10 @@ class Scheduler:
 
     async def finish(self) -> Summary:
         """Rate every recorded game in schedule order and close the books on this run; the
-        bootstrap is given up if the run is asked to stop while it reckons."""
+        bootstrap is given up if the run is asked to stop while it reckons. The games owed to
+        an unreachable league store are waited for first (within the patience): a run is
+        finished only once the league holds every game."""
+        await self.league.settled()
         lines = sorted(self.reserve.run(lambda: self._check_folder().lines), key=lambda x: x.index)
         info = self.info
         final = await board_away([(info.id, x) for x in lines], info.players(), self.stopping)
@@ -316,7 +340,7 @@ class Scheduler:
         every = len(lines) + len(self.dropped) == len(self.schedule)
         done_ids = {x.game for x in lines}
         whole = self.until is not None and self.until.stopped_whole(done_ids)
-        complete = (every or whole) and self.error is None
+        complete = (every or whole) and self.error is None and not self.league.owed
         if complete and not every:  # for `arena verify`: planned, and not needed
             info.unplayed = [g.game_id for g in self.schedule if g.game_id not in done_ids]
         outcome = (
@@ -329,12 +353,16 @@ class Scheduler:
         timing = decision_timing(self.folder.replays, (x.game for x in lines), info.move_time)
         outliers = {t.bot: (t.p99_ms, t.slowest_ms) for t in timing.bots}
         try:
-            self.reserve.run(lambda: self.folder.write_leaderboard(table, final.sure, outliers))
-            self.reserve.run(lambda: self.folder.write_cross(final.cross))
-            self.reserve.run(lambda: self.folder.write_info(info))
+            if self.folder.games_path.is_file():  # books of a lost record would say what is false
+                self.reserve.run(lambda: self.folder.write_leaderboard(table, final.sure, outliers))
+                self.reserve.run(lambda: self.folder.write_cross(final.cross))
+                self.reserve.run(lambda: self.folder.write_info(info))
+            else:
+                self._stop(f"{self.folder.games_path} is missing; {folder_advice(Cause.MISSING)}")
         except OSError as error:
             # games.jsonl holds every game: a resume writes these again.
-            self._stop(f"cannot write results under {self.folder.root}: {_why(error)}")
+            self._stop(folder_failure("closing the books", error, self.folder.root))
+        if self.error is not None:
             info.status, info.seed = RunStatus.INTERRUPTED, None
         self.reserve.release()
         return Summary(
@@ -360,8 +388,3 @@ __all__ = ["Observer", "Observers", "Progress", "Scheduler", "Summary", "TableWa
 def time_control_of(info: TournamentInfo) -> TimeControl:
     """The time control a tournament.json records (one from before the bank had none)."""
     return TimeControl(info.move_time, info.time_bank, info.increment, info.timeouts)
-
-
-def _why(error: OSError) -> str:
-    """An OSError in words, without the path it repeats."""
-    return error.strerror or str(error)

@@ -18,7 +18,9 @@ import secrets
 import shutil
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import engine
 from arena.bots.cgroups import CgroupRoot
@@ -31,7 +33,9 @@ from arena.referee.heap import frozen_heap
 from arena.referee.pool import Lobby
 from arena.referee.server import Referee
 from arena.store import LeagueStore, StoreError, open_store, recorded
+from arena.store.causes import folder_failure
 from arena.tournament.config import (
+    StoppedError,
     TournamentConfig,
     TournamentError,
     Venue,
@@ -42,14 +46,34 @@ from arena.tournament.entrants import enter
 from arena.tournament.folder import ResultsError, TournamentFolder
 from arena.tournament.in_league import check_resume, refuse_taken_name
 from arena.tournament.info import RunStatus, TournamentInfo
+from arena.tournament.league_writes import BUSY_WAIT_S, patiently
 from arena.tournament.lineup import Lineup, own_referee
 from arena.tournament.lock import FolderBusyError, FolderLock
 from arena.tournament.observer import Observer, Observers, Progress
 from arena.tournament.recovery import Recovery
+from arena.tournament.resuming import (
+    all_played,
+    journal_missing,
+    league_of,
+    played_on_server,
+    read_info,
+    resume_command,
+)
 from arena.tournament.runner import Scheduler, Summary, Waiting
 from arena.tournament.tables import Hosts, TableWatcher
 
-__all__ = ["Observer", "Observers", "Progress", "Summary", "TableWatcher", "Tournament"]
+__all__ = [
+    "Observer",
+    "Observers",
+    "Progress",
+    "StoppedError",
+    "Summary",
+    "TableWatcher",
+    "Tournament",
+]
+
+
+T = TypeVar("T")
 
 
 STOP_WRITE_GRACE = 1.0
@@ -93,6 +117,8 @@ class Tournament:
         limit: such a write is cut short, a stall, so the game can finish now.
         """
         self._stopping.set()
+        if self._scheduler is not None:  # nor does it wait out a league store that is away
+            self._scheduler.league.abandon()
         if self._lobby is not None:
             for session in self._lobby.all_sessions():
                 session.cut_stalled_write(STOP_WRITE_GRACE)
@@ -109,6 +135,8 @@ class Tournament:
         self._stopping.set()
         for task in self._workers:
             task.cancel()
+        if self._scheduler is not None:
+            self._scheduler.league.abandon()
 
     async def run(self, resume: Path | None = None, venue: Venue | None = None) -> Summary:
         """Play the tournament on a referee of its own, or on `venue` with its remote bots."""
@@ -125,12 +153,14 @@ class Tournament:
         ) as error:  # the run's callers (the CLI, the league) are told one type
             raise TournamentError(str(error)) from None
         except OSError as error:  # a full disk, say, outside the game records
+            root = where[0].root if where else Path(self.config.out)
+            why = folder_failure("running the tournament", error, root)
             then = (
-                f"; once fixed, continue with: {_resume_command(where[0].root, venue, self.hosts)}"
+                f"; once fixed, continue with: {resume_command(where[0].root, venue, self.hosts)}"
                 if where  # before its folder was open there is nothing to continue
                 else ""
             )
-            raise TournamentError(f"cannot go on: {error}{then}") from None
+            raise TournamentError(f"{why}{then}") from None
 
     async def _run(
         self, resume: Path | None, venue: Venue | None, where: list[TournamentFolder]
@@ -139,17 +169,21 @@ class Tournament:
         sandbox = decide(self.config.sandbox, self.config.build_network)
         if resume is None:
             self._check_config()
-            store = open_store(self.config.league_store)  # a damaged one: before any folder
+            league = self.config.league_store  # a damaged one: refused before any folder
+            store = await self._patiently(lambda: open_store(league, busy_timeout=BUSY_WAIT_S))
         else:
-            info = _read_info(resume)
-            if venue is None and _played_on_server(info):
+            info = read_info(resume)
+            if venue is None and played_on_server(info):
                 raise TournamentError(
                     f"{resume} was played on a league server: its remote bots connect there, "
                     f"not here; resume it there with: arena admin start --resume {resume}"
                 )
-            store = open_store(_league_of(info, self.config.league))
+            league = league_of(info, self.config.league)
+            store = await self._patiently(lambda: open_store(league, busy_timeout=BUSY_WAIT_S))
         try:
-            folder, info, lock = self._open(resume, venue is not None, store)
+            folder, info, lock = await self._patiently(
+                lambda: self._open(resume, venue is not None, store)
+            )
         except BaseException:
             store.close()
             raise
@@ -159,6 +193,10 @@ class Tournament:
         finally:
             store.close()
             lock.release()
+
+    async def _patiently(self, call: Callable[[], T]) -> T:
+        """A call on the league store before play, a short outage waited out."""
+        return await patiently(call, self.config.store_patience, self.observer.note, self._stopping)
 
     def _check_config(self) -> None:
         """What can be refused before anything is written."""
@@ -181,6 +219,14 @@ class Tournament:
         sandbox: Sandbox,
     ) -> Summary:
         starting = not info.played  # a new run, or one stopped before play began
+        if not starting and self.hosts is None and all_played(folder, info):
+            # Stopped after its last game (the league store out, the disk full): only the
+            # books are left to close, which needs no bot, nor their folder as it was.
+            self.observer.note("every game is on record: closing the books")
+            await self._patiently(
+                lambda: store.add_tournament(info.id, info.to_json(), started=info.created)
+            )
+            return await self._play(folder, info, Lobby(TokenBook()), store, venue)
         if self.hosts is not None:
             return await self._run_on_hosts(self.hosts, folder, info, store, starting)
         own: Referee | None = None
@@ -213,7 +259,9 @@ class Tournament:
                 enter(info, entrants, bots)
                 info.skipped = lineup.skipped
                 folder.write_info(info)
-            store.add_tournament(info.id, info.to_json(), started=info.created)
+            await self._patiently(
+                lambda: store.add_tournament(info.id, info.to_json(), started=info.created)
+            )
             return await self._play(folder, info, lobby, store, venue)
         finally:
             if own is not None:
@@ -247,7 +295,9 @@ class Tournament:
                 found, _ = discover(Path(info.bots_dir))
                 enter(info, ready, [bot for bot in found if bot.name in ready])
                 folder.write_info(info)
-            store.add_tournament(info.id, info.to_json(), started=info.created)
+            await self._patiently(
+                lambda: store.add_tournament(info.id, info.to_json(), started=info.created)
+            )
             # No bot connects to this process: the hosts' referees hold the sessions.
             return await self._play(folder, info, Lobby(TokenBook()), store, None)
         finally:
@@ -262,9 +312,11 @@ class Tournament:
             lock = FolderLock.take(resume)
             try:
                 folder = TournamentFolder(resume)
-                info = _read_info(resume)  # again: it may have changed while we waited
+                info = read_info(resume)  # again: it may have changed while we waited
                 if info.status is RunStatus.FINISHED:
                     raise TournamentError(f"{resume} has already finished")
+                if info.played and not folder.games_path.is_file():
+                    raise TournamentError(journal_missing(folder.games_path, info.id, store.where))
                 folder.repair()
                 folder.clean_tmp()
                 # A bad line, or a league that says otherwise, is refused before any bot starts.
@@ -339,6 +391,7 @@ class Tournament:
             recovery=self._recovery(lobby, info) if self.hosts is None else None,
             tables=self.tables,
             where=self.hosts,
+            store_patience=self.config.store_patience,
         )
         clock = scheduler.clock
         if clock.bank or clock.increment or not clock.enforced:  # beyond the plain move time
@@ -351,9 +404,12 @@ class Tournament:
             await asyncio.gather(*self._workers)
         summary = await scheduler.finish()
         if scheduler.error:
-            raise TournamentError(
-                f"{scheduler.error}. Stopped with every finished game on disk; once that is "
-                f"fixed, continue with: {_resume_command(folder.root, venue, self.hosts)}"
+            journal = folder.games_path
+            on_disk = f" with every finished game in {journal}" if journal.is_file() else ""
+            raise StoppedError(
+                f"{scheduler.error}. Stopped{on_disk}; {scheduler.then}, continue with: "
+                f"{resume_command(folder.root, venue, self.hosts)}",
+                summary,
             )
         return summary
 
@@ -362,27 +418,3 @@ class Tournament:
             return None
         # Counted in the info, written with the rest: a resume counts on.
         return Recovery(self._lineup, lobby, self.config.recover, self.observer.note, info.restarts)
-
-
-def _league_of(info: TournamentInfo, given: Path | str | None) -> str | Path:
-    """The store a resumed run writes to: the one it recorded, or the same one given again
-    with its password (tournament.json keeps a URL without it, so else libpq's own
-    PGPASSWORD or ~/.pgpass give it)."""
-    return given if given is not None and recorded(given) == info.league else info.league
-
-
-def _read_info(folder: Path) -> TournamentInfo:
-    try:
-        return TournamentFolder(folder).info()
-    except (OSError, ValueError) as error:
-        raise TournamentError(f"{folder} is not a tournament folder: {error}") from None
-
-
-def _played_on_server(info: TournamentInfo) -> bool:
-    remote = any(b.remote for b in info.bots.values())
-    return info.server or remote or info.bots_dir is None
-
-
-def _resume_command(folder: Path, venue: Venue | None, hosts: Hosts | None) -> str:
-    where = "" if hosts is None else f" {hosts.resume_flags()}"
-    return f"arena {'admin start' if venue is not None else 'run'} --resume {folder}{where}"

@@ -43,6 +43,17 @@ def binaries() -> Path | None:
 class PostgresServer:
     port: int
     root: Path
+    pg_ctl: tuple[str, ...] = ()
+    """pg_ctl as the server's user, with its data folder: `stop` and `start` run it."""
+    options: str = ""
+
+    def stop(self) -> None:
+        """Stop the server (fast: every session is ended), as a restart begins."""
+        _run(*self.pg_ctl, "stop", "-w", "-m", "fast")
+
+    def start(self) -> None:
+        """Start it again, as it was, once it accepts connections."""
+        _run(*self.pg_ctl, "start", "-w", "-l", str(self.root / "log"), "-o", self.options)
 
     def url(self, database: str = "postgres", password: str = PASSWORD) -> str:
         return f"postgresql://{USER}:{password}@127.0.0.1:{self.port}/{database}"
@@ -55,6 +66,10 @@ class PostgresServer:
         with psycopg.connect(self.url(), autocommit=True) as db:
             db.execute(f"CREATE DATABASE {name}".encode())
         return self.url(name)
+
+
+def _run(*argv: str) -> None:
+    subprocess.run(argv, check=True, capture_output=True, timeout=START_TIMEOUT_S)
 
 
 def _free_port() -> int:
@@ -110,7 +125,8 @@ def postgres_server() -> Iterator[PostgresServer]:
             "-o",
             options,
         )
-        yield PostgresServer(port, root)
+        pg_ctl = (*as_user, str(folder / "pg_ctl"), "-D", str(data))
+        yield PostgresServer(port, root, pg_ctl, options)
     finally:
         with contextlib.suppress(subprocess.SubprocessError):
             run(str(folder / "pg_ctl"), "stop", "-D", str(data), "-m", "immediate")

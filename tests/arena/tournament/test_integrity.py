@@ -454,7 +454,8 @@ def test_a_full_disk_is_one_line_and_resume_finishes_once_space_is_freed(
     said = " ".join(log.read_text().split())  # unwrapped
     assert "Traceback" not in said, said
     folder = out / "t"
-    assert f"arena run: cannot write results under {folder}: No space left on device." in said
+    assert f"arena run: cannot write {folder} while recording game" in said, said
+    assert "(No space left on device); the disk is full: free some space." in said
     assert f"continue with: arena run --resume {folder}" in said
     done = lines_of(folder)
     assert 0 < len(done) < 120

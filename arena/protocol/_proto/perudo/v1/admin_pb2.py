@@ -24,7 +24,7 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15perudo/v1/admin.proto\x12\tperudo.v1\"\x12\n\x10GetStatusRequest\".\n\x0c\x43onnectedBot\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x10\n\x08sessions\x18\x02 \x01(\r\"\x9f\x01\n\x11GetStatusResponse\x12%\n\x04\x62ots\x18\x01 \x03(\x0b\x32\x17.perudo.v1.ConnectedBot\x12\x12\n\ntournament\x18\x02 \x01(\t\x12\x12\n\ngames_done\x18\x03 \x01(\r\x12\x13\n\x0bgames_total\x18\x04 \x01(\r\x12&\n\x07waiting\x18\x05 \x03(\x0b\x32\x15.perudo.v1.WaitingBot\".\n\nWaitingBot\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x12\n\ngrace_left\x18\x02 \x01(\x01\"\xab\x04\n\x16StartTournamentRequest\x12\r\n\x05games\x18\x01 \x01(\r\x12\x12\n\ntable_size\x18\x02 \x01(\r\x12\x0c\n\x04jobs\x18\x03 \x01(\r\x12\x11\n\tmove_time\x18\x04 \x01(\x01\x12\r\n\x05rules\x18\x05 \x01(\t\x12\x46\n\x0brule_fields\x18\x06 \x03(\x0b\x32\x31.perudo.v1.StartTournamentRequest.RuleFieldsEntry\x12\x10\n\x08seed_hex\x18\x07 \x01(\t\x12\x10\n\x08\x62ots_dir\x18\x08 \x01(\t\x12\x0c\n\x04name\x18\t \x01(\t\x12\x0c\n\x04only\x18\n \x03(\t\x12\x0e\n\x06resume\x18\x0b \x01(\t\x12\r\n\x05\x64\x65\x61ls\x18\x0c \x01(\t\x12\x0f\n\x07sandbox\x18\r \x01(\t\x12\x18\n\x0btime_margin\x18\x0e \x01(\x01H\x00\x88\x01\x01\x12\x12\n\nforce_jobs\x18\x0f \x01(\x08\x12\x16\n\ttime_bank\x18\x10 \x01(\x01H\x01\x88\x01\x01\x12\x16\n\tincrement\x18\x11 \x01(\x01H\x02\x88\x01\x01\x12\x0f\n\x07recover\x18\x12 \x01(\r\x12\x0f\n\x07rebuild\x18\x13 \x01(\x08\x12\x10\n\x08gauntlet\x18\x14 \x01(\t\x12\x15\n\rbuild_network\x18\x15 \x01(\t\x1a\x31\n\x0fRuleFieldsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\x42\x0e\n\x0c_time_marginB\x0c\n\n_time_bankB\x0c\n\n_increment\"\x96\x01\n\x0fTournamentEvent\x12\x0e\n\x04note\x18\x01 \x01(\tH\x00\x12\x16\n\x0cstarted_json\x18\x02 \x01(\tH\x00\x12\x13\n\tgame_json\x18\x03 \x01(\tH\x00\x12\x17\n\rfinished_json\x18\x04 \x01(\tH\x00\x12\x0f\n\x05\x65rror\x18\x05 \x01(\tH\x00\x12\x14\n\nbuild_json\x18\x06 \x01(\tH\x00\x42\x06\n\x04kind\"\x17\n\x15StopTournamentRequest\"*\n\x16StopTournamentResponse\x12\x10\n\x08stopping\x18\x01 \x01(\x08\x32\x81\x02\n\x0c\x41\x64minService\x12\x46\n\tGetStatus\x12\x1b.perudo.v1.GetStatusRequest\x1a\x1c.perudo.v1.GetStatusResponse\x12R\n\x0fStartTournament\x12!.perudo.v1.StartTournamentRequest\x1a\x1a.perudo.v1.TournamentEvent0\x01\x12U\n\x0eStopTournament\x12 .perudo.v1.StopTournamentRequest\x1a!.perudo.v1.StopTournamentResponseBl\n\x12org.perudoarena.v1B\nAdminProtoP\x01Z\x1dperudoarena/perudov1;perudov1\xa2\x02\x03PRV\xaa\x02\tPerudo.V1\xca\x02\tPerudo\\V1\xea\x02\nPerudo::V1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15perudo/v1/admin.proto\x12\tperudo.v1\"\x12\n\x10GetStatusRequest\".\n\x0c\x43onnectedBot\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x10\n\x08sessions\x18\x02 \x01(\r\"\x9f\x01\n\x11GetStatusResponse\x12%\n\x04\x62ots\x18\x01 \x03(\x0b\x32\x17.perudo.v1.ConnectedBot\x12\x12\n\ntournament\x18\x02 \x01(\t\x12\x12\n\ngames_done\x18\x03 \x01(\r\x12\x13\n\x0bgames_total\x18\x04 \x01(\r\x12&\n\x07waiting\x18\x05 \x03(\x0b\x32\x15.perudo.v1.WaitingBot\".\n\nWaitingBot\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x12\n\ngrace_left\x18\x02 \x01(\x01\"\xdb\x04\n\x16StartTournamentRequest\x12\r\n\x05games\x18\x01 \x01(\r\x12\x12\n\ntable_size\x18\x02 \x01(\r\x12\x0c\n\x04jobs\x18\x03 \x01(\r\x12\x11\n\tmove_time\x18\x04 \x01(\x01\x12\r\n\x05rules\x18\x05 \x01(\t\x12\x46\n\x0brule_fields\x18\x06 \x03(\x0b\x32\x31.perudo.v1.StartTournamentRequest.RuleFieldsEntry\x12\x10\n\x08seed_hex\x18\x07 \x01(\t\x12\x10\n\x08\x62ots_dir\x18\x08 \x01(\t\x12\x0c\n\x04name\x18\t \x01(\t\x12\x0c\n\x04only\x18\n \x03(\t\x12\x0e\n\x06resume\x18\x0b \x01(\t\x12\r\n\x05\x64\x65\x61ls\x18\x0c \x01(\t\x12\x0f\n\x07sandbox\x18\r \x01(\t\x12\x18\n\x0btime_margin\x18\x0e \x01(\x01H\x00\x88\x01\x01\x12\x12\n\nforce_jobs\x18\x0f \x01(\x08\x12\x16\n\ttime_bank\x18\x10 \x01(\x01H\x01\x88\x01\x01\x12\x16\n\tincrement\x18\x11 \x01(\x01H\x02\x88\x01\x01\x12\x0f\n\x07recover\x18\x12 \x01(\r\x12\x0f\n\x07rebuild\x18\x13 \x01(\x08\x12\x10\n\x08gauntlet\x18\x14 \x01(\t\x12\x15\n\rbuild_network\x18\x15 \x01(\t\x12\x1b\n\x0estore_patience\x18\x16 \x01(\x01H\x03\x88\x01\x01\x1a\x31\n\x0fRuleFieldsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\x42\x0e\n\x0c_time_marginB\x0c\n\n_time_bankB\x0c\n\n_incrementB\x11\n\x0f_store_patience\"\x96\x01\n\x0fTournamentEvent\x12\x0e\n\x04note\x18\x01 \x01(\tH\x00\x12\x16\n\x0cstarted_json\x18\x02 \x01(\tH\x00\x12\x13\n\tgame_json\x18\x03 \x01(\tH\x00\x12\x17\n\rfinished_json\x18\x04 \x01(\tH\x00\x12\x0f\n\x05\x65rror\x18\x05 \x01(\tH\x00\x12\x14\n\nbuild_json\x18\x06 \x01(\tH\x00\x42\x06\n\x04kind\"\x17\n\x15StopTournamentRequest\"*\n\x16StopTournamentResponse\x12\x10\n\x08stopping\x18\x01 \x01(\x08\x32\x81\x02\n\x0c\x41\x64minService\x12\x46\n\tGetStatus\x12\x1b.perudo.v1.GetStatusRequest\x1a\x1c.perudo.v1.GetStatusResponse\x12R\n\x0fStartTournament\x12!.perudo.v1.StartTournamentRequest\x1a\x1a.perudo.v1.TournamentEvent0\x01\x12U\n\x0eStopTournament\x12 .perudo.v1.StopTournamentRequest\x1a!.perudo.v1.StopTournamentResponseBl\n\x12org.perudoarena.v1B\nAdminProtoP\x01Z\x1dperudoarena/perudov1;perudov1\xa2\x02\x03PRV\xaa\x02\tPerudo.V1\xca\x02\tPerudo\\V1\xea\x02\nPerudo::V1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -43,15 +43,15 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_WAITINGBOT']._serialized_start=266
   _globals['_WAITINGBOT']._serialized_end=312
   _globals['_STARTTOURNAMENTREQUEST']._serialized_start=315
-  _globals['_STARTTOURNAMENTREQUEST']._serialized_end=870
-  _globals['_STARTTOURNAMENTREQUEST_RULEFIELDSENTRY']._serialized_start=777
-  _globals['_STARTTOURNAMENTREQUEST_RULEFIELDSENTRY']._serialized_end=826
-  _globals['_TOURNAMENTEVENT']._serialized_start=873
-  _globals['_TOURNAMENTEVENT']._serialized_end=1023
-  _globals['_STOPTOURNAMENTREQUEST']._serialized_start=1025
-  _globals['_STOPTOURNAMENTREQUEST']._serialized_end=1048
-  _globals['_STOPTOURNAMENTRESPONSE']._serialized_start=1050
-  _globals['_STOPTOURNAMENTRESPONSE']._serialized_end=1092
-  _globals['_ADMINSERVICE']._serialized_start=1095
-  _globals['_ADMINSERVICE']._serialized_end=1352
+  _globals['_STARTTOURNAMENTREQUEST']._serialized_end=918
+  _globals['_STARTTOURNAMENTREQUEST_RULEFIELDSENTRY']._serialized_start=806
+  _globals['_STARTTOURNAMENTREQUEST_RULEFIELDSENTRY']._serialized_end=855
+  _globals['_TOURNAMENTEVENT']._serialized_start=921
+  _globals['_TOURNAMENTEVENT']._serialized_end=1071
+  _globals['_STOPTOURNAMENTREQUEST']._serialized_start=1073
+  _globals['_STOPTOURNAMENTREQUEST']._serialized_end=1096
+  _globals['_STOPTOURNAMENTRESPONSE']._serialized_start=1098
+  _globals['_STOPTOURNAMENTRESPONSE']._serialized_end=1140
+  _globals['_ADMINSERVICE']._serialized_start=1143
+  _globals['_ADMINSERVICE']._serialized_end=1400
 # @@protoc_insertion_point(module_scope)

@@ -1,0 +1,72 @@
+"""--store-patience on `arena run` and `arena admin start`: checked as the command line is
+read, and carried to the run, which waits that long for a league store another process
+holds locked before it stops saying so."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from cli_harness import SEED, arena_command, clean_env, start_serve
+
+TOURNAMENT_BOTS = Path(__file__).parents[1] / "tournament_bots"
+LIMIT_S = 300
+HOLD = (
+    "import sqlite3, sys; db = sqlite3.connect(sys.argv[1], isolation_level=None); "
+    "db.execute('BEGIN EXCLUSIVE'); print('held', flush=True); sys.stdin.readline()"
+)
+
+
+def test_a_patience_that_is_no_number_of_seconds_is_refused(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [*arena_command(), "run", "--bots", str(TOURNAMENT_BOTS), "--store-patience", "-1"],
+        env=clean_env(),
+        capture_output=True,
+        text=True,
+        timeout=LIMIT_S,
+        check=False,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 2
+    assert "--store-patience" in done.stderr and "Traceback" not in done.stderr
+    assert not (tmp_path / "results").exists()
+
+
+def test_admin_start_carries_the_patience_to_the_server(
+    tmp_path: Path, processes: list[subprocess.Popen[bytes]]
+) -> None:
+    results = tmp_path / "results"
+    store = tmp_path / "league" / "league.sqlite"
+    serve = start_serve(store, results, tmp_path / "serve.log", processes)
+    bots = tmp_path / "bots"
+    bots.mkdir()
+    for name in ("bold", "meek"):
+        (bots / f"{name}.py").write_bytes((TOURNAMENT_BOTS / f"{name}.py").read_bytes())
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD, str(store)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        done = subprocess.run(
+            [
+                *arena_command(),
+                *("admin", "start", *serve.admin, "--bots", str(bots), "--name", "night"),
+                *("--seed", SEED, "--games", "2", "--table-size", "2", "--jobs", "1"),
+                *("--store-patience", "0.4"),
+            ],
+            env=clean_env(COLUMNS="200"),
+            capture_output=True,
+            text=True,
+            timeout=LIMIT_S,
+            check=False,
+        )
+    finally:
+        holder.communicate("\n", timeout=LIMIT_S)
+    said = done.stdout + done.stderr
+    assert done.returncode != 0, said
+    assert "locked by another process for 0.4 s" in said, said
+    assert "Traceback" not in said
