@@ -19,10 +19,10 @@ from arena.tournament import lineup
 from arena.tournament.config import TournamentConfig
 from arena.tournament.tournament import Tournament
 
-BOTS_HERE = 10
-LOAD_S = 0.8
-CONNECT_S = 5.0
-"""Ten loads one after another take 8 s, past it; a wave of two waits for one other load."""
+BOTS_HERE = 8
+LOAD_S = 0.6
+CONNECT_S = 4.0
+"""Eight loads one after another take 4.8 s, past it; a wave of two waits for one other load."""
 
 _LOADING = """
 import fcntl as _fcntl, time as _time
