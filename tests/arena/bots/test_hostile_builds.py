@@ -280,6 +280,7 @@ def test_a_night_its_next_run_and_check_bot_write_nothing_through_a_build(
     (out / "one" / "tournament.json").write_text(json.dumps(info))
     games = (out / "one" / "games.jsonl").read_text().splitlines(keepends=True)
     (out / "one" / "games.jsonl").write_text(games[0])
+    arena("league", "remove", "one", "--league", str(out / "league.sqlite"))  # as advised
     resumed = arena("run", "--resume", str(out / "one"), "--sandbox", "require")
     for said in (second, resumed):
         for name in ("stamp-outside", "stamp-victim", "stamp-fifo", "leftovers"):

@@ -328,6 +328,10 @@ def test_a_resume_says_it_keeps_the_planned_games(night: Night, tmp_path: Path) 
     (folder / "tournament.json").write_text(json.dumps(info))
     kept = (folder / "games.jsonl").read_text().splitlines(keepends=True)[:3]
     (folder / "games.jsonl").write_text("".join(kept))
+    # The league holds the games cut from the folder: as the resume advises, take the
+    # tournament out, and its folder's games go back in with the rest.
+    removed = arena("league", "remove", "night1", "--league", str(tmp_path / "league.sqlite"))
+    assert removed.returncode == 0, removed.stderr
     done = arena("run", "--resume", str(folder), "--games", "99")
     assert done.returncode == 0, done.stderr
     said = " ".join(done.stdout.split())
