@@ -102,6 +102,16 @@ class BotProcess:
             self._group.remove()
         return self.process.returncode
 
+    def end_now(self) -> None:
+        """SIGKILL the bot's whole tree at once, with no exit of its own: a bot's interpreter
+        takes a tenth of a second of CPU to exit, and hundreds of them exiting together took
+        the referee's CPU for tens of seconds. `stop` then only reaps what is left."""
+        signal_group(self.process.pid, signal.SIGKILL)
+        if self._group is not None:
+            for pid in self._group.pids():
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGKILL)
+
     def _terminate(self) -> None:
         """SIGTERM, so that the bot may end cleanly.
 

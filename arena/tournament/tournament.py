@@ -264,6 +264,7 @@ class Tournament:
             )
             return await self._play(folder, info, lobby, store, venue)
         finally:
+            self._lineup.end_a_large_field()
             if own is not None:
                 await own.stop("the tournament is over")
             elif venue is not None:  # the venue stays up: dismiss only the bots this run started
