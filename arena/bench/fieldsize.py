@@ -39,6 +39,8 @@ class FieldFigures:
     games_on_disk: int
     resumable: bool
     """The run is marked interrupted, so `arena run --resume` takes it up."""
+    skipped: int
+    """Bots that did not play (did not connect in time, say): none, in a healthy field."""
     started_processes: int
     alive_after_1s: int
     """Processes the arena had started that outlived it by more than a second."""
@@ -52,6 +54,7 @@ class FieldFigures:
             f"{self.bots:>4} bots: first game after {first}; Ctrl-C to exit {stop} "
             f"(exit {self.exit_code}); {self.games_on_disk} games on disk"
             f"{', resumable' if self.resumable else ', NOT resumable'}; "
+            f"{self.skipped} bots skipped; "
             f"{self.alive_after_1s} of {self.started_processes} processes alive 1 s after; "
             f"{self.mb_per_bot:.0f} MB per bot"
         )
@@ -111,6 +114,7 @@ def measure_field(bots: int, root: Path, say: Callable[[str], None]) -> FieldFig
     time.sleep(1.0)
     alive = sum(1 for pid, began_at in tree.items() if _start_time(pid) == began_at)
     info = _info(out / "field" / "tournament.json")
+    skipped = info.get("skipped")
     return FieldFigures(
         bots=bots,
         first_game_s=first_s,
@@ -118,6 +122,7 @@ def measure_field(bots: int, root: Path, say: Callable[[str], None]) -> FieldFig
         exit_code=code,
         games_on_disk=_lines(games),
         resumable=info.get("status") == "interrupted",
+        skipped=len(skipped) if isinstance(skipped, list) else 0,
         started_processes=len(tree),
         alive_after_1s=alive,
         mb_per_bot=memory / bots,
@@ -143,12 +148,19 @@ def _stat_fields(pid: int) -> list[str] | None:
     return text[text.rindex(")") + 2 :].split()
 
 
+_EXITING = 0x4
+"""PF_EXITING in a process's flags: it has been killed and is being torn down by the
+kernel (its namespaces, its mounts), running none of its own code."""
+
+
 def _start_time(pid: int) -> int | None:
     """The process's start time in ticks: a pid reused by another process has another.
-    None for a process gone, or dead and waiting only to be reaped (a zombie, which the
-    machine's init may take its time over: it runs nothing and holds no memory)."""
+    None for a process gone, being torn down by the kernel, or dead and waiting only to be
+    reaped (a zombie, which the machine's init may take its time over)."""
     fields = _stat_fields(pid)
-    return None if fields is None or fields[0] == "Z" else int(fields[19])
+    if fields is None or fields[0] in {"Z", "X"} or int(fields[6]) & _EXITING:
+        return None
+    return int(fields[19])
 
 
 def _descendants(root: int) -> dict[int, int | None]:

@@ -20,6 +20,7 @@ def test_a_small_night_starts_stops_on_ctrl_c_and_leaves_nothing_running(tmp_pat
     assert figures.resumable
     assert figures.started_processes >= 4  # a launcher at least for each bot
     assert figures.alive_after_1s == 0
+    assert figures.skipped == 0
     assert figures.mb_per_bot > 0
     assert largest_field(figures.mb_per_bot) >= 4
     assert said and said[0].startswith("4 bots: first game after")
