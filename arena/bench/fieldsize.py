@@ -13,7 +13,6 @@ and with the machine's available memory the largest field it holds.
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -21,6 +20,8 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
+
+from arena.referee.cputime import descendants
 
 _BOT = "from arena.bench.bot import act\nfrom arena.kit import run\n\nrun(act)\n"
 _GAME_WAIT = 900.0
@@ -99,7 +100,7 @@ def measure_field(bots: int, root: Path, say: Callable[[str], None]) -> FieldFig
     if first is None:
         tail = log.read_text(errors="replace").strip().splitlines()[-1:] or ["(no output)"]
         say(f"{bots} bots: no game within {_GAME_WAIT:.0f} s: {tail[0]}")
-    tree = _descendants(arena.pid)
+    tree = {pid: _start_time(pid) for pid in descendants(arena.pid)[1:]}
     memory = sum(_pss_mb(pid) for pid in tree)
     say(f"{bots} bots: first game after {first_s} s; {len(tree)} processes, {memory:.0f} MB")
     asked = time.monotonic()
@@ -161,23 +162,6 @@ def _start_time(pid: int) -> int | None:
     if fields is None or fields[0] in {"Z", "X"} or int(fields[6]) & _EXITING:
         return None
     return int(fields[19])
-
-
-def _descendants(root: int) -> dict[int, int | None]:
-    """Every process below `root`, with its start time."""
-    children: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            fields = _stat_fields(int(entry))
-            if fields is not None:
-                children.setdefault(int(fields[1]), []).append(int(entry))
-    found: dict[int, int | None] = {}
-    stack = [root]
-    while stack:
-        for child in children.get(stack.pop(), []):
-            found[child] = _start_time(child)
-            stack.append(child)
-    return found
 
 
 def _pss_mb(pid: int) -> float:

@@ -71,7 +71,7 @@ def sample(pid: int, tree: bool = False) -> CpuSample | None:
     total = CpuSample(int(on_cpu) / 1e9, int(waiting) / 1e9)
     if not tree:
         return total
-    for child in _descendants(pid)[1:]:
+    for child in descendants(pid)[1:]:
         part = sample(child)
         if part is not None:
             total = CpuSample(total.on_cpu + part.on_cpu, total.waiting + part.waiting)
@@ -117,7 +117,8 @@ class Meter:
         self._fd = _CLOSED
 
 
-def _descendants(root: int) -> list[int]:
+def descendants(root: int) -> list[int]:
+    """`root` and every process below it (at most 4,096), from the kernel's children lists."""
     found: list[int] = []
     todo = [root]
     while todo and len(found) < 4096:
@@ -252,9 +253,9 @@ def _unix_peers_of(pid: int) -> dict[int, int]:
 
 def _unix_holders(root: int) -> list[int]:
     """Those of `root` and its descendants holding a Unix connection to this process."""
-    descendants = _descendants(root)
+    tree = descendants(root)
     spaces: dict[str, int] = {}  # a process in each of the tree's network namespaces
-    for pid in descendants:
+    for pid in tree:
         with contextlib.suppress(OSError):
             spaces.setdefault(os.readlink(PROC / str(pid) / "ns" / "net"), pid)
     peers: dict[int, int] = {}
@@ -263,7 +264,7 @@ def _unix_holders(root: int) -> list[int]:
             peers.update(_unix_peers_of(pid))
     ours = {int(link[8:-1]) for link in _sockets("self")}
     wanted = {f"socket:[{peers[inode]}]" for inode in ours if inode in peers}
-    return [pid for pid in descendants if _sockets(pid) & wanted]
+    return [pid for pid in tree if _sockets(pid) & wanted]
 
 
 def process_holding(root: int, peer: str, taken: Collection[int] = ()) -> int | None:
@@ -289,7 +290,7 @@ def process_holding(root: int, peer: str, taken: Collection[int] = ()) -> int | 
     if inode is None:
         return None
     wanted = f"socket:[{inode}]"
-    for pid in _descendants(root):
+    for pid in descendants(root):
         if wanted in _sockets(pid):
             return pid
     return None

@@ -81,20 +81,15 @@ class Lineup:
     ) -> set[str]:
         """Wait until every started bot has connected or died, or its connect time is up
         (its manifest's, else --connect-timeout)."""
-        windows = {
-            b.name: b.connect_window(self.config.connect_timeout)
-            for b in bots
-            if b.name in self.processes
-        }
-        waiting = set(windows)
-        while self._unsettled(waiting, lobby, windows):
+        waiting = {b.name for b in bots if b.name in self.processes}
+        while self._unsettled(waiting, lobby):
             await asyncio.sleep(0.05)
         connected = set(lobby.connected()) & waiting
         for name in sorted(waiting - connected):
             log = folder.logs / f"{name}.log"
             process = self.processes[name]
             if process.alive:
-                seconds, given = windows[name]
+                seconds, given = self._specs[name].connect_window(self.config.connect_timeout)
                 why = f"did not connect within {seconds:g} s ({given}); stopped"
                 await process.stop(grace=0)
             else:
@@ -104,9 +99,7 @@ class Lineup:
             self._skip(name, f"{why}: {last_line(log)}", f"{why}: {last_line(log)} (log: {log})")
         return connected
 
-    def _unsettled(
-        self, names: set[str], lobby: Lobby, windows: dict[str, tuple[float, str]]
-    ) -> set[str]:
+    def _unsettled(self, names: set[str], lobby: Lobby) -> set[str]:
         """Of `names`, the bots started that are still on their way: not connected, alive,
         and within their connect time, counted from their own start."""
         connected = lobby.connected()
@@ -116,8 +109,12 @@ class Lineup:
             for n in names
             if not connected.get(n)
             and self.processes[n].alive
-            and now - self._started[n] < windows[n][0]
+            and now - self._started[n] < self._window(n)
         }
+
+    def _window(self, name: str) -> float:
+        """The seconds `name` has to connect: its manifest's, else --connect-timeout."""
+        return self._specs[name].connect_window(self.config.connect_timeout)[0]
 
     def _skip(self, name: str, reason: str, said: str = "") -> None:
         """Keep why a bot will not play, and say it (`said`, or the reason). Both as text:
@@ -240,10 +237,9 @@ class Lineup:
         jobs: int,
     ) -> None:
         self.ready(bots, tokens, lobby, port, folder, jobs)
-        windows = {b.name: b.connect_window(self.config.connect_timeout) for b in bots}
         wave = max(MIN_WAVE, STARTING_PER_CORE * usable_cores())
         for bot in bots:
-            while len(self._unsettled(set(self._started), lobby, windows)) >= wave:
+            while len(self._unsettled(set(self._started), lobby)) >= wave:
                 await asyncio.sleep(0.05)
             try:
                 await self._start_one(bot)

@@ -13,7 +13,15 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
-from arena.rankings import LEVEL, Confidence, Pairing, confidence, cross_table, finishes
+from arena.rankings import (
+    LEVEL,
+    Confidence,
+    Finish,
+    Pairing,
+    confidence,
+    cross_table,
+    finishes,
+)
 from arena.rankings.background import reckon
 from arena.records import GameLine, LeaderboardRow
 from arena.tournament.ratings import Standing, rate_all, result_of
@@ -62,9 +70,7 @@ class Board:
 
 def board(lines: Sequence[tuple[str, GameLine]], names: Iterable[str] = (), seed: int = 0) -> Board:
     """The board of these (tournament, game) lines, rated by TrueSkill in the order given."""
-    table = rate_all([result_of(line) for _, line in lines], names).table()
-    order = [s.name for s in table]
-    games = finishes(lines)
+    table, order, games = _rated(lines, names)
     sure = confidence(games, order, seed=seed)
     return Board(table, sure, cross_table(order, (g.order for g in games)))
 
@@ -74,9 +80,15 @@ async def board_away(
 ) -> Board:
     """`board`, its bootstrap away from the event loop and given up when `give_up` is set:
     a run's end must not hold a Ctrl-C for as long as a large field's bootstrap takes."""
-    table = rate_all([result_of(line) for _, line in lines], names).table()
-    order = [s.name for s in table]
-    games = finishes(lines)
+    table, order, games = _rated(lines, names)
     reckoned = await reckon(games, order, 0, give_up)
     cross = cross_table(order, (g.order for g in games))
     return Board(table, reckoned.sure, cross, reckoned.why_not)
+
+
+def _rated(
+    lines: Sequence[tuple[str, GameLine]], names: Iterable[str]
+) -> tuple[list[Standing], list[str], list[Finish]]:
+    """TrueSkill's table, its order by name, and the games as the batch fit takes them."""
+    table = rate_all([result_of(line) for _, line in lines], names).table()
+    return table, [s.name for s in table], finishes(lines)

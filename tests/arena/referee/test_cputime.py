@@ -64,7 +64,7 @@ def test_the_process_holding_a_unix_connection_is_found_among_the_descendants(
         with accepted:
             holder = cputime.process_holding(dialler.pid, "unix:")
             assert holder is not None and holder != dialler.pid
-            assert cputime._descendants(dialler.pid)[1:] == [holder]
+            assert cputime.descendants(dialler.pid)[1:] == [holder]
             # Taken by another session already: it is shared, not lost.
             assert cputime.process_holding(dialler.pid, "unix:", taken={holder}) == holder
         # Once the referee's end is closed, nothing of ours is held.
