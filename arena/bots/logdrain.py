@@ -73,7 +73,7 @@ class LogDrain:
             return
         with contextlib.suppress(OSError), out:  # closing may flush into a full disk
             while chunk := await stream.read(65536):
-                self._tail = (self._tail + chunk)[-_TAIL:]
+                self._keep(chunk)
                 room = self.cap - written
                 if room > 0:
                     try:
@@ -102,8 +102,12 @@ class LogDrain:
 
     async def _discard(self, stream: asyncio.StreamReader) -> None:
         while chunk := await stream.read(65536):
-            self._tail = (self._tail + chunk)[-_TAIL:]
+            self._keep(chunk)
             await self._slow_down(len(chunk))
+
+    def _keep(self, chunk: bytes) -> None:
+        """The last `_TAIL` bytes read, copying no more of a large chunk than that."""
+        self._tail = (self._tail + chunk[-_TAIL:])[-_TAIL:]
 
     async def _slow_down(self, dropped: int) -> None:
         if self.pace is not None:
