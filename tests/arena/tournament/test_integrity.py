@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 from league_harness import opened_databases
 from tournament_harness import Recorder, arena_process, copy_bots, finish, lines_of
+from truth_harness import play_night
 
 from arena.cli.main import main
 from arena.records import GameLine
@@ -34,18 +35,7 @@ from arena.tournament.tournament import Tournament
 
 @pytest.fixture(scope="module")
 def finished(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("integrity")
-    config = TournamentConfig(
-        bots_dir=copy_bots(root / "bots"),
-        out=root / "out",
-        table_size=2,
-        games=6,
-        jobs=2,
-        name="night",
-    )
-    summary = asyncio.run(Tournament(config, Recorder()).run())
-    assert summary.status == "finished" and summary.games == 6
-    return summary.folder
+    return play_night(tmp_path_factory.mktemp("integrity"))
 
 
 def _info(folder: Path) -> dict[str, Any]:
