@@ -16,6 +16,7 @@ from arena.bots.logdrain import LogDrain
 from arena.bots.manifest import BotSpec, ManifestError, resolve_command
 from arena.bots.spawn import bot_group, launch_command, signal_group
 from arena.bots.toolcache import build_tools
+from arena.bots.warden import Warden
 
 DROP_PACE = 16 * 1024 * 1024
 """Bytes a second of a build's output read past its log's cap, only to be dropped: a
@@ -100,6 +101,7 @@ async def run_build(
             )
         except OSError as error:
             return f"the build command cannot start: {error}"
+        Warden.watch(process.pid)
         assert process.stdout is not None
         draining = asyncio.ensure_future(drain.run(process.stdout))
         disks = [spec.path, *(cache for cache, _ in tools.writable)]
@@ -113,6 +115,7 @@ async def run_build(
             guard.cancel()
             await _end_tree(process, group)
             await waiting  # done with the tree
+            Warden.release(process.pid)
             # The tree is gone, so the pipe is closed; a writer that escaped it is not waited for.
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(draining, 2.0)

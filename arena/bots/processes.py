@@ -21,6 +21,7 @@ from arena.bots.limits import Confinement, ResourceLimits
 from arena.bots.logdrain import LogDrain
 from arena.bots.manifest import BotSpec, resolve_command
 from arena.bots.spawn import bot_group, launch_command, signal_group
+from arena.bots.warden import Warden
 
 
 class BotProcess:
@@ -68,6 +69,7 @@ class BotProcess:
             if group is not None:
                 group.remove()
             raise
+        Warden.watch(process.pid)
         assert process.stdout is not None
         keeper = LogDrain(log, limits.log_bytes)
         drain = asyncio.ensure_future(keeper.run(process.stdout))
@@ -100,6 +102,8 @@ class BotProcess:
             await asyncio.wait_for(self._drain, 2.0)
         if self._group is not None:
             self._group.remove()
+        if self.process.returncode is not None:
+            Warden.release(self.process.pid)
         return self.process.returncode
 
     def end_now(self) -> None:

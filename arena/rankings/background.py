@@ -13,13 +13,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import multiprocessing
+import signal
 from collections.abc import Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 
 from arena.rankings.bootstrap import Confidence, confidence
 from arena.rankings.groups import Finish
+
+_PR_SET_PDEATHSIG = 1
 
 PROCESS_FROM = 48
 """Bots from which the bootstrap gets a process of its own: below it, it takes well under
@@ -78,6 +82,9 @@ async def reckon(
 
 
 def _work(out: Connection, finishes: list[Finish], names: list[str], seed: int) -> None:
+    # Killed with the arena, even one killed outright: a minute of work for nobody otherwise.
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
     out.send(confidence(finishes, names, seed=seed))
     out.close()
 

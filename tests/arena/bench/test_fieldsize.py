@@ -1,4 +1,4 @@
-"""`arena bench --field`: a real night started, stopped with Ctrl-C, and looked at."""
+"""`arena bench --field`: a real night started, stopped with Ctrl-C, resumed, killed, looked at."""
 
 from __future__ import annotations
 
@@ -20,6 +20,9 @@ def test_a_small_night_starts_stops_on_ctrl_c_and_leaves_nothing_running(tmp_pat
     assert figures.resumable
     assert figures.started_processes >= 4  # a launcher at least for each bot
     assert figures.alive_after_1s == 0
+    # Resumed, then killed outright: the warden ends every process it had.
+    assert figures.killed_processes >= 4
+    assert figures.killed_alive_after_1s == 0
     assert figures.skipped == 0
     assert figures.mb_per_bot > 0
     assert largest_field(figures.mb_per_bot) >= 4
