@@ -29,7 +29,7 @@ from arena.text import printable
 from arena.tournament.config import TournamentError
 from arena.tournament.ratings import Standing
 from arena.tournament.report import BotTimes, SlowDecision
-from arena.tournament.schedule import Deals
+from arena.tournament.schedule.round_robin import Deals
 from arena.tournament.tournament import Progress
 
 DEFAULT_LEAGUE = Path("results/league.sqlite")

@@ -32,7 +32,7 @@ from arena.tournament.config import TournamentError
 from arena.tournament.folder import TournamentFolder
 from arena.tournament.ratings import Standing
 from arena.tournament.report import BotTimes, SlowDecision
-from arena.tournament.schedule import explain
+from arena.tournament.schedule.round_robin import explain
 from arena.tournament.tournament import Progress as TournamentProgress
 
 

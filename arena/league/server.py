@@ -37,7 +37,7 @@ from arena.referee.pool import Lobby
 from arena.referee.server import ListenError, Referee, ServerLimits, Tls
 from arena.store import is_url, open_store
 from arena.tournament.config import TournamentConfig, TournamentError, Venue, too_few
-from arena.tournament.schedule import Deals
+from arena.tournament.schedule.round_robin import Deals
 from arena.tournament.tournament import (
     Observer,
     Observers,

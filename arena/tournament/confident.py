@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from arena.rankings import group_keys
 from arena.records import GameLine
 from arena.tournament.info import ConfidenceOutcome, TournamentInfo
-from arena.tournament.schedule import ScheduledGame
+from arena.tournament.schedule.round_robin import ScheduledGame
 from arena.tournament.standings import Board, board
 
 MIN_GROUPS = 8

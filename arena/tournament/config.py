@@ -20,7 +20,7 @@ from arena.referee.clock import TimeControl
 from arena.referee.match import DEFAULT_TIME_MARGIN
 from arena.referee.server import Referee
 from arena.tournament.league_writes import DEFAULT_STORE_PATIENCE_S
-from arena.tournament.schedule import Deals
+from arena.tournament.schedule.round_robin import Deals
 from engine import Ruleset
 
 if TYPE_CHECKING:  # the run's own module plays it; this one only names its summary

@@ -5,7 +5,7 @@ from __future__ import annotations
 from arena.bots.manifest import BotSpec
 from arena.tournament.config import TournamentError
 from arena.tournament.info import Entrant, TournamentInfo
-from arena.tournament.schedule import Deals, ScheduleError, check_deals
+from arena.tournament.schedule.round_robin import Deals, ScheduleError, check_deals
 
 
 def enter(info: TournamentInfo, entrants: list[str], bots: list[BotSpec]) -> None:

@@ -39,7 +39,7 @@ from arena.tournament.info import TournamentInfo
 from arena.tournament.lock import LOCK_NAME
 from arena.tournament.pairs import build_pairs
 from arena.tournament.ratings import Standing
-from arena.tournament.schedule import Deals, ScheduledGame, build
+from arena.tournament.schedule.round_robin import Deals, ScheduledGame, build
 
 _NEVER_PLAYED_FILES = {
     "tournament.json",

@@ -18,7 +18,7 @@ import engine
 from arena.records import Json, RecordError
 from arena.store import identity_of
 from arena.tournament.config import AbPlan, TournamentError
-from arena.tournament.schedule import Deals
+from arena.tournament.schedule.round_robin import Deals
 
 
 class RunStatus(enum.StrEnum):

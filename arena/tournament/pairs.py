@@ -25,7 +25,7 @@ import hmac
 import random
 from collections.abc import Sequence
 
-from arena.tournament.schedule import ScheduledGame, ScheduleError, unit_tables
+from arena.tournament.schedule.round_robin import ScheduledGame, ScheduleError, unit_tables
 
 
 def build_pairs(

@@ -37,7 +37,7 @@ from arena.tournament.observer import Observer, Observers, Progress
 from arena.tournament.ratings import Standing, rate_all, result_of
 from arena.tournament.recovery import Recovery
 from arena.tournament.report import BotTimes, SlowDecision, decision_timing, faults_by_kind
-from arena.tournament.schedule import ScheduledGame
+from arena.tournament.schedule.round_robin import ScheduledGame
 from arena.tournament.standings import Board, board_away
 from arena.tournament.tables import LobbyTables, Tables, TablesGoneError, TableWatcher
 from arena.tournament.timing import TimingReport

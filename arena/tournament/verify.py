@@ -21,7 +21,7 @@ from arena.errors import ArenaError
 from arena.records import Answer, Deal, FaultEvent, GameLine, ReplayEvent
 from arena.tournament.config import TournamentError
 from arena.tournament.folder import ResultsError, TournamentFolder, read_replay, replay_problem
-from arena.tournament.schedule import ScheduledGame
+from arena.tournament.schedule.round_robin import ScheduledGame
 
 
 class VerifyError(ArenaError):

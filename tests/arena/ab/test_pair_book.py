@@ -18,7 +18,7 @@ from arena.tournament.config import AbPlan
 from arena.tournament.folder import TournamentFolder
 from arena.tournament.pairs import build_pairs
 from arena.tournament.runner import Progress
-from arena.tournament.schedule import ScheduledGame
+from arena.tournament.schedule.round_robin import ScheduledGame
 
 SEED = bytes(range(32))
 NEW, OLD, FIELD = "new", "old", ("f1", "f2")

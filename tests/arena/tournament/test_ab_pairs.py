@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arena.tournament.pairs import build_pairs
-from arena.tournament.schedule import ScheduledGame, ScheduleError, unit_size
+from arena.tournament.schedule.round_robin import ScheduledGame, ScheduleError, unit_size
 
 SEED = bytes(range(32))
 NEW, OLD = "new-bot", "old-bot"

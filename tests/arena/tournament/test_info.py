@@ -11,7 +11,7 @@ import engine
 from arena.records import RecordError
 from arena.tournament.config import AbPlan
 from arena.tournament.info import ConfidenceOutcome, Entrant, RunStatus, Skipped, TournamentInfo
-from arena.tournament.schedule import Deals
+from arena.tournament.schedule.round_robin import Deals
 
 
 def _info() -> TournamentInfo:

@@ -17,7 +17,7 @@ from arena.records import Answer, Deal
 from arena.referee.match import GameRecord, GameSpec
 from arena.tournament.folder import ResultsError, TournamentFolder, write_atomic
 from arena.tournament.ratings import GameResult, Standing, result_of
-from arena.tournament.schedule import ScheduledGame
+from arena.tournament.schedule.round_robin import ScheduledGame
 from engine import Ruleset
 
 SEED = bytes.fromhex("00112233445566778899aabbccddeeff")

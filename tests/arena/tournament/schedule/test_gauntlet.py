@@ -6,7 +6,7 @@ from collections import Counter, defaultdict
 
 import pytest
 
-from arena.tournament.schedule import (
+from arena.tournament.schedule.round_robin import (
     Deals,
     ScheduledGame,
     ScheduleError,

@@ -11,7 +11,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arena.tournament.schedule import MAX_FULL_TABLES, Deals, ScheduledGame, build, unit_tables
+from arena.tournament.schedule.round_robin import (
+    MAX_FULL_TABLES,
+    Deals,
+    ScheduledGame,
+    build,
+    unit_tables,
+)
 
 SEED = bytes(range(32))
 OTHER_SEED = bytes(range(1, 33))
