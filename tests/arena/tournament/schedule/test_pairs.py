@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arena.tournament.pairs import build_pairs
+from arena.tournament.schedule.pairs import build_pairs
 from arena.tournament.schedule.round_robin import ScheduledGame, ScheduleError, unit_size
 
 SEED = bytes(range(32))
