@@ -25,9 +25,9 @@ from arena.referee.pool import Lobby
 from arena.referee.server import Referee, ServerLimits
 from arena.text import printable
 from arena.tournament.config import TournamentConfig, TournamentError, too_few
-from arena.tournament.folder import TournamentFolder
 from arena.tournament.info import Skipped, TournamentInfo
 from arena.tournament.observer import Observer
+from arena.tournament.results.folder import TournamentFolder
 
 
 async def own_referee(move_time: float, private: Path) -> tuple[Referee, int]:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.records import Answer, Deal, GameLine, Replay
-from arena.tournament.folder import read_replay
+from arena.tournament.results.folder import read_replay
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,8 +11,8 @@ from pathlib import Path
 
 from arena.store import recorded
 from arena.tournament.config import TournamentError, Venue
-from arena.tournament.folder import TournamentFolder
 from arena.tournament.info import TournamentInfo
+from arena.tournament.results.folder import TournamentFolder
 from arena.tournament.tables import Hosts
 
 

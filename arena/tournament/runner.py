@@ -30,13 +30,13 @@ from arena.referee.pool import Lobby
 from arena.store import LeagueStore, StoreError
 from arena.store.causes import Cause, folder_advice, folder_failure
 from arena.tournament.confident import UntilConfident
-from arena.tournament.folder import FinishedGames, TournamentFolder
 from arena.tournament.info import RunStatus, TournamentInfo
 from arena.tournament.league_writes import DEFAULT_STORE_PATIENCE_S, LeagueWriter
 from arena.tournament.observer import Observer, Observers, Progress
 from arena.tournament.ratings import Standing, rate_all, result_of
 from arena.tournament.recovery import Recovery
 from arena.tournament.report import BotTimes, SlowDecision, decision_timing, faults_by_kind
+from arena.tournament.results.folder import FinishedGames, TournamentFolder
 from arena.tournament.schedule.round_robin import ScheduledGame
 from arena.tournament.standings import Board, board_away
 from arena.tournament.tables import LobbyTables, Tables, TablesGoneError, TableWatcher

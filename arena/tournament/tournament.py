@@ -43,7 +43,6 @@ from arena.tournament.config import (
     valid_tournament_name,
 )
 from arena.tournament.entrants import enter
-from arena.tournament.folder import ResultsError, TournamentFolder
 from arena.tournament.in_league import check_resume, refuse_taken_name
 from arena.tournament.info import RunStatus, TournamentInfo
 from arena.tournament.league_writes import BUSY_WAIT_S, patiently
@@ -51,6 +50,7 @@ from arena.tournament.lineup import Lineup, own_referee
 from arena.tournament.lock import FolderBusyError, FolderLock
 from arena.tournament.observer import Observer, Observers, Progress
 from arena.tournament.recovery import Recovery
+from arena.tournament.results.folder import ResultsError, TournamentFolder
 from arena.tournament.resuming import (
     all_played,
     journal_missing,

@@ -20,7 +20,12 @@ import engine
 from arena.errors import ArenaError
 from arena.records import Answer, Deal, FaultEvent, GameLine, ReplayEvent
 from arena.tournament.config import TournamentError
-from arena.tournament.folder import ResultsError, TournamentFolder, read_replay, replay_problem
+from arena.tournament.results.folder import (
+    ResultsError,
+    TournamentFolder,
+    read_replay,
+    replay_problem,
+)
 from arena.tournament.schedule.round_robin import ScheduledGame
 
 
