@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.tournament.lock import FolderBusyError, FolderLock
+from arena.tournament.results.lock import FolderBusyError, FolderLock
 
 
 def test_a_second_taker_is_refused_with_the_holders_pid(tmp_path: Path) -> None:
@@ -29,7 +29,7 @@ def test_the_kernel_frees_the_lock_of_a_killed_holder(tmp_path: Path) -> None:
             sys.executable,
             "-c",
             "import sys, time; from pathlib import Path; "
-            "from arena.tournament.lock import FolderLock;"
+            "from arena.tournament.results.lock import FolderLock;"
             f"FolderLock.take(Path({str(tmp_path)!r})); Path({str(ready)!r}).touch(); "
             "time.sleep(600)",
         ]
