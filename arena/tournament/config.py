@@ -19,7 +19,7 @@ from arena.errors import ArenaError
 from arena.referee.clock import TimeControl
 from arena.referee.match import DEFAULT_TIME_MARGIN
 from arena.referee.server import Referee
-from arena.tournament.league_writes import DEFAULT_STORE_PATIENCE_S
+from arena.tournament.results.league_writes import DEFAULT_STORE_PATIENCE_S
 from arena.tournament.schedule.round_robin import Deals
 from engine import Ruleset
 

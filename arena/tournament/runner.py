@@ -12,7 +12,7 @@ way Ctrl-C does: the games in flight end as they would have and are recorded
 where they can be, nothing is charged to a bot, and the books are closed
 only as far as the disk allows, so a resume takes up exactly where it was.
 A league store that cannot be reached for a while is waited for, with play
-going on (`arena.tournament.league_writes`).
+going on (`arena.tournament.results.league_writes`).
 """
 
 from __future__ import annotations
@@ -31,12 +31,12 @@ from arena.store import LeagueStore, StoreError
 from arena.store.causes import Cause, folder_advice, folder_failure
 from arena.tournament.confident import UntilConfident
 from arena.tournament.info import RunStatus, TournamentInfo
-from arena.tournament.league_writes import DEFAULT_STORE_PATIENCE_S, LeagueWriter
 from arena.tournament.observer import Observer, Observers, Progress
 from arena.tournament.ratings import Standing, rate_all, result_of
 from arena.tournament.recovery import Recovery
 from arena.tournament.report import BotTimes, SlowDecision, decision_timing, faults_by_kind
 from arena.tournament.results.folder import FinishedGames, TournamentFolder
+from arena.tournament.results.league_writes import DEFAULT_STORE_PATIENCE_S, LeagueWriter
 from arena.tournament.schedule.round_robin import ScheduledGame
 from arena.tournament.standings import Board, board_away
 from arena.tournament.tables import LobbyTables, Tables, TablesGoneError, TableWatcher
