@@ -43,12 +43,12 @@ from arena.tournament.config import (
     valid_tournament_name,
 )
 from arena.tournament.entrants import enter
-from arena.tournament.in_league import check_resume, refuse_taken_name
 from arena.tournament.info import RunStatus, TournamentInfo
 from arena.tournament.lineup import Lineup, own_referee
 from arena.tournament.observer import Observer, Observers, Progress
 from arena.tournament.recovery import Recovery
 from arena.tournament.results.folder import ResultsError, TournamentFolder
+from arena.tournament.results.in_league import check_resume, refuse_taken_name
 from arena.tournament.results.league_writes import BUSY_WAIT_S, patiently
 from arena.tournament.results.lock import FolderBusyError, FolderLock
 from arena.tournament.resuming import (
