@@ -51,7 +51,7 @@ from arena.tournament.results.folder import ResultsError, TournamentFolder
 from arena.tournament.results.in_league import check_resume, refuse_taken_name
 from arena.tournament.results.league_writes import BUSY_WAIT_S, patiently
 from arena.tournament.results.lock import FolderBusyError, FolderLock
-from arena.tournament.resuming import (
+from arena.tournament.results.resuming import (
     all_played,
     journal_missing,
     league_of,
