@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Protocol
 
 from arena.records import GameLine
-from arena.tournament.ratings import Standing
+from arena.tournament.report.ratings import Standing
 
 
 @dataclass(frozen=True, slots=True)

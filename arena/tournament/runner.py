@@ -32,7 +32,6 @@ from arena.store.causes import Cause, folder_advice, folder_failure
 from arena.tournament.confident import UntilConfident
 from arena.tournament.info import RunStatus, TournamentInfo
 from arena.tournament.observer import Observer, Observers, Progress
-from arena.tournament.ratings import Standing, rate_all, result_of
 from arena.tournament.recovery import Recovery
 from arena.tournament.report.decisions import (
     BotTimes,
@@ -40,6 +39,7 @@ from arena.tournament.report.decisions import (
     decision_timing,
     faults_by_kind,
 )
+from arena.tournament.report.ratings import Standing, rate_all, result_of
 from arena.tournament.results.folder import FinishedGames, TournamentFolder
 from arena.tournament.results.league_writes import DEFAULT_STORE_PATIENCE_S, LeagueWriter
 from arena.tournament.schedule.round_robin import ScheduledGame

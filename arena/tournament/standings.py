@@ -24,7 +24,7 @@ from arena.rankings import (
 )
 from arena.rankings.background import reckon
 from arena.records import GameLine, LeaderboardRow
-from arena.tournament.ratings import Standing, rate_all, result_of
+from arena.tournament.report.ratings import Standing, rate_all, result_of
 
 
 @dataclass(frozen=True, slots=True)

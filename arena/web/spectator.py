@@ -31,7 +31,7 @@ from typing import Any
 from arena.records import Answer, Deal, FaultEvent, GameLine, Json, Replay, ReplayEvent, RoundEnd
 from arena.referee.match import GameSpec
 from arena.text import printable
-from arena.tournament.ratings import Standing
+from arena.tournament.report.ratings import Standing
 from arena.tournament.runner import Progress, Summary
 from arena.tournament.tables import Watch
 from arena.web.board import board_json

@@ -15,7 +15,7 @@ from typing import Any
 import engine
 from arena.records import GameLine
 from arena.tournament.info import TournamentInfo
-from arena.tournament.ratings import Standing
+from arena.tournament.report.ratings import Standing
 from arena.tournament.tournament import Progress
 
 BOTS = Path(__file__).parent / "tournament_bots"

@@ -36,7 +36,7 @@ from arena.rankings import Confidence, Pairing
 from arena.records import GameLine, RecordError, Replay
 from arena.referee.match import GameRecord
 from arena.tournament.info import TournamentInfo
-from arena.tournament.ratings import Standing
+from arena.tournament.report.ratings import Standing
 from arena.tournament.results.lock import LOCK_NAME
 from arena.tournament.schedule.pairs import build_pairs
 from arena.tournament.schedule.round_robin import Deals, ScheduledGame, build

@@ -137,7 +137,7 @@ def test_a_tick_is_one_event_of_every_message_encoded_once_for_all_pages(tmp_pat
 
 def test_a_finished_game_moves_the_standings_and_closes_its_table(tmp_path: Path) -> None:
     from arena.records import GameLine
-    from arena.tournament.ratings import rate_all, result_of
+    from arena.tournament.report.ratings import rate_all, result_of
 
     spectator = Spectator()
     page = spectator.subscribe()

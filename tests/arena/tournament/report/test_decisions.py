@@ -10,8 +10,8 @@ from tournament_harness import minimal_info
 
 from arena.cli import live
 from arena.records import Answer, Deal, LeaderboardRow, Replay
-from arena.tournament.ratings import Standing
 from arena.tournament.report.decisions import decision_timing, percentile
+from arena.tournament.report.ratings import Standing
 from arena.tournament.results.folder import TournamentFolder
 from engine import Ruleset
 

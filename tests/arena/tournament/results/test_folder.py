@@ -15,7 +15,7 @@ from tournament_harness import minimal_info
 from arena.protocol.faults import Fault, FaultKind, FaultRecord
 from arena.records import Answer, Deal
 from arena.referee.match import GameRecord, GameSpec
-from arena.tournament.ratings import GameResult, Standing, result_of
+from arena.tournament.report.ratings import GameResult, Standing, result_of
 from arena.tournament.results.folder import ResultsError, TournamentFolder, write_atomic
 from arena.tournament.schedule.round_robin import ScheduledGame
 from engine import Ruleset

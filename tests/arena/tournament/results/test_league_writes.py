@@ -23,7 +23,7 @@ from arena.league.check import check
 from arena.records import GameLine
 from arena.store import open_store
 from arena.tournament.config import TournamentConfig, TournamentError
-from arena.tournament.ratings import Standing
+from arena.tournament.report.ratings import Standing
 from arena.tournament.results.folder import TournamentFolder
 from arena.tournament.tournament import Progress, StoppedError, Tournament
 

@@ -8,7 +8,7 @@ from itertools import permutations
 import pytest
 import trueskill
 
-from arena.tournament.ratings import GameResult, Ratings, Standing, rate_all
+from arena.tournament.report.ratings import GameResult, Ratings, Standing, rate_all
 
 
 def _dominated_league(games: int) -> list[GameResult]:
