@@ -20,8 +20,8 @@ from collections.abc import Iterable, Sequence
 from arena.rankings import group_keys
 from arena.records import GameLine
 from arena.tournament.info import ConfidenceOutcome, TournamentInfo
+from arena.tournament.report.standings import Board, board
 from arena.tournament.schedule.round_robin import ScheduledGame
-from arena.tournament.standings import Board, board
 
 MIN_GROUPS = 8
 """Whole groups wanted before the bootstrap is trusted: one that resamples a handful of

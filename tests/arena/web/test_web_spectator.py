@@ -200,8 +200,8 @@ def test_a_tournament_that_cannot_be_read_is_taken_to_share_its_deals(tmp_path: 
 
 def test_the_end_of_a_run_shows_its_board_with_the_fits_confidence(tmp_path: Path) -> None:
     from arena.records import GameLine
+    from arena.tournament.report.standings import board
     from arena.tournament.runner import Summary
-    from arena.tournament.standings import board
 
     spectator = Spectator()
     folder = tournament(tmp_path)
