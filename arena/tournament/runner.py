@@ -41,11 +41,11 @@ from arena.tournament.report.decisions import (
 )
 from arena.tournament.report.ratings import Standing, rate_all, result_of
 from arena.tournament.report.standings import Board, board_away
+from arena.tournament.report.timeouts import TimingReport
 from arena.tournament.results.folder import FinishedGames, TournamentFolder
 from arena.tournament.results.league_writes import DEFAULT_STORE_PATIENCE_S, LeagueWriter
 from arena.tournament.schedule.round_robin import ScheduledGame
 from arena.tournament.tables import LobbyTables, Tables, TablesGoneError, TableWatcher
-from arena.tournament.timing import TimingReport
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,7 @@ from referee_harness import Arena, run
 from arena.protocol.faults import FaultKind
 from arena.records import Answer, FaultEvent
 from arena.referee.match import GameRecord, GameSpec
-from arena.tournament.timing import TimingReport
+from arena.tournament.report.timeouts import TimingReport
 from engine import Opener, Ruleset
 
 NAMES = ("rogue", "steady", "sure")
