@@ -33,9 +33,9 @@ from arena.referee.server import Referee
 from arena.tournament.config import TournamentConfig
 from arena.tournament.lineup import Lineup, own_referee
 from arena.tournament.observer import Progress
+from arena.tournament.play.runner import time_control_of
 from arena.tournament.report.ratings import Standing
 from arena.tournament.results.folder import TournamentFolder
-from arena.tournament.runner import time_control_of
 from arena.tournament.tables import LobbyTables
 
 RETIRE_GRACE = 2.0
