@@ -34,9 +34,9 @@ from arena.tournament.config import TournamentConfig
 from arena.tournament.lineup import Lineup, own_referee
 from arena.tournament.observer import Progress
 from arena.tournament.play.runner import time_control_of
+from arena.tournament.play.tables import LobbyTables
 from arena.tournament.report.ratings import Standing
 from arena.tournament.results.folder import TournamentFolder
-from arena.tournament.tables import LobbyTables
 
 RETIRE_GRACE = 2.0
 """Seconds a bot told goodbye (its host's budget is full) has to exit by itself."""

@@ -27,7 +27,7 @@ from arena.referee.match import GameRecord, GameSpec
 from arena.tournament.config import TournamentConfig
 from arena.tournament.info import TournamentInfo
 from arena.tournament.observer import Observer
-from arena.tournament.tables import TablesGoneError, Watch
+from arena.tournament.play.tables import TablesGoneError, Watch
 
 
 @dataclass(frozen=True, slots=True)

@@ -47,6 +47,7 @@ from arena.tournament.info import RunStatus, TournamentInfo
 from arena.tournament.lineup import Lineup, own_referee
 from arena.tournament.observer import Observer, Observers, Progress
 from arena.tournament.play.runner import Scheduler, Summary, Waiting
+from arena.tournament.play.tables import Hosts, TableWatcher
 from arena.tournament.recovery import Recovery
 from arena.tournament.results.folder import ResultsError, TournamentFolder
 from arena.tournament.results.in_league import check_resume, refuse_taken_name
@@ -60,7 +61,6 @@ from arena.tournament.results.resuming import (
     read_info,
     resume_command,
 )
-from arena.tournament.tables import Hosts, TableWatcher
 
 __all__ = [
     "Observer",

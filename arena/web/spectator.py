@@ -32,8 +32,8 @@ from arena.records import Answer, Deal, FaultEvent, GameLine, Json, Replay, Repl
 from arena.referee.match import GameSpec
 from arena.text import printable
 from arena.tournament.play.runner import Progress, Summary
+from arena.tournament.play.tables import Watch
 from arena.tournament.report.ratings import Standing
-from arena.tournament.tables import Watch
 from arena.web.board import board_json
 from arena.web.stream import FrameLog, Subscriber
 

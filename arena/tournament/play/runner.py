@@ -1,7 +1,7 @@
 """Playing a schedule: which game next, on which sessions, and into the books.
 
 Several workers take games from one scheduler. Each game is played where the
-tournament says (`arena.tournament.tables`: on the sessions of its referee's
+tournament says (`arena.tournament.play.tables`: on the sessions of its referee's
 lobby, or on a cluster's hosts) and is recorded (log, replay, league store)
 before the next is taken, so a crash never loses a finished game. The
 scheduler knows nothing of processes or servers: the tournament hands it the
@@ -32,6 +32,7 @@ from arena.store.causes import Cause, folder_advice, folder_failure
 from arena.tournament.confident import UntilConfident
 from arena.tournament.info import RunStatus, TournamentInfo
 from arena.tournament.observer import Observer, Observers, Progress
+from arena.tournament.play.tables import LobbyTables, Tables, TablesGoneError, TableWatcher
 from arena.tournament.recovery import Recovery
 from arena.tournament.report.decisions import (
     BotTimes,
@@ -45,7 +46,6 @@ from arena.tournament.report.timeouts import TimingReport
 from arena.tournament.results.folder import FinishedGames, TournamentFolder
 from arena.tournament.results.league_writes import DEFAULT_STORE_PATIENCE_S, LeagueWriter
 from arena.tournament.schedule.round_robin import ScheduledGame
-from arena.tournament.tables import LobbyTables, Tables, TablesGoneError, TableWatcher
 
 
 @dataclass(frozen=True, slots=True)

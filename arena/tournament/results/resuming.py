@@ -12,8 +12,8 @@ from pathlib import Path
 from arena.store import recorded
 from arena.tournament.config import TournamentError, Venue
 from arena.tournament.info import TournamentInfo
+from arena.tournament.play.tables import Hosts
 from arena.tournament.results.folder import TournamentFolder
-from arena.tournament.tables import Hosts
 
 
 def league_of(info: TournamentInfo, given: Path | str | None) -> str | Path:

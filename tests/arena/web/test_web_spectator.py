@@ -14,7 +14,7 @@ from arena.protocol.faults import FaultKind
 from arena.records import Answer, Deal, FaultEvent, Replay, RoundEnd
 from arena.referee.match import GameSpec
 from arena.tournament.play.runner import Progress
-from arena.tournament.tables import Watch
+from arena.tournament.play.tables import Watch
 from arena.web import spectator as spectating
 from arena.web import stream
 from arena.web.spectator import Spectator, replay_events
