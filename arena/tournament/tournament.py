@@ -44,8 +44,8 @@ from arena.tournament.config import (
 )
 from arena.tournament.entrants import enter
 from arena.tournament.info import RunStatus, TournamentInfo
-from arena.tournament.lineup import Lineup, own_referee
 from arena.tournament.observer import Observer, Observers, Progress
+from arena.tournament.play.lineup import Lineup, own_referee
 from arena.tournament.play.runner import Scheduler, Summary, Waiting
 from arena.tournament.play.tables import Hosts, TableWatcher
 from arena.tournament.recovery import Recovery

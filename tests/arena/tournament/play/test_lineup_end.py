@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from tournament_harness import Recorder, copy_bots
 
-from arena.tournament import lineup
 from arena.tournament.config import TournamentConfig
+from arena.tournament.play import lineup
 from arena.tournament.tournament import Tournament
 
 

@@ -15,8 +15,8 @@ import pytest
 from tournament_harness import BOTS, Recorder
 
 from arena.bots.sandbox import SandboxMode
-from arena.tournament import lineup
 from arena.tournament.config import TournamentConfig
+from arena.tournament.play import lineup
 from arena.tournament.tournament import Tournament
 
 BOTS_HERE = 8
