@@ -46,9 +46,9 @@ from arena.tournament.info import RunStatus, TournamentInfo
 from arena.tournament.observer import Observer, Observers, Progress
 from arena.tournament.play.entrants import enter
 from arena.tournament.play.lineup import Lineup, own_referee
+from arena.tournament.play.recovery import Recovery
 from arena.tournament.play.runner import Scheduler, Summary, Waiting
 from arena.tournament.play.tables import Hosts, TableWatcher
-from arena.tournament.recovery import Recovery
 from arena.tournament.results.folder import ResultsError, TournamentFolder
 from arena.tournament.results.in_league import check_resume, refuse_taken_name
 from arena.tournament.results.league_writes import BUSY_WAIT_S, patiently
