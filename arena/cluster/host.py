@@ -31,8 +31,8 @@ from arena.records import GameLine
 from arena.referee.match import GameSpec
 from arena.referee.server import Referee
 from arena.tournament.config import TournamentConfig
-from arena.tournament.observer import Progress
 from arena.tournament.play.lineup import Lineup, own_referee
+from arena.tournament.play.observer import Progress
 from arena.tournament.play.runner import time_control_of
 from arena.tournament.play.tables import LobbyTables
 from arena.tournament.report.ratings import Standing

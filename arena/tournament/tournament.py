@@ -43,9 +43,9 @@ from arena.tournament.config import (
     valid_tournament_name,
 )
 from arena.tournament.info import RunStatus, TournamentInfo
-from arena.tournament.observer import Observer, Observers, Progress
 from arena.tournament.play.entrants import enter
 from arena.tournament.play.lineup import Lineup, own_referee
+from arena.tournament.play.observer import Observer, Observers, Progress
 from arena.tournament.play.recovery import Recovery
 from arena.tournament.play.runner import Scheduler, Summary, Waiting
 from arena.tournament.play.tables import Hosts, TableWatcher

@@ -26,7 +26,7 @@ from arena.referee.server import Referee, ServerLimits
 from arena.text import printable
 from arena.tournament.config import TournamentConfig, TournamentError, too_few
 from arena.tournament.info import Skipped, TournamentInfo
-from arena.tournament.observer import Observer
+from arena.tournament.play.observer import Observer
 from arena.tournament.results.folder import TournamentFolder
 
 

@@ -31,7 +31,7 @@ from arena.store import LeagueStore, StoreError
 from arena.store.causes import Cause, folder_advice, folder_failure
 from arena.tournament.confident import UntilConfident
 from arena.tournament.info import RunStatus, TournamentInfo
-from arena.tournament.observer import Observer, Observers, Progress
+from arena.tournament.play.observer import Observer, Observers, Progress
 from arena.tournament.play.recovery import Recovery
 from arena.tournament.play.tables import LobbyTables, Tables, TablesGoneError, TableWatcher
 from arena.tournament.report.decisions import (
