@@ -29,11 +29,11 @@ from arena.referee.match import GameRecord, GameSpec
 from arena.referee.pool import Lobby
 from arena.store import LeagueStore, StoreError
 from arena.store.causes import Cause, folder_advice, folder_failure
-from arena.tournament.confident import UntilConfident
 from arena.tournament.info import RunStatus, TournamentInfo
 from arena.tournament.play.observer import Observer, Observers, Progress
 from arena.tournament.play.recovery import Recovery
 from arena.tournament.play.tables import LobbyTables, Tables, TablesGoneError, TableWatcher
+from arena.tournament.play.until_confident import UntilConfident
 from arena.tournament.report.decisions import (
     BotTimes,
     SlowDecision,
