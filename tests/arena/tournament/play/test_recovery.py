@@ -18,7 +18,7 @@ from arena.bots.sandbox import SandboxMode
 from arena.tournament.config import TournamentConfig
 from arena.tournament.tournament import Tournament
 
-TOURNAMENT_BOTS = Path(__file__).parents[1] / "tournament_bots"
+TOURNAMENT_BOTS = Path(__file__).parents[2] / "tournament_bots"
 
 CRASHY = """\
 import os
