@@ -47,7 +47,7 @@ from arena.tournament.play.entrants import enter
 from arena.tournament.play.lineup import Lineup, own_referee
 from arena.tournament.play.observer import Observer, Observers, Progress
 from arena.tournament.play.recovery import Recovery
-from arena.tournament.play.runner import Scheduler, Summary, Waiting
+from arena.tournament.play.runner import GameRunner, Summary, Waiting
 from arena.tournament.play.tables import Hosts, TableWatcher
 from arena.tournament.results.folder import ResultsError, TournamentFolder
 from arena.tournament.results.in_league import check_resume, refuse_taken_name
@@ -98,12 +98,12 @@ class Tournament:
         self._workers: list[asyncio.Task[None]] = []
         self._lineup = Lineup(config, observer)
         self._lobby: Lobby | None = None
-        self._scheduler: Scheduler | None = None
+        self._runner: GameRunner | None = None
         self._concluded: str | None = None
 
     def waiting(self) -> list[Waiting]:
         """The disconnected bots its games wait for, with their grace left (none before play)."""
-        return [] if self._scheduler is None else self._scheduler.waiting()
+        return [] if self._runner is None else self._runner.waiting()
 
     @property
     def process_ids(self) -> dict[str, int]:
@@ -117,8 +117,8 @@ class Tournament:
         limit: such a write is cut short, a stall, so the game can finish now.
         """
         self._stopping.set()
-        if self._scheduler is not None:  # nor does it wait out a league store that is away
-            self._scheduler.league.abandon()
+        if self._runner is not None:  # nor does it wait out a league store that is away
+            self._runner.league.abandon()
         if self._lobby is not None:
             for session in self._lobby.all_sessions():
                 session.cut_stalled_write(STOP_WRITE_GRACE)
@@ -127,16 +127,16 @@ class Tournament:
         """End the run now that its caller has what it came for (an A/B test's verdict): the
         games in flight finish and count, the rest are dropped, and the run is finished."""
         self._concluded = why
-        if self._scheduler is not None:
-            self._scheduler.conclude(why)
+        if self._runner is not None:
+            self._runner.conclude(why)
 
     def abort(self) -> None:
         """Stop now, abandoning the games in flight (the second Ctrl-C)."""
         self._stopping.set()
         for task in self._workers:
             task.cancel()
-        if self._scheduler is not None:
-            self._scheduler.league.abandon()
+        if self._runner is not None:
+            self._runner.league.abandon()
 
     async def run(self, resume: Path | None = None, venue: Venue | None = None) -> Summary:
         """Play the tournament on a referee of its own, or on `venue` with its remote bots."""
@@ -381,7 +381,7 @@ class Tournament:
         store: LeagueStore,
         venue: Venue | None,
     ) -> Summary:
-        scheduler = self._scheduler = Scheduler(
+        runner = self._runner = GameRunner(
             folder,
             info,
             lobby,
@@ -394,21 +394,21 @@ class Tournament:
             where=self.hosts,
             store_patience=self.config.store_patience,
         )
-        clock = scheduler.clock
+        clock = runner.clock
         if clock.bank or clock.increment or not clock.enforced:  # beyond the plain move time
             self.observer.note(f"time control: {clock.describe()}")
-        if self._concluded is not None:  # concluded while the scheduler was being made
-            scheduler.conclude(self._concluded)
+        if self._concluded is not None:  # concluded while the runner was being made
+            runner.conclude(self._concluded)
         workers = info.jobs if self.hosts is None else self.hosts.slots()
-        self._workers = [asyncio.ensure_future(scheduler.worker()) for _ in range(workers)]
+        self._workers = [asyncio.ensure_future(runner.worker()) for _ in range(workers)]
         with frozen_heap(), contextlib.suppress(asyncio.CancelledError):
             await asyncio.gather(*self._workers)
-        summary = await scheduler.finish()
-        if scheduler.error:
+        summary = await runner.finish()
+        if runner.error:
             journal = folder.games_path
             on_disk = f" with every finished game in {journal}" if journal.is_file() else ""
             raise StoppedError(
-                f"{scheduler.error}. Stopped{on_disk}; {scheduler.then}, continue with: "
+                f"{runner.error}. Stopped{on_disk}; {runner.then}, continue with: "
                 f"{resume_command(folder.root, venue, self.hosts)}",
                 summary,
             )

@@ -1,10 +1,10 @@
 """Playing a schedule: which game next, on which sessions, and into the books.
 
-Several workers take games from one scheduler. Each game is played where the
+Several workers take games from one `GameRunner`. Each game is played where the
 tournament says (`arena.tournament.play.tables`: on the sessions of its referee's
 lobby, or on a cluster's hosts) and is recorded (log, replay, league store)
 before the next is taken, so a crash never loses a finished game. The
-scheduler knows nothing of processes or servers: the tournament hands it the
+runner knows nothing of processes or servers: the tournament hands it the
 tables to play on and the places to write.
 
 A write that fails (a full disk, a broken league store) stops the run the
@@ -79,8 +79,9 @@ class Waiting:
     grace_left: float
 
 
-class Scheduler:
-    """Hands the games of a schedule to workers and records each as it ends.
+class GameRunner:
+    """Plays the games of a schedule, as many at once as it has workers, and records each as
+    it ends.
 
     With a `reconnect_grace` (remote bots), a game waits while one of its bots
     is not connected and other games go first; games still waiting after the
@@ -387,7 +388,7 @@ class Scheduler:
         )
 
 
-__all__ = ["Observer", "Observers", "Progress", "Scheduler", "Summary", "TableWatcher", "Waiting"]
+__all__ = ["Observer", "Observers", "Progress", "GameRunner", "Summary", "TableWatcher", "Waiting"]
 
 
 def time_control_of(info: TournamentInfo) -> TimeControl:

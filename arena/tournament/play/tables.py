@@ -1,6 +1,6 @@
 """Where a game is played: on this referee's sessions, or somewhere else (hosts of a cluster).
 
-The scheduler decides which game is next and records it once it ends; a `Tables`
+The runner decides which game is next and records it once it ends; a `Tables`
 plays it. The local tables borrow a session of every bot from the lobby of the
 referee in this process; a cluster's tables hand the game to a host on another
 machine, which plays it the same way on a referee of its own. Either way the
