@@ -29,7 +29,7 @@ from arena.bots.manifest import ManifestError, discover, load_entry
 from arena.errors import ArenaError
 from arena.records import GameLine
 from arena.tournament.config import AbPlan, TournamentConfig
-from arena.tournament.play.runner import Observer, Progress
+from arena.tournament.play.observer import Observer, Progress
 from arena.tournament.report.ratings import Standing
 from arena.tournament.results.folder import TournamentFolder, write_atomic
 from arena.tournament.tournament import Tournament

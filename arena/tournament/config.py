@@ -24,7 +24,7 @@ from arena.tournament.schedule.round_robin import Deals
 from engine import Ruleset
 
 if TYPE_CHECKING:  # the run's own module plays it; this one only names its summary
-    from arena.tournament.play.runner import Summary
+    from arena.tournament.report.summary import Summary
 
 
 class TournamentError(ArenaError):

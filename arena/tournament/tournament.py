@@ -47,8 +47,9 @@ from arena.tournament.play.entrants import enter
 from arena.tournament.play.lineup import Lineup, own_referee
 from arena.tournament.play.observer import Observer, Observers, Progress
 from arena.tournament.play.recovery import Recovery
-from arena.tournament.play.runner import GameRunner, Summary, Waiting
+from arena.tournament.play.runner import GameRunner, Waiting
 from arena.tournament.play.tables import Hosts, TableWatcher
+from arena.tournament.report.summary import Summary
 from arena.tournament.results.folder import ResultsError, TournamentFolder
 from arena.tournament.results.in_league import check_resume, refuse_taken_name
 from arena.tournament.results.league_writes import BUSY_WAIT_S, patiently

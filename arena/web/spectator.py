@@ -31,9 +31,10 @@ from typing import Any
 from arena.records import Answer, Deal, FaultEvent, GameLine, Json, Replay, ReplayEvent, RoundEnd
 from arena.referee.match import GameSpec
 from arena.text import printable
-from arena.tournament.play.runner import Progress, Summary
+from arena.tournament.play.observer import Progress
 from arena.tournament.play.tables import Watch
 from arena.tournament.report.ratings import Standing
+from arena.tournament.report.summary import Summary
 from arena.web.board import board_json
 from arena.web.stream import FrameLog, Subscriber
 

@@ -20,8 +20,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import deque
-from dataclasses import dataclass, field
-from pathlib import Path
+from dataclasses import dataclass
 
 from arena.referee.clock import TimeControl
 from arena.referee.descriptors import DescriptorReserve
@@ -30,45 +29,18 @@ from arena.referee.pool import Lobby
 from arena.store import LeagueStore, StoreError
 from arena.store.causes import Cause, folder_advice, folder_failure
 from arena.tournament.info import RunStatus, TournamentInfo
-from arena.tournament.play.observer import Observer, Observers, Progress
+from arena.tournament.play.observer import Observer, Progress
 from arena.tournament.play.recovery import Recovery
 from arena.tournament.play.tables import LobbyTables, Tables, TablesGoneError, TableWatcher
 from arena.tournament.play.until_confident import UntilConfident
-from arena.tournament.report.decisions import (
-    BotTimes,
-    SlowDecision,
-    decision_timing,
-    faults_by_kind,
-)
-from arena.tournament.report.ratings import Standing, rate_all, result_of
-from arena.tournament.report.standings import Board, board_away
+from arena.tournament.report.decisions import decision_timing, faults_by_kind
+from arena.tournament.report.ratings import rate_all, result_of
+from arena.tournament.report.standings import board_away
+from arena.tournament.report.summary import Summary
 from arena.tournament.report.timeouts import TimingReport
 from arena.tournament.results.folder import FinishedGames, TournamentFolder
 from arena.tournament.results.league_writes import DEFAULT_STORE_PATIENCE_S, LeagueWriter
 from arena.tournament.schedule.round_robin import ScheduledGame
-
-
-@dataclass(frozen=True, slots=True)
-class Summary:
-    folder: Path
-    status: str
-    table: list[Standing]
-    games: int
-    total: int
-    seed_hex: str | None
-    faults: dict[str, dict[str, int]] = field(default_factory=dict)
-    """Per bot, per fault kind."""
-    slowest: tuple[SlowDecision, ...] = ()
-    times: tuple[BotTimes, ...] = ()
-    """Each bot's decision times: median, 99th percentile, slowest, and how near the limit."""
-    skipped: tuple[tuple[str, str], ...] = ()
-    """Bots that did not play, with the reason."""
-    notes: tuple[str, ...] = ()
-    """What the run's timing says (see `TimingReport`), for the end-of-run summary."""
-    board: Board | None = None
-    """The leaderboard with the batch fit's confidence and the cross-table."""
-    outcome: str | None = None
-    """With --until-confident: whether the ranking was known or the budget was spent."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -386,9 +358,6 @@ class GameRunner:
             board=final,
             outcome=outcome,
         )
-
-
-__all__ = ["Observer", "Observers", "Progress", "GameRunner", "Summary", "TableWatcher", "Waiting"]
 
 
 def time_control_of(info: TournamentInfo) -> TimeControl:

@@ -15,7 +15,7 @@ from arena.ab.run import Watcher
 from arena.ab.sprt import Hypotheses, Outcome, Sprt, Verdict
 from arena.records import GameLine
 from arena.tournament.config import AbPlan
-from arena.tournament.play.runner import Progress
+from arena.tournament.play.observer import Progress
 from arena.tournament.results.folder import TournamentFolder
 from arena.tournament.schedule.pairs import build_pairs
 from arena.tournament.schedule.round_robin import ScheduledGame

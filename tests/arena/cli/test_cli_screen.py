@@ -27,7 +27,7 @@ from arena.cli.live import LiveView, leaderboard_table, standings_table
 from arena.cli.main import main
 from arena.records import GameLine
 from arena.tournament.config import TournamentConfig, TournamentError
-from arena.tournament.play.runner import Progress
+from arena.tournament.play.observer import Progress
 from arena.tournament.report.ratings import Standing
 from arena.tournament.schedule.round_robin import build, explain, planned_games, unit_size
 from arena.tournament.tournament import Tournament

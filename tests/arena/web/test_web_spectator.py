@@ -13,7 +13,7 @@ import engine
 from arena.protocol.faults import FaultKind
 from arena.records import Answer, Deal, FaultEvent, Replay, RoundEnd
 from arena.referee.match import GameSpec
-from arena.tournament.play.runner import Progress
+from arena.tournament.play.observer import Progress
 from arena.tournament.play.tables import Watch
 from arena.web import spectator as spectating
 from arena.web import stream
@@ -200,8 +200,8 @@ def test_a_tournament_that_cannot_be_read_is_taken_to_share_its_deals(tmp_path: 
 
 def test_the_end_of_a_run_shows_its_board_with_the_fits_confidence(tmp_path: Path) -> None:
     from arena.records import GameLine
-    from arena.tournament.play.runner import Summary
     from arena.tournament.report.standings import board
+    from arena.tournament.report.summary import Summary
 
     spectator = Spectator()
     folder = tournament(tmp_path)
