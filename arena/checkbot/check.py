@@ -42,7 +42,7 @@ from arena.checkbot.verdict import Check
 from arena.referee.auth import TokenBook
 from arena.referee.clock import TimeControl
 from arena.referee.exits import describe_exit, exit_probe
-from arena.referee.pool import Lobby
+from arena.referee.lobby import Lobby
 from arena.referee.server import Referee, ServerLimits
 from arena.text import printable
 

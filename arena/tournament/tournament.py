@@ -30,7 +30,7 @@ from arena.bots.sandbox import Sandbox, SandboxError, decide
 from arena.referee.auth import TokenBook
 from arena.referee.clock import TimeControlError
 from arena.referee.heap import frozen_heap
-from arena.referee.pool import Lobby
+from arena.referee.lobby import Lobby
 from arena.referee.server import Referee
 from arena.store import LeagueStore, StoreError, open_store, recorded
 from arena.store.causes import folder_failure

@@ -29,8 +29,8 @@ from arena.protocol.messages import referee as pb
 from arena.records import Answer, Deal, FaultEvent, RoundEnd
 from arena.referee.auth import TokenBook
 from arena.referee.clock import TimeControl
+from arena.referee.lobby import Lobby
 from arena.referee.match import GameRecord, GameSpec, Match
-from arena.referee.pool import Lobby
 from arena.referee.server import Referee, ServerLimits
 from arena.referee.session import Session
 from engine import Ruleset

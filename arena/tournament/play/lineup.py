@@ -21,7 +21,7 @@ from arena.bots.manifest import BotSpec, ManifestError, discover, load_entry
 from arena.bots.processes import BotProcess
 from arena.referee.auth import TokenBook
 from arena.referee.exits import describe_exit, exit_probe
-from arena.referee.pool import Lobby
+from arena.referee.lobby import Lobby
 from arena.referee.server import Referee, ServerLimits
 from arena.text import printable
 from arena.tournament.config import TournamentConfig, TournamentError, too_few

@@ -20,7 +20,7 @@ from typing import Protocol
 
 from arena.bots.processes import BotProcess
 from arena.referee.exits import describe_exit, exit_probe
-from arena.referee.pool import Lobby
+from arena.referee.lobby import Lobby
 from arena.referee.session import CRASH_WAIT
 
 DEFAULT_RESTARTS = 3

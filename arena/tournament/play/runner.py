@@ -24,8 +24,8 @@ from dataclasses import dataclass
 
 from arena.referee.clock import TimeControl
 from arena.referee.descriptors import DescriptorReserve
+from arena.referee.lobby import Lobby
 from arena.referee.match import GameRecord, GameSpec
-from arena.referee.pool import Lobby
 from arena.store import LeagueStore, StoreError
 from arena.store.causes import Cause, folder_advice, folder_failure
 from arena.tournament.info import RunStatus, TournamentInfo

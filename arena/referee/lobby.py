@@ -1,8 +1,8 @@
 """The connected sessions, by bot name, and which of them are free for a game.
 
 A session plays one game at a time; a bot that plays several games at once
-opens several sessions. The scheduler borrows a free session of each bot
-for a game and gives it back afterwards.
+opens several sessions. A game is played on a free session of each of its bots,
+borrowed for it and given back afterwards.
 """
 
 from __future__ import annotations
