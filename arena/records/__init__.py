@@ -19,8 +19,8 @@ from arena.records.game import GameLine, LateDecision, fault_record_from_json
 from arena.records.leaderboard import LeaderboardRow
 from arena.records.replay import Replay
 from arena.records.replay_events import (
-    Answer,
     Deal,
+    Decision,
     FaultEvent,
     ReplayEvent,
     RoundEnd,
@@ -28,8 +28,8 @@ from arena.records.replay_events import (
 )
 
 __all__ = [
-    "Answer",
     "Deal",
+    "Decision",
     "FaultEvent",
     "GameLine",
     "Json",

@@ -1,4 +1,4 @@
-"""The events of a replay, in the order they happened: deals, answers, faults, round ends."""
+"""The events of a replay, in the order they happened: deals, decisions, faults, round ends."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from arena.records.fields import Fields, Json, RecordError, array, boolean, inte
 class Deal:
     """A round begins: who opens, and every seat's dice (a seat out of the game has none).
 
-    Never changed once made; not frozen, as `Answer` is not, for the referee's sake.
+    Never changed once made; not frozen, as `Decision` is not, for the referee's sake.
     """
 
     round: int
@@ -48,9 +48,10 @@ def _hands(value: object) -> tuple[tuple[int, ...], ...]:
 
 
 @dataclass(slots=True)
-class Answer:
-    """A seat's answer that the rules took: an action in `engine.parse_action`'s words, or
-    "pass" (a calza offer out of turn, declined).
+class Decision:
+    """A seat's decision that the rules took, with its time: the bot's answer (`wire.Answer`)
+    as an action in `engine.parse_action`'s words, or "pass" (a calza offer out of turn,
+    declined).
 
     A value, never changed once made, but not a frozen dataclass: the referee makes one for
     every decision, and a frozen one sets each field through `object.__setattr__`, which
@@ -87,7 +88,7 @@ class Answer:
         return data
 
     @classmethod
-    def from_json(cls, data: object) -> Answer:
+    def from_json(cls, data: object) -> Decision:
         fields = Fields(data, "an action")
         answer = cls(
             fields.get("seat", integer, 0),
@@ -153,7 +154,7 @@ class FaultEvent:
 class RoundEnd:
     """A round ends by a dudo or calza: how many dice counted, and whose count changed.
 
-    Never changed once made; not frozen, as `Answer` is not, for the referee's sake.
+    Never changed once made; not frozen, as `Decision` is not, for the referee's sake.
     """
 
     end: engine.RoundEnd
@@ -184,12 +185,12 @@ class RoundEnd:
         return end
 
 
-ReplayEvent = Deal | Answer | FaultEvent | RoundEnd
+ReplayEvent = Deal | Decision | FaultEvent | RoundEnd
 """One thing that happened in a game, in the order it happened."""
 
 _EVENT_KEYS: tuple[tuple[str, Callable[[object], ReplayEvent]], ...] = (
     ("hands", Deal.from_json),
-    ("action", Answer.from_json),
+    ("action", Decision.from_json),
     ("fault", FaultEvent.from_json),
     ("end", RoundEnd.from_json),
 )

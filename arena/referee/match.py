@@ -21,7 +21,7 @@ from arena.errors import ArenaError
 from arena.protocol import wire
 from arena.protocol.faults import Fault, FaultKind, FaultRecord
 from arena.protocol.messages import referee as pb
-from arena.records import Answer, Deal, FaultEvent, LateDecision, ReplayEvent, RoundEnd
+from arena.records import Deal, Decision, FaultEvent, LateDecision, ReplayEvent, RoundEnd
 from arena.referee.clock import GameClock, TimeControl
 from arena.referee.reply import Reply, next_request_id
 from engine import CALZA, GameState, Phase, Ruleset
@@ -348,7 +348,7 @@ class Match:
         own = reply.elapsed - reply.referee_lag
         # Held up while the bot thought: the record says whose time was whose.
         held = _ms_to_us(reply.wall - own) if reply.referee_lag else None
-        event = Answer(seat, action, _ms_to_us(own), cpu_ms, self._limit_ms[seat], held)
+        event = Decision(seat, action, _ms_to_us(own), cpu_ms, self._limit_ms[seat], held)
         self.record.events.append(event)  # `_happened`, inline: every decision comes here
         if self._watch is not None:
             self._watch(event)

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena.records import Answer, Deal, GameLine, Replay
+from arena.records import Deal, Decision, GameLine, Replay
 from arena.tournament.results.folder import read_replay
 
 
@@ -127,7 +127,7 @@ def _decisions(replay: Replay) -> list[SlowDecision]:
     for event in replay.events:
         if isinstance(event, Deal):
             current = event.round
-        elif isinstance(event, Answer):
+        elif isinstance(event, Decision):
             bot = replay.players[event.seat]
             decisions.append(
                 SlowDecision(event.ms, bot, replay.game, current, event.action, event.limit_ms)

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import engine
 from arena.errors import ArenaError
-from arena.records import Answer, Deal, FaultEvent, GameLine, ReplayEvent
+from arena.records import Deal, Decision, FaultEvent, GameLine, ReplayEvent
 from arena.tournament.config import TournamentError
 from arena.tournament.results.folder import (
     ResultsError,
@@ -161,7 +161,7 @@ def _replay_on_the_seed(
                     f"but the seed and the rules give seat {state.opener}"
                 )
             state = engine.deal(state, dealt)
-        elif isinstance(event, Answer) and not event.declined:
+        elif isinstance(event, Decision) and not event.declined:
             state = engine.apply(state, event.seat, engine.parse_action(event.action))
         elif isinstance(event, FaultEvent):
             state = engine.fault(state, event.seat)

@@ -9,7 +9,7 @@ from pathlib import Path
 from tournament_harness import minimal_info
 
 from arena.cli import live
-from arena.records import Answer, Deal, LeaderboardRow, Replay
+from arena.records import Deal, Decision, LeaderboardRow, Replay
 from arena.tournament.report.decisions import decision_timing, percentile
 from arena.tournament.report.ratings import Standing
 from arena.tournament.results.folder import TournamentFolder
@@ -18,7 +18,7 @@ from engine import Ruleset
 PLAYERS = ("even", "edgy")
 
 
-def _write(replays: Path, game: str, answers: list[Answer]) -> None:
+def _write(replays: Path, game: str, answers: list[Decision]) -> None:
     events = [Deal(1, 0, False, ((2, 3), (4, 5))), *answers]
     replay = Replay(game, PLAYERS, Ruleset(), PLAYERS, tuple(events))
     (replays / f"{game}.json").write_text(json.dumps(replay.to_json()))
@@ -29,10 +29,10 @@ def test_each_bot_gets_its_median_p99_slowest_and_its_decisions_near_the_limit(
 ) -> None:
     # "even" answers in 1..100 ms; "edgy" mostly in 10 ms, twice near its 1000 ms limit,
     # once (under a bank) in 1500 ms of the 3000 ms it had: not near that limit.
-    _write(tmp_path, "g1", [Answer(0, "dudo", float(ms)) for ms in range(1, 101)])
-    edgy = [Answer(1, "dudo", 10.0) for _ in range(50)]
-    edgy += [Answer(1, "dudo", 950.0), Answer(1, "dudo", 990.0)]
-    edgy.append(Answer(1, "dudo", 1500.0, limit_ms=3000.0))
+    _write(tmp_path, "g1", [Decision(0, "dudo", float(ms)) for ms in range(1, 101)])
+    edgy = [Decision(1, "dudo", 10.0) for _ in range(50)]
+    edgy += [Decision(1, "dudo", 950.0), Decision(1, "dudo", 990.0)]
+    edgy.append(Decision(1, "dudo", 1500.0, limit_ms=3000.0))
     _write(tmp_path, "g2", edgy)
     timing = decision_timing(tmp_path, ["g1", "g2", "missing"], move_time=1.0)
     by_bot = {t.bot: t for t in timing.bots}

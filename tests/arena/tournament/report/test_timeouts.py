@@ -5,7 +5,7 @@ from __future__ import annotations
 from referee_harness import Arena, run
 
 from arena.protocol.faults import FaultKind
-from arena.records import Answer, FaultEvent
+from arena.records import Decision, FaultEvent
 from arena.referee.match import GameRecord, GameSpec
 from arena.tournament.report.timeouts import TimingReport
 from engine import Opener, Ruleset
@@ -71,6 +71,6 @@ def test_each_decision_records_the_cpu_time_of_the_process_that_made_it(live: Ar
             # The sleeper used its time, but no CPU.
             assert slept.cpu_ms is not None and slept.wall_ms is not None, slept
             assert slept.cpu_ms < 0.5 * slept.wall_ms, slept
-            assert all(e.cpu_ms is not None for e in record.events if isinstance(e, Answer))
+            assert all(e.cpu_ms is not None for e in record.events if isinstance(e, Decision))
 
     run(main())

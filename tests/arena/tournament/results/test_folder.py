@@ -13,7 +13,7 @@ import pytest
 from tournament_harness import minimal_info
 
 from arena.protocol.faults import Fault, FaultKind, FaultRecord
-from arena.records import Answer, Deal
+from arena.records import Deal, Decision
 from arena.referee.match import GameRecord, GameSpec
 from arena.tournament.report.ratings import GameResult, Standing, result_of
 from arena.tournament.results.folder import ResultsError, TournamentFolder, write_atomic
@@ -34,7 +34,7 @@ def _record(game_id: str, players: tuple[str, ...], order: tuple[int, ...]) -> G
                 game_id, players[0], 0, 3, Fault(FaultKind.ILLEGAL_ACTION, "no", "bid 0 2", 9)
             ),
         ],
-        events=[Deal(1, 0, False, ((1, 2), (3, 4), (5, 6))), Answer(0, "bid 2 3", 1.5)],
+        events=[Deal(1, 0, False, ((1, 2), (3, 4), (5, 6))), Decision(0, "bid 2 3", 1.5)],
         think_ms=[[4.0, 1.0, 3.0, 2.0], [7.0], []],
         decisions=6,
         started=1700000000.123456,
