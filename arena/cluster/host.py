@@ -96,7 +96,7 @@ class Host:
         referee, port = await own_referee(self.info.move_time, self._scratch)
         self._referee = referee
         lineup = self.lineup
-        lineup.confine(
+        self.info = lineup.confine(
             Confinement(sandbox, self._cgroups, referee.unix_socket, referee.tls), self.info
         )
         folder = TournamentFolder(self._scratch)

@@ -244,7 +244,7 @@ class Tournament:
             lineup = self._lineup
             ca_file = venue.local_ca if venue is not None and referee.unix_tls else None
             confinement = Confinement(sandbox, cgroups, referee.unix_socket, referee.tls, ca_file)
-            lineup.confine(confinement, info)
+            info = lineup.confine(confinement, info)
             lobby = self._lobby = referee.lobby
             if info.bots_dir is not None:
                 bots = await lineup.prepare(
@@ -257,8 +257,7 @@ class Tournament:
                 entrants = sorted(connected)
                 if len(entrants) < 2:
                     raise TournamentError(lineup.too_few(entrants))
-                enter(info, entrants, bots)
-                info.skipped = lineup.skipped
+                info = enter(info, entrants, bots, lineup.skipped)
                 folder.write_info(info)
             await self._patiently(
                 lambda: store.add_tournament(info.id, info.to_json(), started=info.created)
@@ -295,7 +294,7 @@ class Tournament:
                     raise TournamentError(too_few(ready))
                 assert info.bots_dir is not None  # a cluster's run has its bots folder
                 found, _ = discover(Path(info.bots_dir))
-                enter(info, ready, [bot for bot in found if bot.name in ready])
+                info = enter(info, ready, [bot for bot in found if bot.name in ready], info.skipped)
                 folder.write_info(info)
             await self._patiently(
                 lambda: store.add_tournament(info.id, info.to_json(), started=info.created)
@@ -351,7 +350,7 @@ class Tournament:
             timeouts=cfg.timeouts,
             gauntlet=cfg.gauntlet,
             ab=cfg.ab,
-            extra_bots=[str(p.resolve()) for p in cfg.extra_bots],
+            extra_bots=tuple(str(p.resolve()) for p in cfg.extra_bots),
             until_confident=cfg.until_confident,
         )
         root = cfg.out / tid
@@ -418,5 +417,5 @@ class Tournament:
     def _recovery(self, lobby: Lobby, info: TournamentInfo) -> Recovery | None:
         if not self.config.recover:
             return None
-        # Counted in the info, written with the rest: a resume counts on.
+        # Counted on from the info's; the runner writes them with the rest, so a resume counts on.
         return Recovery(self._lineup, lobby, self.config.recover, self.observer.note, info.restarts)

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from arena.bots.manifest import BotSpec
 from arena.tournament.config import TournamentError
-from arena.tournament.info import Entrant, TournamentInfo
+from arena.tournament.info import Entrant, Skipped, TournamentInfo
 from arena.tournament.schedule.round_robin import Deals, ScheduleError, check_deals
 
 
-def enter(info: TournamentInfo, entrants: list[str], bots: list[BotSpec]) -> None:
-    """Write into `info` what is known once the entrants are: who they are, the table."""
+def enter(
+    info: TournamentInfo, entrants: list[str], bots: list[BotSpec], skipped: Sequence[Skipped]
+) -> TournamentInfo:
+    """`info` with what is known once the entrants are: who they are, the table, each one's
+    files, and the bots `skipped`; a `TournamentError` where the entrants cannot play it."""
     by_name = {b.name: b for b in bots}
     ab = info.ab
     seated = len(entrants)  # bots a table can seat: in an A/B test, NEW or OLD and the field
@@ -31,9 +36,7 @@ def enter(info: TournamentInfo, entrants: list[str], bots: list[BotSpec]) -> Non
         check_deals(info.deals or Deals.OWN, len(entrants), size, gauntlet)
     except ScheduleError as error:
         raise TournamentError(str(error)) from None
-    info.entrants = tuple(entrants)
-    info.table_size = size
-    info.bots = {
+    files = {
         n: (
             Entrant(str(by_name[n].path), by_name[n].files_hash)
             if n in by_name
@@ -41,3 +44,4 @@ def enter(info: TournamentInfo, entrants: list[str], bots: list[BotSpec]) -> Non
         )
         for n in entrants
     }
+    return info.with_entrants(entrants, size, files, skipped)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from arena.bots import buildstamp
@@ -66,15 +67,15 @@ class Lineup:
         self._started: dict[str, float] = {}
         """When each bot was last started (monotonic): its connect time counts from then."""
 
-    def confine(self, confinement: Confinement, info: TournamentInfo) -> None:
-        """Say at the start, and in tournament.json, how far the local bots are kept apart."""
+    def confine(self, confinement: Confinement, info: TournamentInfo) -> TournamentInfo:
+        """Say at the start how far the local bots are kept apart; `info` saying it too."""
         self.confinement = confinement
         if info.bots_dir is None:
-            return  # remote bots only: nothing here to isolate
+            return info  # remote bots only: nothing here to isolate
         isolation = confinement.describe(self.config.limits)
         for line in isolation:
             self.observer.note(line)
-        info.isolation = isolation
+        return info.with_isolation(isolation)
 
     async def await_connections(
         self, bots: list[BotSpec], lobby: Lobby, folder: TournamentFolder
@@ -172,7 +173,7 @@ class Lineup:
             raise TournamentError(self.too_few([b.name for b in ready]))
         return ready
 
-    def _with_extra(self, found: list[BotSpec], extra: list[str]) -> list[BotSpec]:
+    def _with_extra(self, found: list[BotSpec], extra: Sequence[str]) -> list[BotSpec]:
         """The bots folder's bots and the entries named apart from it (an A/B test's NEW and
         OLD); an extra entry takes the place of the folder's bot of its name."""
         for entry in map(Path, extra):

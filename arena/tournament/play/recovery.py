@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Protocol
 
 from arena.bots.processes import BotProcess
@@ -42,14 +42,15 @@ class Recovery:
         lobby: Lobby,
         limit: int,
         note: Callable[[str], None],
-        restarts: dict[str, int],
+        restarts: Mapping[str, int],
     ) -> None:
         self._bots = bots
         self._lobby = lobby
         self.limit = limit
         self._note = note
-        self.restarts = restarts
-        """Restarts so far, per bot: kept in tournament.json, so a resume counts on."""
+        self.restarts = dict(restarts)
+        """Restarts so far, per bot, from the first of the run's restarts (`restarts`, as
+        tournament.json had them): the runner keeps them there, so a resume counts on."""
         self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._given_up: set[str] = set()
 

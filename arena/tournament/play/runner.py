@@ -28,7 +28,7 @@ from arena.referee.lobby import Lobby
 from arena.referee.match import GameRecord, GameSpec
 from arena.store import LeagueStore, StoreError
 from arena.store.causes import Cause, folder_advice, folder_failure
-from arena.tournament.info import RunStatus, TournamentInfo
+from arena.tournament.info import TournamentInfo
 from arena.tournament.play.observer import Observer, Progress
 from arena.tournament.play.recovery import Recovery
 from arena.tournament.play.tables import LobbyTables, Tables, TablesGoneError, TableWatcher
@@ -114,7 +114,6 @@ class GameRunner:
         if self.until is not None:
             self.pending = self.until.in_groups(self.pending)
             self._look()
-        self.dropped = info.dropped
         self.in_flight = 0
         self._waiting_for: tuple[str, ...] = ()
         """The absent bots last announced, so that a wait is said once, not per worker."""
@@ -215,7 +214,7 @@ class GameRunner:
             f"dropping {len(self.pending)} games: {', '.join(away)} did not come back "
             f"within {grace:.0f} s"
         )
-        self.dropped.extend(g.game_id for g in self.pending)
+        self.info = self.info.with_dropped(g.game_id for g in self.pending)
         self.pending.clear()
 
     def _absent(self) -> set[str]:
@@ -265,8 +264,8 @@ class GameRunner:
         verdict): the games not begun are dropped, the games in flight end and count, and
         the run finishes, seed revealed, once they have."""
         if self.info.concluded is None:
-            self.info.concluded = why
-            self.dropped.extend(g.game_id for g in self.pending)
+            dropped = (g.game_id for g in self.pending)
+            self.info = self.info.with_conclusion(why).with_dropped(dropped)
             self.pending.clear()
         self.stopping.set()
 
@@ -313,21 +312,26 @@ class GameRunner:
         await self.league.settled()
         lines = sorted(self.reserve.run(lambda: self._check_folder().lines), key=lambda x: x.index)
         info = self.info
+        if self.recovery is not None:  # counted in the record, written with the rest
+            info = info.with_restarts(self.recovery.restarts)
         final = await board_away([(info.id, x) for x in lines], info.players(), self.stopping)
         table = final.table
-        every = len(lines) + len(self.dropped) == len(self.schedule)
+        every = len(lines) + len(info.dropped) == len(self.schedule)
         done_ids = {x.game for x in lines}
         whole = self.until is not None and self.until.stopped_whole(done_ids)
         complete = (every or whole) and self.error is None and not self.league.owed
-        if complete and not every:  # for `arena verify`: planned, and not needed
-            info.unplayed = [g.game_id for g in self.schedule if g.game_id not in done_ids]
-        outcome = (
-            None if self.until is None else self.until.outcome(final, len(lines), complete, every)
-        )
-        info.status = RunStatus.FINISHED if complete else RunStatus.INTERRUPTED
+        outcome = None
+        if self.until is not None:
+            known, outcome = self.until.outcome(final, len(lines), complete, every)
+            info = info.with_confidence_outcome(known)
         if complete:
-            info.seed = self.seed.hex()
-            info.finished = time.time()
+            # For `arena verify`, with --until-confident: planned, and not needed.
+            unplayed = (
+                None if every else [g.game_id for g in self.schedule if g.game_id not in done_ids]
+            )
+            info = info.as_finished(self.seed.hex(), time.time(), unplayed)
+        else:
+            info = info.as_interrupted()
         timing = decision_timing(self.folder.replays, (x.game for x in lines), info.move_time)
         outliers = {t.bot: (t.p99_ms, t.slowest_ms) for t in timing.bots}
         try:
@@ -341,7 +345,8 @@ class GameRunner:
             # games.jsonl holds every game: a resume writes these again.
             self._stop(folder_failure("closing the books", error, self.folder.root))
         if self.error is not None:
-            info.status, info.seed = RunStatus.INTERRUPTED, None
+            info = info.as_interrupted()
+        self.info = info
         self.reserve.release()
         return Summary(
             self.folder.root,

@@ -91,8 +91,11 @@ class UntilConfident:
             g.game_id in done for g in self.schedule if self.group[g.game_id] in self.started
         )
 
-    def outcome(self, final: Board, games: int, complete: bool, every: bool) -> str | None:
-        """Which of its two ends came, in a sentence (None if neither yet), and in the info."""
+    def outcome(
+        self, final: Board, games: int, complete: bool, every: bool
+    ) -> tuple[ConfidenceOutcome, str | None]:
+        """Which of its two ends came: as tournament.json keeps it, and in a sentence (None if
+        neither yet)."""
         level, budget = self.level, len(self.schedule)
         pairs = final.unseparated(level)
         text: str | None
@@ -116,5 +119,4 @@ class UntilConfident:
                 f"Budget spent: all {budget:,} games played "
                 f"(--games {self.info.games:,}); {verdict}"
             )
-        self.info.until_confident_outcome = ConfidenceOutcome(level, what, games, budget, pairs)
-        return text
+        return ConfidenceOutcome(level, what, games, budget, pairs), text
