@@ -40,7 +40,7 @@ from arena.checkbot.positions import probes
 from arena.checkbot.probing import probe_bot
 from arena.checkbot.verdict import Check
 from arena.referee.auth import TokenBook
-from arena.referee.clock import TimeControl
+from arena.referee.deadline import TimeControl
 from arena.referee.exits import describe_exit, exit_probe
 from arena.referee.lobby import Lobby
 from arena.referee.server import Referee, ServerLimits

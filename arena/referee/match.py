@@ -22,7 +22,7 @@ from arena.protocol import wire
 from arena.protocol.faults import Fault, FaultKind, FaultRecord
 from arena.protocol.messages import referee as pb
 from arena.records import Deal, Decision, FaultEvent, LateDecision, ReplayEvent, RoundEnd
-from arena.referee.clock import GameClock, TimeControl
+from arena.referee.deadline import GameClock, TimeControl
 from arena.referee.reply import Reply, next_request_id
 from engine import CALZA, GameState, Phase, Ruleset
 

@@ -28,7 +28,7 @@ from arena.bots.limits import Confinement, DescriptorError, raise_open_files_lim
 from arena.bots.manifest import BotSpec, ManifestError, discover
 from arena.bots.sandbox import Sandbox, SandboxError, decide
 from arena.referee.auth import TokenBook
-from arena.referee.clock import TimeControlError
+from arena.referee.deadline import TimeControlError
 from arena.referee.heap import frozen_heap
 from arena.referee.lobby import Lobby
 from arena.referee.server import Referee

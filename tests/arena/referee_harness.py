@@ -28,7 +28,7 @@ import engine
 from arena.protocol.messages import referee as pb
 from arena.records import Deal, Decision, FaultEvent, RoundEnd
 from arena.referee.auth import TokenBook
-from arena.referee.clock import TimeControl
+from arena.referee.deadline import TimeControl
 from arena.referee.lobby import Lobby
 from arena.referee.match import GameRecord, GameSpec, Match
 from arena.referee.server import Referee, ServerLimits

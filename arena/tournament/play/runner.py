@@ -22,7 +22,7 @@ import time
 from collections import deque
 from dataclasses import dataclass
 
-from arena.referee.clock import TimeControl
+from arena.referee.deadline import TimeControl
 from arena.referee.descriptors import DescriptorReserve
 from arena.referee.lobby import Lobby
 from arena.referee.match import GameRecord, GameSpec

@@ -15,7 +15,7 @@ from typing import Protocol
 
 from arena.errors import ArenaError
 from arena.records import ReplayEvent
-from arena.referee.clock import TimeControl
+from arena.referee.deadline import TimeControl
 from arena.referee.lobby import Lobby
 from arena.referee.match import AbsentSeat, GameRecord, GameSpec, Match, Seat
 from arena.tournament.info import TournamentInfo

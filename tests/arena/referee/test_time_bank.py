@@ -12,7 +12,7 @@ from referee_harness import Arena, read_record, replay, run
 
 from arena.protocol.faults import FaultKind
 from arena.protocol.messages import referee as pb
-from arena.referee.clock import GameClock, TimeControl, TimeControlError
+from arena.referee.deadline import GameClock, TimeControl, TimeControlError
 
 MOVE = 0.2
 BANK = 2.0
