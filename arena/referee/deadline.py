@@ -1,11 +1,24 @@
-"""The time control: what each decision may take, and a per-game bank for overruns.
+"""A decision's deadline, every rule of it: how long a bot has, when its clock starts and
+stops, and which lateness is the bot's and which the referee's.
 
-A fixed limit per decision punishes a bot that thinks hard once in a game as
-much as one that is always slow. The bank (Kaggle's overage, Lux's and
+The time control says what each decision may take, with a per-game bank for
+overruns. A fixed limit per decision punishes a bot that thinks hard once in a
+game as much as one that is always slow. The bank (Kaggle's overage, Lux's and
 Riddles' time banks) lets a bot overrun the move time now and then: the
 overrun is paid from its bank, and only a decision that outlasts the move
 time and the whole bank left is a timeout. Each seat's bank belongs to one
 game, so no game's play can cost a bot time in another.
+
+A decision's clock starts once its request is written and stops when its reply
+is read, on the referee's clock; the limit is what the bot was told plus a
+margin for scheduling jitter that it is never told of. Time in which the
+referee's own event loop was held up (`LoopLag` measures it) is the referee's,
+never the bot's: it is taken off the bot's time and added to the deadline. With
+timeouts off (`--no-timeout`) no decision has a deadline at all.
+
+The machinery stays where it runs (the session's one timer, the late replies
+it remembers, the match's bookkeeping); the arithmetic it runs on is here, in
+one place, with tests of its own.
 """
 
 from __future__ import annotations
@@ -14,6 +27,10 @@ import math
 from dataclasses import dataclass
 
 from arena.errors import ArenaError
+
+DEFAULT_TIME_MARGIN = 0.025
+"""Seconds a decision may run past the move time before it is a timeout: the scheduling
+jitter of a busy machine (cutechess's timemargin), which bots are not told of."""
 
 
 class TimeControlError(ArenaError, ValueError):
@@ -86,3 +103,50 @@ class GameClock:
             return
         over = max(0.0, seconds - self.control.move_time - self.margin)
         self._bank[seat] = max(0.0, self._bank[seat] - over) + self.control.increment
+
+
+def bot_time(elapsed: float, referee_lag: float) -> float:
+    """A decision's time that is the bot's: `elapsed` on the referee's clock from the request's
+    being written to the reply's being read, less the `referee_lag` in which the referee
+    itself was held up meanwhile."""
+    return elapsed - referee_lag
+
+
+def is_late(charged: float, limit: float) -> bool:
+    """Whether a reply that took the bot `charged` seconds (`bot_time`) is a timeout."""
+    return charged > limit
+
+
+def clock_start(began: float, written: float, writing: bool) -> float:
+    """When a decision's clock started, for its deadline: once its request was written
+    (`written`, 0 until then). A request still `writing`, or never written, is timed from
+    when its write `began`: the deadline covers the write, so a bot that takes no data
+    cannot hold a game."""
+    return began if writing or not written else written
+
+
+def reply_clock_start(written: float, read: float) -> float:
+    """When the clock of a decision answered at `read` started: when its request was
+    `written` (0 if the write never completed), unless the reply was read before the
+    write's completion was: the bot was quicker than the referee, and nothing is charged."""
+    return read if not written or written > read else written
+
+
+def due(start: float, limit: float, held: float) -> float:
+    """When a decision whose clock started at `start` is late: `limit` seconds later, and
+    later still by every second the referee was `held` up since (the monitor's figure)."""
+    return start + limit + held
+
+
+def late_by(elapsed: float, held: float, limit: float) -> float:
+    """How far past its `limit` a reply came, read `elapsed` seconds after its request was
+    written, the referee's hold-ups (`held`) not counted; 0 when it was in time."""
+    return max(0.0, elapsed - held - limit)
+
+
+def referee_late(wall: float, limit: float, timed_out: bool) -> bool:
+    """Whether the referee itself was late for a decision the bot answered in time: by its
+    `wall` time (the referee's own queueing before the request was out included) it is over
+    the limit, though the bot's time is not. Such a decision is the referee's to answer for
+    (a `LateDecision` in the game's record), never charged to the bot."""
+    return wall > limit and not timed_out

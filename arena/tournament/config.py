@@ -16,8 +16,7 @@ from arena.bots.buildnet import BuildNetwork
 from arena.bots.limits import ResourceLimits
 from arena.bots.sandbox import SandboxMode
 from arena.errors import ArenaError
-from arena.referee.deadline import TimeControl
-from arena.referee.match import DEFAULT_TIME_MARGIN
+from arena.referee.deadline import DEFAULT_TIME_MARGIN, TimeControl
 from arena.referee.server import Referee
 from arena.tournament.results.league_writes import DEFAULT_STORE_PATIENCE_S
 from arena.tournament.schedule.round_robin import Deals
