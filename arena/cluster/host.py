@@ -33,7 +33,6 @@ from arena.referee.server import Referee
 from arena.tournament.config import TournamentConfig
 from arena.tournament.play.lineup import Lineup, own_referee
 from arena.tournament.play.observer import Progress
-from arena.tournament.play.runner import time_control_of
 from arena.tournament.play.tables import LobbyTables
 from arena.tournament.report.ratings import Standing
 from arena.tournament.results.folder import TournamentFolder
@@ -103,7 +102,7 @@ class Host:
         lobby = referee.lobby
         bots = await lineup.prepare(folder, self.info, self.info.played, lobby.tokens)
         lineup.ready(bots, lobby.tokens, lobby, port, folder, self.plan.jobs)
-        clock = time_control_of(self.info)
+        clock = self.info.time_control()
         self._tables = LobbyTables(lobby, self.plan.seed, clock, self.info.time_margin)
         where = (
             f"{socket.gethostname()} (pid {os.getpid()}), bots from {self.info.bots_dir}, "

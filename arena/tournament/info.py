@@ -20,6 +20,7 @@ from typing import Any
 
 import engine
 from arena.records import Json, RecordError
+from arena.referee.deadline import TimeControl
 from arena.store import identity_of
 from arena.tournament.config import AbPlan, TournamentError
 from arena.tournament.schedule.round_robin import Deals
@@ -151,6 +152,10 @@ class TournamentInfo:
     def played(self) -> bool:
         """Whether play began: the entrants are known and the schedule fixed."""
         return self.entrants is not None
+
+    def time_control(self) -> TimeControl:
+        """The time control the run was given (one from before the bank has none)."""
+        return TimeControl(self.move_time, self.time_bank, self.increment, self.timeouts)
 
     def players(self) -> tuple[str, ...]:
         """The entrants, for a run whose play began."""

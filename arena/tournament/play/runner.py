@@ -22,7 +22,6 @@ import time
 from collections import deque
 from dataclasses import dataclass
 
-from arena.referee.deadline import TimeControl
 from arena.referee.descriptors import DescriptorReserve
 from arena.referee.lobby import Lobby
 from arena.referee.match import GameRecord, GameSpec
@@ -94,7 +93,7 @@ class GameRunner:
         self.store = store
         self.seed = folder.seed()
         self.ruleset = info.ruleset
-        self.clock = time_control_of(info)
+        self.clock = info.time_control()
         self.schedule = folder.schedule(info)
         self.where = where or LobbyTables(lobby, self.seed, self.clock, info.time_margin)
         finished = self._check_folder()
@@ -363,8 +362,3 @@ class GameRunner:
             board=final,
             outcome=outcome,
         )
-
-
-def time_control_of(info: TournamentInfo) -> TimeControl:
-    """The time control a tournament.json records (one from before the bank had none)."""
-    return TimeControl(info.move_time, info.time_bank, info.increment, info.timeouts)

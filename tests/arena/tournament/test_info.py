@@ -9,6 +9,7 @@ import pytest
 
 import engine
 from arena.records import RecordError
+from arena.referee.deadline import TimeControl
 from arena.tournament.config import AbPlan
 from arena.tournament.info import ConfidenceOutcome, Entrant, RunStatus, Skipped, TournamentInfo
 from arena.tournament.schedule.round_robin import Deals
@@ -169,3 +170,11 @@ def test_a_folder_from_before_the_variant_fields_keeps_its_rules(
     written = info.to_json()["ruleset"]
     assert written["palifico_face_change"] == face_change
     assert "palifico_one_die_may_change_face" not in written  # only the new field is written
+
+
+def test_the_time_control_is_the_one_the_run_was_given_and_none_before_banks() -> None:
+    info = dataclasses.replace(_info(), time_bank=2.0, increment=0.25, timeouts=False)
+    assert info.time_control() == TimeControl(0.5, 2.0, 0.25, enforced=False)
+    data = _info().to_json()
+    del data["time_bank"], data["increment"], data["timeouts"]  # a folder from before banks
+    assert TournamentInfo.from_json(data).time_control() == TimeControl(0.5)
