@@ -18,9 +18,14 @@ FACES = (1, 2, 3, 4, 5, 6)
 """The faces in order: per-face tuples (floors, counts) are indexed by `face - 1`."""
 
 
-@dataclass(frozen=True, slots=True, order=True)
+@dataclass(frozen=True, slots=True)
 class Bid:
-    """A claim of at least `count` dice counting as `face` on the table."""
+    """A claim of at least `count` dice counting as `face` on the table.
+
+    Not ordered: which bid raises which is the game's to say (`engine.bidding`), and it
+    depends on the ruleset and the round (pacos, palifico), so no order of the values
+    alone could agree with it.
+    """
 
     count: int
     face: int

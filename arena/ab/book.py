@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from arena.ab.sprt import Outcome, outcome_of
 from arena.errors import ArenaError
 from arena.records import GameLine
-from arena.tournament.schedule import ScheduledGame
+from arena.tournament.schedule.round_robin import ScheduledGame
 
 
 class BookError(ArenaError):

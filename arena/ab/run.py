@@ -3,7 +3,7 @@
 The games are a tournament's, played by its runner on its referee with the
 bots' real processes, and written to a results folder the same way, so an
 A/B test is as durable as `arena run` and resumes the same way. What it adds
-is the pair schedule (`arena.tournament.pairs`) and a watcher of the games:
+is the pair schedule (`arena.tournament.schedule.pairs`) and a watcher of the games:
 each pair completed goes into the sequential test, and once the test has its
 verdict the tournament is concluded, the games in flight ending and counting
 in the books but not in the test.
@@ -29,9 +29,9 @@ from arena.bots.manifest import ManifestError, discover, load_entry
 from arena.errors import ArenaError
 from arena.records import GameLine
 from arena.tournament.config import AbPlan, TournamentConfig
-from arena.tournament.folder import TournamentFolder, write_atomic
-from arena.tournament.ratings import Standing
-from arena.tournament.runner import Observer, Progress
+from arena.tournament.play.observer import Observer, Progress
+from arena.tournament.report.ratings import Standing
+from arena.tournament.results.folder import TournamentFolder, write_atomic
 from arena.tournament.tournament import Tournament
 
 RESULT_FILE = "ab.json"

@@ -42,10 +42,10 @@ from arena.errors import ArenaError
 from arena.protocol import wire
 from arena.protocol.messages import referee as pb
 from arena.referee.auth import TokenBook
-from arena.referee.clock import TimeControl
+from arena.referee.deadline import TimeControl
 from arena.referee.heap import frozen_heap
+from arena.referee.lobby import Lobby
 from arena.referee.match import GameSpec, Match
-from arena.referee.pool import Lobby
 from arena.referee.server import SERVICE, Referee, ServerLimits
 
 _EOF = grpc.aio.EOF  # type: ignore[attr-defined]  # missing from the stubs

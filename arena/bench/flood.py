@@ -29,10 +29,10 @@ import engine
 from arena.bench.benchmark import BenchError, start_bots
 from arena.referee import bounds
 from arena.referee.auth import TokenBook
-from arena.referee.clock import TimeControl
+from arena.referee.deadline import DEFAULT_TIME_MARGIN, TimeControl
 from arena.referee.heap import frozen_heap
-from arena.referee.match import DEFAULT_TIME_MARGIN, GameSpec, Match
-from arena.referee.pool import Lobby
+from arena.referee.lobby import Lobby
+from arena.referee.match import GameSpec, Match
 from arena.referee.server import Referee, ServerLimits
 
 MIB = 1024 * 1024

@@ -23,9 +23,9 @@ from arena.bench.benchmark import BenchError, start_bots
 from arena.bots.capacity import usable_cores
 from arena.protocol.faults import FaultKind
 from arena.referee.auth import TokenBook
-from arena.referee.clock import TimeControl
-from arena.referee.match import DEFAULT_TIME_MARGIN, GameSpec, Match
-from arena.referee.pool import Lobby
+from arena.referee.deadline import DEFAULT_TIME_MARGIN, TimeControl
+from arena.referee.lobby import Lobby
+from arena.referee.match import GameSpec, Match
 from arena.referee.server import Referee, ServerLimits
 
 

@@ -40,9 +40,9 @@ from arena.checkbot.positions import probes
 from arena.checkbot.probing import probe_bot
 from arena.checkbot.verdict import Check
 from arena.referee.auth import TokenBook
-from arena.referee.clock import TimeControl
+from arena.referee.deadline import TimeControl
 from arena.referee.exits import describe_exit, exit_probe
-from arena.referee.pool import Lobby
+from arena.referee.lobby import Lobby
 from arena.referee.server import Referee, ServerLimits
 from arena.text import printable
 

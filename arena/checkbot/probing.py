@@ -16,7 +16,7 @@ from arena.checkbot.positions import OPPONENT, Probe
 from arena.checkbot.verdict import Check, near_limit
 from arena.protocol import wire
 from arena.protocol.faults import Fault, FaultKind
-from arena.referee.clock import GameClock, TimeControl
+from arena.referee.deadline import GameClock, TimeControl
 from arena.referee.match import answer_misfit
 from arena.referee.reply import Reply, next_request_id
 from arena.referee.session import Session

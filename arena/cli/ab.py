@@ -19,8 +19,8 @@ from arena.bots.limits import ResourceLimits
 from arena.cli import live, options, validate
 from arena.cli.interrupt import stop_on_ctrl_c
 from arena.tournament.config import TournamentConfig, TournamentError
-from arena.tournament.folder import TournamentFolder
 from arena.tournament.info import RunStatus
+from arena.tournament.results.folder import TournamentFolder
 from engine import seed_from_hex
 
 DEFAULT_PAIRS = 1000

@@ -27,9 +27,9 @@ from arena.protocol.messages import admin_grpc as apb_grpc
 from arena.records import GameLine, Json, LeaderboardRow
 from arena.text import printable
 from arena.tournament.config import TournamentError
-from arena.tournament.ratings import Standing
-from arena.tournament.report import BotTimes, SlowDecision
-from arena.tournament.schedule import Deals
+from arena.tournament.report.decisions import BotTimes, SlowDecision
+from arena.tournament.report.ratings import Standing
+from arena.tournament.schedule.round_robin import Deals
 from arena.tournament.tournament import Progress
 
 DEFAULT_LEAGUE = Path("results/league.sqlite")

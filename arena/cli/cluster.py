@@ -8,7 +8,7 @@ from arena.cli import validate
 from arena.cluster.connect import ClusterError, ray_address
 from arena.cluster.hosts import ClusterOptions, RayHosts
 from arena.tournament.config import TournamentConfig
-from arena.tournament.observer import Observer
+from arena.tournament.play.observer import Observer
 
 
 def add_cluster_flags(parser: argparse.ArgumentParser) -> None:

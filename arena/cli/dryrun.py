@@ -13,7 +13,7 @@ from rich.console import Console
 from arena.bots.manifest import discover
 from arena.text import printable
 from arena.tournament.config import TournamentConfig, TournamentError, too_few
-from arena.tournament.schedule import explain
+from arena.tournament.schedule.round_robin import explain
 
 
 def dry_run(config: TournamentConfig, console: Console) -> int:

@@ -29,10 +29,10 @@ from arena.rankings import BotConfidence, Confidence
 from arena.records import GameLine
 from arena.text import printable
 from arena.tournament.config import TournamentError
-from arena.tournament.folder import TournamentFolder
-from arena.tournament.ratings import Standing
-from arena.tournament.report import BotTimes, SlowDecision
-from arena.tournament.schedule import explain
+from arena.tournament.report.decisions import BotTimes, SlowDecision
+from arena.tournament.report.ratings import Standing
+from arena.tournament.results.folder import TournamentFolder
+from arena.tournament.schedule.round_robin import explain
 from arena.tournament.tournament import Progress as TournamentProgress
 
 

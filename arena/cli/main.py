@@ -33,8 +33,8 @@ from arena.errors import ArenaError
 from arena.rankings import LEVEL
 from arena.text import printable
 from arena.tournament.config import TournamentConfig, TournamentError
-from arena.tournament.folder import ResultsError, TournamentFolder
-from arena.tournament.schedule import Deals
+from arena.tournament.results.folder import ResultsError, TournamentFolder
+from arena.tournament.schedule.round_robin import Deals
 from arena.tournament.tournament import Observers, StoppedError, Summary, Tournament
 from arena.web.replay_page import replay_page
 from arena.web.spectator import Spectator

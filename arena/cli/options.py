@@ -8,10 +8,10 @@ from arena.bots.buildnet import BuildNetwork
 from arena.bots.capacity import default_jobs
 from arena.bots.sandbox import SandboxMode
 from arena.cli import validate
-from arena.referee.match import DEFAULT_TIME_MARGIN
-from arena.tournament.league_writes import DEFAULT_STORE_PATIENCE_S
-from arena.tournament.recovery import DEFAULT_RESTARTS
-from arena.tournament.schedule import Deals
+from arena.referee.deadline import DEFAULT_TIME_MARGIN
+from arena.tournament.play.recovery import DEFAULT_RESTARTS
+from arena.tournament.results.league_writes import DEFAULT_STORE_PATIENCE_S
+from arena.tournament.schedule.round_robin import Deals
 from engine import PRESETS, PalificoFaceChange, Ruleset, RulesetError, Side, preset
 from engine.ruleset import LEGACY_FACE_CHANGE
 

@@ -34,10 +34,10 @@ from arena.bots.sandbox import decide
 from arena.cli import options, validate
 from arena.protocol.messages import referee as pb
 from arena.referee.auth import TokenBook
-from arena.referee.clock import TimeControl
+from arena.referee.deadline import TimeControl
 from arena.referee.exits import exit_probe
+from arena.referee.lobby import Lobby
 from arena.referee.match import GameRecord, GameSpec, Match, Seat
-from arena.referee.pool import Lobby
 from arena.referee.reply import Reply
 from arena.referee.server import Referee, ServerLimits
 from arena.referee.session import Session

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from arena.errors import ArenaError
-from arena.records import Answer, Deal, Replay, RoundEnd
+from arena.records import Deal, Decision, Replay, RoundEnd
 from arena.tournament.config import TournamentError
 
 
@@ -67,7 +67,7 @@ def tell(replay: Replay) -> list[str]:
             for seat, hand in enumerate(event.hands):
                 if hand:
                     lines.append(f"    {names[seat]:>16}: {' '.join(map(str, hand))}")
-        elif isinstance(event, Answer):
+        elif isinstance(event, Decision):
             action = event.action
             if action.startswith("bid "):
                 standing = _bid(action)

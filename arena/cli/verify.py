@@ -8,7 +8,7 @@ from typing import Any
 
 from rich.console import Console
 
-from arena.tournament.verify import verify
+from arena.tournament.results.verify import verify
 
 
 def add_commands(commands: Any) -> None:

@@ -24,8 +24,8 @@ from arena.cluster.connect import ray_module
 from arena.cluster.hosts import ClusterOptions, RayHosts
 from arena.records import GameLine
 from arena.tournament.config import TournamentConfig
-from arena.tournament.observer import Progress
-from arena.tournament.ratings import Standing
+from arena.tournament.play.observer import Progress
+from arena.tournament.report.ratings import Standing
 from arena.tournament.tournament import Tournament
 
 BENCH_NODE = "127.0.0.2"

@@ -31,12 +31,11 @@ from arena.records import GameLine
 from arena.referee.match import GameSpec
 from arena.referee.server import Referee
 from arena.tournament.config import TournamentConfig
-from arena.tournament.folder import TournamentFolder
-from arena.tournament.lineup import Lineup, own_referee
-from arena.tournament.observer import Progress
-from arena.tournament.ratings import Standing
-from arena.tournament.runner import time_control_of
-from arena.tournament.tables import LobbyTables
+from arena.tournament.play.lineup import Lineup, own_referee
+from arena.tournament.play.observer import Progress
+from arena.tournament.play.tables import LobbyTables
+from arena.tournament.report.ratings import Standing
+from arena.tournament.results.folder import TournamentFolder
 
 RETIRE_GRACE = 2.0
 """Seconds a bot told goodbye (its host's budget is full) has to exit by itself."""
@@ -96,14 +95,14 @@ class Host:
         referee, port = await own_referee(self.info.move_time, self._scratch)
         self._referee = referee
         lineup = self.lineup
-        lineup.confine(
+        self.info = lineup.confine(
             Confinement(sandbox, self._cgroups, referee.unix_socket, referee.tls), self.info
         )
         folder = TournamentFolder(self._scratch)
         lobby = referee.lobby
         bots = await lineup.prepare(folder, self.info, self.info.played, lobby.tokens)
         lineup.ready(bots, lobby.tokens, lobby, port, folder, self.plan.jobs)
-        clock = time_control_of(self.info)
+        clock = self.info.time_control()
         self._tables = LobbyTables(lobby, self.plan.seed, clock, self.info.time_margin)
         where = (
             f"{socket.gethostname()} (pid {os.getpid()}), bots from {self.info.bots_dir}, "

@@ -26,8 +26,8 @@ from arena.cluster.plan import HostGame, HostPlan, HostReady
 from arena.referee.match import GameRecord, GameSpec
 from arena.tournament.config import TournamentConfig
 from arena.tournament.info import TournamentInfo
-from arena.tournament.observer import Observer
-from arena.tournament.tables import TablesGoneError, Watch
+from arena.tournament.play.observer import Observer
+from arena.tournament.play.tables import TablesGoneError, Watch
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.store import LeagueStore, StoredTournament, StoreError, is_url, open_store, recorded
-from arena.tournament.folder import ResultsError, TournamentFolder
-from arena.tournament.in_league import Difference, differences
 from arena.tournament.info import TournamentInfo
-from arena.tournament.lock import FolderBusyError, FolderLock
+from arena.tournament.results.folder import ResultsError, TournamentFolder
+from arena.tournament.results.in_league import Difference, differences
+from arena.tournament.results.lock import FolderBusyError, FolderLock
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,7 @@ from pathlib import Path
 from arena.protocol.messages import admin as apb
 from arena.rankings import BotConfidence, Confidence
 from arena.records import GameLine, Json
-from arena.tournament.ratings import Standing
+from arena.tournament.report.ratings import Standing
 from arena.tournament.tournament import Progress, Summary
 
 

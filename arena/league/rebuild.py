@@ -34,9 +34,9 @@ from arena.store import (
     open_store,
     recorded,
 )
-from arena.tournament.folder import ResultsError, TournamentFolder
 from arena.tournament.info import TournamentInfo
-from arena.tournament.lock import FolderBusyError, FolderLock
+from arena.tournament.results.folder import ResultsError, TournamentFolder
+from arena.tournament.results.lock import FolderBusyError, FolderLock
 
 _SIDECARS = ("", "-wal", "-shm")
 """The files of one SQLite store in WAL mode: the database, its log and its index."""

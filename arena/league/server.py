@@ -33,11 +33,11 @@ from arena.league.local_tls import LocalTls, decide_local_tls
 from arena.protocol.messages import admin as apb
 from arena.protocol.messages import admin_grpc as apb_grpc
 from arena.referee.auth import TokenBook
-from arena.referee.pool import Lobby
+from arena.referee.lobby import Lobby
 from arena.referee.server import ListenError, Referee, ServerLimits, Tls
 from arena.store import is_url, open_store
 from arena.tournament.config import TournamentConfig, TournamentError, Venue, too_few
-from arena.tournament.schedule import Deals
+from arena.tournament.schedule.round_robin import Deals
 from arena.tournament.tournament import (
     Observer,
     Observers,

@@ -14,22 +14,22 @@ arena has always written: fields added since are optional, and a record read
 from an old folder writes back as it was read.
 """
 
-from arena.records.events import (
-    Answer,
+from arena.records.fields import Json, RecordError
+from arena.records.game import GameLine, LateDecision, fault_record_from_json
+from arena.records.leaderboard import LeaderboardRow
+from arena.records.replay import Replay
+from arena.records.replay_events import (
     Deal,
+    Decision,
     FaultEvent,
     ReplayEvent,
     RoundEnd,
     event_from_json,
 )
-from arena.records.fields import Json, RecordError
-from arena.records.game import GameLine, LateDecision, fault_record_from_json
-from arena.records.leaderboard import LeaderboardRow
-from arena.records.replay import Replay
 
 __all__ = [
-    "Answer",
     "Deal",
+    "Decision",
     "FaultEvent",
     "GameLine",
     "Json",

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import engine
-from arena.records.events import Deal, ReplayEvent, event_from_json
 from arena.records.fields import Fields, Json, RecordError, each, string, strings
+from arena.records.replay_events import Deal, ReplayEvent, event_from_json
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,1 +1,1 @@
-"""The referee: sessions, their pool, admission, the match runner, the gRPC server."""
+"""The referee: sessions, their lobby, admission, the match runner, the gRPC server."""

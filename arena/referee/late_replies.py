@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 from collections import OrderedDict
 
+from arena.referee.deadline import late_by
 from arena.referee.loop_lag import LoopLag
 
 EXPIRED_KEPT = 64
@@ -44,6 +45,6 @@ class LateReplies:
             return False
         sent, limit, late = expired
         if not late.done():
-            over = max(0.0, at - sent - self._lag.between(sent, at) - limit)
+            over = late_by(at - sent, self._lag.between(sent, at), limit)
             late.set_result(f"it replied {over:.2f} s after the {limit:.2f} s limit")
         return True

@@ -21,8 +21,8 @@ from arena.errors import ArenaError
 from arena.protocol import wire
 from arena.protocol.faults import Fault, FaultKind, FaultRecord
 from arena.protocol.messages import referee as pb
-from arena.records import Answer, Deal, FaultEvent, LateDecision, ReplayEvent, RoundEnd
-from arena.referee.clock import GameClock, TimeControl
+from arena.records import Deal, Decision, FaultEvent, LateDecision, ReplayEvent, RoundEnd
+from arena.referee.deadline import GameClock, TimeControl, bot_time, referee_late
 from arena.referee.reply import Reply, next_request_id
 from engine import CALZA, GameState, Phase, Ruleset
 
@@ -121,11 +121,6 @@ def _ms_to_us(seconds: float) -> float:
     return round(seconds * 1_000_000) / 1000
 
 
-DEFAULT_TIME_MARGIN = 0.025
-"""Seconds a decision may run past the move time before it is a timeout: the scheduling
-jitter of a busy machine (cutechess's timemargin), which bots are not told of."""
-
-
 class Match:
     """One game in progress."""
 
@@ -218,18 +213,19 @@ class Match:
         reply = await self.seats[seat].ask(request, request_id, limit)
         self.record.decisions += 1
         fault = reply.fault
+        own = bot_time(reply.elapsed, reply.referee_lag)
         if fault is None:  # the bot's own time: the referee's hold-ups are its own
-            self.record.think_ms[seat].append((reply.elapsed - reply.referee_lag) * 1000)
+            self.record.think_ms[seat].append(own * 1000)
         timed_out = fault is not None and fault.kind is FaultKind.TIMEOUT
         if banked:
-            self.clock.charge(seat, reply.elapsed - reply.referee_lag, timed_out)
-        if reply.wall > limit and not timed_out:
+            self.clock.charge(seat, own, timed_out)
+        if referee_late(reply.wall, limit, timed_out):
             self.record.referee_late.append(
                 LateDecision(
                     seat,
                     request_id,
                     wall_ms=_ms_to_us(reply.wall),
-                    bot_ms=_ms_to_us(reply.elapsed - reply.referee_lag),
+                    bot_ms=_ms_to_us(own),
                 )
             )
         return reply
@@ -345,10 +341,10 @@ class Match:
 
     def _log(self, seat: int, action: str, reply: Reply) -> None:
         cpu_ms = None if reply.cpu is None else _ms_to_us(reply.cpu)
-        own = reply.elapsed - reply.referee_lag
+        own = bot_time(reply.elapsed, reply.referee_lag)
         # Held up while the bot thought: the record says whose time was whose.
         held = _ms_to_us(reply.wall - own) if reply.referee_lag else None
-        event = Answer(seat, action, _ms_to_us(own), cpu_ms, self._limit_ms[seat], held)
+        event = Decision(seat, action, _ms_to_us(own), cpu_ms, self._limit_ms[seat], held)
         self.record.events.append(event)  # `_happened`, inline: every decision comes here
         if self._watch is not None:
             self._watch(event)

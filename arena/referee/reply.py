@@ -15,6 +15,7 @@ from google.protobuf import text_format
 from arena.protocol import wire
 from arena.protocol.faults import Fault, FaultKind
 from arena.protocol.messages import referee as pb
+from arena.referee.deadline import bot_time, is_late
 from arena.text import printable
 from engine import MalformedActionError
 
@@ -114,8 +115,8 @@ def reply_of(
     reply = message.reply
     action = reply.action
     reason = bot_reason(reply.reason) if reply.reason else ""
-    charged = elapsed - lag
-    if charged > limit:
+    charged = bot_time(elapsed, lag)
+    if is_late(charged, limit):
         detail = (
             f"reply after {charged * 1000:.0f} ms, {(charged - limit) * 1000:.0f} ms "
             f"over the {limit * 1000:.0f} ms limit"

@@ -31,8 +31,8 @@ from arena.protocol.faults import FaultKind
 from arena.protocol.messages import referee as pb
 from arena.referee import bounds, cputime
 from arena.referee.auth import token_hash
+from arena.referee.lobby import Lobby, RefusalError
 from arena.referee.loop_lag import LoopLag
-from arena.referee.pool import Lobby, RefusalError
 from arena.referee.session import Session
 
 SERVICE = "perudo.v1.RefereeService"

@@ -27,6 +27,7 @@ from google.protobuf.message import DecodeError
 from arena.protocol.faults import Fault, FaultKind
 from arena.protocol.messages import referee as pb
 from arena.referee import cputime
+from arena.referee.deadline import clock_start, due, reply_clock_start
 from arena.referee.exits import ExitProbe, describe_exit
 from arena.referee.late_replies import LateReplies
 from arena.referee.loop_lag import LoopLag
@@ -229,7 +230,7 @@ class Session:
         started = self._started
         if arrival is None:
             now = self._loop.time()
-            sent = self._sent_at or started
+            sent = clock_start(started, self._sent_at, writing=False)
             detail = f"no reply within {timeout * 1000:.0f} ms"
             return Reply(
                 None,
@@ -241,10 +242,7 @@ class Session:
                 late=self._late.expect(request_id, sent, timeout),
             )
         at = arrival.at if isinstance(arrival, Arrival) else self._arrived
-        # A reply read before the write's completion was: the bot was quicker than the referee.
-        sent = self._sent_at
-        if not sent or sent > at:
-            sent = at
+        sent = reply_clock_start(self._sent_at, at)
         lag = self._lag.between(sent, at)
         if isinstance(arrival, Arrival):
             fault = Fault(arrival.kind, arrival.problem, "", request_id)
@@ -311,8 +309,8 @@ class Session:
         # The bot's clock starts once the request is written (until then the limit is
         # the write's); the referee's own lateness is not the bot's: the limit grows by it.
         stuck = self._asker is not None
-        base = self._started if stuck or not self._sent_at else self._sent_at
-        extended = base + self._limit + self._lag.between(base, now)
+        base = clock_start(self._started, self._sent_at, stuck)
+        extended = due(base, self._limit, self._lag.between(base, now))
         if now < extended:
             self._arm(extended)
             return

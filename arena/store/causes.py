@@ -7,7 +7,7 @@ lost file that it "cannot be written", sends them the wrong way, so every
 failed open, read or write of a results folder or a store is classed here,
 once, and the advice is chosen by class. Two causes pass by themselves (a lock
 another process holds, a server restarting): a run waits those out
-(`arena.tournament.league_writes`); the others need the organiser.
+(`arena.tournament.results.league_writes`); the others need the organiser.
 """
 
 from __future__ import annotations

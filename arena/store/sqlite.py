@@ -2,7 +2,7 @@
 
 SQLite waits `busy_timeout` seconds for a lock another process holds, with the
 caller blocked; a run asks for a short wait and waits out the rest without
-blocking (`arena.tournament.league_writes`).
+blocking (`arena.tournament.results.league_writes`).
 """
 
 from __future__ import annotations

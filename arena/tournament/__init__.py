@@ -1,1 +1,3 @@
-"""Tournaments: the schedule, the runner that plays it, the folder it writes, ratings."""
+"""Tournaments, one package per job: `schedule` (who plays whom), `play` (the games played),
+`results` (what a run leaves), `report` (what it tells); `tournament.py` runs one from bots
+to leaderboard."""

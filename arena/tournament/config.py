@@ -16,15 +16,14 @@ from arena.bots.buildnet import BuildNetwork
 from arena.bots.limits import ResourceLimits
 from arena.bots.sandbox import SandboxMode
 from arena.errors import ArenaError
-from arena.referee.clock import TimeControl
-from arena.referee.match import DEFAULT_TIME_MARGIN
+from arena.referee.deadline import DEFAULT_TIME_MARGIN, TimeControl
 from arena.referee.server import Referee
-from arena.tournament.league_writes import DEFAULT_STORE_PATIENCE_S
-from arena.tournament.schedule import Deals
+from arena.tournament.results.league_writes import DEFAULT_STORE_PATIENCE_S
+from arena.tournament.schedule.round_robin import Deals
 from engine import Ruleset
 
 if TYPE_CHECKING:  # the run's own module plays it; this one only names its summary
-    from arena.tournament.runner import Summary
+    from arena.tournament.report.summary import Summary
 
 
 class TournamentError(ArenaError):

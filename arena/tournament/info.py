@@ -2,23 +2,28 @@
 
 One typed record, read and written only through `from_json` and `to_json`, so the
 runner, a resume, `arena verify`, the league's rebuild and the command line all
-read one shape. It changes as the run goes (entrants once the bots have connected,
-the status and the seed at the end), so it is mutable; every field that a folder
-written before the field existed lacks has a default that reads as that older run did.
+read one shape. A record is a value that never changes: what a run does to it (the
+entrants once the bots have connected, a game dropped, the status and the seed at
+the end) is one of the methods here, each of which returns the record as the run
+now stands, so that every change a run can make to its record is listed in this
+module and no caller sets a field. Every field that a folder written before the
+field existed lacks has a default that reads as that older run did.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import enum
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import engine
 from arena.records import Json, RecordError
+from arena.referee.deadline import TimeControl
 from arena.store import identity_of
 from arena.tournament.config import AbPlan, TournamentError
-from arena.tournament.schedule import Deals
+from arena.tournament.schedule.round_robin import Deals
 
 
 class RunStatus(enum.StrEnum):
@@ -82,7 +87,7 @@ class ConfidenceOutcome:
         return cls(float(data["level"]), str(data["outcome"]), data["games"], data["budget"], pairs)
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class TournamentInfo:
     id: str
     created: float
@@ -115,12 +120,12 @@ class TournamentInfo:
     """The bot seated at every table (`--gauntlet`), if any."""
     ab: AbPlan | None = None
     """The A/B test this run is (`arena ab`), if it is one: its schedule is then pairs."""
-    extra_bots: list[str] = field(default_factory=list)
+    extra_bots: tuple[str, ...] = ()
     """Bot entries from outside `bots_dir` that play too (an A/B test's NEW and OLD)."""
     until_confident: float | None = None
     """The level at which `--until-confident` stops the run, if it was asked for."""
     until_confident_outcome: ConfidenceOutcome | None = None
-    unplayed: list[str] = field(default_factory=list)
+    unplayed: tuple[str, ...] = ()
     """Games planned but not needed: `--until-confident` knew the ranking without them."""
     concluded: str | None = None
     """Why the run ended before its schedule did (an A/B test's verdict), if it did."""
@@ -129,13 +134,13 @@ class TournamentInfo:
     finished: float | None = None
     entrants: tuple[str, ...] | None = None
     """None until the bots have connected and play can begin."""
-    bots: dict[str, Entrant] = field(default_factory=dict)
-    skipped: list[Skipped] = field(default_factory=list)
-    isolation: list[str] = field(default_factory=list)
+    bots: Mapping[str, Entrant] = field(default_factory=dict)
+    skipped: tuple[Skipped, ...] = ()
+    isolation: tuple[str, ...] = ()
     """How far the local bots were kept apart, in the lines the run began with."""
-    dropped: list[str] = field(default_factory=list)
+    dropped: tuple[str, ...] = ()
     """Games given up on because a remote bot did not come back."""
-    restarts: dict[str, int] = field(default_factory=dict)
+    restarts: Mapping[str, int] = field(default_factory=dict)
     """Bots restarted after a crash (`--recover`), and how often."""
 
     @property
@@ -148,6 +153,10 @@ class TournamentInfo:
         """Whether play began: the entrants are known and the schedule fixed."""
         return self.entrants is not None
 
+    def time_control(self) -> TimeControl:
+        """The time control the run was given (one from before the bank has none)."""
+        return TimeControl(self.move_time, self.time_bank, self.increment, self.timeouts)
+
     def players(self) -> tuple[str, ...]:
         """The entrants, for a run whose play began."""
         if self.entrants is None:
@@ -159,6 +168,58 @@ class TournamentInfo:
         if self.table_size is None:
             raise TournamentError(f"tournament {self.id} never began play: it has no table size")
         return self.table_size
+
+    # What a run does to its record: each returns the record as the run now stands.
+
+    def with_isolation(self, lines: Sequence[str]) -> TournamentInfo:
+        """The run's local bots are kept apart as `lines` say (said when it begins)."""
+        return dataclasses.replace(self, isolation=tuple(lines))
+
+    def with_entrants(
+        self,
+        entrants: Sequence[str],
+        table_size: int,
+        bots: Mapping[str, Entrant],
+        skipped: Sequence[Skipped],
+    ) -> TournamentInfo:
+        """Play begins: the entrants and the table size are fixed, each one's files known,
+        and the bots that will not play kept with why."""
+        return dataclasses.replace(
+            self,
+            entrants=tuple(entrants),
+            table_size=table_size,
+            bots=dict(bots),
+            skipped=tuple(skipped),
+        )
+
+    def with_dropped(self, games: Iterable[str]) -> TournamentInfo:
+        """The games given up on (a remote bot that did not come back, or a run concluded
+        before them), after those given up on before."""
+        return dataclasses.replace(self, dropped=(*self.dropped, *games))
+
+    def with_conclusion(self, why: str) -> TournamentInfo:
+        """The run ends before its schedule does, for `why` (an A/B test's verdict)."""
+        return dataclasses.replace(self, concluded=why)
+
+    def with_restarts(self, restarts: Mapping[str, int]) -> TournamentInfo:
+        """The bots restarted after a crash (`--recover`), and how often, all runs counted."""
+        return dataclasses.replace(self, restarts=dict(restarts))
+
+    def with_confidence_outcome(self, outcome: ConfidenceOutcome) -> TournamentInfo:
+        """How an `--until-confident` run ended."""
+        return dataclasses.replace(self, until_confident_outcome=outcome)
+
+    def as_finished(self, seed: str, at: float, unplayed: Sequence[str] | None) -> TournamentInfo:
+        """The run is over, every game on record: its seed revealed, and (with
+        `--until-confident`) the planned games it did not need."""
+        finished = dataclasses.replace(self, status=RunStatus.FINISHED, seed=seed, finished=at)
+        if unplayed is None:
+            return finished
+        return dataclasses.replace(finished, unplayed=tuple(unplayed))
+
+    def as_interrupted(self) -> TournamentInfo:
+        """The run stopped before its end: a resume takes it up, so its seed stays secret."""
+        return dataclasses.replace(self, status=RunStatus.INTERRUPTED, seed=None)
 
     def to_json(self) -> Json:
         data: Json = {
@@ -189,14 +250,14 @@ class TournamentInfo:
         if self.ab is not None:
             data["ab"] = dataclasses.asdict(self.ab)
         if self.extra_bots:
-            data["extra_bots"] = self.extra_bots
+            data["extra_bots"] = list(self.extra_bots)
         if self.concluded is not None:
             data["concluded"] = self.concluded
         data["until_confident"] = self.until_confident
         if self.until_confident_outcome is not None:
             data["until_confident_outcome"] = self.until_confident_outcome.to_json()
         if self.unplayed:
-            data["unplayed"] = self.unplayed
+            data["unplayed"] = list(self.unplayed)
         if self.finished is not None:
             data["finished"] = self.finished
         if self.entrants is not None:
@@ -204,10 +265,10 @@ class TournamentInfo:
             data["bots"] = {name: entrant.to_json() for name, entrant in self.bots.items()}
             data["skipped"] = [s.to_json() for s in self.skipped]
         if self.isolation:
-            data["isolation"] = self.isolation
-        data["dropped"] = self.dropped
+            data["isolation"] = list(self.isolation)
+        data["dropped"] = list(self.dropped)
         if self.restarts:
-            data["restarts"] = self.restarts
+            data["restarts"] = dict(self.restarts)
         return data
 
     @classmethod
@@ -236,7 +297,7 @@ class TournamentInfo:
                 timeouts=bool(data.get("timeouts", True)),
                 gauntlet=data.get("gauntlet"),
                 ab=AbPlan(**data["ab"]) if data.get("ab") is not None else None,
-                extra_bots=[str(p) for p in data.get("extra_bots", [])],
+                extra_bots=tuple(str(p) for p in data.get("extra_bots", [])),
                 concluded=data.get("concluded"),
                 until_confident=data.get("until_confident"),
                 until_confident_outcome=(
@@ -244,14 +305,14 @@ class TournamentInfo:
                     if data.get("until_confident_outcome") is not None
                     else None
                 ),
-                unplayed=[str(g) for g in data.get("unplayed", [])],
+                unplayed=tuple(str(g) for g in data.get("unplayed", [])),
                 seed=data.get("seed"),
                 finished=data.get("finished"),
                 entrants=tuple(entrants) if entrants is not None else None,
                 bots={n: Entrant.from_json(b) for n, b in data.get("bots", {}).items()},
-                skipped=[Skipped(s["name"], s["reason"]) for s in data.get("skipped", [])],
-                isolation=list(data.get("isolation", [])),
-                dropped=list(data.get("dropped", [])),
+                skipped=tuple(Skipped(s["name"], s["reason"]) for s in data.get("skipped", [])),
+                isolation=tuple(data.get("isolation", [])),
+                dropped=tuple(data.get("dropped", [])),
                 restarts={str(n): int(k) for n, k in data.get("restarts", {}).items()},
             )
         except (KeyError, TypeError, ValueError, AttributeError, engine.PerudoError) as error:

@@ -28,9 +28,9 @@ from arena.bots.limits import Confinement, DescriptorError, raise_open_files_lim
 from arena.bots.manifest import BotSpec, ManifestError, discover
 from arena.bots.sandbox import Sandbox, SandboxError, decide
 from arena.referee.auth import TokenBook
-from arena.referee.clock import TimeControlError
+from arena.referee.deadline import TimeControlError
 from arena.referee.heap import frozen_heap
-from arena.referee.pool import Lobby
+from arena.referee.lobby import Lobby
 from arena.referee.server import Referee
 from arena.store import LeagueStore, StoreError, open_store, recorded
 from arena.store.causes import folder_failure
@@ -42,16 +42,19 @@ from arena.tournament.config import (
     too_few,
     valid_tournament_name,
 )
-from arena.tournament.entrants import enter
-from arena.tournament.folder import ResultsError, TournamentFolder
-from arena.tournament.in_league import check_resume, refuse_taken_name
 from arena.tournament.info import RunStatus, TournamentInfo
-from arena.tournament.league_writes import BUSY_WAIT_S, patiently
-from arena.tournament.lineup import Lineup, own_referee
-from arena.tournament.lock import FolderBusyError, FolderLock
-from arena.tournament.observer import Observer, Observers, Progress
-from arena.tournament.recovery import Recovery
-from arena.tournament.resuming import (
+from arena.tournament.play.entrants import enter
+from arena.tournament.play.lineup import Lineup, own_referee
+from arena.tournament.play.observer import Observer, Observers, Progress
+from arena.tournament.play.recovery import Recovery
+from arena.tournament.play.runner import GameRunner, Waiting
+from arena.tournament.play.tables import Hosts, TableWatcher
+from arena.tournament.report.summary import Summary
+from arena.tournament.results.folder import ResultsError, TournamentFolder
+from arena.tournament.results.in_league import check_resume, refuse_taken_name
+from arena.tournament.results.league_writes import BUSY_WAIT_S, patiently
+from arena.tournament.results.lock import FolderBusyError, FolderLock
+from arena.tournament.results.resuming import (
     all_played,
     journal_missing,
     league_of,
@@ -59,8 +62,6 @@ from arena.tournament.resuming import (
     read_info,
     resume_command,
 )
-from arena.tournament.runner import Scheduler, Summary, Waiting
-from arena.tournament.tables import Hosts, TableWatcher
 
 __all__ = [
     "Observer",
@@ -98,12 +99,12 @@ class Tournament:
         self._workers: list[asyncio.Task[None]] = []
         self._lineup = Lineup(config, observer)
         self._lobby: Lobby | None = None
-        self._scheduler: Scheduler | None = None
+        self._runner: GameRunner | None = None
         self._concluded: str | None = None
 
     def waiting(self) -> list[Waiting]:
         """The disconnected bots its games wait for, with their grace left (none before play)."""
-        return [] if self._scheduler is None else self._scheduler.waiting()
+        return [] if self._runner is None else self._runner.waiting()
 
     @property
     def process_ids(self) -> dict[str, int]:
@@ -117,8 +118,8 @@ class Tournament:
         limit: such a write is cut short, a stall, so the game can finish now.
         """
         self._stopping.set()
-        if self._scheduler is not None:  # nor does it wait out a league store that is away
-            self._scheduler.league.abandon()
+        if self._runner is not None:  # nor does it wait out a league store that is away
+            self._runner.league.abandon()
         if self._lobby is not None:
             for session in self._lobby.all_sessions():
                 session.cut_stalled_write(STOP_WRITE_GRACE)
@@ -127,16 +128,16 @@ class Tournament:
         """End the run now that its caller has what it came for (an A/B test's verdict): the
         games in flight finish and count, the rest are dropped, and the run is finished."""
         self._concluded = why
-        if self._scheduler is not None:
-            self._scheduler.conclude(why)
+        if self._runner is not None:
+            self._runner.conclude(why)
 
     def abort(self) -> None:
         """Stop now, abandoning the games in flight (the second Ctrl-C)."""
         self._stopping.set()
         for task in self._workers:
             task.cancel()
-        if self._scheduler is not None:
-            self._scheduler.league.abandon()
+        if self._runner is not None:
+            self._runner.league.abandon()
 
     async def run(self, resume: Path | None = None, venue: Venue | None = None) -> Summary:
         """Play the tournament on a referee of its own, or on `venue` with its remote bots."""
@@ -243,7 +244,7 @@ class Tournament:
             lineup = self._lineup
             ca_file = venue.local_ca if venue is not None and referee.unix_tls else None
             confinement = Confinement(sandbox, cgroups, referee.unix_socket, referee.tls, ca_file)
-            lineup.confine(confinement, info)
+            info = lineup.confine(confinement, info)
             lobby = self._lobby = referee.lobby
             if info.bots_dir is not None:
                 bots = await lineup.prepare(
@@ -256,8 +257,7 @@ class Tournament:
                 entrants = sorted(connected)
                 if len(entrants) < 2:
                     raise TournamentError(lineup.too_few(entrants))
-                enter(info, entrants, bots)
-                info.skipped = lineup.skipped
+                info = enter(info, entrants, bots, lineup.skipped)
                 folder.write_info(info)
             await self._patiently(
                 lambda: store.add_tournament(info.id, info.to_json(), started=info.created)
@@ -294,7 +294,7 @@ class Tournament:
                     raise TournamentError(too_few(ready))
                 assert info.bots_dir is not None  # a cluster's run has its bots folder
                 found, _ = discover(Path(info.bots_dir))
-                enter(info, ready, [bot for bot in found if bot.name in ready])
+                info = enter(info, ready, [bot for bot in found if bot.name in ready], info.skipped)
                 folder.write_info(info)
             await self._patiently(
                 lambda: store.add_tournament(info.id, info.to_json(), started=info.created)
@@ -350,7 +350,7 @@ class Tournament:
             timeouts=cfg.timeouts,
             gauntlet=cfg.gauntlet,
             ab=cfg.ab,
-            extra_bots=[str(p.resolve()) for p in cfg.extra_bots],
+            extra_bots=tuple(str(p.resolve()) for p in cfg.extra_bots),
             until_confident=cfg.until_confident,
         )
         root = cfg.out / tid
@@ -381,7 +381,7 @@ class Tournament:
         store: LeagueStore,
         venue: Venue | None,
     ) -> Summary:
-        scheduler = self._scheduler = Scheduler(
+        runner = self._runner = GameRunner(
             folder,
             info,
             lobby,
@@ -394,21 +394,21 @@ class Tournament:
             where=self.hosts,
             store_patience=self.config.store_patience,
         )
-        clock = scheduler.clock
+        clock = runner.clock
         if clock.bank or clock.increment or not clock.enforced:  # beyond the plain move time
             self.observer.note(f"time control: {clock.describe()}")
-        if self._concluded is not None:  # concluded while the scheduler was being made
-            scheduler.conclude(self._concluded)
+        if self._concluded is not None:  # concluded while the runner was being made
+            runner.conclude(self._concluded)
         workers = info.jobs if self.hosts is None else self.hosts.slots()
-        self._workers = [asyncio.ensure_future(scheduler.worker()) for _ in range(workers)]
+        self._workers = [asyncio.ensure_future(runner.worker()) for _ in range(workers)]
         with frozen_heap(), contextlib.suppress(asyncio.CancelledError):
             await asyncio.gather(*self._workers)
-        summary = await scheduler.finish()
-        if scheduler.error:
+        summary = await runner.finish()
+        if runner.error:
             journal = folder.games_path
             on_disk = f" with every finished game in {journal}" if journal.is_file() else ""
             raise StoppedError(
-                f"{scheduler.error}. Stopped{on_disk}; {scheduler.then}, continue with: "
+                f"{runner.error}. Stopped{on_disk}; {runner.then}, continue with: "
                 f"{resume_command(folder.root, venue, self.hosts)}",
                 summary,
             )
@@ -417,5 +417,5 @@ class Tournament:
     def _recovery(self, lobby: Lobby, info: TournamentInfo) -> Recovery | None:
         if not self.config.recover:
             return None
-        # Counted in the info, written with the rest: a resume counts on.
+        # Counted on from the info's; the runner writes them with the rest, so a resume counts on.
         return Recovery(self._lineup, lobby, self.config.recover, self.observer.note, info.restarts)

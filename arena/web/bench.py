@@ -40,8 +40,8 @@ from pathlib import Path
 from arena.bots.sandbox import SandboxMode
 from arena.records import GameLine, Json
 from arena.tournament.config import TournamentConfig
-from arena.tournament.ratings import Standing
-from arena.tournament.runner import Observers, Progress
+from arena.tournament.play.observer import Observers, Progress
+from arena.tournament.report.ratings import Standing
 from arena.tournament.tournament import Tournament
 from arena.web.server import WebServer
 from arena.web.spectator import Spectator

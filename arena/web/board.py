@@ -14,7 +14,7 @@ from __future__ import annotations
 from itertools import pairwise
 
 from arena.records import Json
-from arena.tournament.standings import Board
+from arena.tournament.report.standings import Board
 
 
 def board_json(board: Board) -> Json:

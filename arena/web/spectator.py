@@ -28,12 +28,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena.records import Answer, Deal, FaultEvent, GameLine, Json, Replay, ReplayEvent, RoundEnd
+from arena.records import Deal, Decision, FaultEvent, GameLine, Json, Replay, ReplayEvent, RoundEnd
 from arena.referee.match import GameSpec
 from arena.text import printable
-from arena.tournament.ratings import Standing
-from arena.tournament.runner import Progress, Summary
-from arena.tournament.tables import Watch
+from arena.tournament.play.observer import Progress
+from arena.tournament.play.tables import Watch
+from arena.tournament.report.ratings import Standing
+from arena.tournament.report.summary import Summary
 from arena.web.board import board_json
 from arena.web.stream import FrameLog, Subscriber
 
@@ -49,7 +50,7 @@ CHART_POINTS = 400
 
 def public_event(event: ReplayEvent, players: tuple[str, ...]) -> Json:
     """An event as a spectator sees it while the round is on: no deal carries a face."""
-    if isinstance(event, Answer):  # the most of them, by far
+    if isinstance(event, Decision):  # the most of them, by far
         data: Json = {"kind": "act", "seat": event.seat, "action": event.action, "ms": event.ms}
         if event.cpu_ms is not None:
             data["cpu_ms"] = event.cpu_ms

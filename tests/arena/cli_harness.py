@@ -18,7 +18,7 @@ import pytest
 
 from arena.cli.main import main
 from arena.league.server import admin_token_path
-from arena.tournament.schedule import build
+from arena.tournament.schedule.round_robin import build
 
 SAMPLE_BOTS = Path(__file__).parents[2] / "sample_bots"
 SEED = "c0ffee" * 11 + "00"

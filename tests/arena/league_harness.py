@@ -25,7 +25,7 @@ from arena.protocol.messages import admin_grpc as apb_grpc
 from arena.referee.auth import new_token, token_hash
 from arena.referee.server import Tls
 from arena.tournament.config import TournamentConfig
-from arena.tournament.schedule import build
+from arena.tournament.schedule.round_robin import build
 
 HERE = Path(__file__).parent
 STEADY = HERE / "league_bots" / "steady.py"

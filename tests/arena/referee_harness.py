@@ -26,11 +26,11 @@ import grpc
 
 import engine
 from arena.protocol.messages import referee as pb
-from arena.records import Answer, Deal, FaultEvent, RoundEnd
+from arena.records import Deal, Decision, FaultEvent, RoundEnd
 from arena.referee.auth import TokenBook
-from arena.referee.clock import TimeControl
+from arena.referee.deadline import TimeControl
+from arena.referee.lobby import Lobby
 from arena.referee.match import GameRecord, GameSpec, Match
-from arena.referee.pool import Lobby
 from arena.referee.server import Referee, ServerLimits
 from arena.referee.session import Session
 from engine import Ruleset
@@ -306,7 +306,7 @@ def replay(record: GameRecord, seed: bytes = SEED) -> engine.GameState:
             )
             assert event.hands == engine.roll_hands(state, dice)
             state = engine.deal(state, event.hands)
-        elif isinstance(event, Answer):
+        elif isinstance(event, Decision):
             if not event.declined:
                 state = engine.apply(state, event.seat, engine.parse_action(event.action))
         elif isinstance(event, FaultEvent):

@@ -151,7 +151,7 @@ def test_the_walk_sees_a_wrong_raise(tmp_path: Path) -> None:
     ("module", "name", "also"),
     [
         ("arena.bots.capacity", "JobsError", ValueError),
-        ("arena.tournament.schedule", "ScheduleError", ValueError),
+        ("arena.tournament.schedule.round_robin", "ScheduleError", ValueError),
         ("arena.referee.server", "ListenError", OSError),
         ("arena.cli.replay", "ReplayNotFoundError", FileNotFoundError),
         ("arena.kit.errors", "SessionLostError", ConnectionError),
@@ -164,7 +164,7 @@ def test_errors_keep_the_built_in_base_their_callers_catch(
 
 
 def test_a_schedule_that_cannot_be_is_a_schedule_error() -> None:
-    from arena.tournament.schedule import ScheduleError, build
+    from arena.tournament.schedule.round_robin import ScheduleError, build
 
     with pytest.raises(ScheduleError, match="unique") as caught:
         build(["a", "a", "b"], 2, 4, b"\0" * 32)

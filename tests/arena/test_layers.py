@@ -233,7 +233,7 @@ def test_an_import_of_the_generated_code_elsewhere_is_caught(tmp_path: Path) -> 
         ("arena/protocol/rogue.py", "from arena.referee import session"),
         ("arena/bots/rogue.py", "from arena.referee.session import Session"),
         ("arena/kit/rogue.py", "from ..referee import match"),
-        ("arena/referee/rogue.py", "import arena.tournament.runner"),
+        ("arena/referee/rogue.py", "import arena.tournament.play.runner"),
         ("arena/league/rogue.py", "from arena.cli import main"),
         ("arena/cluster/rogue.py", "from arena.league import store"),
         ("arena/tournament/rogue.py", "from arena.cluster import hosts"),

@@ -15,7 +15,7 @@ from typing import Any
 import engine
 from arena.records import GameLine
 from arena.tournament.info import TournamentInfo
-from arena.tournament.ratings import Standing
+from arena.tournament.report.ratings import Standing
 from arena.tournament.tournament import Progress
 
 BOTS = Path(__file__).parent / "tournament_bots"
@@ -115,9 +115,10 @@ def children_of(pid: int) -> list[int]:
 
 def minimal_info(tid: str, entrants: tuple[str, ...] | None = None) -> TournamentInfo:
     """A tournament.json with only what a folder needs: for tests of the folder itself."""
-    info = TournamentInfo(tid, 0.0, "league.sqlite", engine.Ruleset(), 6, 1, 0.5, "00" * 32)
-    info.entrants = entrants
-    return info
+    ruleset = engine.Ruleset()
+    return TournamentInfo(
+        tid, 0.0, "league.sqlite", ruleset, 6, 1, 0.5, "00" * 32, entrants=entrants
+    )
 
 
 def arena_process(*args: str, log: Path) -> subprocess.Popen[bytes]:

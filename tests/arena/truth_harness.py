@@ -16,7 +16,7 @@ from tournament_harness import Recorder, copy_bots
 from arena.cli.main import main
 from arena.store import open_store, recorded
 from arena.tournament.config import TournamentConfig
-from arena.tournament.folder import TournamentFolder
+from arena.tournament.results.folder import TournamentFolder
 from arena.tournament.tournament import Summary, Tournament
 
 KINDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.slow)]

@@ -223,7 +223,7 @@ def _choose(state: GameState, rng: random.Random) -> Action:
     for bid in bids:
         if bid.face not in smallest or bid.count < smallest[bid.face].count:
             smallest[bid.face] = bid
-    return rng.choice(sorted(smallest.values()))
+    return rng.choice(sorted(smallest.values(), key=lambda bid: (bid.count, bid.face)))
 
 
 def _next_event(

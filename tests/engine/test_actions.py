@@ -86,3 +86,13 @@ actions = st.one_of(
 @property_settings(100)
 def test_text_form_round_trips(action: Action) -> None:
     assert parse_action(str(action)) == action
+
+
+def test_bids_have_no_order_of_their_own() -> None:
+    # In an ordinary round two pacos raise three sixes, and three sixes do not raise two
+    # pacos (that takes five): an order of the values, by count, would say the opposite.
+    with pytest.raises(TypeError):
+        _ = Bid(2, 1) < Bid(3, 6)  # type: ignore[operator]
+    with pytest.raises(TypeError):
+        sorted([Bid(3, 6), Bid(2, 1)])  # type: ignore[type-var]
+    assert Bid(2, 1) == Bid(2, 1) and len({Bid(2, 1), Bid(2, 1), Bid(3, 6)}) == 2

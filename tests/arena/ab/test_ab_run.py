@@ -24,7 +24,7 @@ import pytest
 from tournament_harness import arena_process, finish
 
 from arena.records import Deal
-from arena.tournament.folder import read_replay
+from arena.tournament.results.folder import read_replay
 
 pytestmark = pytest.mark.slow
 

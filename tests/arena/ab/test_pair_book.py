@@ -15,10 +15,10 @@ from arena.ab.run import Watcher
 from arena.ab.sprt import Hypotheses, Outcome, Sprt, Verdict
 from arena.records import GameLine
 from arena.tournament.config import AbPlan
-from arena.tournament.folder import TournamentFolder
-from arena.tournament.pairs import build_pairs
-from arena.tournament.runner import Progress
-from arena.tournament.schedule import ScheduledGame
+from arena.tournament.play.observer import Progress
+from arena.tournament.results.folder import TournamentFolder
+from arena.tournament.schedule.pairs import build_pairs
+from arena.tournament.schedule.round_robin import ScheduledGame
 
 SEED = bytes(range(32))
 NEW, OLD, FIELD = "new", "old", ("f1", "f2")

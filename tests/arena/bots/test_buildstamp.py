@@ -17,8 +17,8 @@ from arena.bots.build import run_build
 from arena.bots.manifest import BotSpec, load_entry
 from arena.checkbot.check import Check, check_bot
 from arena.tournament.config import TournamentConfig
-from arena.tournament.folder import TournamentFolder
-from arena.tournament.lineup import Lineup
+from arena.tournament.play.lineup import Lineup
+from arena.tournament.results.folder import TournamentFolder
 
 BUILD = "#!/bin/sh\nset -e\nmkdir -p bin\necho built >> bin/builds\ncp source.txt bin/made\n"
 

@@ -38,8 +38,8 @@ from arena.bots.manifest import BotSpec, ManifestError, load_entry
 from arena.bots.sandbox import SandboxMode, decide
 from arena.referee.auth import TokenBook
 from arena.tournament.config import TournamentConfig
-from arena.tournament.folder import TournamentFolder
-from arena.tournament.lineup import Lineup
+from arena.tournament.play.lineup import Lineup
+from arena.tournament.results.folder import TournamentFolder
 
 ARENA_TESTS = Path(__file__).resolve().parents[1]
 BUILDS = ARENA_TESTS / "sandbox_bots" / "builds"

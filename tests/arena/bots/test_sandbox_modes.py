@@ -18,7 +18,7 @@ from arena.bots.sandbox import SandboxError, SandboxMode, decide
 from arena.cli.main import main
 from arena.records import GameLine
 from arena.tournament.config import TournamentConfig
-from arena.tournament.ratings import Standing
+from arena.tournament.report.ratings import Standing
 from arena.tournament.tournament import Progress, Tournament
 
 ARENA_TESTS = Path(__file__).resolve().parents[1]

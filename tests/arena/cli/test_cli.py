@@ -17,7 +17,7 @@ from arena.cli.main import main
 from arena.cli.replay import tell
 from arena.records import GameLine, Replay
 from arena.store import SqliteStore
-from arena.tournament.ratings import rate_all, result_of
+from arena.tournament.report.ratings import rate_all, result_of
 from engine import preset
 
 BOTS = Path(__file__).parents[1] / "tournament_bots"

@@ -27,9 +27,9 @@ from arena.cli.live import LiveView, leaderboard_table, standings_table
 from arena.cli.main import main
 from arena.records import GameLine
 from arena.tournament.config import TournamentConfig, TournamentError
-from arena.tournament.ratings import Standing
-from arena.tournament.runner import Progress
-from arena.tournament.schedule import build, explain, planned_games, unit_size
+from arena.tournament.play.observer import Progress
+from arena.tournament.report.ratings import Standing
+from arena.tournament.schedule.round_robin import build, explain, planned_games, unit_size
 from arena.tournament.tournament import Tournament
 
 BOTS = Path(__file__).parents[1] / "tournament_bots"

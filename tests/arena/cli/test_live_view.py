@@ -13,7 +13,7 @@ from rich.console import Console
 from arena.cli.live import LiveView, leaderboard_table, report_lines
 from arena.protocol.faults import Fault, FaultKind, FaultRecord
 from arena.records import GameLine
-from arena.tournament.ratings import rate_all, result_of
+from arena.tournament.report.ratings import rate_all, result_of
 from arena.tournament.tournament import Progress
 
 SAMPLES = Path(__file__).resolve().parents[3] / "sample_bots"

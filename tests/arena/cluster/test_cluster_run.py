@@ -29,7 +29,7 @@ from ray_harness import RayCluster, command_line, process_tree, ray_env, still_r
 from tournament_harness import ARENA, copy_bots, finish, lines_of
 
 from arena.store import SqliteStore
-from arena.tournament.folder import TournamentFolder
+from arena.tournament.results.folder import TournamentFolder
 
 pytestmark = pytest.mark.slow
 

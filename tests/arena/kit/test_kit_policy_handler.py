@@ -13,6 +13,10 @@ import asyncio
 import dataclasses
 import random
 
+import pytest
+
+import arena.kit.client as kit_client
+import arena.kit.clock as kit_clock
 import engine
 from arena.kit.client import PolicyHandler
 from arena.kit.clock import TimedObservation
@@ -99,3 +103,24 @@ def test_interleaved_games_each_see_their_own_ruleset_and_rounds() -> None:
     asyncio.run(run())
     assert {obs.ruleset.palifico for obs in seen} == {True, False}
     assert any(obs.history for obs in seen)
+
+
+def test_a_policys_clock_counts_from_when_its_request_was_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The time a policy spends is spent: `remaining()` counts down from the request's
+    reading, on the clock the handler stamped it with."""
+    now = [50.0]
+    monkeypatch.setattr(kit_client.time, "monotonic", lambda: now[0])
+    monkeypatch.setattr(kit_clock.time, "monotonic", lambda: now[0])
+    left: list[float] = []
+
+    def policy(obs: TimedObservation) -> wire.Answer:
+        left.append(obs.clock.remaining())
+        now[0] += 0.3  # the policy thinks
+        left.append(obs.clock.remaining())
+        return engine.Bid(1, 2)
+
+    request, _ = _Game("a", Ruleset(), 1).request()
+    asyncio.run(PolicyHandler(policy).request(request))
+    assert left == [pytest.approx(0.7), pytest.approx(0.4)]  # 700 ms, less what it thought

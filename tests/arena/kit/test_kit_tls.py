@@ -15,7 +15,7 @@ from referee_harness import BOTS, until
 from tls_certificates import self_signed
 
 from arena.referee.auth import TokenBook
-from arena.referee.pool import Lobby
+from arena.referee.lobby import Lobby
 from arena.referee.server import Referee, Tls
 
 

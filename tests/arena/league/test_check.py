@@ -13,8 +13,8 @@ from truth_harness import arena, content, copy_night, enter, league_at, write_in
 
 from arena.records import GameLine
 from arena.store import open_store
-from arena.tournament.folder import TournamentFolder
-from arena.tournament.lock import FolderLock
+from arena.tournament.results.folder import TournamentFolder
+from arena.tournament.results.lock import FolderLock
 
 
 def _lines(folder: Path) -> list[GameLine]:

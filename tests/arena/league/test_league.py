@@ -37,7 +37,7 @@ from arena.protocol.messages import admin as apb
 from arena.referee.auth import new_token, token_hash
 from arena.referee.server import Tls
 from arena.store import SqliteStore
-from arena.tournament.schedule import build
+from arena.tournament.schedule.round_robin import build
 
 # 1. Remote bots play a tournament started through the admin service.
 

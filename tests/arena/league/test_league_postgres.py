@@ -21,7 +21,7 @@ from tournament_harness import ARENA, Recorder, copy_bots, lines_of
 from arena.league.server import admin_token_path
 from arena.store import LeagueStore, open_store, recorded
 from arena.tournament.config import TournamentConfig, TournamentError
-from arena.tournament.folder import TournamentFolder
+from arena.tournament.results.folder import TournamentFolder
 from arena.tournament.tournament import Tournament
 
 LIMIT_S = 120

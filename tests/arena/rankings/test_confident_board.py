@@ -15,7 +15,7 @@ from arena.cli.live import leaderboard_table
 from arena.cli.main import main
 from arena.records import GameLine
 from arena.store import SqliteStore
-from arena.tournament.standings import board
+from arena.tournament.report.standings import board
 
 
 def _league(

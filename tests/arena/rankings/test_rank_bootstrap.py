@@ -10,7 +10,7 @@ from pl_sample import draw
 from arena.rankings import confidence, finishes, group_keys
 from arena.rankings.bootstrap import draws
 from arena.records import GameLine
-from arena.tournament.schedule import Deals, build
+from arena.tournament.schedule.round_robin import Deals, build
 
 GRADED = {"a": 1.5, "b": 0.5, "c": -0.5, "d": -1.5}
 SAME = {"p": 0.0, "q": 0.0, "r": 0.0}

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 import engine
 from arena.protocol.faults import Fault, FaultKind, FaultRecord
 from arena.records import (
-    Answer,
     Deal,
+    Decision,
     FaultEvent,
     GameLine,
     LateDecision,
@@ -60,7 +60,7 @@ events = st.one_of(
         st.lists(st.lists(st.integers(1, 6), max_size=5).map(tuple), max_size=6).map(tuple),
     ),
     st.builds(
-        Answer, small, st.sampled_from(["bid 3 5", "dudo", "calza", "pass"]), ms, st.none() | ms
+        Decision, small, st.sampled_from(["bid 3 5", "dudo", "calza", "pass"]), ms, st.none() | ms
     ),
     st.builds(
         FaultEvent,
@@ -102,7 +102,7 @@ def test_a_game_line_reads_back_what_it_writes(line: GameLine) -> None:
 
 @given(events)
 def test_a_replay_event_reads_back_what_it_writes(event: object) -> None:
-    assert isinstance(event, (Deal, Answer, FaultEvent, RoundEnd))
+    assert isinstance(event, (Deal, Decision, FaultEvent, RoundEnd))
     assert event_from_json(_through_text(event.to_json())) == event
 
 

@@ -12,7 +12,7 @@ from arena.checkbot.positions import HouseSeat
 from arena.protocol.faults import FaultKind
 from arena.protocol.messages import referee as pb
 from arena.records import FaultEvent
-from arena.referee.clock import TimeControl
+from arena.referee.deadline import TimeControl
 from arena.referee.exits import describe_exit
 from arena.referee.match import GameSpec, Match, Seat
 from arena.referee.reply import REASON_CHARS, Reply, bot_reason, next_request_id

@@ -11,7 +11,7 @@ import pytest
 from referee_harness import Arena, replay, run, until
 
 from arena.protocol.faults import FaultKind
-from arena.records import Answer, Deal, FaultEvent, ReplayEvent
+from arena.records import Deal, Decision, FaultEvent, ReplayEvent
 from arena.referee.match import GameRecord
 from engine import FaultPenalty, Opener, Ruleset
 
@@ -98,8 +98,8 @@ def test_a_faulting_bot_is_eliminated_and_the_others_finish(live: Arena, case: s
             assert sorted(record.order) == [0, 1, 2]
             assert record.order[-1] == 0
             after = events_after_fault(record)
-            assert {e.seat for e in after if isinstance(e, Answer)} == {1, 2}
-            assert not any(isinstance(e, (Answer, FaultEvent)) and e.seat == 0 for e in after)
+            assert {e.seat for e in after if isinstance(e, Decision)} == {1, 2}
+            assert not any(isinstance(e, (Decision, FaultEvent)) and e.seat == 0 for e in after)
             assert replay(record).order == record.order
 
             if kind is FaultKind.CRASH:
@@ -133,7 +133,7 @@ def test_lose_die_penalty_costs_one_die_and_the_game_goes_on(live: Arena) -> Non
             assert next_deal.round == 2
             assert next_deal.opener == 0
             assert [len(h) for h in next_deal.hands] == [4, 5, 5]
-            assert any(isinstance(e, Answer) and e.seat == 0 for e in after)
+            assert any(isinstance(e, Decision) and e.seat == 0 for e in after)
             assert sorted(record.order) == [0, 1, 2]
             assert replay(record).order == record.order
 
@@ -158,7 +158,7 @@ def test_a_late_bot_keeps_playing_under_lose_die(live: Arena) -> None:
             deal, answer = after[:2]
             assert isinstance(deal, Deal) and deal.opener == 0 and len(deal.hands[0]) == 4
             # The next decision is the offender's own, and it counts: a legal opening bid.
-            assert isinstance(answer, Answer)
+            assert isinstance(answer, Decision)
             assert answer.seat == 0 and answer.action.startswith("bid")
             assert replay(record).order == record.order
 
@@ -185,7 +185,7 @@ def test_a_bot_answering_at_half_its_time_is_never_faulted(live: Arena) -> None:
             seen = [
                 e.ms + (e.referee_ms or 0.0)
                 for e in record.events
-                if isinstance(e, Answer) and e.seat == 0
+                if isinstance(e, Decision) and e.seat == 0
             ]
             assert all(move_time / 2 * 1000 <= ms for ms in seen), seen
             assert max(thinking) <= max(seen) + 0.001  # seen is rounded to the microsecond

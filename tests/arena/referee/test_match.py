@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from referee_harness import Arena, replay, run
 
 import engine
-from arena.records import Answer, Deal
+from arena.records import Deal, Decision
 from arena.referee.match import GameRecord
 from engine import CalzaRule, Ruleset
 
@@ -53,7 +53,7 @@ def test_calza_any_offers_and_several_games_at_once(live: Arena) -> None:
             for record in records:
                 check_finished(record, record.spec.players)
                 assert record.faults == []
-                assert any(isinstance(e, Answer) and e.declined for e in record.events)
+                assert any(isinstance(e, Decision) and e.declined for e in record.events)
 
     run(main())
 

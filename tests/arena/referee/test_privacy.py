@@ -10,7 +10,7 @@ from __future__ import annotations
 from referee_harness import Arena, read_record, replay, run
 
 from arena.protocol.messages import referee as pb
-from arena.records import Answer, Deal, FaultEvent
+from arena.records import Deal, Decision, FaultEvent
 from arena.referee.match import GameRecord
 from engine import CalzaRule, FaultPenalty, Opener, Ruleset
 
@@ -30,7 +30,7 @@ def check_seat(record: GameRecord, seat: int, messages: list[pb.RefereeMessage])
     deals = {e.round: [list(h) for h in e.hands] for e in record.events if isinstance(e, Deal)}
     requests = [m.request for m in messages if m.WhichOneof("kind") == "request"]
     overs = [m.game_over for m in messages if m.WhichOneof("kind") == "game_over"]
-    asked = [e for e in record.events if isinstance(e, (Answer, FaultEvent)) and e.seat == seat]
+    asked = [e for e in record.events if isinstance(e, (Decision, FaultEvent)) and e.seat == seat]
     assert len(requests) == len(asked), "the recording holds every request the seat was sent"
     assert len(overs) == 1
 
@@ -72,7 +72,7 @@ def test_requests_carry_only_the_seats_own_dice(live: Arena) -> None:
                 assert await live.wait_exit(proc) == 0
 
         assert replay(record).order == record.order
-        assert any(isinstance(e, Answer) and e.declined for e in record.events), "no calza offer"
+        assert any(isinstance(e, Decision) and e.declined for e in record.events), "no calza offer"
         [fault] = record.faults
         recorded = {name: read_record(files[name]) for name in NAMES}
         for seat, name in enumerate(NAMES):

@@ -9,7 +9,7 @@ from referee_harness import Arena, read_record, run
 import engine
 from arena.protocol import wire
 from arena.protocol.messages import referee as pb
-from arena.records import Answer, Deal
+from arena.records import Deal, Decision
 from arena.referee.match import GameRecord
 
 NAMES = ("alpha", "bravo", "charlie")
@@ -23,7 +23,7 @@ def bids_by_round(record: GameRecord) -> dict[int, list[tuple[int, int, int]]]:
         if isinstance(event, Deal):
             current = event.round
             rounds[current] = []
-        elif isinstance(event, Answer) and not event.declined:
+        elif isinstance(event, Decision) and not event.declined:
             action = engine.parse_action(event.action)
             if isinstance(action, engine.Bid):
                 rounds[current].append((event.seat, action.count, action.face))

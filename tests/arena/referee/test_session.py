@@ -18,7 +18,7 @@ import engine
 from arena.protocol import wire
 from arena.protocol.faults import FaultKind
 from arena.protocol.messages import referee as pb
-from arena.records import Answer
+from arena.records import Decision
 from arena.referee.reply import next_request_id
 from arena.referee.session import MAX_STRAY_MESSAGES
 
@@ -369,7 +369,7 @@ def test_the_referees_own_stall_is_never_charged_to_a_bot(live: Arena) -> None:
                 assert late.wall_ms > move_time * 1000 >= late.bot_ms
             # The replays and the thinking times hold the bots' own time, and the stalls
             # as the referee's: none shows a bot "taking" longer than it had.
-            answers = [e for r in records for e in r.events if isinstance(e, Answer)]
+            answers = [e for r in records for e in r.events if isinstance(e, Decision)]
             assert any(a.referee_ms for a in answers)
             assert all(a.ms <= move_time * 1000 for a in answers), [a.ms for a in answers]
             thought = [ms for r in records for times in r.think_ms for ms in times]

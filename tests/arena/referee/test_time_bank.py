@@ -4,15 +4,13 @@ a controlled time; the margins are wide, so that a loaded machine passes too."""
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 
-import pytest
 from referee_harness import Arena, read_record, replay, run
 
 from arena.protocol.faults import FaultKind
 from arena.protocol.messages import referee as pb
-from arena.referee.clock import GameClock, TimeControl, TimeControlError
+from arena.referee.deadline import TimeControl
 
 MOVE = 0.2
 BANK = 2.0
@@ -89,23 +87,3 @@ def test_with_timeouts_off_a_slow_bot_plays_without_fault(live: Arena, tmp_path:
         assert all(r.time_left_ms == round(MOVE * 1000) for r in _requests(record_file))
 
     run(main())
-
-
-def test_the_increment_is_earned_by_each_decision_in_time() -> None:
-    clock = GameClock(TimeControl(1.0, bank=0.5, increment=0.1), seats=2, margin=0.025)
-    clock.charge(0, 0.3, timed_out=False)
-    assert clock.bank_left(0) == pytest.approx(0.6)
-    clock.charge(0, 1.425, timed_out=False)  # 0.4 s over the move time and the margin
-    assert clock.bank_left(0) == pytest.approx(0.3)
-    assert clock.limit(0) == pytest.approx(1.0 + 0.3 + 0.025)
-    assert clock.told(0) == pytest.approx(1.3)
-    clock.charge(0, 1.3, timed_out=True)
-    assert clock.bank_left(0) == 0.0
-    assert clock.bank_left(1) == 0.5  # each seat's bank is its own
-
-
-def test_timeouts_off_gives_no_limit_and_bad_time_controls_are_refused() -> None:
-    assert GameClock(TimeControl(0.2, enforced=False), seats=1).limit(0) == math.inf
-    for bad in ({"move_time": 0.0}, {"bank": -1.0}, {"increment": math.nan}):
-        with pytest.raises(TimeControlError):
-            TimeControl(**bad)  # type: ignore[arg-type]

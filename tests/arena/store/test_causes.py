@@ -22,7 +22,7 @@ from truth_harness import arena, copy_night
 from arena.records import GameLine
 from arena.store import open_store
 from arena.tournament.config import TournamentConfig
-from arena.tournament.ratings import Standing
+from arena.tournament.report.ratings import Standing
 from arena.tournament.tournament import Progress, StoppedError, Tournament
 
 LIMIT_S = 120

@@ -9,9 +9,10 @@ import pytest
 
 import engine
 from arena.records import RecordError
+from arena.referee.deadline import TimeControl
 from arena.tournament.config import AbPlan
 from arena.tournament.info import ConfidenceOutcome, Entrant, RunStatus, Skipped, TournamentInfo
-from arena.tournament.schedule import Deals
+from arena.tournament.schedule.round_robin import Deals
 
 
 def _info() -> TournamentInfo:
@@ -33,29 +34,56 @@ def _info() -> TournamentInfo:
 def test_a_run_in_every_state_reads_back_as_written() -> None:
     info = _info()
     assert TournamentInfo.from_json(json.loads(json.dumps(info.to_json()))) == info
-    info.entrants = ("alpha", "beta", "gamma", "delta")
-    info.bots = {n: Entrant(f"/bots/{n}", "cd" * 32) for n in info.entrants[:3]}
-    info.bots["delta"] = Entrant(remote=True)
-    info.skipped = [Skipped("broken", "its build failed: exit 1")]
-    info.isolation = ["sandbox: bubblewrap", "memory: cgroup"]
-    info.dropped = ["game-7"]
-    info.restarts = {"alpha": 1}
-    info.gauntlet, info.extra_bots = "alpha", ["/elsewhere/alpha"]
-    info.ab = AbPlan("alpha", "beta", 0.0, 40.0, 0.05, 0.05)
-    info.until_confident, info.unplayed = 0.9, ["u001-t000-r0"]
-    info.until_confident_outcome = ConfidenceOutcome(0.9, "budget", 40, 40, [("beta", "gamma")])
-    info.status, info.seed, info.finished = RunStatus.FINISHED, "ef" * 32, 1_700_000_100.0
-    info.run_id = "5e" * 16
+    entrants = ("alpha", "beta", "gamma", "delta")
+    bots = {n: Entrant(f"/bots/{n}", "cd" * 32) for n in entrants[:3]}
+    bots["delta"] = Entrant(remote=True)
+    info = (
+        dataclasses.replace(
+            info,
+            gauntlet="alpha",
+            extra_bots=("/elsewhere/alpha",),
+            ab=AbPlan("alpha", "beta", 0.0, 40.0, 0.05, 0.05),
+            until_confident=0.9,
+            run_id="5e" * 16,
+        )
+        .with_isolation(["sandbox: bubblewrap", "memory: cgroup"])
+        .with_entrants(entrants, 4, bots, [Skipped("broken", "its build failed: exit 1")])
+        .with_dropped(["game-7"])
+        .with_restarts({"alpha": 1})
+        .with_confidence_outcome(ConfidenceOutcome(0.9, "budget", 40, 40, [("beta", "gamma")]))
+        .as_finished("ef" * 32, 1_700_000_100.0, ["u001-t000-r0"])
+    )
+    assert info.status is RunStatus.FINISHED
     again = TournamentInfo.from_json(json.loads(json.dumps(info.to_json())))
     assert again == info
-    assert again.players() == info.entrants and again.size() == 4
+    assert again.players() == entrants and again.size() == 4
+
+
+def test_each_change_is_a_new_record_and_leaves_the_one_it_was_made_from() -> None:
+    before = _info().with_entrants(["a", "b"], 2, {}, [])
+    dropped = before.with_dropped(["g1"]).with_dropped(["g2", "g3"])
+    assert dropped.dropped == ("g1", "g2", "g3") and before.dropped == ()
+    concluded = dropped.with_conclusion("NEW is stronger")
+    assert (concluded.concluded, dropped.concluded) == ("NEW is stronger", None)
+    finished = concluded.as_finished("ef" * 32, 5.0, None)
+    assert (finished.status, finished.seed, finished.finished) == (
+        RunStatus.FINISHED,
+        "ef" * 32,
+        5.0,
+    )
+    assert finished.unplayed == () and concluded.status is RunStatus.RUNNING
+    # Closing the books failed after all: the run is interrupted, and its seed stays secret.
+    stopped = finished.as_interrupted()
+    assert (stopped.status, stopped.seed) == (RunStatus.INTERRUPTED, None)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        stopped.status = RunStatus.FINISHED  # type: ignore[misc]
 
 
 def test_a_folder_from_before_own_deals_reads_as_one() -> None:
     data = _info().to_json()
     del data["deals"], data["time_margin"], data["dropped"]
     old = TournamentInfo.from_json(data)
-    assert old.deals is None and old.time_margin == 0.0 and old.dropped == []
+    assert old.deals is None and old.time_margin == 0.0 and old.dropped == ()
     assert "deals" not in old.to_json()  # written back, it still says what it was
 
 
@@ -85,13 +113,22 @@ def test_a_file_that_is_not_a_tournament_is_a_record_error(change: object) -> No
 
 
 def test_every_field_is_written() -> None:
-    info = _info()
-    info.entrants, info.restarts, info.isolation = ("a", "b"), {"a": 2}, ["x"]
-    info.finished, info.gauntlet, info.concluded = 1.0, "a", "NEW is stronger"
-    info.ab, info.extra_bots = AbPlan("a", "b", 0.0, 40.0, 0.05, 0.05), ["/elsewhere/a"]
-    info.until_confident, info.unplayed = 0.95, ["u001-t000-r0"]
-    info.until_confident_outcome = ConfidenceOutcome(0.95, "separated", 18, 200, [])
-    info.run_id = "5e" * 16
+    info = (
+        dataclasses.replace(
+            _info(),
+            gauntlet="a",
+            ab=AbPlan("a", "b", 0.0, 40.0, 0.05, 0.05),
+            extra_bots=("/elsewhere/a",),
+            until_confident=0.95,
+            run_id="5e" * 16,
+        )
+        .with_isolation(["x"])
+        .with_entrants(["a", "b"], 2, {}, [])
+        .with_restarts({"a": 2})
+        .with_conclusion("NEW is stronger")
+        .with_confidence_outcome(ConfidenceOutcome(0.95, "separated", 18, 200, []))
+        .as_finished("ef" * 32, 1.0, ["u001-t000-r0"])
+    )
     written = set(info.to_json())
     assert {f.name for f in dataclasses.fields(TournamentInfo)} == written
 
@@ -133,3 +170,11 @@ def test_a_folder_from_before_the_variant_fields_keeps_its_rules(
     written = info.to_json()["ruleset"]
     assert written["palifico_face_change"] == face_change
     assert "palifico_one_die_may_change_face" not in written  # only the new field is written
+
+
+def test_the_time_control_is_the_one_the_run_was_given_and_none_before_banks() -> None:
+    info = dataclasses.replace(_info(), time_bank=2.0, increment=0.25, timeouts=False)
+    assert info.time_control() == TimeControl(0.5, 2.0, 0.25, enforced=False)
+    data = _info().to_json()
+    del data["time_bank"], data["increment"], data["timeouts"]  # a folder from before banks
+    assert TournamentInfo.from_json(data).time_control() == TimeControl(0.5)

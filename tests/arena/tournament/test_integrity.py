@@ -29,7 +29,7 @@ from arena.cli.main import main
 from arena.records import GameLine
 from arena.store import LeagueStore, SqliteStore
 from arena.tournament.config import TournamentConfig, TournamentError
-from arena.tournament.folder import TournamentFolder
+from arena.tournament.results.folder import TournamentFolder
 from arena.tournament.tournament import Tournament
 
 

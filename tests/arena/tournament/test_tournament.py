@@ -40,8 +40,8 @@ from arena.bots.manifest import load_entry
 from arena.records import GameLine
 from arena.store import SqliteStore
 from arena.tournament.config import TournamentConfig, TournamentError
-from arena.tournament.ratings import rate_all, result_of
-from arena.tournament.schedule import build
+from arena.tournament.report.ratings import rate_all, result_of
+from arena.tournament.schedule.round_robin import build
 from arena.tournament.tournament import Summary, Tournament
 
 # -- one tournament, played in this process, checked from every side ------------------

@@ -11,7 +11,7 @@ import pytest
 from test_web_server import chunked_events
 from test_web_spectator import open_table
 
-from arena.records import Answer
+from arena.records import Decision
 from arena.web import server as serving
 from arena.web.gzip_stream import HEADER, accepts_gzip, deflated
 from arena.web.server import WebServer
@@ -89,7 +89,7 @@ def test_gzipped_pages_that_came_at_different_times_read_what_a_plain_page_reads
         while spectator.watchers < 2:
             await asyncio.sleep(0.01)
         for i in range(40):  # several ticks' worth, each tick's piece shared by the pages
-            tell(Answer(i % 3, f"bid {i + 1} 2", 5.0))
+            tell(Decision(i % 3, f"bid {i + 1} 2", 5.0))
             if i == 20:  # a page that comes in the middle, after pieces it never had
                 late = await _open(server.host, server.port, gzip=True)
                 reads.append(asyncio.ensure_future(_read_to_end(late)))

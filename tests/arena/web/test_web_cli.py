@@ -13,7 +13,7 @@ from web_harness import arena_command, make_bots
 
 import engine
 from arena.cli.main import main
-from arena.records import Answer, Deal, Replay, RoundEnd
+from arena.records import Deal, Decision, Replay, RoundEnd
 
 HOSTILE = "</script><script>document.title='owned'</script>"
 
@@ -26,8 +26,8 @@ def write_replay(results: Path, game: str = "u000-t000-r0") -> Path:
         (HOSTILE, "ann"),
         (
             Deal(1, 0, False, ((1, 2, 3, 4, 5), (6, 6, 2, 2, 3))),
-            Answer(0, "bid 2 2", 4.0),
-            Answer(1, "dudo", 6.0),
+            Decision(0, "bid 2 2", 4.0),
+            Decision(1, "dudo", 6.0),
             RoundEnd(engine.RoundEnd.DUDO, 3, 1, -1),
         ),
         deal_key=game,

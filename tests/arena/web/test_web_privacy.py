@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from web_harness import WAIT_S, Stream, make_bots, results_folder, running
 
-from arena.records import Answer, Deal, FaultEvent, Replay, RoundEnd
+from arena.records import Deal, Decision, FaultEvent, Replay, RoundEnd
 from arena.web.replay_page import read_replay
 
 
@@ -52,7 +52,7 @@ def check_against(replay: Replay, log: list[dict[str, Any]]) -> int:
     for event in replay.events[:start]:
         deal = event if isinstance(event, Deal) else deal
     for event, seen in zip(replay.events[start:], played, strict=True):
-        kind = {Deal: "deal", Answer: "act", FaultEvent: "fault", RoundEnd: "end"}[type(event)]
+        kind = {Deal: "deal", Decision: "act", FaultEvent: "fault", RoundEnd: "end"}[type(event)]
         assert seen["kind"] == kind, (event, seen)
         if isinstance(event, Deal):
             deal = event

@@ -12,7 +12,7 @@ import aiohttp
 import pytest
 from test_web_spectator import HANDS, open_table
 
-from arena.records import Answer
+from arena.records import Decision
 from arena.web import server as serving
 from arena.web import stream
 from arena.web.address import WebError, parse_address
@@ -55,8 +55,8 @@ def test_a_late_page_gets_the_current_state_then_each_change(tmp_path: Path) -> 
                 (first,) = json.loads((await stream.content.readline())[6:])
                 assert first["kind"] == "state"
                 assert [e["kind"] for e in first["tables"][0]] == ["open", "deal"]
-                tell(Answer(0, "bid 4 2", 5.0))
-                tell(Answer(1, "bid 5 2", 5.0))
+                tell(Decision(0, "bid 4 2", 5.0))
+                tell(Decision(1, "bid 5 2", 5.0))
                 while (line := await stream.content.readline()) == b"\n":
                     pass
                 change = json.loads(line[6:])  # the tick's messages, in one event

@@ -11,10 +11,10 @@ import pytest
 
 import engine
 from arena.protocol.faults import FaultKind
-from arena.records import Answer, Deal, FaultEvent, Replay, RoundEnd
+from arena.records import Deal, Decision, FaultEvent, Replay, RoundEnd
 from arena.referee.match import GameSpec
-from arena.tournament.runner import Progress
-from arena.tournament.tables import Watch
+from arena.tournament.play.observer import Progress
+from arena.tournament.play.tables import Watch
 from arena.web import spectator as spectating
 from arena.web import stream
 from arena.web.spectator import Spectator, replay_events
@@ -59,12 +59,12 @@ def test_a_deal_is_sent_without_its_faces_and_the_end_reveals_them(tmp_path: Pat
     spectator = Spectator()
     page = spectator.subscribe()
     tell = open_table(spectator, tmp_path)
-    tell(Answer(0, "bid 3 6", 12.5))
+    tell(Decision(0, "bid 3 6", 12.5))
     during = read(spectator, page)
     assert not faces_in(during)
     deal = [m["event"] for m in during if m["kind"] == "table" and m["event"]["kind"] == "deal"]
     assert deal[0]["dice"] == [5, 5, 5]
-    tell(Answer(1, "dudo", 3.0))
+    tell(Decision(1, "dudo", 3.0))
     tell(RoundEnd(engine.RoundEnd.DUDO, 7, 0, -1))
     (end,) = [m["event"] for m in read(spectator, page) if m["kind"] == "table"][-1:]
     assert end["kind"] == "end" and end["hands"] == [list(h) for h in HANDS]
@@ -87,14 +87,14 @@ def test_a_round_cut_short_by_a_fault_is_never_revealed_live(tmp_path: Path) -> 
 def test_a_late_page_is_sent_the_state_with_every_table_so_far(tmp_path: Path) -> None:
     spectator = Spectator()
     tell = open_table(spectator, tmp_path)
-    tell(Answer(0, "bid 2 3", 1.0))
+    tell(Decision(0, "bid 2 3", 1.0))
     late = spectator.subscribe()
     (first,) = read(spectator, late)
     assert first["kind"] == "state" and first["tournament"] == "t1"
     (log,) = first["tables"]
     assert [e["kind"] for e in log] == ["open", "deal", "act"]
     assert not faces_in([first])
-    tell(Answer(1, "bid 3 3", 1.0))
+    tell(Decision(1, "bid 3 3", 1.0))
     assert [m["event"]["action"] for m in read(spectator, late)] == ["bid 3 3"]
 
 
@@ -126,7 +126,7 @@ def test_a_tick_is_one_event_of_every_message_encoded_once_for_all_pages(tmp_pat
         spectator.read(page)
     tell = open_table(spectator, tmp_path)
     for bid in ("bid 2 3", "bid 3 3", "dudo"):
-        tell(Answer(0, bid, 1.0))
+        tell(Decision(0, bid, 1.0))
     sent = [spectator.read(page) for page in pages]
     assert all(data is sent[0] for data in sent)  # one piece of bytes, handed to every page
     assert sent[0].count(b"data: ") == 1  # the tick's messages in one event, in order
@@ -137,13 +137,13 @@ def test_a_tick_is_one_event_of_every_message_encoded_once_for_all_pages(tmp_pat
 
 def test_a_finished_game_moves_the_standings_and_closes_its_table(tmp_path: Path) -> None:
     from arena.records import GameLine
-    from arena.tournament.ratings import rate_all, result_of
+    from arena.tournament.report.ratings import rate_all, result_of
 
     spectator = Spectator()
     page = spectator.subscribe()
     tell = open_table(spectator, tmp_path)
-    tell(Answer(0, "bid 3 6", 1.0))  # its last decisions, not yet taken in when it ends
-    tell(Answer(1, "dudo", 1.0))
+    tell(Decision(0, "bid 3 6", 1.0))  # its last decisions, not yet taken in when it ends
+    tell(Decision(1, "dudo", 1.0))
     tell(RoundEnd(engine.RoundEnd.DUDO, 7, 0, -1))
     line = GameLine("g1", 0, PLAYERS, ("ben", "ann", "cid"), (), {}, decisions=9)
     table = rate_all([result_of(line)], list(PLAYERS)).table()
@@ -166,7 +166,7 @@ def test_a_replay_shows_every_deal_with_its_faces() -> None:
         ("ben", "ann", "cid"),
         (
             Deal(1, 0, False, HANDS),
-            Answer(0, "dudo", 2.0),
+            Decision(0, "dudo", 2.0),
             RoundEnd(engine.RoundEnd.DUDO, 1, 0, -1),
         ),
     )
@@ -179,8 +179,8 @@ def test_tables_of_shared_deals_show_no_bid_nor_die_and_their_replays_wait(tmp_p
     spectator = Spectator()
     page = spectator.subscribe()
     tell = open_table(spectator, tmp_path, deals="disjoint")
-    tell(Answer(0, "bid 3 6", 12.5))
-    tell(Answer(1, "dudo", 3.0))
+    tell(Decision(0, "bid 3 6", 12.5))
+    tell(Decision(1, "dudo", 3.0))
     tell(RoundEnd(engine.RoundEnd.DUDO, 7, 0, -1))
     tell(FaultEvent(1, FaultKind.ILLEGAL_ACTION, "bid 2 2: too low", "x"))
     messages = read(spectator, page)
@@ -200,8 +200,8 @@ def test_a_tournament_that_cannot_be_read_is_taken_to_share_its_deals(tmp_path: 
 
 def test_the_end_of_a_run_shows_its_board_with_the_fits_confidence(tmp_path: Path) -> None:
     from arena.records import GameLine
-    from arena.tournament.runner import Summary
-    from arena.tournament.standings import board
+    from arena.tournament.report.standings import board
+    from arena.tournament.report.summary import Summary
 
     spectator = Spectator()
     folder = tournament(tmp_path)

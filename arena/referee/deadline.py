@@ -1,0 +1,152 @@
+"""A decision's deadline, every rule of it: how long a bot has, when its clock starts and
+stops, and which lateness is the bot's and which the referee's.
+
+The time control says what each decision may take, with a per-game bank for
+overruns. A fixed limit per decision punishes a bot that thinks hard once in a
+game as much as one that is always slow. The bank (Kaggle's overage, Lux's and
+Riddles' time banks) lets a bot overrun the move time now and then: the
+overrun is paid from its bank, and only a decision that outlasts the move
+time and the whole bank left is a timeout. Each seat's bank belongs to one
+game, so no game's play can cost a bot time in another.
+
+A decision's clock starts once its request is written and stops when its reply
+is read, on the referee's clock; the limit is what the bot was told plus a
+margin for scheduling jitter that it is never told of. Time in which the
+referee's own event loop was held up (`LoopLag` measures it) is the referee's,
+never the bot's: it is taken off the bot's time and added to the deadline. With
+timeouts off (`--no-timeout`) no decision has a deadline at all.
+
+The machinery stays where it runs (the session's one timer, the late replies
+it remembers, the match's bookkeeping); the arithmetic it runs on is here, in
+one place, with tests of its own.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from arena.errors import ArenaError
+
+DEFAULT_TIME_MARGIN = 0.025
+"""Seconds a decision may run past the move time before it is a timeout: the scheduling
+jitter of a busy machine (cutechess's timemargin), which bots are not told of."""
+
+
+class TimeControlError(ArenaError, ValueError):
+    """A time control that cannot be played: a negative or zero time."""
+
+
+@dataclass(frozen=True, slots=True)
+class TimeControl:
+    """How long a bot may think, as the bots are told it (`pb.TimeControl`)."""
+
+    move_time: float = 1.0
+    """Seconds every decision may take without touching the bank."""
+    bank: float = 0.0
+    """Seconds each seat starts every game with, to pay for decisions over `move_time`."""
+    increment: float = 0.0
+    """Seconds added to a seat's bank after each decision it answered in time (no ceiling)."""
+    enforced: bool = True
+    """False in debug mode (`--no-timeout`): nothing is ever a timeout. Bots are still told
+    the times above, so that they play as they would in a tournament."""
+
+    def __post_init__(self) -> None:
+        if not self.move_time > 0 or not math.isfinite(self.move_time):
+            raise TimeControlError(f"the move time must be above 0 s, got {self.move_time!r}")
+        for what, value in (("time bank", self.bank), ("increment", self.increment)):
+            if not value >= 0 or not math.isfinite(value):
+                raise TimeControlError(f"the {what} must be 0 s or more, got {value!r}")
+
+    def describe(self) -> str:
+        """The time control in words, as the run shows it."""
+        words = f"{self.move_time:g} s per decision"
+        if self.bank:
+            words += f", a bank of {self.bank:g} s a game"
+        if self.increment:
+            words += f", +{self.increment:g} s to the bank per decision"
+        if not self.enforced:
+            words += " (TIMEOUTS OFF: no deadline is enforced)"
+        return words
+
+
+class GameClock:
+    """Each seat's bank in one game, and the limit it gives each decision."""
+
+    def __init__(self, control: TimeControl, seats: int, margin: float = 0.0) -> None:
+        self.control = control
+        self.margin = margin
+        """Seconds of scheduling jitter forgiven on every limit: never told, never charged."""
+        self._bank = [control.bank] * seats
+
+    def bank_left(self, seat: int) -> float:
+        return self._bank[seat]
+
+    def told(self, seat: int) -> float:
+        """What the bot is told it has for its next decision: the move time and its bank."""
+        return self.control.move_time + self._bank[seat]
+
+    def limit(self, seat: int) -> float:
+        """What its next decision may take before it is a timeout (infinite with timeouts off)."""
+        if not self.control.enforced:
+            return math.inf
+        return self.told(seat) + self.margin
+
+    def charge(self, seat: int, seconds: float, timed_out: bool) -> None:
+        """Pay a decision's time beyond the move time (and the margin) from the seat's bank.
+
+        A timeout spends the whole bank; a decision answered in time earns the
+        increment afterwards.
+        """
+        if timed_out:
+            self._bank[seat] = 0.0
+            return
+        over = max(0.0, seconds - self.control.move_time - self.margin)
+        self._bank[seat] = max(0.0, self._bank[seat] - over) + self.control.increment
+
+
+def bot_time(elapsed: float, referee_lag: float) -> float:
+    """A decision's time that is the bot's: `elapsed` on the referee's clock from the request's
+    being written to the reply's being read, less the `referee_lag` in which the referee
+    itself was held up meanwhile."""
+    return elapsed - referee_lag
+
+
+def is_late(charged: float, limit: float) -> bool:
+    """Whether a reply that took the bot `charged` seconds (`bot_time`) is a timeout."""
+    return charged > limit
+
+
+def clock_start(began: float, written: float, writing: bool) -> float:
+    """When a decision's clock started, for its deadline: once its request was written
+    (`written`, 0 until then). A request still `writing`, or never written, is timed from
+    when its write `began`: the deadline covers the write, so a bot that takes no data
+    cannot hold a game."""
+    return began if writing or not written else written
+
+
+def reply_clock_start(written: float, read: float) -> float:
+    """When the clock of a decision answered at `read` started: when its request was
+    `written` (0 if the write never completed), unless the reply was read before the
+    write's completion was: the bot was quicker than the referee, and nothing is charged."""
+    return read if not written or written > read else written
+
+
+def due(start: float, limit: float, held: float) -> float:
+    """When a decision whose clock started at `start` is late: `limit` seconds later, and
+    later still by every second the referee was `held` up since (the monitor's figure)."""
+    return start + limit + held
+
+
+def late_by(elapsed: float, held: float, limit: float) -> float:
+    """How far past its `limit` a reply came, read `elapsed` seconds after its request was
+    written, the referee's hold-ups (`held`) not counted; 0 when it was in time."""
+    return max(0.0, elapsed - held - limit)
+
+
+def referee_late(wall: float, limit: float, timed_out: bool) -> bool:
+    """Whether the referee itself was late for a decision the bot answered in time: by its
+    `wall` time (the referee's own queueing before the request was out included) it is over
+    the limit, though the bot's time is not. Such a decision is the referee's to answer for
+    (a `LateDecision` in the game's record), never charged to the bot."""
+    return wall > limit and not timed_out
