@@ -18,10 +18,12 @@ going on (`arena.tournament.results.league_writes`).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections import deque
 from dataclasses import dataclass
 
+from arena.records import GameLine
 from arena.referee.descriptors import DescriptorReserve
 from arena.referee.lobby import Lobby
 from arena.referee.match import GameRecord, GameSpec
@@ -110,9 +112,13 @@ class GameRunner:
         self.pending = deque(g for g in self.schedule if g.game_id not in done)
         level = info.until_confident
         self.until = None if level is None else UntilConfident(level, info, self.schedule, lines)
+        self._looking: asyncio.Future[None] | None = None
         if self.until is not None:
             self.pending = self.until.in_groups(self.pending)
             self._look()
+        self._opening_look = self._looking
+        """A resume's look at what it found: no game is begun before it tells, so that a
+        run stopped once the order was known only finishes the groups it had begun."""
         self.in_flight = 0
         self._waiting_for: tuple[str, ...] = ()
         """The absent bots last announced, so that a wait is said once, not per worker."""
@@ -124,6 +130,8 @@ class GameRunner:
         observer.started(folder.root, list(info.players()), self.progress)
 
     async def worker(self) -> None:
+        if self._opening_look is not None:
+            await asyncio.shield(self._opening_look)
         while self.pending and not self.stopping.is_set():
             game = self._take()
             if game is None:
@@ -269,14 +277,27 @@ class GameRunner:
         self.stopping.set()
 
     def _look(self) -> None:
-        """With --until-confident: once the order is known, begin no further group."""
-        games = None if self.until is None else self.until.look()
-        if self.until is None or games is None:
+        """With --until-confident: once the order is known, begin no further group.
+
+        The bootstrap that tells runs away from the event loop (`board_away`), one look at
+        a time: the games go on meanwhile, and a Ctrl-C is not held for it."""
+        if self.until is None or (self._looking is not None and not self._looking.done()):
+            return
+        whole = self.until.due()
+        if whole is not None:
+            self._looking = asyncio.ensure_future(self._look_at(self.until, whole))
+
+    async def _look_at(self, until: UntilConfident, whole: list[GameLine]) -> None:
+        seen = await board_away(
+            [(self.info.id, x) for x in whole], self.info.players(), self.stopping
+        )
+        games = until.seen(whole, seen)
+        if games is None:
             return
         left = len(self.pending)
-        self.pending = self.until.begun(self.pending)
+        self.pending = until.begun(self.pending)
         self.observer.note(
-            f"every adjacent pair is separated at {self.until.level:.0%} after {games} games "
+            f"every adjacent pair is separated at {until.level:.0%} after {games} games "
             f"of whole rotation groups: finishing the groups begun, and leaving "
             f"{left - len(self.pending)} games of the budget unplayed"
         )
@@ -309,6 +330,10 @@ class GameRunner:
         an unreachable league store are waited for first (within the patience): a run is
         finished only once the league holds every game."""
         await self.league.settled()
+        if self._looking is not None:  # the games are all in: the closing board tells now
+            self._looking.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._looking
         lines = sorted(self.reserve.run(lambda: self._check_folder().lines), key=lambda x: x.index)
         info = self.info
         if self.recovery is not None:  # counted in the record, written with the rest

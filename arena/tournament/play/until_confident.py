@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from arena.rankings import group_keys
 from arena.records import GameLine
 from arena.tournament.info import ConfidenceOutcome, TournamentInfo
-from arena.tournament.report.standings import Board, board
+from arena.tournament.report.standings import Board
 from arena.tournament.schedule.round_robin import ScheduledGame
 
 MIN_GROUPS = 8
@@ -66,8 +66,8 @@ class UntilConfident:
         self.lines.append(line)
         self.left[self.group[line.game]] -= 1
 
-    def look(self) -> int | None:
-        """The games of the whole groups, if they now separate every adjacent pair."""
+    def due(self) -> list[GameLine] | None:
+        """The games of the whole groups, if a look at them is due (and is then taken)."""
         whole = sorted(
             (x for x in self.lines if self.left[self.group[x.game]] == 0), key=lambda x: x.index
         )
@@ -75,8 +75,11 @@ class UntilConfident:
         if self.confident or groups < MIN_GROUPS or len(whole) < self._looked_at * CHECK_GROWTH:
             return None
         self._looked_at = len(whole)
-        seen = board([(self.info.id, x) for x in whole], self.info.players())
-        if seen.unseparated(self.level):
+        return whole
+
+    def seen(self, whole: Sequence[GameLine], board: Board) -> int | None:
+        """The games looked at, if `board` (theirs) separates every adjacent pair."""
+        if self.confident or board.sure is None or board.unseparated(self.level):
             return None
         self.confident = True
         return len(whole)
