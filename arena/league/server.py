@@ -28,10 +28,11 @@ import grpc
 from arena.bots.buildnet import BuildNetwork
 from arena.bots.capacity import check_jobs
 from arena.bots.sandbox import SandboxMode
-from arena.league.events import EventObserver, finished_event
+from arena.league.admin_stream import LAST, EventObserver
 from arena.league.local_tls import LocalTls, decide_local_tls
 from arena.protocol.messages import admin as apb
 from arena.protocol.messages import admin_grpc as apb_grpc
+from arena.protocol.wire import ruleset_from_proto
 from arena.referee.auth import TokenBook
 from arena.referee.pool import Lobby
 from arena.referee.server import ListenError, Referee, ServerLimits, Tls
@@ -45,7 +46,7 @@ from arena.tournament.tournament import (
     TableWatcher,
     Tournament,
 )
-from engine import PerudoError, Ruleset, preset, seed_from_hex
+from engine import PerudoError, seed_from_hex
 
 REVOCATION_CHECK_S = 2.0
 
@@ -102,7 +103,7 @@ class _Admin(apb_grpc.AdminServiceServicer):
             while True:
                 event = await queue.get()
                 yield event
-                if event.WhichOneof("kind") in {"finished_json", "error"}:
+                if event.WhichOneof("kind") in LAST:
                     return
         finally:
             self._league.observer.listeners.discard(queue)
@@ -283,11 +284,11 @@ class LeagueServer:
             except Exception as error:  # the admin stream must always get its end event
                 known = isinstance(error, TournamentError | OSError)
                 text = str(error) if known else f"{type(error).__name__}: {error}"
-                self.observer.emit(apb.TournamentEvent(error=text))
+                self.observer.failed(text)
                 return
             if self._finished is not None:
                 self._finished(summary)
-            self.observer.emit(finished_event(summary))
+            self.observer.finished(summary.report())
 
         self._task = asyncio.ensure_future(run())
         return queue
@@ -305,10 +306,12 @@ class LeagueServer:
 
     def _config(self, request: apb.StartTournamentRequest) -> TournamentConfig:
         base = self.config.defaults
-        ruleset: Ruleset = Ruleset.from_mapping(
-            {k: _rule_value(v) for k, v in request.rule_fields.items()},
-            base=preset(request.rules or "rulebook"),
-        )
+        if request.rules or request.rule_fields:
+            raise TournamentError(
+                "rules and rule_fields are no longer read: send the ruleset's fields "
+                "(ruleset), as arena admin start does"
+            )
+        ruleset = ruleset_from_proto(request.ruleset) if request.HasField("ruleset") else None
         seed = seed_from_hex(request.seed_hex) if request.seed_hex else None
         if request.jobs:  # the server's own default was its operator's choice
             check_jobs(request.jobs, request.force_jobs)  # this machine's cores, not the client's
@@ -344,7 +347,7 @@ class LeagueServer:
             time_margin=margin,
             time_bank=request.time_bank if request.HasField("time_bank") else base.time_bank,
             increment=request.increment if request.HasField("increment") else base.increment,
-            ruleset=ruleset,
+            ruleset=base.ruleset if ruleset is None else ruleset,
             seed=seed,
             name=request.name or None,
             deals=deals,
@@ -355,11 +358,3 @@ class LeagueServer:
             gauntlet=request.gauntlet or None,
             store_patience=patience,
         )
-
-
-def _rule_value(text: str) -> object:
-    """Ruleset values arrive as text: true/false and whole numbers become what they say."""
-    lowered = text.strip().lower()
-    if lowered in {"true", "false"}:
-        return lowered == "true"
-    return int(lowered) if lowered.isdigit() else text.strip()

@@ -6,6 +6,10 @@ bot's median decision time but not the outliers that came near the limit
 both are what an organiser acts on (a bot that times out, a machine that is
 too busy). They are read back from the files, so a resumed run reports the
 whole tournament, not only the part it played itself.
+
+All of it, standings included, is one `RunReport`: `arena run` has it from
+its own run, `arena admin start` from the league server's stream, and both
+print it alike.
 """
 
 from __future__ import annotations
@@ -18,8 +22,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena.rankings import Confidence
 from arena.records import Answer, Deal, GameLine, Replay
 from arena.tournament.folder import read_replay
+from arena.tournament.info import RunStatus
+from arena.tournament.ratings import Standing
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +80,37 @@ class Timing:
     slowest: tuple[SlowDecision, ...]
     bots: tuple[BotTimes, ...]
     """By bot name."""
+
+
+@dataclass(frozen=True, slots=True)
+class RunReport:
+    """What the end of a run tells the organiser: the leaderboard, how sure it is, and the
+    rest of this module's findings, with where the results are."""
+
+    folder: Path
+    status: RunStatus
+    games: int
+    """Games on record."""
+    total: int
+    """Games scheduled."""
+    seed_hex: str | None
+    """Revealed once the run finished."""
+    table: tuple[Standing, ...]
+    """Best first, by TrueSkill."""
+    sure: Confidence | None
+    """The batch fit's confidence; None when it was given up."""
+    separation: str
+    """The neighbours the fit cannot yet tell apart, in a line ("": nothing to say)."""
+    outcome: str | None
+    """With --until-confident: whether the ranking was known or the budget was spent."""
+    skipped: tuple[tuple[str, str], ...]
+    """Bots that did not play, with the reason."""
+    faults: dict[str, dict[str, int]]
+    """Per bot, per fault kind."""
+    slowest: tuple[SlowDecision, ...]
+    times: tuple[BotTimes, ...]
+    notes: tuple[str, ...]
+    """What the run's timing says."""
 
 
 def decision_timing(

@@ -36,7 +36,13 @@ from arena.tournament.league_writes import DEFAULT_STORE_PATIENCE_S, LeagueWrite
 from arena.tournament.observer import Observer, Observers, Progress
 from arena.tournament.ratings import Standing, rate_all, result_of
 from arena.tournament.recovery import Recovery
-from arena.tournament.report import BotTimes, SlowDecision, decision_timing, faults_by_kind
+from arena.tournament.report import (
+    BotTimes,
+    RunReport,
+    SlowDecision,
+    decision_timing,
+    faults_by_kind,
+)
 from arena.tournament.schedule import ScheduledGame
 from arena.tournament.standings import Board, board_away
 from arena.tournament.tables import LobbyTables, Tables, TablesGoneError, TableWatcher
@@ -64,6 +70,26 @@ class Summary:
     """The leaderboard with the batch fit's confidence and the cross-table."""
     outcome: str | None = None
     """With --until-confident: whether the ranking was known or the budget was spent."""
+
+    def report(self) -> RunReport:
+        """What the end of the run tells the organiser, here or down the admin stream."""
+        board = self.board
+        return RunReport(
+            folder=self.folder,
+            status=RunStatus(self.status),
+            games=self.games,
+            total=self.total,
+            seed_hex=self.seed_hex,
+            table=tuple(self.table),
+            sure=None if board is None else board.sure,
+            separation="" if board is None else board.separation(),
+            outcome=self.outcome,
+            skipped=self.skipped,
+            faults=self.faults,
+            slowest=self.slowest,
+            times=self.times,
+            notes=self.notes,
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,6 +17,7 @@ import socket
 import subprocess
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -34,10 +35,14 @@ from league_harness import (
 
 from arena.league.server import LeagueConfig, LeagueServer, admin_token_path
 from arena.protocol.messages import admin as apb
+from arena.protocol.messages import referee as pb
+from arena.protocol.wire import ruleset_to_proto
 from arena.referee.auth import new_token, token_hash
 from arena.referee.server import Tls
 from arena.store import SqliteStore
+from arena.tournament.observer import Progress
 from arena.tournament.schedule import build
+from engine import Ruleset, preset
 
 # 1. Remote bots play a tournament started through the admin service.
 
@@ -64,12 +69,14 @@ def test_remote_bots_play_a_tournament_started_through_the_admin_service(tmp_pat
 
             night = await lg.play(games=6, jobs=2, move_time=2.0, name="night-1")
             finished = night.finished
-            assert finished["status"] == "finished"
-            assert finished["games"] == finished["total"] == 6
-            assert finished["seed"] == SEED
-            (started,) = night.of("started_json")
-            assert started["entrants"] == ["alpha", "beta", "gamma"]
-            assert [g["done"] for g in night.of("game_json")] == [1, 2, 3, 4, 5, 6]
+            assert finished.status == "finished"
+            assert finished.games == finished.total == 6
+            assert finished.seed_hex == SEED
+            ((folder, entrants, _),) = night.of("started")
+            assert (folder, entrants) == (night.folder, ["alpha", "beta", "gamma"])
+            games = night.of("game")
+            assert [progress.done for _, _, progress in games] == [1, 2, 3, 4, 5, 6]
+            assert sorted(line.game for line, _, _ in games) == sorted(night.schedule_ids())
 
             lines = night.lines()
             ids = [line["game"] for line in lines]
@@ -170,9 +177,12 @@ def test_bad_start_requests_are_refused_and_leave_nothing_behind(tmp_path: Path)
                 ({"name": "night"}, "fewer than two bots can play (none connected); nothing to do"),
                 ({"seed_hex": "not hex"}, "the seed must be hexadecimal"),
                 ({"seed_hex": "abcd"}, "the seed needs at least 16 bytes (32 hex digits)"),
-                ({"rules": "house"}, "unknown preset 'house'"),
-                ({"rule_fields": {"calza": "sometimes"}}, "calza must be one of"),
-                ({"rule_fields": {"dice_per_player": "many"}}, "'dice_per_player' must be int"),
+                # The ruleset travels as its fields; the old text forms are refused, not guessed.
+                ({"rules": "no-calza"}, "rules and rule_fields are no longer read"),
+                ({"rule_fields": {"calza": "off"}}, "rules and rule_fields are no longer read"),
+                ({"ruleset": _ruleset(dice_per_player=0)}, "dice_per_player must be at least 1"),
+                ({"ruleset": _ruleset(calza=0)}, "'calza' has no value numbered 0"),
+                ({"ruleset": _ruleset(fault_penalty=7)}, "'fault_penalty' has no value numbered 7"),
             ]
             for fields, reason in refusals:
                 call = lg.admin.StartTournament(
@@ -288,7 +298,7 @@ def test_a_bot_killed_mid_game_is_faulted_and_the_tournament_finishes(tmp_path: 
             victim.process.send_signal(signal.SIGKILL)
             night = await follow
 
-            assert night.finished["status"] == "finished"
+            assert night.finished.status == "finished"
             info = night.info()
             players = night.players()
             lines = night.lines()
@@ -323,7 +333,7 @@ def test_a_bot_gone_between_games_has_its_games_dropped_after_the_grace(tmp_path
             assert await leaver.exited(5) == 0
             assert "leaving after 1 games" in leaver.output()
 
-            assert night.finished["status"] == "finished"
+            assert night.finished.status == "finished"
             info = night.info()
             players = night.players()
             lines = night.lines()
@@ -373,7 +383,7 @@ def test_a_bot_back_within_the_grace_plays_its_deferred_games(tmp_path: Path) ->
             lg.launch("gamma", tokens["gamma"])
             night = await follow
 
-            assert night.finished["status"] == "finished"
+            assert night.finished.status == "finished"
             info = night.info()
             assert info["dropped"] == []
             done = [line["game"] for line in night.lines()]
@@ -438,7 +448,7 @@ def test_with_tls_bots_that_trust_the_certificate_play_and_plaintext_bots_cannot
             untrusted = lg.launch("gamma", tokens["gamma"], PERUDO_TLS="1", **quick)  # no CA
             await lg.wait_connected({"alpha": 2, "beta": 1})
             night = await lg.play(games=4, jobs=2, move_time=2.0, name="tls")
-            assert night.finished["status"] == "finished"
+            assert night.finished.status == "finished"
             lines = night.lines()
             assert len(lines) == 4
             assert all(line["players"] and not line["faults"] for line in lines)
@@ -485,7 +495,7 @@ def test_one_tournament_at_a_time_stop_interrupts_and_the_server_runs_on(tmp_pat
 
             during: dict[str, Any] = {}
 
-            async def meddle(game: dict[str, Any]) -> None:
+            async def meddle(progress: Progress) -> None:
                 if during:
                     return
                 second = lg.start(games=2, name="too-soon")
@@ -513,13 +523,13 @@ def test_one_tournament_at_a_time_stop_interrupts_and_the_server_runs_on(tmp_pat
             assert during["stopping"] is True
 
             finished = first.finished
-            assert finished["status"] == "interrupted"
-            assert finished["seed"] is None
+            assert finished.status == "interrupted"
+            assert finished.seed_hex is None
             lines = first.lines()
             # The games in flight when it stopped were finished (at most one per job),
             # and nothing more began.
             assert during["done"] <= len(lines) <= during["done"] + 2
-            assert finished["games"] == len(lines) < 60
+            assert finished.games == len(lines) < 60
             assert all(not line["faults"] for line in lines)
             info = first.info()
             assert info["status"] == "interrupted"
@@ -537,10 +547,9 @@ def test_one_tournament_at_a_time_stop_interrupts_and_the_server_runs_on(tmp_pat
                 move_time=2.0,
                 name="second",
                 only=["alpha", "gamma"],
-                rules="no-calza",
-                rule_fields={"dice_per_player": "3"},
+                ruleset=ruleset_to_proto(replace(preset("no-calza"), dice_per_player=3)),
             )
-            assert second.finished["status"] == "finished"
+            assert second.finished.status == "finished"
             assert {tuple(sorted(x["players"])) for x in second.lines()} == {("alpha", "gamma")}
             assert len(second.lines()) == 2
             ruleset = second.info()["ruleset"]
@@ -587,10 +596,18 @@ def test_stop_while_waiting_for_an_absent_bot_interrupts_at_once(tmp_path: Path)
             assert reply.stopping is True
             night = await follow
             assert time.monotonic() - asked < 5, "the stop waited out the reconnect grace"
-            assert night.finished["status"] == "interrupted"
+            assert night.finished.status == "interrupted"
             info = night.info()
             assert info["dropped"] == []
             assert info["status"] == "interrupted"
             assert len(night.lines()) < 6
 
     run(body)
+
+
+def _ruleset(**fields: int) -> pb.Ruleset:
+    """The rulebook's ruleset message with some fields set to what a client might send."""
+    msg = ruleset_to_proto(Ruleset())
+    for name, value in fields.items():
+        setattr(msg, name, value)
+    return msg
