@@ -6,10 +6,15 @@ record's, so the organiser's terminal gets from the league server what
 `arena run` has in hand, every figure as it was (not rounded for a file), and
 each conversion here is the exact inverse of the other. A value this arena
 does not know (from a server of another version) is a `TournamentError`.
+
+Every text goes through `wire_text` on its way out: a protobuf string must be
+UTF-8, and a lone surrogate (a path's undecodable byte, as Python decodes
+it) would otherwise fail the whole event, and with it the tournament.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
 from arena.protocol.faults import Fault, FaultKind, FaultRecord
@@ -30,6 +35,18 @@ _STATUS = {
 _STATUS_IN = {v: k for k, v in _STATUS.items()}
 
 
+def wire_text(value: str) -> str:
+    """`value` as a protobuf string can hold it: unchanged, but for a lone surrogate, which
+    is shown as its escape (as `arena.text.printable` shows it)."""
+    if value.isascii():
+        return value
+    return value.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def wire_texts(values: Iterable[str]) -> list[str]:
+    return [wire_text(v) for v in values]
+
+
 def progress_to_proto(progress: Progress, now: float) -> apb.TournamentProgress:
     """`now` on the monotonic clock: the start of play travels as the time since, as the
     two machines' monotonic clocks have nothing in common."""
@@ -47,12 +64,12 @@ def progress_from_proto(msg: apb.TournamentProgress, now: float) -> Progress:
 
 def game_line_to_proto(line: GameLine) -> apb.GameLine:
     msg = apb.GameLine(
-        game=line.game,
+        game=wire_text(line.game),
         index=line.index,
-        players=line.players,
-        ranking=line.ranking,
+        players=wire_texts(line.players),
+        ranking=wire_texts(line.ranking),
         faults=[_fault_to_proto(f) for f in line.faults],
-        think_ms=line.think_ms,
+        think_ms={wire_text(bot): ms for bot, ms in line.think_ms.items()},
         referee_late=[
             apb.LateDecision(
                 seat=late.seat, request_id=late.request_id, wall_ms=late.wall_ms, bot_ms=late.bot_ms
@@ -61,7 +78,7 @@ def game_line_to_proto(line: GameLine) -> apb.GameLine:
         ],
     )
     if line.deal_key is not None:
-        msg.deal_key = line.deal_key
+        msg.deal_key = wire_text(line.deal_key)
     if line.decisions is not None:
         msg.decisions = line.decisions
     if line.started is not None:
@@ -93,13 +110,13 @@ def game_line_from_proto(msg: apb.GameLine) -> GameLine:
 def _fault_to_proto(record: FaultRecord) -> apb.FaultRecord:
     fault = record.fault
     return apb.FaultRecord(
-        game=record.game_id,
-        bot=record.bot,
+        game=wire_text(record.game_id),
+        bot=wire_text(record.bot),
         seat=record.seat,
         round=record.round,
         kind=fault_kind_to_proto(fault.kind),
-        detail=fault.detail,
-        sent=fault.sent,
+        detail=wire_text(fault.detail),
+        sent=wire_text(fault.sent),
         request_id=fault.request_id,
     )
 
@@ -111,7 +128,7 @@ def _fault_from_proto(msg: apb.FaultRecord) -> FaultRecord:
 
 def standing_to_proto(standing: Standing) -> apb.Standing:
     return apb.Standing(
-        bot=standing.name,
+        bot=wire_text(standing.name),
         mu=standing.mu,
         sigma=standing.sigma,
         games=standing.games,
@@ -140,7 +157,7 @@ def confidence_to_proto(sure: Confidence) -> apb.Confidence:
     return apb.Confidence(
         bots=[
             apb.BotConfidence(
-                bot=b.name,
+                bot=wire_text(b.name),
                 strength=b.strength,
                 low=b.low,
                 high=b.high,
@@ -182,16 +199,18 @@ def confidence_from_proto(msg: apb.Confidence) -> Confidence:
 
 def report_to_proto(report: RunReport) -> apb.TournamentFinished:
     msg = apb.TournamentFinished(
-        folder=str(report.folder),
+        folder=wire_text(str(report.folder)),
         status=_STATUS[report.status],
         games=report.games,
         total=report.total,
         table=[standing_to_proto(s) for s in report.table],
-        separation=report.separation,
-        skipped=[apb.SkippedBot(bot=bot, reason=reason) for bot, reason in report.skipped],
+        separation=wire_text(report.separation),
+        skipped=[
+            apb.SkippedBot(bot=wire_text(bot), reason=wire_text(why)) for bot, why in report.skipped
+        ],
         faults=[
             apb.BotFaults(
-                bot=bot,
+                bot=wire_text(bot),
                 counts=[
                     apb.FaultCount(kind=fault_kind_to_proto(FaultKind(kind)), count=count)
                     for kind, count in kinds.items()
@@ -201,14 +220,14 @@ def report_to_proto(report: RunReport) -> apb.TournamentFinished:
         ],
         slowest=[_slow_to_proto(d) for d in report.slowest],
         times=[_times_to_proto(t) for t in report.times],
-        notes=report.notes,
+        notes=wire_texts(report.notes),
     )
     if report.seed_hex is not None:
-        msg.seed_hex = report.seed_hex
+        msg.seed_hex = wire_text(report.seed_hex)
     if report.sure is not None:
         msg.confidence.CopyFrom(confidence_to_proto(report.sure))
     if report.outcome is not None:
-        msg.outcome = report.outcome
+        msg.outcome = wire_text(report.outcome)
     return msg
 
 
@@ -246,7 +265,13 @@ def _unknown(what: str) -> TournamentError:
 
 
 def _slow_to_proto(d: SlowDecision) -> apb.SlowDecision:
-    msg = apb.SlowDecision(ms=d.ms, bot=d.bot, game=d.game, round=d.round, action=d.action)
+    msg = apb.SlowDecision(
+        ms=d.ms,
+        bot=wire_text(d.bot),
+        game=wire_text(d.game),
+        round=d.round,
+        action=wire_text(d.action),
+    )
     if d.limit_ms is not None:
         msg.limit_ms = d.limit_ms
     return msg
@@ -259,7 +284,7 @@ def _slow_from_proto(msg: apb.SlowDecision) -> SlowDecision:
 
 def _times_to_proto(t: BotTimes) -> apb.BotTimes:
     return apb.BotTimes(
-        bot=t.bot,
+        bot=wire_text(t.bot),
         decisions=t.decisions,
         median_ms=t.median_ms,
         p99_ms=t.p99_ms,

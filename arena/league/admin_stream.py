@@ -23,6 +23,8 @@ from arena.league.admin_messages import (
     report_to_proto,
     standing_from_proto,
     standing_to_proto,
+    wire_text,
+    wire_texts,
 )
 from arena.protocol.messages import admin as apb
 from arena.records import GameLine
@@ -49,17 +51,17 @@ class EventObserver:
             queue.put_nowait(event)
 
     def note(self, text: str) -> None:
-        self.emit(apb.TournamentEvent(note=text))
+        self.emit(apb.TournamentEvent(note=wire_text(text)))
 
     def building(self, name: str, running: bool) -> None:
-        self.emit(apb.TournamentEvent(build=apb.BuildChanged(bot=name, running=running)))
+        self.emit(apb.TournamentEvent(build=apb.BuildChanged(bot=wire_text(name), running=running)))
 
     def started(self, folder: Path, entrants: list[str], progress: Progress) -> None:
         self.progress = progress
         self.folder = folder
         started = apb.TournamentStarted(
-            folder=str(folder),
-            entrants=entrants,
+            folder=wire_text(str(folder)),
+            entrants=wire_texts(entrants),
             progress=progress_to_proto(progress, time.monotonic()),
         )
         self.emit(apb.TournamentEvent(started=started))
@@ -77,7 +79,7 @@ class EventObserver:
         self.emit(apb.TournamentEvent(finished=report_to_proto(report)))
 
     def failed(self, why: str) -> None:
-        self.emit(apb.TournamentEvent(error=why))
+        self.emit(apb.TournamentEvent(error=wire_text(why)))
 
 
 def tell(event: apb.TournamentEvent, observer: Observer) -> RunReport | None:
