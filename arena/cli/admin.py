@@ -21,7 +21,6 @@ from arena.league.admin_stream import tell
 from arena.league.server import admin_token_path
 from arena.protocol.messages import admin as apb
 from arena.protocol.messages import admin_grpc as apb_grpc
-from arena.protocol.wire import ruleset_to_proto
 from arena.tournament.config import TournamentError
 from arena.tournament.info import RunStatus
 from arena.tournament.report import RunReport
@@ -132,7 +131,9 @@ async def _start(
         table_size=args.table_size or 0,
         jobs=args.jobs or 0,  # 0: the server's default, one game per core
         move_time=args.move_time,
-        ruleset=ruleset_to_proto(ruleset),
+        rules="rulebook",
+        # Only the changes: the rulebook's null calza_max_dice has no text form.
+        rule_fields={k: str(v) for k, v in ruleset.changes().items()},
         seed_hex=args.seed or "",
         bots_dir=str(args.bots.resolve()) if args.bots else "",
         name=args.name or "",

@@ -32,7 +32,6 @@ from arena.league.admin_stream import LAST, EventObserver
 from arena.league.local_tls import LocalTls, decide_local_tls
 from arena.protocol.messages import admin as apb
 from arena.protocol.messages import admin_grpc as apb_grpc
-from arena.protocol.wire import ruleset_from_proto
 from arena.referee.auth import TokenBook
 from arena.referee.pool import Lobby
 from arena.referee.server import ListenError, Referee, ServerLimits, Tls
@@ -46,7 +45,7 @@ from arena.tournament.tournament import (
     TableWatcher,
     Tournament,
 )
-from engine import PerudoError, seed_from_hex
+from engine import PerudoError, Ruleset, preset, seed_from_hex
 
 REVOCATION_CHECK_S = 2.0
 
@@ -306,12 +305,10 @@ class LeagueServer:
 
     def _config(self, request: apb.StartTournamentRequest) -> TournamentConfig:
         base = self.config.defaults
-        if request.rules or request.rule_fields:
-            raise TournamentError(
-                "rules and rule_fields are no longer read: send the ruleset's fields "
-                "(ruleset), as arena admin start does"
-            )
-        ruleset = ruleset_from_proto(request.ruleset) if request.HasField("ruleset") else None
+        ruleset: Ruleset = Ruleset.from_mapping(
+            {k: _rule_value(v) for k, v in request.rule_fields.items()},
+            base=preset(request.rules or "rulebook"),
+        )
         seed = seed_from_hex(request.seed_hex) if request.seed_hex else None
         if request.jobs:  # the server's own default was its operator's choice
             check_jobs(request.jobs, request.force_jobs)  # this machine's cores, not the client's
@@ -347,7 +344,7 @@ class LeagueServer:
             time_margin=margin,
             time_bank=request.time_bank if request.HasField("time_bank") else base.time_bank,
             increment=request.increment if request.HasField("increment") else base.increment,
-            ruleset=base.ruleset if ruleset is None else ruleset,
+            ruleset=ruleset,
             seed=seed,
             name=request.name or None,
             deals=deals,
@@ -358,3 +355,11 @@ class LeagueServer:
             gauntlet=request.gauntlet or None,
             store_patience=patience,
         )
+
+
+def _rule_value(text: str) -> object:
+    """Ruleset values arrive as text: true/false and whole numbers become what they say."""
+    lowered = text.strip().lower()
+    if lowered in {"true", "false"}:
+        return lowered == "true"
+    return int(lowered) if lowered.isdigit() else text.strip()

@@ -27,7 +27,6 @@ from engine import (
     RoundEnd,
     RoundOutcome,
     Ruleset,
-    RulesetError,
     Side,
 )
 
@@ -106,16 +105,15 @@ def ruleset_to_proto(ruleset: Ruleset) -> pb.Ruleset:
 
 def ruleset_from_proto(msg: pb.Ruleset) -> Ruleset:
     """The ruleset a message carries; fields a sender from before them left at 0 read as
-    the rulebook's, the face change as its old bool said. A value no ruleset has (an
-    unset opener, say) is a `RulesetError` naming the field."""
+    the rulebook's, the face change as its old bool said."""
     old_face_change = (
         PalificoFaceChange.ALL if msg.palifico_one_die_may_change_face else PalificoFaceChange.NONE
     )
     return Ruleset(
         dice_per_player=msg.dice_per_player,
-        opener=_known(_OPENER_IN, msg.opener, "opener"),
+        opener=_OPENER_IN[msg.opener],
         lower_face_with_higher_count=msg.lower_face_with_higher_count,
-        calza=_known(_CALZA_IN, msg.calza, "calza"),
+        calza=_CALZA_IN[msg.calza],
         palifico=msg.palifico,
         palifico_once=msg.palifico_once,
         palifico_face_change=_FACE_CHANGE_IN.get(msg.palifico_face_change, old_face_change),
@@ -123,17 +121,8 @@ def ruleset_from_proto(msg: pb.Ruleset) -> Ruleset:
         open_on_pacos=msg.open_on_pacos,
         opener_after_elimination=_SIDE_IN.get(msg.opener_after_elimination, Side.LEFT),
         calza_max_dice=msg.calza_max_dice or None,
-        fault_penalty=_known(_PENALTY_IN, msg.fault_penalty, "fault_penalty"),
+        fault_penalty=_PENALTY_IN[msg.fault_penalty],
     )
-
-
-E = TypeVar("E")
-
-
-def _known(values: dict[Any, E], number: int, field: str) -> E:
-    if number not in values:
-        raise RulesetError(f"ruleset field {field!r} has no value numbered {number}")
-    return values[number]
 
 
 def fault_kind_to_proto(kind: FaultKind) -> pb.FaultKind:

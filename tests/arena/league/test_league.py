@@ -17,7 +17,6 @@ import socket
 import subprocess
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -35,14 +34,11 @@ from league_harness import (
 
 from arena.league.server import LeagueConfig, LeagueServer, admin_token_path
 from arena.protocol.messages import admin as apb
-from arena.protocol.messages import referee as pb
-from arena.protocol.wire import ruleset_to_proto
 from arena.referee.auth import new_token, token_hash
 from arena.referee.server import Tls
 from arena.store import SqliteStore
 from arena.tournament.observer import Progress
 from arena.tournament.schedule import build
-from engine import Ruleset, preset
 
 # 1. Remote bots play a tournament started through the admin service.
 
@@ -177,12 +173,9 @@ def test_bad_start_requests_are_refused_and_leave_nothing_behind(tmp_path: Path)
                 ({"name": "night"}, "fewer than two bots can play (none connected); nothing to do"),
                 ({"seed_hex": "not hex"}, "the seed must be hexadecimal"),
                 ({"seed_hex": "abcd"}, "the seed needs at least 16 bytes (32 hex digits)"),
-                # The ruleset travels as its fields; the old text forms are refused, not guessed.
-                ({"rules": "no-calza"}, "rules and rule_fields are no longer read"),
-                ({"rule_fields": {"calza": "off"}}, "rules and rule_fields are no longer read"),
-                ({"ruleset": _ruleset(dice_per_player=0)}, "dice_per_player must be at least 1"),
-                ({"ruleset": _ruleset(calza=0)}, "'calza' has no value numbered 0"),
-                ({"ruleset": _ruleset(fault_penalty=7)}, "'fault_penalty' has no value numbered 7"),
+                ({"rules": "house"}, "unknown preset 'house'"),
+                ({"rule_fields": {"calza": "sometimes"}}, "calza must be one of"),
+                ({"rule_fields": {"dice_per_player": "many"}}, "'dice_per_player' must be int"),
             ]
             for fields, reason in refusals:
                 call = lg.admin.StartTournament(
@@ -547,7 +540,8 @@ def test_one_tournament_at_a_time_stop_interrupts_and_the_server_runs_on(tmp_pat
                 move_time=2.0,
                 name="second",
                 only=["alpha", "gamma"],
-                ruleset=ruleset_to_proto(replace(preset("no-calza"), dice_per_player=3)),
+                rules="no-calza",
+                rule_fields={"dice_per_player": "3"},
             )
             assert second.finished.status == "finished"
             assert {tuple(sorted(x["players"])) for x in second.lines()} == {("alpha", "gamma")}
@@ -603,11 +597,3 @@ def test_stop_while_waiting_for_an_absent_bot_interrupts_at_once(tmp_path: Path)
             assert len(night.lines()) < 6
 
     run(body)
-
-
-def _ruleset(**fields: int) -> pb.Ruleset:
-    """The rulebook's ruleset message with some fields set to what a client might send."""
-    msg = ruleset_to_proto(Ruleset())
-    for name, value in fields.items():
-        setattr(msg, name, value)
-    return msg

@@ -19,7 +19,6 @@ from engine import (
     Opener,
     PalificoFaceChange,
     Ruleset,
-    RulesetError,
     Side,
 )
 
@@ -64,14 +63,6 @@ def test_a_ruleset_from_before_the_variant_fields_reads_as_the_rulebook(old_bool
     )
     face_change = PalificoFaceChange.ALL if old_bool else PalificoFaceChange.NONE
     assert wire.ruleset_from_proto(old) == Ruleset(palifico_face_change=face_change)
-
-
-@pytest.mark.parametrize(("field", "number"), [("opener", 0), ("calza", 9), ("fault_penalty", 0)])
-def test_a_ruleset_value_no_ruleset_has_is_refused_by_its_field(field: str, number: int) -> None:
-    sent = wire.ruleset_to_proto(Ruleset())
-    setattr(sent, field, number)
-    with pytest.raises(RulesetError, match=f"field '{field}' has no value numbered {number}$"):
-        wire.ruleset_from_proto(sent)
 
 
 def test_fault_kinds_survive_the_wire_and_an_unknown_one_is_none() -> None:

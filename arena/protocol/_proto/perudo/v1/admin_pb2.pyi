@@ -52,7 +52,7 @@ class WaitingBot(_message.Message):
     def __init__(self, name: _Optional[str] = ..., grace_left: _Optional[float] = ...) -> None: ...
 
 class StartTournamentRequest(_message.Message):
-    __slots__ = ("games", "table_size", "jobs", "move_time", "rules", "rule_fields", "seed_hex", "bots_dir", "name", "only", "resume", "deals", "sandbox", "time_margin", "force_jobs", "time_bank", "increment", "recover", "rebuild", "gauntlet", "build_network", "store_patience", "ruleset")
+    __slots__ = ("games", "table_size", "jobs", "move_time", "rules", "rule_fields", "seed_hex", "bots_dir", "name", "only", "resume", "deals", "sandbox", "time_margin", "force_jobs", "time_bank", "increment", "recover", "rebuild", "gauntlet", "build_network", "store_patience")
     class RuleFieldsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -82,7 +82,6 @@ class StartTournamentRequest(_message.Message):
     GAUNTLET_FIELD_NUMBER: _ClassVar[int]
     BUILD_NETWORK_FIELD_NUMBER: _ClassVar[int]
     STORE_PATIENCE_FIELD_NUMBER: _ClassVar[int]
-    RULESET_FIELD_NUMBER: _ClassVar[int]
     games: int
     table_size: int
     jobs: int
@@ -105,8 +104,7 @@ class StartTournamentRequest(_message.Message):
     gauntlet: str
     build_network: str
     store_patience: float
-    ruleset: _referee_pb2.Ruleset
-    def __init__(self, games: _Optional[int] = ..., table_size: _Optional[int] = ..., jobs: _Optional[int] = ..., move_time: _Optional[float] = ..., rules: _Optional[str] = ..., rule_fields: _Optional[_Mapping[str, str]] = ..., seed_hex: _Optional[str] = ..., bots_dir: _Optional[str] = ..., name: _Optional[str] = ..., only: _Optional[_Iterable[str]] = ..., resume: _Optional[str] = ..., deals: _Optional[str] = ..., sandbox: _Optional[str] = ..., time_margin: _Optional[float] = ..., force_jobs: _Optional[bool] = ..., time_bank: _Optional[float] = ..., increment: _Optional[float] = ..., recover: _Optional[int] = ..., rebuild: _Optional[bool] = ..., gauntlet: _Optional[str] = ..., build_network: _Optional[str] = ..., store_patience: _Optional[float] = ..., ruleset: _Optional[_Union[_referee_pb2.Ruleset, _Mapping]] = ...) -> None: ...
+    def __init__(self, games: _Optional[int] = ..., table_size: _Optional[int] = ..., jobs: _Optional[int] = ..., move_time: _Optional[float] = ..., rules: _Optional[str] = ..., rule_fields: _Optional[_Mapping[str, str]] = ..., seed_hex: _Optional[str] = ..., bots_dir: _Optional[str] = ..., name: _Optional[str] = ..., only: _Optional[_Iterable[str]] = ..., resume: _Optional[str] = ..., deals: _Optional[str] = ..., sandbox: _Optional[str] = ..., time_margin: _Optional[float] = ..., force_jobs: _Optional[bool] = ..., time_bank: _Optional[float] = ..., increment: _Optional[float] = ..., recover: _Optional[int] = ..., rebuild: _Optional[bool] = ..., gauntlet: _Optional[str] = ..., build_network: _Optional[str] = ..., store_patience: _Optional[float] = ...) -> None: ...
 
 class TournamentEvent(_message.Message):
     __slots__ = ("note", "error", "build", "started", "game", "finished")
