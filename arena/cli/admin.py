@@ -178,7 +178,7 @@ async def _follow(stream: Any, view: live.LiveView, console: Console) -> int:
 def _finished(report: RunReport, console: Console) -> int:
     """The end of the run, told as `arena run` tells its own, and where its results are."""
     live.print_report(console, report)
-    console.print(f"Results: {report.folder} ({report.status})", highlight=False)
+    console.print(f"Results: {report.folder} ({report.status})", highlight=False, markup=False)
     return 0 if report.status is RunStatus.FINISHED else 130
 
 
