@@ -8,11 +8,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import signal
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -20,17 +17,14 @@ import grpc
 from rich.console import Console
 
 from arena.cli import live, options, validate
-from arena.league.events import confidence_from_json
+from arena.league.admin_stream import tell
 from arena.league.server import admin_token_path
 from arena.protocol.messages import admin as apb
 from arena.protocol.messages import admin_grpc as apb_grpc
-from arena.records import GameLine, Json, LeaderboardRow
-from arena.text import printable
 from arena.tournament.config import TournamentError
-from arena.tournament.report.decisions import BotTimes, SlowDecision
-from arena.tournament.report.ratings import Standing
+from arena.tournament.info import RunStatus
+from arena.tournament.report.summary import RunReport
 from arena.tournament.schedule.round_robin import Deals
-from arena.tournament.tournament import Progress
 
 DEFAULT_LEAGUE = Path("results/league.sqlite")
 DEFAULT_ADMIN = "127.0.0.1:50052"
@@ -173,49 +167,19 @@ async def _start(
 
 
 async def _follow(stream: Any, view: live.LiveView, console: Console) -> int:
-    handlers: dict[str, Callable[[dict[str, Any]], None]] = {
-        "started_json": lambda d: view.started(
-            Path(d["folder"]), d["entrants"], Progress(d["done"], d["total"], time.monotonic(), 0)
-        ),
-        "game_json": lambda d: view.game_finished(
-            GameLine.from_json(d["line"]),
-            _standings(d["table"]),
-            Progress(d["done"], d["total"], time.monotonic() - d["elapsed"], d["played_now"]),
-        ),
-        "build_json": lambda d: view.building(d["name"], d["running"]),
-    }
     async for event in stream:
-        kind = event.WhichOneof("kind")
-        if kind == "note":
-            view.note(event.note)
-        elif kind == "error":
-            raise TournamentError(event.error)
-        elif kind == "finished_json":
+        report = tell(event, view)
+        if report is not None:
             view.__exit__()
-            return _finished(json.loads(event.finished_json), console)
-        else:
-            handlers[kind](json.loads(getattr(event, kind)))
+            return _finished(report, console)
     raise TournamentError("the league server closed the stream before the tournament ended")
 
 
-def _finished(data: Json, console: Console) -> int:
-    """The end of the run, told as `arena run` tells its own: the leaderboard with the batch
-    fit's rank range and P(rank 1), the neighbours not yet separated, then the report."""
-    sure = confidence_from_json(data["sure"]) if "sure" in data else None
-    title = f"Leaderboard ({data['games']} games)"
-    console.print(live.leaderboard_table(_standings(data["table"]), title, sure=sure))
-    said = [data.get("separation"), data.get("outcome")]
-    report = live.report_lines(
-        [tuple(s) for s in data.get("skipped", [])],
-        data.get("faults", {}),
-        [SlowDecision(**d) for d in data.get("slowest", [])],
-        [BotTimes(**t) for t in data.get("times", [])],
-    )
-    for line in [*said, *report, *data.get("notes", [])]:
-        if line:
-            console.print(printable(line), highlight=False, markup=False)
-    console.print(f"Results: {data['folder']} ({data['status']})", highlight=False)
-    return 0 if data["status"] == "finished" else 130
+def _finished(report: RunReport, console: Console) -> int:
+    """The end of the run, told as `arena run` tells its own, and where its results are."""
+    live.print_report(console, report)
+    console.print(f"Results: {report.folder} ({report.status})", highlight=False, markup=False)
+    return 0 if report.status is RunStatus.FINISHED else 130
 
 
 def _resume_argument(given: str | None) -> str:
@@ -223,7 +187,3 @@ def _resume_argument(given: str | None) -> str:
     if not given:
         return ""
     return str(Path(given).resolve()) if Path(given).is_dir() else given
-
-
-def _standings(rows: list[Json]) -> list[Standing]:
-    return [Standing.from_row(LeaderboardRow.from_json(r)) for r in rows]

@@ -31,6 +31,7 @@ from arena.text import printable
 from arena.tournament.config import TournamentError
 from arena.tournament.report.decisions import BotTimes, SlowDecision
 from arena.tournament.report.ratings import Standing
+from arena.tournament.report.summary import RunReport
 from arena.tournament.results.folder import TournamentFolder
 from arena.tournament.schedule.round_robin import explain
 from arena.tournament.tournament import Progress as TournamentProgress
@@ -184,6 +185,19 @@ def report_lines(
             for t in near
         ]
     return [printable(line) for line in lines]
+
+
+def print_report(console: Console, report: RunReport) -> None:
+    """The end of a run, as `arena run` and `arena admin start` both print it: the leaderboard
+    with the batch fit's rank range and P(rank 1), the neighbours not yet separated, the
+    outcome of a confidence goal, then `report_lines` and the timing's notes."""
+    title = f"Leaderboard ({report.games} games)"
+    console.print(leaderboard_table(list(report.table), title, sure=report.sure))
+    said = [report.separation, report.outcome or ""]
+    found = report_lines(report.skipped, report.faults, report.slowest, report.times)
+    for line in [*said, *found, *report.notes]:
+        if line:
+            console.print(printable(line), highlight=False, markup=False)
 
 
 class LiveView:

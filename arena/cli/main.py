@@ -256,17 +256,7 @@ def cmd_run(args: argparse.Namespace, console: Console) -> int:
     except StoppedError as stopped:  # the games played are worth their replays still
         webpage.pages(stopped.summary, lambda text: console.print(text, markup=False))
         raise
-    sure = summary.board.sure if summary.board else None
-    title = f"Leaderboard ({summary.games} games)"
-    console.print(live.leaderboard_table(summary.table, title, sure=sure))
-    if summary.board is not None:
-        console.print(summary.board.separation(), highlight=False, markup=False)
-    if summary.outcome is not None:
-        console.print(summary.outcome, highlight=False, markup=False)
-    for line in live.report_lines(summary.skipped, summary.faults, summary.slowest, summary.times):
-        console.print(line, highlight=False, markup=False)
-    for note in summary.notes:
-        console.print(printable(note), highlight=False, markup=False)
+    live.print_report(console, summary.report())
     webpage.pages(summary, lambda text: console.print(text, highlight=False, markup=False))
     console.print(
         f"Results: {summary.folder} (cross-table: cross.json; arena leaderboard --cross "

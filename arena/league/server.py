@@ -28,7 +28,7 @@ import grpc
 from arena.bots.buildnet import BuildNetwork
 from arena.bots.capacity import check_jobs
 from arena.bots.sandbox import SandboxMode
-from arena.league.events import EventObserver, finished_event
+from arena.league.admin_stream import LAST, EventObserver
 from arena.league.local_tls import LocalTls, decide_local_tls
 from arena.protocol.messages import admin as apb
 from arena.protocol.messages import admin_grpc as apb_grpc
@@ -102,7 +102,7 @@ class _Admin(apb_grpc.AdminServiceServicer):
             while True:
                 event = await queue.get()
                 yield event
-                if event.WhichOneof("kind") in {"finished_json", "error"}:
+                if event.WhichOneof("kind") in LAST:
                     return
         finally:
             self._league.observer.listeners.discard(queue)
@@ -283,11 +283,11 @@ class LeagueServer:
             except Exception as error:  # the admin stream must always get its end event
                 known = isinstance(error, TournamentError | OSError)
                 text = str(error) if known else f"{type(error).__name__}: {error}"
-                self.observer.emit(apb.TournamentEvent(error=text))
+                self.observer.failed(text)
                 return
             if self._finished is not None:
                 self._finished(summary)
-            self.observer.emit(finished_event(summary))
+            self.observer.finished(summary.report())
 
         self._task = asyncio.ensure_future(run())
         return queue

@@ -82,6 +82,7 @@ _PENALTY_IN = {v: k for k, v in _PENALTY.items()}
 _FACE_CHANGE_IN = {v: k for k, v in _FACE_CHANGE.items()}
 _SIDE_IN = {v: k for k, v in _SIDE.items()}
 _END_IN = {v: k for k, v in _END.items()}
+_FAULT_KIND_IN: dict[int, FaultKind] = {v: k for k, v in _FAULT_KIND.items()}
 
 
 def ruleset_to_proto(ruleset: Ruleset) -> pb.Ruleset:
@@ -122,6 +123,15 @@ def ruleset_from_proto(msg: pb.Ruleset) -> Ruleset:
         calza_max_dice=msg.calza_max_dice or None,
         fault_penalty=_PENALTY_IN[msg.fault_penalty],
     )
+
+
+def fault_kind_to_proto(kind: FaultKind) -> pb.FaultKind:
+    return _FAULT_KIND[kind]
+
+
+def fault_kind_from_proto(number: int) -> FaultKind | None:
+    """The kind a message names; None for a number no kind has here (a newer sender's)."""
+    return _FAULT_KIND_IN.get(number)
 
 
 def answer_to_proto(answer: Answer) -> pb.Action:

@@ -19,12 +19,17 @@ from typing import Any
 import grpc
 import pytest
 
+from arena.league.admin_stream import tell
 from arena.league.server import LeagueConfig, LeagueServer, admin_token_path
 from arena.protocol.messages import admin as apb
 from arena.protocol.messages import admin_grpc as apb_grpc
+from arena.records import GameLine
 from arena.referee.auth import new_token, token_hash
 from arena.referee.server import Tls
-from arena.tournament.config import TournamentConfig
+from arena.tournament.config import TournamentConfig, TournamentError
+from arena.tournament.play.observer import Progress
+from arena.tournament.report.ratings import Standing
+from arena.tournament.report.summary import RunReport
 from arena.tournament.schedule.round_robin import build
 
 HERE = Path(__file__).parent
@@ -151,39 +156,64 @@ class League:
         return await Tournament.follow(self.start(**fields))
 
 
+class _Told:
+    """An observer keeping what the admin stream told it, each with its event's kind."""
+
+    def __init__(self) -> None:
+        self.events: list[tuple[str, Any]] = []
+
+    def note(self, text: str) -> None:
+        self.events.append(("note", text))
+
+    def building(self, name: str, running: bool) -> None:
+        self.events.append(("build", (name, running)))
+
+    def started(self, folder: Path, entrants: list[str], progress: Progress) -> None:
+        self.events.append(("started", (folder, entrants, progress)))
+
+    def game_finished(self, line: GameLine, table: list[Standing], progress: Progress) -> None:
+        self.events.append(("game", (line, table, progress)))
+
+
 @dataclasses.dataclass
 class Tournament:
     """What the admin stream told about one tournament, and what it left on disk."""
 
     events: list[tuple[str, Any]]
+    """Each event's kind and what it told: a note's text, a build's (bot, running), a start's
+    (folder, entrants, progress), a game's (line, table, progress), the end's report."""
 
     @classmethod
     async def follow(
         cls,
         call: grpc.aio.UnaryStreamCall[Any, apb.TournamentEvent],
-        on_game: Callable[[dict[str, Any]], Awaitable[None]] | None = None,
+        on_game: Callable[[Progress], Awaitable[None]] | None = None,
     ) -> Tournament:
-        events: list[tuple[str, Any]] = []
+        told = _Told()
         async for event in call:
-            kind = event.WhichOneof("kind")
-            value = getattr(event, kind)
-            events.append((kind, value if kind in {"note", "error"} else json.loads(value)))
-            if kind == "game_json" and on_game is not None:
-                await on_game(events[-1][1])
-        return cls(events)
+            try:
+                report = tell(event, told)
+            except TournamentError as error:
+                told.events.append(("error", str(error)))
+                continue
+            if report is not None:
+                told.events.append(("finished", report))
+            if event.WhichOneof("kind") == "game" and on_game is not None:
+                await on_game(told.events[-1][1][2])
+        return cls(told.events)
 
     def of(self, kind: str) -> list[Any]:
         return [value for k, value in self.events if k == kind]
 
     @property
-    def finished(self) -> dict[str, Any]:
+    def finished(self) -> RunReport:
         assert self.of("error") == [], self.of("error")
-        (data,) = self.of("finished_json")
-        return data  # type: ignore[no-any-return]
+        (report,) = self.of("finished")
+        return report  # type: ignore[no-any-return]
 
     @property
     def folder(self) -> Path:
-        return Path(self.finished["folder"])
+        return self.finished.folder
 
     def info(self) -> dict[str, Any]:
         return json.loads((self.folder / "tournament.json").read_text())  # type: ignore[no-any-return]

@@ -101,6 +101,7 @@ def wait_gone(pids: list[int], seconds: float = 10.0) -> list[int]:
 
 
 def children_of(pid: int) -> list[int]:
+    """The processes `pid` started, but for its warden (`arena.bots.warden`), which is no bot."""
     found = []
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
@@ -108,9 +109,16 @@ def children_of(pid: int) -> list[int]:
                 stat = (entry / "stat").read_text()
             except OSError:
                 continue
-            if int(stat.rpartition(")")[2].split()[1]) == pid:
+            if int(stat.rpartition(")")[2].split()[1]) == pid and not _is_warden(entry):
                 found.append(int(entry.name))
     return found
+
+
+def _is_warden(process: Path) -> bool:
+    try:
+        return b"arena.bots.warden" in (process / "cmdline").read_bytes()
+    except OSError:
+        return False
 
 
 def minimal_info(tid: str, entrants: tuple[str, ...] | None = None) -> TournamentInfo:

@@ -5,11 +5,9 @@ play a night without a fault."""
 from __future__ import annotations
 
 import asyncio
-import json
 import shutil
 import sys
 from pathlib import Path
-from typing import Any
 
 import grpc
 import pytest
@@ -19,17 +17,19 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "arena"))  # the sh
 from tls_certificates import self_signed
 
 from arena.bots.manifest import load_entry
+from arena.league.admin_messages import report_from_proto
 from arena.league.server import LeagueConfig, LeagueServer, admin_token_path
 from arena.protocol.messages import admin as apb
 from arena.protocol.messages import admin_grpc as apb_grpc
 from arena.referee.server import Tls
 from arena.tournament.config import TournamentConfig
+from arena.tournament.report.summary import RunReport
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_bots"
 OTHER_LANGUAGES = ("go_binomial", "js_calza", "rust_bridge")
 
 
-async def _night(config: LeagueConfig, bots: Path) -> dict[str, Any]:
+async def _night(config: LeagueConfig, bots: Path) -> RunReport:
     server = LeagueServer(config)
     await server.start()
     token = admin_token_path(config.league).read_text().strip()
@@ -42,8 +42,8 @@ async def _night(config: LeagueConfig, bots: Path) -> dict[str, Any]:
             metadata = [("authorization", f"Bearer {token}")]
             async for event in admin.StartTournament(request, metadata=metadata):
                 assert not event.error, event.error
-                if event.finished_json:
-                    return json.loads(event.finished_json)  # type: ignore[no-any-return]
+                if event.HasField("finished"):
+                    return report_from_proto(event.finished)
     finally:
         await server.stop()
     raise AssertionError("the admin stream ended without the tournament's end")
@@ -74,7 +74,7 @@ def test_the_samples_are_a_tls_league_server_s_local_bots(tmp_path: Path) -> Non
         defaults=TournamentConfig(bots_dir=None, move_time=2.0),
     )
     finished = asyncio.run(_night(config, bots))
-    assert finished["status"] == "finished", finished
-    assert finished["skipped"] == [] and finished["faults"] in ({}, []), finished
-    played = {row["bot"] for row in finished["table"]}
-    assert played == {*entered, "binomial-bot"}, finished["table"]
+    assert finished.status == "finished", finished
+    assert finished.skipped == () and finished.faults == {}, finished
+    played = {standing.name for standing in finished.table}
+    assert played == {*entered, "binomial-bot"}, finished.table

@@ -99,7 +99,7 @@ def test_a_league_servers_local_bots_are_sandboxed_and_cannot_take_an_entrants_n
             night = await lg.play(
                 games=3, table_size=3, jobs=1, bots_dir=str(bots), sandbox="require", name="n"
             )
-            assert night.finished["status"] == "finished"
+            assert night.finished.status == "finished"
             notes = night.of("note")
             assert any(n.startswith("alpha: refused: a registered remote entrant") for n in notes)
             assert "bots are sandboxed" in " ".join(night.info()["isolation"])

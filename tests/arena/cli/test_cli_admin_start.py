@@ -1,13 +1,19 @@
-"""`arena admin start` takes the fairness flags of `arena run`, and the server applies its cap."""
+"""`arena admin start` takes the fairness flags and the rules of `arena run`, and the server
+applies its cap."""
 
 from __future__ import annotations
 
+import shutil
 import subprocess
+from dataclasses import replace
 from pathlib import Path
 
-from cli_harness import Cli, arena_command, clean_env, one_line, start_serve
+from cli_harness import SEED, Cli, arena_command, clean_env, one_line, read_info, start_serve
 
 from arena.bots.capacity import usable_cores
+from engine import FaultPenalty, Opener, PalificoFaceChange, Ruleset, preset
+
+TOURNAMENT_BOTS = Path(__file__).parents[1] / "tournament_bots"
 
 
 def test_admin_start_refuses_more_jobs_than_the_servers_cores_unless_forced(
@@ -42,3 +48,43 @@ def test_admin_start_reads_the_time_margin_like_arena_run(tmp_path: Path) -> Non
         assert done.returncode == 2
         assert f"argument --time-margin: {bad!r} {why}" in one_line(done.stderr)
         assert done.stdout == "" and "Traceback" not in done.stderr
+
+
+def test_admin_start_plays_the_ruleset_it_was_given_field_by_field(
+    tmp_path: Path, processes: list[subprocess.Popen[bytes]]
+) -> None:
+    league, results = tmp_path / "league" / "league.sqlite", tmp_path / "results"
+    serve = start_serve(league, results, tmp_path / "serve.log", processes)
+    bots = tmp_path / "bots"
+    bots.mkdir()
+    for name in ("steady", "meek"):
+        shutil.copy(TOURNAMENT_BOTS / f"{name}.py", bots / f"{name}.py")
+    rules = [
+        *("--rules", "no-heads-up-palifico", "--rule", "calza_max_dice=null"),
+        *("--dice", "4", "--opener", "seat0", "--palifico-face-change", "others"),
+        *("--no-palifico-once", "--fault-penalty", "lose_die"),
+    ]
+    done = subprocess.run(
+        [
+            *arena_command(),
+            *("admin", "start", *serve.admin, "--bots", str(bots), "--name", "house"),
+            *("--seed", SEED, "--games", "2", "--jobs", "1", "--sandbox", "off", *rules),
+        ],
+        env=clean_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"Results: {results / 'house'} (finished)" in one_line(done.stdout)
+    meant = replace(
+        preset("no-heads-up-palifico"),
+        calza_max_dice=None,  # the preset's 5 taken back
+        dice_per_player=4,
+        opener=Opener.SEAT0,
+        palifico_face_change=PalificoFaceChange.OTHERS,
+        palifico_once=False,
+        fault_penalty=FaultPenalty.LOSE_DIE,
+    )
+    assert Ruleset.from_mapping(read_info(results / "house")["ruleset"]) == meant

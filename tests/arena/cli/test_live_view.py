@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 import shutil
 import subprocess
@@ -9,11 +10,18 @@ import sys
 from pathlib import Path
 
 from rich.console import Console
+from tournament_harness import Quiet
 
-from arena.cli.live import LiveView, leaderboard_table, report_lines
+from arena.cli.live import LiveView, leaderboard_table, print_report, report_lines
+from arena.league.admin_stream import EventObserver, tell
 from arena.protocol.faults import Fault, FaultKind, FaultRecord
+from arena.protocol.messages import admin as apb
 from arena.records import GameLine
+from arena.tournament.info import RunStatus
+from arena.tournament.report.decisions import BotTimes, SlowDecision, faults_by_kind
 from arena.tournament.report.ratings import rate_all, result_of
+from arena.tournament.report.standings import board
+from arena.tournament.report.summary import RunReport, Summary
 from arena.tournament.tournament import Progress
 
 SAMPLES = Path(__file__).resolve().parents[3] / "sample_bots"
@@ -107,3 +115,69 @@ def test_on_a_terminal_a_bots_escape_sequences_are_shown_not_obeyed(tmp_path: Pa
     assert text.count(f"  rogue: its last words: {shown}") == 1  # the report
     assert text.count(f"before connecting: {shown}") == 1  # the note
     assert text.count(f"(the bot says: {shown}") >= 1  # the recent faults, in the live frame
+
+
+def _night() -> Summary:
+    """A night of 24 games among four bots, one named with escapes, some games with faults."""
+    names = ["alpha", "beta", f"rogue {ESCAPES}", "delta"]
+    lines = []
+    for i in range(24):
+        players = (names[i % 4], names[(i + 1) % 4], names[(i + 2) % 4])
+        faults = ()
+        if i % 5 == 0:
+            fault = Fault(FaultKind.TIMEOUT, f"late {ESCAPES}")
+            faults = (FaultRecord(f"g{i}", players[2], 2, 1, fault),)
+        lines.append(
+            GameLine(
+                game=f"g{i}",
+                index=i,
+                players=players,
+                ranking=players if i % 3 else (players[1], players[0], players[2]),
+                faults=faults,
+                think_ms={p: 1.0 + 0.37 * i + len(p) for p in players},
+            )
+        )
+    final = board([("night", line) for line in lines], names, seed=1)
+    return Summary(
+        Path("/results/night"),
+        RunStatus.INTERRUPTED,
+        final.table,
+        24,
+        30,
+        None,
+        faults=faults_by_kind(lines),
+        slowest=(SlowDecision(812.25, "alpha", "g3", 2, "bid 3 4"),),
+        times=(BotTimes("alpha", 40, 3.1, 700.2, 812.25, 2, 812.25, 900.0),),
+        skipped=(("ghost", f"no bot.toml {ESCAPES}"),),
+        notes=("the machine was busy",),
+        board=final,
+        outcome="The budget was spent before the ranking was known.",
+    )
+
+
+def _printed(report: RunReport) -> str:
+    out = io.StringIO()
+    print_report(Console(file=out, width=100, force_terminal=False), report)
+    return out.getvalue()
+
+
+def test_arena_run_and_arena_admin_start_print_the_same_report_at_the_end() -> None:
+    summary = _night()
+    here = summary.report()  # what `arena run` has in hand
+    server = EventObserver()
+    queue: asyncio.Queue[apb.TournamentEvent] = asyncio.Queue()
+    server.listeners.add(queue)
+    server.finished(here)
+    sent = queue.get_nowait().SerializeToString()
+    there = tell(apb.TournamentEvent.FromString(sent), Quiet())  # what `arena admin` gets
+    assert there is not None
+    text = _printed(here)
+    assert _printed(there) == text
+    # Every figure as the run had it: the median decision times unrounded before the table
+    # rounds them (a leaderboard row's rounding to 3 places, then 2, moves some by 0.01).
+    for standing in summary.table:
+        assert f" {standing.median_think_ms:.2f} " in text
+    assert "P1" in text and "Not yet separated at 95%" in text
+    assert "The budget was spent" in text and "the machine was busy" in text
+    for obeyed in ("\x1b[2J", "\u202e", "\x9b"):
+        assert obeyed not in text  # the separation line names the rogue too

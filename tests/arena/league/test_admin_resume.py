@@ -31,7 +31,7 @@ def test_admin_start_resume_plays_the_remaining_games(tmp_path: Path) -> None:
             first = await Tournament.follow(
                 lg.start(games=12, jobs=2, move_time=2.0, name="night"), stop
             )
-            assert first.finished["status"] == "interrupted"
+            assert first.finished.status == "interrupted"
             played = len(first.lines())
             assert played < 12
 
@@ -45,7 +45,7 @@ def test_admin_start_resume_plays_the_remaining_games(tmp_path: Path) -> None:
             assert len(first.lines()) == played
 
             again = await lg.play(resume="night")
-            assert again.finished["status"] == "finished"
+            assert again.finished.status == "finished"
             assert again.folder == first.folder
             lines = again.lines()
             assert Counter(x["game"] for x in lines) == Counter(again.schedule_ids())

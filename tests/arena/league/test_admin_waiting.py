@@ -136,13 +136,9 @@ def test_a_local_bots_build_is_sent_down_the_admin_stream_as_it_runs(tmp_path: P
             night = await lg.play(
                 games=2, jobs=1, move_time=2.0, bots_dir=str(bots), sandbox="off", name="built"
             )
-            assert night.finished["status"] == "finished"
-            builds = night.of("build_json")
-            assert builds == [
-                {"name": "builder", "running": True},
-                {"name": "builder", "running": False},
-            ]
+            assert night.finished.status == "finished"
+            assert night.of("build") == [("builder", True), ("builder", False)]
             kinds = [kind for kind, _ in night.events]
-            assert kinds.index("build_json") < kinds.index("started_json")
+            assert kinds.index("build") < kinds.index("started")
 
     run(body)

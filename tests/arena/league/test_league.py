@@ -37,6 +37,7 @@ from arena.protocol.messages import admin as apb
 from arena.referee.auth import new_token, token_hash
 from arena.referee.server import Tls
 from arena.store import SqliteStore
+from arena.tournament.play.observer import Progress
 from arena.tournament.schedule.round_robin import build
 
 # 1. Remote bots play a tournament started through the admin service.
@@ -64,12 +65,14 @@ def test_remote_bots_play_a_tournament_started_through_the_admin_service(tmp_pat
 
             night = await lg.play(games=6, jobs=2, move_time=2.0, name="night-1")
             finished = night.finished
-            assert finished["status"] == "finished"
-            assert finished["games"] == finished["total"] == 6
-            assert finished["seed"] == SEED
-            (started,) = night.of("started_json")
-            assert started["entrants"] == ["alpha", "beta", "gamma"]
-            assert [g["done"] for g in night.of("game_json")] == [1, 2, 3, 4, 5, 6]
+            assert finished.status == "finished"
+            assert finished.games == finished.total == 6
+            assert finished.seed_hex == SEED
+            ((folder, entrants, _),) = night.of("started")
+            assert (folder, entrants) == (night.folder, ["alpha", "beta", "gamma"])
+            games = night.of("game")
+            assert [progress.done for _, _, progress in games] == [1, 2, 3, 4, 5, 6]
+            assert sorted(line.game for line, _, _ in games) == sorted(night.schedule_ids())
 
             lines = night.lines()
             ids = [line["game"] for line in lines]
@@ -288,7 +291,7 @@ def test_a_bot_killed_mid_game_is_faulted_and_the_tournament_finishes(tmp_path: 
             victim.process.send_signal(signal.SIGKILL)
             night = await follow
 
-            assert night.finished["status"] == "finished"
+            assert night.finished.status == "finished"
             info = night.info()
             players = night.players()
             lines = night.lines()
@@ -323,7 +326,7 @@ def test_a_bot_gone_between_games_has_its_games_dropped_after_the_grace(tmp_path
             assert await leaver.exited(5) == 0
             assert "leaving after 1 games" in leaver.output()
 
-            assert night.finished["status"] == "finished"
+            assert night.finished.status == "finished"
             info = night.info()
             players = night.players()
             lines = night.lines()
@@ -373,7 +376,7 @@ def test_a_bot_back_within_the_grace_plays_its_deferred_games(tmp_path: Path) ->
             lg.launch("gamma", tokens["gamma"])
             night = await follow
 
-            assert night.finished["status"] == "finished"
+            assert night.finished.status == "finished"
             info = night.info()
             assert info["dropped"] == []
             done = [line["game"] for line in night.lines()]
@@ -438,7 +441,7 @@ def test_with_tls_bots_that_trust_the_certificate_play_and_plaintext_bots_cannot
             untrusted = lg.launch("gamma", tokens["gamma"], PERUDO_TLS="1", **quick)  # no CA
             await lg.wait_connected({"alpha": 2, "beta": 1})
             night = await lg.play(games=4, jobs=2, move_time=2.0, name="tls")
-            assert night.finished["status"] == "finished"
+            assert night.finished.status == "finished"
             lines = night.lines()
             assert len(lines) == 4
             assert all(line["players"] and not line["faults"] for line in lines)
@@ -485,7 +488,7 @@ def test_one_tournament_at_a_time_stop_interrupts_and_the_server_runs_on(tmp_pat
 
             during: dict[str, Any] = {}
 
-            async def meddle(game: dict[str, Any]) -> None:
+            async def meddle(progress: Progress) -> None:
                 if during:
                     return
                 second = lg.start(games=2, name="too-soon")
@@ -513,13 +516,13 @@ def test_one_tournament_at_a_time_stop_interrupts_and_the_server_runs_on(tmp_pat
             assert during["stopping"] is True
 
             finished = first.finished
-            assert finished["status"] == "interrupted"
-            assert finished["seed"] is None
+            assert finished.status == "interrupted"
+            assert finished.seed_hex is None
             lines = first.lines()
             # The games in flight when it stopped were finished (at most one per job),
             # and nothing more began.
             assert during["done"] <= len(lines) <= during["done"] + 2
-            assert finished["games"] == len(lines) < 60
+            assert finished.games == len(lines) < 60
             assert all(not line["faults"] for line in lines)
             info = first.info()
             assert info["status"] == "interrupted"
@@ -540,7 +543,7 @@ def test_one_tournament_at_a_time_stop_interrupts_and_the_server_runs_on(tmp_pat
                 rules="no-calza",
                 rule_fields={"dice_per_player": "3"},
             )
-            assert second.finished["status"] == "finished"
+            assert second.finished.status == "finished"
             assert {tuple(sorted(x["players"])) for x in second.lines()} == {("alpha", "gamma")}
             assert len(second.lines()) == 2
             ruleset = second.info()["ruleset"]
@@ -587,7 +590,7 @@ def test_stop_while_waiting_for_an_absent_bot_interrupts_at_once(tmp_path: Path)
             assert reply.stopping is True
             night = await follow
             assert time.monotonic() - asked < 5, "the stop waited out the reconnect grace"
-            assert night.finished["status"] == "interrupted"
+            assert night.finished.status == "interrupted"
             info = night.info()
             assert info["dropped"] == []
             assert info["status"] == "interrupted"

@@ -22,12 +22,14 @@ import grpc
 import pytest
 from tls_certificates import self_signed
 
+from arena.league.admin_messages import report_from_proto
 from arena.league.local_tls import LocalTls
 from arena.league.server import LeagueConfig, LeagueServer, admin_token_path
 from arena.protocol.messages import admin as apb
 from arena.protocol.messages import admin_grpc as apb_grpc
 from arena.referee.server import Tls
 from arena.tournament.config import TournamentConfig
+from arena.tournament.report.summary import RunReport
 
 SAMPLES = Path(__file__).resolve().parents[3] / "sample_bots"
 TOLD_BOT = Path(__file__).resolve().parents[1] / "league_bots" / "tls_told.py"
@@ -57,7 +59,7 @@ def _speaks_tls(path: Path, ca: Path) -> bool:
 
 @dataclass
 class Night:
-    finished: dict[str, Any]
+    finished: RunReport
     notes: list[str]
     """What the tournament said as it started."""
     local_tls: LocalTls | None
@@ -86,8 +88,9 @@ async def _tournament(config: LeagueConfig, bots: Path, sandbox: str, probe: Pat
                     notes.append(event.note)
                 if event.error:
                     raise AssertionError(event.error)
-                if event.finished_json:
-                    return Night(json.loads(event.finished_json), notes, server.local_tls, spoke)
+                if event.HasField("finished"):
+                    report = report_from_proto(event.finished)
+                    return Night(report, notes, server.local_tls, spoke)
     finally:
         await server.stop()
     raise AssertionError("the admin stream ended without the tournament's end")
@@ -120,11 +123,11 @@ def test_a_tls_league_server_s_local_bots_connect_with_tls_and_play(
     night = asyncio.run(asyncio.wait_for(run, 120))
     finished, notes = night.finished, night.notes
     assert night.spoke_tls is True  # the socket the local bots dial speaks TLS
-    assert finished["status"] == "finished", finished
-    assert finished["games"] == finished["total"] == 2
-    assert finished["skipped"] == [] and finished["faults"] in ({}, []), finished
+    assert finished.status == "finished", finished
+    assert finished.games == finished.total == 2
+    assert finished.skipped == () and finished.faults == {}, finished
     assert "local bots dial the referee's Unix socket with TLS" in notes
-    told = _told(Path(finished["folder"]))
+    told = _told(finished.folder)
     assert told["tls"] == "1" and told["ca_readable"], told
     assert told["address"].startswith("unix:")
     sandboxed = any(n.startswith("bots are sandboxed") for n in notes)
@@ -139,11 +142,11 @@ def test_a_certificate_not_made_out_to_localhost_keeps_the_socket_plaintext_and_
     run = _tournament(config, _local_bots(tmp_path), "off", probe=None)
     night = asyncio.run(asyncio.wait_for(run, 120))
     finished = night.finished
-    assert finished["status"] == "finished", finished
-    assert finished["skipped"] == [], finished
+    assert finished.status == "finished", finished
+    assert finished.skipped == (), finished
     plaintext = "local bots dial the referee's Unix socket in plaintext, which no network reaches"
     assert plaintext in night.notes
     assert night.local_tls is not None and night.local_tls.ca_file is None
     assert "not made out to localhost" in night.local_tls.describe()
-    told = _told(Path(finished["folder"]))
+    told = _told(finished.folder)
     assert (told["tls"], told["ca_file"]) == ("", ""), told

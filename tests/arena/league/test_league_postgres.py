@@ -231,7 +231,7 @@ def test_a_league_server_on_postgres_knows_its_entrants_and_records_their_night(
                 lg.launch(name, token)
             await lg.wait_connected({"alpha": 1, "beta": 1})
             night = await lg.play(games=4, jobs=1, move_time=2.0, name="remote-night")
-            assert night.finished["status"] == "finished"
+            assert night.finished.status == "finished"
             assert _stored(postgres_url, "remote-night") == set(night.schedule_ids())
 
     run(body)

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 import engine
 from arena.protocol import wire
+from arena.protocol.faults import FaultKind
 from arena.protocol.messages import referee as pb
 from engine import (
     CalzaRule,
@@ -62,6 +63,13 @@ def test_a_ruleset_from_before_the_variant_fields_reads_as_the_rulebook(old_bool
     )
     face_change = PalificoFaceChange.ALL if old_bool else PalificoFaceChange.NONE
     assert wire.ruleset_from_proto(old) == Ruleset(palifico_face_change=face_change)
+
+
+def test_fault_kinds_survive_the_wire_and_an_unknown_one_is_none() -> None:
+    for kind in FaultKind:
+        assert wire.fault_kind_from_proto(wire.fault_kind_to_proto(kind)) is kind
+    assert wire.fault_kind_from_proto(pb.FAULT_KIND_UNSPECIFIED) is None
+    assert wire.fault_kind_from_proto(99) is None
 
 
 @pytest.mark.parametrize(

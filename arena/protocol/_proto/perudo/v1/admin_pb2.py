@@ -22,9 +22,10 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from arena.protocol._proto.perudo.v1 import referee_pb2 as perudo_dot_v1_dot_referee__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15perudo/v1/admin.proto\x12\tperudo.v1\"\x12\n\x10GetStatusRequest\".\n\x0c\x43onnectedBot\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x10\n\x08sessions\x18\x02 \x01(\r\"\x9f\x01\n\x11GetStatusResponse\x12%\n\x04\x62ots\x18\x01 \x03(\x0b\x32\x17.perudo.v1.ConnectedBot\x12\x12\n\ntournament\x18\x02 \x01(\t\x12\x12\n\ngames_done\x18\x03 \x01(\r\x12\x13\n\x0bgames_total\x18\x04 \x01(\r\x12&\n\x07waiting\x18\x05 \x03(\x0b\x32\x15.perudo.v1.WaitingBot\".\n\nWaitingBot\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x12\n\ngrace_left\x18\x02 \x01(\x01\"\xdb\x04\n\x16StartTournamentRequest\x12\r\n\x05games\x18\x01 \x01(\r\x12\x12\n\ntable_size\x18\x02 \x01(\r\x12\x0c\n\x04jobs\x18\x03 \x01(\r\x12\x11\n\tmove_time\x18\x04 \x01(\x01\x12\r\n\x05rules\x18\x05 \x01(\t\x12\x46\n\x0brule_fields\x18\x06 \x03(\x0b\x32\x31.perudo.v1.StartTournamentRequest.RuleFieldsEntry\x12\x10\n\x08seed_hex\x18\x07 \x01(\t\x12\x10\n\x08\x62ots_dir\x18\x08 \x01(\t\x12\x0c\n\x04name\x18\t \x01(\t\x12\x0c\n\x04only\x18\n \x03(\t\x12\x0e\n\x06resume\x18\x0b \x01(\t\x12\r\n\x05\x64\x65\x61ls\x18\x0c \x01(\t\x12\x0f\n\x07sandbox\x18\r \x01(\t\x12\x18\n\x0btime_margin\x18\x0e \x01(\x01H\x00\x88\x01\x01\x12\x12\n\nforce_jobs\x18\x0f \x01(\x08\x12\x16\n\ttime_bank\x18\x10 \x01(\x01H\x01\x88\x01\x01\x12\x16\n\tincrement\x18\x11 \x01(\x01H\x02\x88\x01\x01\x12\x0f\n\x07recover\x18\x12 \x01(\r\x12\x0f\n\x07rebuild\x18\x13 \x01(\x08\x12\x10\n\x08gauntlet\x18\x14 \x01(\t\x12\x15\n\rbuild_network\x18\x15 \x01(\t\x12\x1b\n\x0estore_patience\x18\x16 \x01(\x01H\x03\x88\x01\x01\x1a\x31\n\x0fRuleFieldsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\x42\x0e\n\x0c_time_marginB\x0c\n\n_time_bankB\x0c\n\n_incrementB\x11\n\x0f_store_patience\"\x96\x01\n\x0fTournamentEvent\x12\x0e\n\x04note\x18\x01 \x01(\tH\x00\x12\x16\n\x0cstarted_json\x18\x02 \x01(\tH\x00\x12\x13\n\tgame_json\x18\x03 \x01(\tH\x00\x12\x17\n\rfinished_json\x18\x04 \x01(\tH\x00\x12\x0f\n\x05\x65rror\x18\x05 \x01(\tH\x00\x12\x14\n\nbuild_json\x18\x06 \x01(\tH\x00\x42\x06\n\x04kind\"\x17\n\x15StopTournamentRequest\"*\n\x16StopTournamentResponse\x12\x10\n\x08stopping\x18\x01 \x01(\x08\x32\x81\x02\n\x0c\x41\x64minService\x12\x46\n\tGetStatus\x12\x1b.perudo.v1.GetStatusRequest\x1a\x1c.perudo.v1.GetStatusResponse\x12R\n\x0fStartTournament\x12!.perudo.v1.StartTournamentRequest\x1a\x1a.perudo.v1.TournamentEvent0\x01\x12U\n\x0eStopTournament\x12 .perudo.v1.StopTournamentRequest\x1a!.perudo.v1.StopTournamentResponseBl\n\x12org.perudoarena.v1B\nAdminProtoP\x01Z\x1dperudoarena/perudov1;perudov1\xa2\x02\x03PRV\xaa\x02\tPerudo.V1\xca\x02\tPerudo\\V1\xea\x02\nPerudo::V1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15perudo/v1/admin.proto\x12\tperudo.v1\x1a\x17perudo/v1/referee.proto\"\x12\n\x10GetStatusRequest\".\n\x0c\x43onnectedBot\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x10\n\x08sessions\x18\x02 \x01(\r\"\x9f\x01\n\x11GetStatusResponse\x12%\n\x04\x62ots\x18\x01 \x03(\x0b\x32\x17.perudo.v1.ConnectedBot\x12\x12\n\ntournament\x18\x02 \x01(\t\x12\x12\n\ngames_done\x18\x03 \x01(\r\x12\x13\n\x0bgames_total\x18\x04 \x01(\r\x12&\n\x07waiting\x18\x05 \x03(\x0b\x32\x15.perudo.v1.WaitingBot\".\n\nWaitingBot\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x12\n\ngrace_left\x18\x02 \x01(\x01\"\xdb\x04\n\x16StartTournamentRequest\x12\r\n\x05games\x18\x01 \x01(\r\x12\x12\n\ntable_size\x18\x02 \x01(\r\x12\x0c\n\x04jobs\x18\x03 \x01(\r\x12\x11\n\tmove_time\x18\x04 \x01(\x01\x12\r\n\x05rules\x18\x05 \x01(\t\x12\x46\n\x0brule_fields\x18\x06 \x03(\x0b\x32\x31.perudo.v1.StartTournamentRequest.RuleFieldsEntry\x12\x10\n\x08seed_hex\x18\x07 \x01(\t\x12\x10\n\x08\x62ots_dir\x18\x08 \x01(\t\x12\x0c\n\x04name\x18\t \x01(\t\x12\x0c\n\x04only\x18\n \x03(\t\x12\x0e\n\x06resume\x18\x0b \x01(\t\x12\r\n\x05\x64\x65\x61ls\x18\x0c \x01(\t\x12\x0f\n\x07sandbox\x18\r \x01(\t\x12\x18\n\x0btime_margin\x18\x0e \x01(\x01H\x00\x88\x01\x01\x12\x12\n\nforce_jobs\x18\x0f \x01(\x08\x12\x16\n\ttime_bank\x18\x10 \x01(\x01H\x01\x88\x01\x01\x12\x16\n\tincrement\x18\x11 \x01(\x01H\x02\x88\x01\x01\x12\x0f\n\x07recover\x18\x12 \x01(\r\x12\x0f\n\x07rebuild\x18\x13 \x01(\x08\x12\x10\n\x08gauntlet\x18\x14 \x01(\t\x12\x15\n\rbuild_network\x18\x15 \x01(\t\x12\x1b\n\x0estore_patience\x18\x16 \x01(\x01H\x03\x88\x01\x01\x1a\x31\n\x0fRuleFieldsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\x42\x0e\n\x0c_time_marginB\x0c\n\n_time_bankB\x0c\n\n_incrementB\x11\n\x0f_store_patience\"\xbd\x02\n\x0fTournamentEvent\x12\x0e\n\x04note\x18\x01 \x01(\tH\x00\x12\x0f\n\x05\x65rror\x18\x05 \x01(\tH\x00\x12(\n\x05\x62uild\x18\x07 \x01(\x0b\x32\x17.perudo.v1.BuildChangedH\x00\x12/\n\x07started\x18\x08 \x01(\x0b\x32\x1c.perudo.v1.TournamentStartedH\x00\x12\'\n\x04game\x18\t \x01(\x0b\x32\x17.perudo.v1.GameFinishedH\x00\x12\x31\n\x08\x66inished\x18\n \x01(\x0b\x32\x1d.perudo.v1.TournamentFinishedH\x00\x42\x06\n\x04kindJ\x04\x08\x02\x10\x03J\x04\x08\x03\x10\x04J\x04\x08\x04\x10\x05J\x04\x08\x06\x10\x07R\x0cstarted_jsonR\tgame_jsonR\rfinished_jsonR\nbuild_json\"V\n\x12TournamentProgress\x12\x0c\n\x04\x64one\x18\x01 \x01(\r\x12\r\n\x05total\x18\x02 \x01(\r\x12\x12\n\nplayed_now\x18\x03 \x01(\r\x12\x0f\n\x07\x65lapsed\x18\x04 \x01(\x01\",\n\x0c\x42uildChanged\x12\x0b\n\x03\x62ot\x18\x01 \x01(\t\x12\x0f\n\x07running\x18\x02 \x01(\x08\"f\n\x11TournamentStarted\x12\x0e\n\x06\x66older\x18\x01 \x01(\t\x12\x10\n\x08\x65ntrants\x18\x02 \x03(\t\x12/\n\x08progress\x18\x03 \x01(\x0b\x32\x1d.perudo.v1.TournamentProgress\"\x86\x01\n\x0cGameFinished\x12!\n\x04line\x18\x01 \x01(\x0b\x32\x13.perudo.v1.GameLine\x12\"\n\x05table\x18\x02 \x03(\x0b\x32\x13.perudo.v1.Standing\x12/\n\x08progress\x18\x03 \x01(\x0b\x32\x1d.perudo.v1.TournamentProgress\"\x98\x03\n\x08GameLine\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\r\n\x05index\x18\x02 \x01(\r\x12\x0f\n\x07players\x18\x03 \x03(\t\x12\x0f\n\x07ranking\x18\x04 \x03(\t\x12&\n\x06\x66\x61ults\x18\x05 \x03(\x0b\x32\x16.perudo.v1.FaultRecord\x12\x32\n\x08think_ms\x18\x06 \x03(\x0b\x32 .perudo.v1.GameLine.ThinkMsEntry\x12\x15\n\x08\x64\x65\x61l_key\x18\x07 \x01(\tH\x00\x88\x01\x01\x12\x16\n\tdecisions\x18\x08 \x01(\rH\x01\x88\x01\x01\x12\x14\n\x07started\x18\t \x01(\x01H\x02\x88\x01\x01\x12\x17\n\nduration_s\x18\n \x01(\x01H\x03\x88\x01\x01\x12-\n\x0creferee_late\x18\x0b \x03(\x0b\x32\x17.perudo.v1.LateDecision\x1a.\n\x0cThinkMsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x01:\x02\x38\x01\x42\x0b\n\t_deal_keyB\x0c\n\n_decisionsB\n\n\x08_startedB\r\n\x0b_duration_s\"\x9b\x01\n\x0b\x46\x61ultRecord\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x0b\n\x03\x62ot\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\r\x12\r\n\x05round\x18\x04 \x01(\r\x12\"\n\x04kind\x18\x05 \x01(\x0e\x32\x14.perudo.v1.FaultKind\x12\x0e\n\x06\x64\x65tail\x18\x06 \x01(\t\x12\x0c\n\x04sent\x18\x07 \x01(\t\x12\x12\n\nrequest_id\x18\x08 \x01(\x04\"Q\n\x0cLateDecision\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x12\n\nrequest_id\x18\x02 \x01(\x04\x12\x0f\n\x07wall_ms\x18\x03 \x01(\x01\x12\x0e\n\x06\x62ot_ms\x18\x04 \x01(\x01\"\x8e\x01\n\x08Standing\x12\x0b\n\x03\x62ot\x18\x01 \x01(\t\x12\n\n\x02mu\x18\x02 \x01(\x01\x12\r\n\x05sigma\x18\x03 \x01(\x01\x12\r\n\x05games\x18\x04 \x01(\r\x12\x0c\n\x04wins\x18\x05 \x01(\r\x12\x11\n\tplace_sum\x18\x06 \x01(\r\x12\x0e\n\x06\x66\x61ults\x18\x07 \x01(\r\x12\x1a\n\x12median_decision_ms\x18\x08 \x01(\x01\"\x99\x01\n\nConfidence\x12&\n\x04\x62ots\x18\x01 \x03(\x0b\x32\x18.perudo.v1.BotConfidence\x12\r\n\x05level\x18\x02 \x01(\x01\x12\x11\n\tresamples\x18\x03 \x01(\r\x12\r\n\x05games\x18\x04 \x01(\r\x12\x0e\n\x06groups\x18\x05 \x01(\r\x12\"\n\x05\x61head\x18\x06 \x03(\x0b\x32\x13.perudo.v1.ShareRow\"\x1a\n\x08ShareRow\x12\x0e\n\x06shares\x18\x01 \x03(\x01\"\x8a\x01\n\rBotConfidence\x12\x0b\n\x03\x62ot\x18\x01 \x01(\t\x12\x10\n\x08strength\x18\x02 \x01(\x01\x12\x0b\n\x03low\x18\x03 \x01(\x01\x12\x0c\n\x04high\x18\x04 \x01(\x01\x12\x1a\n\x12rank_probabilities\x18\x05 \x03(\x01\x12\x10\n\x08rank_low\x18\x06 \x01(\r\x12\x11\n\trank_high\x18\x07 \x01(\r\"\xbc\x03\n\x12TournamentFinished\x12\x0e\n\x06\x66older\x18\x01 \x01(\t\x12$\n\x06status\x18\x02 \x01(\x0e\x32\x14.perudo.v1.RunStatus\x12\r\n\x05games\x18\x03 \x01(\r\x12\r\n\x05total\x18\x04 \x01(\r\x12\x15\n\x08seed_hex\x18\x05 \x01(\tH\x00\x88\x01\x01\x12\"\n\x05table\x18\x06 \x03(\x0b\x32\x13.perudo.v1.Standing\x12)\n\nconfidence\x18\x07 \x01(\x0b\x32\x15.perudo.v1.Confidence\x12\x12\n\nseparation\x18\x08 \x01(\t\x12\x14\n\x07outcome\x18\t \x01(\tH\x01\x88\x01\x01\x12&\n\x07skipped\x18\n \x03(\x0b\x32\x15.perudo.v1.SkippedBot\x12$\n\x06\x66\x61ults\x18\x0b \x03(\x0b\x32\x14.perudo.v1.BotFaults\x12(\n\x07slowest\x18\x0c \x03(\x0b\x32\x17.perudo.v1.SlowDecision\x12\"\n\x05times\x18\r \x03(\x0b\x32\x13.perudo.v1.BotTimes\x12\r\n\x05notes\x18\x0e \x03(\tB\x0b\n\t_seed_hexB\n\n\x08_outcome\")\n\nSkippedBot\x12\x0b\n\x03\x62ot\x18\x01 \x01(\t\x12\x0e\n\x06reason\x18\x02 \x01(\t\"?\n\tBotFaults\x12\x0b\n\x03\x62ot\x18\x01 \x01(\t\x12%\n\x06\x63ounts\x18\x02 \x03(\x0b\x32\x15.perudo.v1.FaultCount\"?\n\nFaultCount\x12\"\n\x04kind\x18\x01 \x01(\x0e\x32\x14.perudo.v1.FaultKind\x12\r\n\x05\x63ount\x18\x02 \x01(\r\"x\n\x0cSlowDecision\x12\n\n\x02ms\x18\x01 \x01(\x01\x12\x0b\n\x03\x62ot\x18\x02 \x01(\t\x12\x0c\n\x04game\x18\x03 \x01(\t\x12\r\n\x05round\x18\x04 \x01(\r\x12\x0e\n\x06\x61\x63tion\x18\x05 \x01(\t\x12\x15\n\x08limit_ms\x18\x06 \x01(\x01H\x00\x88\x01\x01\x42\x0b\n\t_limit_ms\"\xa3\x01\n\x08\x42otTimes\x12\x0b\n\x03\x62ot\x18\x01 \x01(\t\x12\x11\n\tdecisions\x18\x02 \x01(\r\x12\x11\n\tmedian_ms\x18\x03 \x01(\x01\x12\x0e\n\x06p99_ms\x18\x04 \x01(\x01\x12\x12\n\nslowest_ms\x18\x05 \x01(\x01\x12\x12\n\nnear_limit\x18\x06 \x01(\r\x12\x12\n\nclosest_ms\x18\x07 \x01(\x01\x12\x18\n\x10\x63losest_limit_ms\x18\x08 \x01(\x01\"\x17\n\x15StopTournamentRequest\"*\n\x16StopTournamentResponse\x12\x10\n\x08stopping\x18\x01 \x01(\x08*\\\n\tRunStatus\x12\x1a\n\x16RUN_STATUS_UNSPECIFIED\x10\x00\x12\x17\n\x13RUN_STATUS_FINISHED\x10\x01\x12\x1a\n\x16RUN_STATUS_INTERRUPTED\x10\x02\x32\x81\x02\n\x0c\x41\x64minService\x12\x46\n\tGetStatus\x12\x1b.perudo.v1.GetStatusRequest\x1a\x1c.perudo.v1.GetStatusResponse\x12R\n\x0fStartTournament\x12!.perudo.v1.StartTournamentRequest\x1a\x1a.perudo.v1.TournamentEvent0\x01\x12U\n\x0eStopTournament\x12 .perudo.v1.StopTournamentRequest\x1a!.perudo.v1.StopTournamentResponseBl\n\x12org.perudoarena.v1B\nAdminProtoP\x01Z\x1dperudoarena/perudov1;perudov1\xa2\x02\x03PRV\xaa\x02\tPerudo.V1\xca\x02\tPerudo\\V1\xea\x02\nPerudo::V1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -34,24 +35,64 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['DESCRIPTOR']._serialized_options = b'\n\022org.perudoarena.v1B\nAdminProtoP\001Z\035perudoarena/perudov1;perudov1\242\002\003PRV\252\002\tPerudo.V1\312\002\tPerudo\\V1\352\002\nPerudo::V1'
   _globals['_STARTTOURNAMENTREQUEST_RULEFIELDSENTRY']._loaded_options = None
   _globals['_STARTTOURNAMENTREQUEST_RULEFIELDSENTRY']._serialized_options = b'8\001'
-  _globals['_GETSTATUSREQUEST']._serialized_start=36
-  _globals['_GETSTATUSREQUEST']._serialized_end=54
-  _globals['_CONNECTEDBOT']._serialized_start=56
-  _globals['_CONNECTEDBOT']._serialized_end=102
-  _globals['_GETSTATUSRESPONSE']._serialized_start=105
-  _globals['_GETSTATUSRESPONSE']._serialized_end=264
-  _globals['_WAITINGBOT']._serialized_start=266
-  _globals['_WAITINGBOT']._serialized_end=312
-  _globals['_STARTTOURNAMENTREQUEST']._serialized_start=315
-  _globals['_STARTTOURNAMENTREQUEST']._serialized_end=918
-  _globals['_STARTTOURNAMENTREQUEST_RULEFIELDSENTRY']._serialized_start=806
-  _globals['_STARTTOURNAMENTREQUEST_RULEFIELDSENTRY']._serialized_end=855
-  _globals['_TOURNAMENTEVENT']._serialized_start=921
-  _globals['_TOURNAMENTEVENT']._serialized_end=1071
-  _globals['_STOPTOURNAMENTREQUEST']._serialized_start=1073
-  _globals['_STOPTOURNAMENTREQUEST']._serialized_end=1096
-  _globals['_STOPTOURNAMENTRESPONSE']._serialized_start=1098
-  _globals['_STOPTOURNAMENTRESPONSE']._serialized_end=1140
-  _globals['_ADMINSERVICE']._serialized_start=1143
-  _globals['_ADMINSERVICE']._serialized_end=1400
+  _globals['_GAMELINE_THINKMSENTRY']._loaded_options = None
+  _globals['_GAMELINE_THINKMSENTRY']._serialized_options = b'8\001'
+  _globals['_RUNSTATUS']._serialized_start=3739
+  _globals['_RUNSTATUS']._serialized_end=3831
+  _globals['_GETSTATUSREQUEST']._serialized_start=61
+  _globals['_GETSTATUSREQUEST']._serialized_end=79
+  _globals['_CONNECTEDBOT']._serialized_start=81
+  _globals['_CONNECTEDBOT']._serialized_end=127
+  _globals['_GETSTATUSRESPONSE']._serialized_start=130
+  _globals['_GETSTATUSRESPONSE']._serialized_end=289
+  _globals['_WAITINGBOT']._serialized_start=291
+  _globals['_WAITINGBOT']._serialized_end=337
+  _globals['_STARTTOURNAMENTREQUEST']._serialized_start=340
+  _globals['_STARTTOURNAMENTREQUEST']._serialized_end=943
+  _globals['_STARTTOURNAMENTREQUEST_RULEFIELDSENTRY']._serialized_start=831
+  _globals['_STARTTOURNAMENTREQUEST_RULEFIELDSENTRY']._serialized_end=880
+  _globals['_TOURNAMENTEVENT']._serialized_start=946
+  _globals['_TOURNAMENTEVENT']._serialized_end=1263
+  _globals['_TOURNAMENTPROGRESS']._serialized_start=1265
+  _globals['_TOURNAMENTPROGRESS']._serialized_end=1351
+  _globals['_BUILDCHANGED']._serialized_start=1353
+  _globals['_BUILDCHANGED']._serialized_end=1397
+  _globals['_TOURNAMENTSTARTED']._serialized_start=1399
+  _globals['_TOURNAMENTSTARTED']._serialized_end=1501
+  _globals['_GAMEFINISHED']._serialized_start=1504
+  _globals['_GAMEFINISHED']._serialized_end=1638
+  _globals['_GAMELINE']._serialized_start=1641
+  _globals['_GAMELINE']._serialized_end=2049
+  _globals['_GAMELINE_THINKMSENTRY']._serialized_start=1949
+  _globals['_GAMELINE_THINKMSENTRY']._serialized_end=1995
+  _globals['_FAULTRECORD']._serialized_start=2052
+  _globals['_FAULTRECORD']._serialized_end=2207
+  _globals['_LATEDECISION']._serialized_start=2209
+  _globals['_LATEDECISION']._serialized_end=2290
+  _globals['_STANDING']._serialized_start=2293
+  _globals['_STANDING']._serialized_end=2435
+  _globals['_CONFIDENCE']._serialized_start=2438
+  _globals['_CONFIDENCE']._serialized_end=2591
+  _globals['_SHAREROW']._serialized_start=2593
+  _globals['_SHAREROW']._serialized_end=2619
+  _globals['_BOTCONFIDENCE']._serialized_start=2622
+  _globals['_BOTCONFIDENCE']._serialized_end=2760
+  _globals['_TOURNAMENTFINISHED']._serialized_start=2763
+  _globals['_TOURNAMENTFINISHED']._serialized_end=3207
+  _globals['_SKIPPEDBOT']._serialized_start=3209
+  _globals['_SKIPPEDBOT']._serialized_end=3250
+  _globals['_BOTFAULTS']._serialized_start=3252
+  _globals['_BOTFAULTS']._serialized_end=3315
+  _globals['_FAULTCOUNT']._serialized_start=3317
+  _globals['_FAULTCOUNT']._serialized_end=3380
+  _globals['_SLOWDECISION']._serialized_start=3382
+  _globals['_SLOWDECISION']._serialized_end=3502
+  _globals['_BOTTIMES']._serialized_start=3505
+  _globals['_BOTTIMES']._serialized_end=3668
+  _globals['_STOPTOURNAMENTREQUEST']._serialized_start=3670
+  _globals['_STOPTOURNAMENTREQUEST']._serialized_end=3693
+  _globals['_STOPTOURNAMENTRESPONSE']._serialized_start=3695
+  _globals['_STOPTOURNAMENTRESPONSE']._serialized_end=3737
+  _globals['_ADMINSERVICE']._serialized_start=3834
+  _globals['_ADMINSERVICE']._serialized_end=4091
 # @@protoc_insertion_point(module_scope)

@@ -1,10 +1,21 @@
+from arena.protocol._proto.perudo.v1 import referee_pb2 as _referee_pb2
 from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from collections.abc import Iterable as _Iterable, Mapping as _Mapping
 from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
+
+class RunStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    RUN_STATUS_UNSPECIFIED: _ClassVar[RunStatus]
+    RUN_STATUS_FINISHED: _ClassVar[RunStatus]
+    RUN_STATUS_INTERRUPTED: _ClassVar[RunStatus]
+RUN_STATUS_UNSPECIFIED: RunStatus
+RUN_STATUS_FINISHED: RunStatus
+RUN_STATUS_INTERRUPTED: RunStatus
 
 class GetStatusRequest(_message.Message):
     __slots__ = ()
@@ -96,20 +107,277 @@ class StartTournamentRequest(_message.Message):
     def __init__(self, games: _Optional[int] = ..., table_size: _Optional[int] = ..., jobs: _Optional[int] = ..., move_time: _Optional[float] = ..., rules: _Optional[str] = ..., rule_fields: _Optional[_Mapping[str, str]] = ..., seed_hex: _Optional[str] = ..., bots_dir: _Optional[str] = ..., name: _Optional[str] = ..., only: _Optional[_Iterable[str]] = ..., resume: _Optional[str] = ..., deals: _Optional[str] = ..., sandbox: _Optional[str] = ..., time_margin: _Optional[float] = ..., force_jobs: _Optional[bool] = ..., time_bank: _Optional[float] = ..., increment: _Optional[float] = ..., recover: _Optional[int] = ..., rebuild: _Optional[bool] = ..., gauntlet: _Optional[str] = ..., build_network: _Optional[str] = ..., store_patience: _Optional[float] = ...) -> None: ...
 
 class TournamentEvent(_message.Message):
-    __slots__ = ("note", "started_json", "game_json", "finished_json", "error", "build_json")
+    __slots__ = ("note", "error", "build", "started", "game", "finished")
     NOTE_FIELD_NUMBER: _ClassVar[int]
-    STARTED_JSON_FIELD_NUMBER: _ClassVar[int]
-    GAME_JSON_FIELD_NUMBER: _ClassVar[int]
-    FINISHED_JSON_FIELD_NUMBER: _ClassVar[int]
     ERROR_FIELD_NUMBER: _ClassVar[int]
-    BUILD_JSON_FIELD_NUMBER: _ClassVar[int]
+    BUILD_FIELD_NUMBER: _ClassVar[int]
+    STARTED_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    FINISHED_FIELD_NUMBER: _ClassVar[int]
     note: str
-    started_json: str
-    game_json: str
-    finished_json: str
     error: str
-    build_json: str
-    def __init__(self, note: _Optional[str] = ..., started_json: _Optional[str] = ..., game_json: _Optional[str] = ..., finished_json: _Optional[str] = ..., error: _Optional[str] = ..., build_json: _Optional[str] = ...) -> None: ...
+    build: BuildChanged
+    started: TournamentStarted
+    game: GameFinished
+    finished: TournamentFinished
+    def __init__(self, note: _Optional[str] = ..., error: _Optional[str] = ..., build: _Optional[_Union[BuildChanged, _Mapping]] = ..., started: _Optional[_Union[TournamentStarted, _Mapping]] = ..., game: _Optional[_Union[GameFinished, _Mapping]] = ..., finished: _Optional[_Union[TournamentFinished, _Mapping]] = ...) -> None: ...
+
+class TournamentProgress(_message.Message):
+    __slots__ = ("done", "total", "played_now", "elapsed")
+    DONE_FIELD_NUMBER: _ClassVar[int]
+    TOTAL_FIELD_NUMBER: _ClassVar[int]
+    PLAYED_NOW_FIELD_NUMBER: _ClassVar[int]
+    ELAPSED_FIELD_NUMBER: _ClassVar[int]
+    done: int
+    total: int
+    played_now: int
+    elapsed: float
+    def __init__(self, done: _Optional[int] = ..., total: _Optional[int] = ..., played_now: _Optional[int] = ..., elapsed: _Optional[float] = ...) -> None: ...
+
+class BuildChanged(_message.Message):
+    __slots__ = ("bot", "running")
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    RUNNING_FIELD_NUMBER: _ClassVar[int]
+    bot: str
+    running: bool
+    def __init__(self, bot: _Optional[str] = ..., running: _Optional[bool] = ...) -> None: ...
+
+class TournamentStarted(_message.Message):
+    __slots__ = ("folder", "entrants", "progress")
+    FOLDER_FIELD_NUMBER: _ClassVar[int]
+    ENTRANTS_FIELD_NUMBER: _ClassVar[int]
+    PROGRESS_FIELD_NUMBER: _ClassVar[int]
+    folder: str
+    entrants: _containers.RepeatedScalarFieldContainer[str]
+    progress: TournamentProgress
+    def __init__(self, folder: _Optional[str] = ..., entrants: _Optional[_Iterable[str]] = ..., progress: _Optional[_Union[TournamentProgress, _Mapping]] = ...) -> None: ...
+
+class GameFinished(_message.Message):
+    __slots__ = ("line", "table", "progress")
+    LINE_FIELD_NUMBER: _ClassVar[int]
+    TABLE_FIELD_NUMBER: _ClassVar[int]
+    PROGRESS_FIELD_NUMBER: _ClassVar[int]
+    line: GameLine
+    table: _containers.RepeatedCompositeFieldContainer[Standing]
+    progress: TournamentProgress
+    def __init__(self, line: _Optional[_Union[GameLine, _Mapping]] = ..., table: _Optional[_Iterable[_Union[Standing, _Mapping]]] = ..., progress: _Optional[_Union[TournamentProgress, _Mapping]] = ...) -> None: ...
+
+class GameLine(_message.Message):
+    __slots__ = ("game", "index", "players", "ranking", "faults", "think_ms", "deal_key", "decisions", "started", "duration_s", "referee_late")
+    class ThinkMsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: float
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[float] = ...) -> None: ...
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    INDEX_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    RANKING_FIELD_NUMBER: _ClassVar[int]
+    FAULTS_FIELD_NUMBER: _ClassVar[int]
+    THINK_MS_FIELD_NUMBER: _ClassVar[int]
+    DEAL_KEY_FIELD_NUMBER: _ClassVar[int]
+    DECISIONS_FIELD_NUMBER: _ClassVar[int]
+    STARTED_FIELD_NUMBER: _ClassVar[int]
+    DURATION_S_FIELD_NUMBER: _ClassVar[int]
+    REFEREE_LATE_FIELD_NUMBER: _ClassVar[int]
+    game: str
+    index: int
+    players: _containers.RepeatedScalarFieldContainer[str]
+    ranking: _containers.RepeatedScalarFieldContainer[str]
+    faults: _containers.RepeatedCompositeFieldContainer[FaultRecord]
+    think_ms: _containers.ScalarMap[str, float]
+    deal_key: str
+    decisions: int
+    started: float
+    duration_s: float
+    referee_late: _containers.RepeatedCompositeFieldContainer[LateDecision]
+    def __init__(self, game: _Optional[str] = ..., index: _Optional[int] = ..., players: _Optional[_Iterable[str]] = ..., ranking: _Optional[_Iterable[str]] = ..., faults: _Optional[_Iterable[_Union[FaultRecord, _Mapping]]] = ..., think_ms: _Optional[_Mapping[str, float]] = ..., deal_key: _Optional[str] = ..., decisions: _Optional[int] = ..., started: _Optional[float] = ..., duration_s: _Optional[float] = ..., referee_late: _Optional[_Iterable[_Union[LateDecision, _Mapping]]] = ...) -> None: ...
+
+class FaultRecord(_message.Message):
+    __slots__ = ("game", "bot", "seat", "round", "kind", "detail", "sent", "request_id")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    ROUND_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    DETAIL_FIELD_NUMBER: _ClassVar[int]
+    SENT_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    game: str
+    bot: str
+    seat: int
+    round: int
+    kind: _referee_pb2.FaultKind
+    detail: str
+    sent: str
+    request_id: int
+    def __init__(self, game: _Optional[str] = ..., bot: _Optional[str] = ..., seat: _Optional[int] = ..., round: _Optional[int] = ..., kind: _Optional[_Union[_referee_pb2.FaultKind, str]] = ..., detail: _Optional[str] = ..., sent: _Optional[str] = ..., request_id: _Optional[int] = ...) -> None: ...
+
+class LateDecision(_message.Message):
+    __slots__ = ("seat", "request_id", "wall_ms", "bot_ms")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    WALL_MS_FIELD_NUMBER: _ClassVar[int]
+    BOT_MS_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    request_id: int
+    wall_ms: float
+    bot_ms: float
+    def __init__(self, seat: _Optional[int] = ..., request_id: _Optional[int] = ..., wall_ms: _Optional[float] = ..., bot_ms: _Optional[float] = ...) -> None: ...
+
+class Standing(_message.Message):
+    __slots__ = ("bot", "mu", "sigma", "games", "wins", "place_sum", "faults", "median_decision_ms")
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    MU_FIELD_NUMBER: _ClassVar[int]
+    SIGMA_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    WINS_FIELD_NUMBER: _ClassVar[int]
+    PLACE_SUM_FIELD_NUMBER: _ClassVar[int]
+    FAULTS_FIELD_NUMBER: _ClassVar[int]
+    MEDIAN_DECISION_MS_FIELD_NUMBER: _ClassVar[int]
+    bot: str
+    mu: float
+    sigma: float
+    games: int
+    wins: int
+    place_sum: int
+    faults: int
+    median_decision_ms: float
+    def __init__(self, bot: _Optional[str] = ..., mu: _Optional[float] = ..., sigma: _Optional[float] = ..., games: _Optional[int] = ..., wins: _Optional[int] = ..., place_sum: _Optional[int] = ..., faults: _Optional[int] = ..., median_decision_ms: _Optional[float] = ...) -> None: ...
+
+class Confidence(_message.Message):
+    __slots__ = ("bots", "level", "resamples", "games", "groups", "ahead")
+    BOTS_FIELD_NUMBER: _ClassVar[int]
+    LEVEL_FIELD_NUMBER: _ClassVar[int]
+    RESAMPLES_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    GROUPS_FIELD_NUMBER: _ClassVar[int]
+    AHEAD_FIELD_NUMBER: _ClassVar[int]
+    bots: _containers.RepeatedCompositeFieldContainer[BotConfidence]
+    level: float
+    resamples: int
+    games: int
+    groups: int
+    ahead: _containers.RepeatedCompositeFieldContainer[ShareRow]
+    def __init__(self, bots: _Optional[_Iterable[_Union[BotConfidence, _Mapping]]] = ..., level: _Optional[float] = ..., resamples: _Optional[int] = ..., games: _Optional[int] = ..., groups: _Optional[int] = ..., ahead: _Optional[_Iterable[_Union[ShareRow, _Mapping]]] = ...) -> None: ...
+
+class ShareRow(_message.Message):
+    __slots__ = ("shares",)
+    SHARES_FIELD_NUMBER: _ClassVar[int]
+    shares: _containers.RepeatedScalarFieldContainer[float]
+    def __init__(self, shares: _Optional[_Iterable[float]] = ...) -> None: ...
+
+class BotConfidence(_message.Message):
+    __slots__ = ("bot", "strength", "low", "high", "rank_probabilities", "rank_low", "rank_high")
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    STRENGTH_FIELD_NUMBER: _ClassVar[int]
+    LOW_FIELD_NUMBER: _ClassVar[int]
+    HIGH_FIELD_NUMBER: _ClassVar[int]
+    RANK_PROBABILITIES_FIELD_NUMBER: _ClassVar[int]
+    RANK_LOW_FIELD_NUMBER: _ClassVar[int]
+    RANK_HIGH_FIELD_NUMBER: _ClassVar[int]
+    bot: str
+    strength: float
+    low: float
+    high: float
+    rank_probabilities: _containers.RepeatedScalarFieldContainer[float]
+    rank_low: int
+    rank_high: int
+    def __init__(self, bot: _Optional[str] = ..., strength: _Optional[float] = ..., low: _Optional[float] = ..., high: _Optional[float] = ..., rank_probabilities: _Optional[_Iterable[float]] = ..., rank_low: _Optional[int] = ..., rank_high: _Optional[int] = ...) -> None: ...
+
+class TournamentFinished(_message.Message):
+    __slots__ = ("folder", "status", "games", "total", "seed_hex", "table", "confidence", "separation", "outcome", "skipped", "faults", "slowest", "times", "notes")
+    FOLDER_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    TOTAL_FIELD_NUMBER: _ClassVar[int]
+    SEED_HEX_FIELD_NUMBER: _ClassVar[int]
+    TABLE_FIELD_NUMBER: _ClassVar[int]
+    CONFIDENCE_FIELD_NUMBER: _ClassVar[int]
+    SEPARATION_FIELD_NUMBER: _ClassVar[int]
+    OUTCOME_FIELD_NUMBER: _ClassVar[int]
+    SKIPPED_FIELD_NUMBER: _ClassVar[int]
+    FAULTS_FIELD_NUMBER: _ClassVar[int]
+    SLOWEST_FIELD_NUMBER: _ClassVar[int]
+    TIMES_FIELD_NUMBER: _ClassVar[int]
+    NOTES_FIELD_NUMBER: _ClassVar[int]
+    folder: str
+    status: RunStatus
+    games: int
+    total: int
+    seed_hex: str
+    table: _containers.RepeatedCompositeFieldContainer[Standing]
+    confidence: Confidence
+    separation: str
+    outcome: str
+    skipped: _containers.RepeatedCompositeFieldContainer[SkippedBot]
+    faults: _containers.RepeatedCompositeFieldContainer[BotFaults]
+    slowest: _containers.RepeatedCompositeFieldContainer[SlowDecision]
+    times: _containers.RepeatedCompositeFieldContainer[BotTimes]
+    notes: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, folder: _Optional[str] = ..., status: _Optional[_Union[RunStatus, str]] = ..., games: _Optional[int] = ..., total: _Optional[int] = ..., seed_hex: _Optional[str] = ..., table: _Optional[_Iterable[_Union[Standing, _Mapping]]] = ..., confidence: _Optional[_Union[Confidence, _Mapping]] = ..., separation: _Optional[str] = ..., outcome: _Optional[str] = ..., skipped: _Optional[_Iterable[_Union[SkippedBot, _Mapping]]] = ..., faults: _Optional[_Iterable[_Union[BotFaults, _Mapping]]] = ..., slowest: _Optional[_Iterable[_Union[SlowDecision, _Mapping]]] = ..., times: _Optional[_Iterable[_Union[BotTimes, _Mapping]]] = ..., notes: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class SkippedBot(_message.Message):
+    __slots__ = ("bot", "reason")
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    bot: str
+    reason: str
+    def __init__(self, bot: _Optional[str] = ..., reason: _Optional[str] = ...) -> None: ...
+
+class BotFaults(_message.Message):
+    __slots__ = ("bot", "counts")
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    COUNTS_FIELD_NUMBER: _ClassVar[int]
+    bot: str
+    counts: _containers.RepeatedCompositeFieldContainer[FaultCount]
+    def __init__(self, bot: _Optional[str] = ..., counts: _Optional[_Iterable[_Union[FaultCount, _Mapping]]] = ...) -> None: ...
+
+class FaultCount(_message.Message):
+    __slots__ = ("kind", "count")
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    COUNT_FIELD_NUMBER: _ClassVar[int]
+    kind: _referee_pb2.FaultKind
+    count: int
+    def __init__(self, kind: _Optional[_Union[_referee_pb2.FaultKind, str]] = ..., count: _Optional[int] = ...) -> None: ...
+
+class SlowDecision(_message.Message):
+    __slots__ = ("ms", "bot", "game", "round", "action", "limit_ms")
+    MS_FIELD_NUMBER: _ClassVar[int]
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    ROUND_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    LIMIT_MS_FIELD_NUMBER: _ClassVar[int]
+    ms: float
+    bot: str
+    game: str
+    round: int
+    action: str
+    limit_ms: float
+    def __init__(self, ms: _Optional[float] = ..., bot: _Optional[str] = ..., game: _Optional[str] = ..., round: _Optional[int] = ..., action: _Optional[str] = ..., limit_ms: _Optional[float] = ...) -> None: ...
+
+class BotTimes(_message.Message):
+    __slots__ = ("bot", "decisions", "median_ms", "p99_ms", "slowest_ms", "near_limit", "closest_ms", "closest_limit_ms")
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    DECISIONS_FIELD_NUMBER: _ClassVar[int]
+    MEDIAN_MS_FIELD_NUMBER: _ClassVar[int]
+    P99_MS_FIELD_NUMBER: _ClassVar[int]
+    SLOWEST_MS_FIELD_NUMBER: _ClassVar[int]
+    NEAR_LIMIT_FIELD_NUMBER: _ClassVar[int]
+    CLOSEST_MS_FIELD_NUMBER: _ClassVar[int]
+    CLOSEST_LIMIT_MS_FIELD_NUMBER: _ClassVar[int]
+    bot: str
+    decisions: int
+    median_ms: float
+    p99_ms: float
+    slowest_ms: float
+    near_limit: int
+    closest_ms: float
+    closest_limit_ms: float
+    def __init__(self, bot: _Optional[str] = ..., decisions: _Optional[int] = ..., median_ms: _Optional[float] = ..., p99_ms: _Optional[float] = ..., slowest_ms: _Optional[float] = ..., near_limit: _Optional[int] = ..., closest_ms: _Optional[float] = ..., closest_limit_ms: _Optional[float] = ...) -> None: ...
 
 class StopTournamentRequest(_message.Message):
     __slots__ = ()
