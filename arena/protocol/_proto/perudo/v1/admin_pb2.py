@@ -22,9 +22,10 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from arena.protocol._proto.perudo.v1 import referee_pb2 as perudo_dot_v1_dot_referee__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15perudo/v1/admin.proto\x12\tperudo.v1\"\x12\n\x10GetStatusRequest\".\n\x0c\x43onnectedBot\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x10\n\x08sessions\x18\x02 \x01(\r\"\x9f\x01\n\x11GetStatusResponse\x12%\n\x04\x62ots\x18\x01 \x03(\x0b\x32\x17.perudo.v1.ConnectedBot\x12\x12\n\ntournament\x18\x02 \x01(\t\x12\x12\n\ngames_done\x18\x03 \x01(\r\x12\x13\n\x0bgames_total\x18\x04 \x01(\r\x12&\n\x07waiting\x18\x05 \x03(\x0b\x32\x15.perudo.v1.WaitingBot\".\n\nWaitingBot\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x12\n\ngrace_left\x18\x02 \x01(\x01\"\xdb\x04\n\x16StartTournamentRequest\x12\r\n\x05games\x18\x01 \x01(\r\x12\x12\n\ntable_size\x18\x02 \x01(\r\x12\x0c\n\x04jobs\x18\x03 \x01(\r\x12\x11\n\tmove_time\x18\x04 \x01(\x01\x12\r\n\x05rules\x18\x05 \x01(\t\x12\x46\n\x0brule_fields\x18\x06 \x03(\x0b\x32\x31.perudo.v1.StartTournamentRequest.RuleFieldsEntry\x12\x10\n\x08seed_hex\x18\x07 \x01(\t\x12\x10\n\x08\x62ots_dir\x18\x08 \x01(\t\x12\x0c\n\x04name\x18\t \x01(\t\x12\x0c\n\x04only\x18\n \x03(\t\x12\x0e\n\x06resume\x18\x0b \x01(\t\x12\r\n\x05\x64\x65\x61ls\x18\x0c \x01(\t\x12\x0f\n\x07sandbox\x18\r \x01(\t\x12\x18\n\x0btime_margin\x18\x0e \x01(\x01H\x00\x88\x01\x01\x12\x12\n\nforce_jobs\x18\x0f \x01(\x08\x12\x16\n\ttime_bank\x18\x10 \x01(\x01H\x01\x88\x01\x01\x12\x16\n\tincrement\x18\x11 \x01(\x01H\x02\x88\x01\x01\x12\x0f\n\x07recover\x18\x12 \x01(\r\x12\x0f\n\x07rebuild\x18\x13 \x01(\x08\x12\x10\n\x08gauntlet\x18\x14 \x01(\t\x12\x15\n\rbuild_network\x18\x15 \x01(\t\x12\x1b\n\x0estore_patience\x18\x16 \x01(\x01H\x03\x88\x01\x01\x1a\x31\n\x0fRuleFieldsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\x42\x0e\n\x0c_time_marginB\x0c\n\n_time_bankB\x0c\n\n_incrementB\x11\n\x0f_store_patience\"\x96\x01\n\x0fTournamentEvent\x12\x0e\n\x04note\x18\x01 \x01(\tH\x00\x12\x16\n\x0cstarted_json\x18\x02 \x01(\tH\x00\x12\x13\n\tgame_json\x18\x03 \x01(\tH\x00\x12\x17\n\rfinished_json\x18\x04 \x01(\tH\x00\x12\x0f\n\x05\x65rror\x18\x05 \x01(\tH\x00\x12\x14\n\nbuild_json\x18\x06 \x01(\tH\x00\x42\x06\n\x04kind\"\x17\n\x15StopTournamentRequest\"*\n\x16StopTournamentResponse\x12\x10\n\x08stopping\x18\x01 \x01(\x08\x32\x81\x02\n\x0c\x41\x64minService\x12\x46\n\tGetStatus\x12\x1b.perudo.v1.GetStatusRequest\x1a\x1c.perudo.v1.GetStatusResponse\x12R\n\x0fStartTournament\x12!.perudo.v1.StartTournamentRequest\x1a\x1a.perudo.v1.TournamentEvent0\x01\x12U\n\x0eStopTournament\x12 .perudo.v1.StopTournamentRequest\x1a!.perudo.v1.StopTournamentResponseBl\n\x12org.perudoarena.v1B\nAdminProtoP\x01Z\x1dperudoarena/perudov1;perudov1\xa2\x02\x03PRV\xaa\x02\tPerudo.V1\xca\x02\tPerudo\\V1\xea\x02\nPerudo::V1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15perudo/v1/admin.proto\x12\tperudo.v1\x1a\x17perudo/v1/referee.proto\"\x12\n\x10GetStatusRequest\".\n\x0c\x43onnectedBot\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x10\n\x08sessions\x18\x02 \x01(\r\"\x9f\x01\n\x11GetStatusResponse\x12%\n\x04\x62ots\x18\x01 \x03(\x0b\x32\x17.perudo.v1.ConnectedBot\x12\x12\n\ntournament\x18\x02 \x01(\t\x12\x12\n\ngames_done\x18\x03 \x01(\r\x12\x13\n\x0bgames_total\x18\x04 \x01(\r\x12&\n\x07waiting\x18\x05 \x03(\x0b\x32\x15.perudo.v1.WaitingBot\".\n\nWaitingBot\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x12\n\ngrace_left\x18\x02 \x01(\x01\"\xfb\x07\n\x16StartTournamentRequest\x12\x12\n\x05games\x18\x01 \x01(\rH\x00\x88\x01\x01\x12\x17\n\ntable_size\x18\x02 \x01(\rH\x01\x88\x01\x01\x12\x11\n\x04jobs\x18\x03 \x01(\rH\x02\x88\x01\x01\x12\x16\n\tmove_time\x18\x04 \x01(\x01H\x03\x88\x01\x01\x12\x10\n\x08\x62ots_dir\x18\x08 \x01(\t\x12\x11\n\x04name\x18\t \x01(\tH\x04\x88\x01\x01\x12\x0c\n\x04only\x18\n \x03(\t\x12\x0e\n\x06resume\x18\x0b \x01(\t\x12\x12\n\x05\x64\x65\x61ls\x18\x0c \x01(\tH\x05\x88\x01\x01\x12\x14\n\x07sandbox\x18\r \x01(\tH\x06\x88\x01\x01\x12\x18\n\x0btime_margin\x18\x0e \x01(\x01H\x07\x88\x01\x01\x12\x17\n\nforce_jobs\x18\x0f \x01(\x08H\x08\x88\x01\x01\x12\x16\n\ttime_bank\x18\x10 \x01(\x01H\t\x88\x01\x01\x12\x16\n\tincrement\x18\x11 \x01(\x01H\n\x88\x01\x01\x12\x14\n\x07recover\x18\x12 \x01(\rH\x0b\x88\x01\x01\x12\x14\n\x07rebuild\x18\x13 \x01(\x08H\x0c\x88\x01\x01\x12\x15\n\x08gauntlet\x18\x14 \x01(\tH\r\x88\x01\x01\x12\x1a\n\rbuild_network\x18\x15 \x01(\tH\x0e\x88\x01\x01\x12\x1b\n\x0estore_patience\x18\x16 \x01(\x01H\x0f\x88\x01\x01\x12\x11\n\x04seed\x18\x17 \x01(\x0cH\x10\x88\x01\x01\x12#\n\x07ruleset\x18\x18 \x01(\x0b\x32\x12.perudo.v1.Ruleset\x12\x15\n\x08timeouts\x18\x19 \x01(\x08H\x11\x88\x01\x01\x12\x1c\n\x0f\x63onnect_timeout\x18\x1a \x01(\x01H\x12\x88\x01\x01\x12\x16\n\tmemory_mb\x18\x1b \x01(\rH\x13\x88\x01\x01\x12\x12\n\x05\x63pu_s\x18\x1c \x01(\rH\x14\x88\x01\x01\x12\x1a\n\rbuild_timeout\x18\x1d \x01(\x01H\x15\x88\x01\x01\x12\x1c\n\x0funtil_confident\x18\x1e \x01(\x01H\x16\x88\x01\x01\x42\x08\n\x06_gamesB\r\n\x0b_table_sizeB\x07\n\x05_jobsB\x0c\n\n_move_timeB\x07\n\x05_nameB\x08\n\x06_dealsB\n\n\x08_sandboxB\x0e\n\x0c_time_marginB\r\n\x0b_force_jobsB\x0c\n\n_time_bankB\x0c\n\n_incrementB\n\n\x08_recoverB\n\n\x08_rebuildB\x0b\n\t_gauntletB\x10\n\x0e_build_networkB\x11\n\x0f_store_patienceB\x07\n\x05_seedB\x0b\n\t_timeoutsB\x12\n\x10_connect_timeoutB\x0c\n\n_memory_mbB\x08\n\x06_cpu_sB\x10\n\x0e_build_timeoutB\x12\n\x10_until_confidentJ\x04\x08\x05\x10\x06J\x04\x08\x06\x10\x07J\x04\x08\x07\x10\x08R\x05rulesR\x0brule_fieldsR\x08seed_hex\"\x96\x01\n\x0fTournamentEvent\x12\x0e\n\x04note\x18\x01 \x01(\tH\x00\x12\x16\n\x0cstarted_json\x18\x02 \x01(\tH\x00\x12\x13\n\tgame_json\x18\x03 \x01(\tH\x00\x12\x17\n\rfinished_json\x18\x04 \x01(\tH\x00\x12\x0f\n\x05\x65rror\x18\x05 \x01(\tH\x00\x12\x14\n\nbuild_json\x18\x06 \x01(\tH\x00\x42\x06\n\x04kind\"\x17\n\x15StopTournamentRequest\"*\n\x16StopTournamentResponse\x12\x10\n\x08stopping\x18\x01 \x01(\x08\x32\x81\x02\n\x0c\x41\x64minService\x12\x46\n\tGetStatus\x12\x1b.perudo.v1.GetStatusRequest\x1a\x1c.perudo.v1.GetStatusResponse\x12R\n\x0fStartTournament\x12!.perudo.v1.StartTournamentRequest\x1a\x1a.perudo.v1.TournamentEvent0\x01\x12U\n\x0eStopTournament\x12 .perudo.v1.StopTournamentRequest\x1a!.perudo.v1.StopTournamentResponseBl\n\x12org.perudoarena.v1B\nAdminProtoP\x01Z\x1dperudoarena/perudov1;perudov1\xa2\x02\x03PRV\xaa\x02\tPerudo.V1\xca\x02\tPerudo\\V1\xea\x02\nPerudo::V1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -32,26 +33,22 @@ _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'perudo.v1.admin_pb2', _glob
 if not _descriptor._USE_C_DESCRIPTORS:
   _globals['DESCRIPTOR']._loaded_options = None
   _globals['DESCRIPTOR']._serialized_options = b'\n\022org.perudoarena.v1B\nAdminProtoP\001Z\035perudoarena/perudov1;perudov1\242\002\003PRV\252\002\tPerudo.V1\312\002\tPerudo\\V1\352\002\nPerudo::V1'
-  _globals['_STARTTOURNAMENTREQUEST_RULEFIELDSENTRY']._loaded_options = None
-  _globals['_STARTTOURNAMENTREQUEST_RULEFIELDSENTRY']._serialized_options = b'8\001'
-  _globals['_GETSTATUSREQUEST']._serialized_start=36
-  _globals['_GETSTATUSREQUEST']._serialized_end=54
-  _globals['_CONNECTEDBOT']._serialized_start=56
-  _globals['_CONNECTEDBOT']._serialized_end=102
-  _globals['_GETSTATUSRESPONSE']._serialized_start=105
-  _globals['_GETSTATUSRESPONSE']._serialized_end=264
-  _globals['_WAITINGBOT']._serialized_start=266
-  _globals['_WAITINGBOT']._serialized_end=312
-  _globals['_STARTTOURNAMENTREQUEST']._serialized_start=315
-  _globals['_STARTTOURNAMENTREQUEST']._serialized_end=918
-  _globals['_STARTTOURNAMENTREQUEST_RULEFIELDSENTRY']._serialized_start=806
-  _globals['_STARTTOURNAMENTREQUEST_RULEFIELDSENTRY']._serialized_end=855
-  _globals['_TOURNAMENTEVENT']._serialized_start=921
-  _globals['_TOURNAMENTEVENT']._serialized_end=1071
-  _globals['_STOPTOURNAMENTREQUEST']._serialized_start=1073
-  _globals['_STOPTOURNAMENTREQUEST']._serialized_end=1096
-  _globals['_STOPTOURNAMENTRESPONSE']._serialized_start=1098
-  _globals['_STOPTOURNAMENTRESPONSE']._serialized_end=1140
-  _globals['_ADMINSERVICE']._serialized_start=1143
-  _globals['_ADMINSERVICE']._serialized_end=1400
+  _globals['_GETSTATUSREQUEST']._serialized_start=61
+  _globals['_GETSTATUSREQUEST']._serialized_end=79
+  _globals['_CONNECTEDBOT']._serialized_start=81
+  _globals['_CONNECTEDBOT']._serialized_end=127
+  _globals['_GETSTATUSRESPONSE']._serialized_start=130
+  _globals['_GETSTATUSRESPONSE']._serialized_end=289
+  _globals['_WAITINGBOT']._serialized_start=291
+  _globals['_WAITINGBOT']._serialized_end=337
+  _globals['_STARTTOURNAMENTREQUEST']._serialized_start=340
+  _globals['_STARTTOURNAMENTREQUEST']._serialized_end=1359
+  _globals['_TOURNAMENTEVENT']._serialized_start=1362
+  _globals['_TOURNAMENTEVENT']._serialized_end=1512
+  _globals['_STOPTOURNAMENTREQUEST']._serialized_start=1514
+  _globals['_STOPTOURNAMENTREQUEST']._serialized_end=1537
+  _globals['_STOPTOURNAMENTRESPONSE']._serialized_start=1539
+  _globals['_STOPTOURNAMENTRESPONSE']._serialized_end=1581
+  _globals['_ADMINSERVICE']._serialized_start=1584
+  _globals['_ADMINSERVICE']._serialized_end=1841
 # @@protoc_insertion_point(module_scope)
