@@ -192,9 +192,7 @@ class Choice(Domain[E]):
             raise OptionError(f"{text!r} is not one of {', '.join(self.names())}") from None
 
     def problem(self, value: object) -> str | None:
-        if not isinstance(value, self.kind):
-            return f"{value!r} is not one of {', '.join(self.names())}"
-        return None
+        return None if isinstance(value, self.kind) else f"{value!r} is not a {self.kind.__name__}"
 
     def shown(self, value: E) -> str:
         return str(value.value)
@@ -237,7 +235,7 @@ class Seed(Domain[bytes]):
         if not isinstance(value, bytes):
             return f"{value!r} is not a seed"
         try:
-            seed_from_hex(value.hex(), "--seed")
+            seed_from_hex(value.hex())
         except PerudoError as error:
             return str(error)
         return None

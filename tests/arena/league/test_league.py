@@ -180,7 +180,7 @@ def test_bad_start_requests_are_refused_and_leave_nothing_behind(tmp_path: Path)
                 ({"name": "night"}, "fewer than two bots can play (none connected); nothing to do"),
                 # Refused again for the same reason, not for a folder left by the first try.
                 ({"name": "night"}, "fewer than two bots can play (none connected); nothing to do"),
-                ({"seed": bytes(8)}, "--seed: --seed needs at least 16 bytes (32 hex digits)"),
+                ({"seed": bytes(8)}, "--seed: the seed needs at least 16 bytes (32 hex digits)"),
                 ({"deals": "sometimes"}, "--deals: 'sometimes' is not one of own, disjoint"),
                 ({"move_time": 0.0}, "--move-time: 0 s is out of range"),
                 ({"jobs": 0}, "--jobs: must be at least 1, not 0"),
