@@ -118,10 +118,18 @@ class TournamentConfig:
     bots_dir: Path | None
     """Local bots to start; None when only remote bots play (on a league server)."""
     games: int = option(
-        DEFAULT_GAMES, Count(1, MAX_GAMES), "at least this many games (default {default})", NIGHT
+        DEFAULT_GAMES,
+        Count(1, MAX_GAMES),
+        "at least this many games (default {default})",
+        NIGHT,
+        metavar="N",
     )
     table_size: int | None = option(
-        None, Count(2, MAX_TABLE), "players per game (default: all bots, up to 6)", NIGHT
+        None,
+        Count(2, MAX_TABLE),
+        "players per game (default: all bots, up to 6)",
+        NIGHT,
+        metavar="N",
     )
     """Players per game; None means every entrant, up to 6."""
     jobs: int = option_made_by(
@@ -129,6 +137,7 @@ class TournamentConfig:
         Count(1),
         "games at once (default: one per usable core, here {default})",
         {*NIGHT, Command.AB},
+        metavar="N",
     )
     force_jobs: bool = option(
         False,
@@ -142,6 +151,7 @@ class TournamentConfig:
         Seconds(),
         "seconds per decision (default {default})",
         {*NIGHT, Command.AB, Command.CHECK_BOT, Command.PLAY},
+        metavar="S",
     )
     time_bank: float = option(
         0.0,
@@ -149,7 +159,7 @@ class TournamentConfig:
         "seconds per bot per game that pay for decisions over --move-time; a timeout only "
         "when both are spent (default 0: no bank)",
         NIGHT,
-        metavar="SECONDS",
+        metavar="S",
     )
     """Seconds each bot has per game to pay for decisions over `move_time` (see `TimeControl`)."""
     increment: float = option(
@@ -157,7 +167,7 @@ class TournamentConfig:
         Seconds(margin=True),
         "seconds added to a bot's bank after each decision answered in time (default 0)",
         NIGHT,
-        metavar="SECONDS",
+        metavar="S",
     )
     """Seconds added to a bot's bank after each decision it answered in time."""
     time_margin: float = option(
@@ -183,7 +193,11 @@ class TournamentConfig:
     )
     """False in debug mode (`--no-timeout`): no decision has a deadline."""
     seed: bytes | None = option(
-        None, Seed(), "hex seed for the dice (default: a fresh secret one)", {*NIGHT, Command.AB}
+        None,
+        Seed(),
+        "hex seed for the dice (default: a fresh secret one)",
+        {*NIGHT, Command.AB},
+        metavar="HEX",
     )
     name: str | None = option(
         None,
@@ -219,13 +233,18 @@ class TournamentConfig:
     """Stop starting rotation groups once every adjacent pair on the leaderboard is separated
     at this level (the batch fit's bootstrap); None plays the whole schedule."""
     out: Path = option(
-        Path("results"), Folder(), "where results go (default results/)", {Command.RUN}
+        Path("results"),
+        Folder(),
+        "where results go (default results/)",
+        {Command.RUN},
+        metavar="DIR",
     )
     league: Path | str | None = option(
         None,
         Store(),
         "league store: an SQLite file (default OUT/league.sqlite) or a postgresql:// URL",
         {Command.RUN},
+        metavar="STORE",
     )
     """The league store: an SQLite file or a postgresql:// URL; None means `out/league.sqlite`."""
     store_patience: float = option(
@@ -233,9 +252,9 @@ class TournamentConfig:
         Seconds(margin=True),
         "how long to wait for a league store that cannot be reached (a database "
         "restarting, a lock another process holds) before stopping; play goes on meanwhile, "
-        "every game recorded in the folder (default {default})",
+        "every game recorded in the folder; 0 stops at the first failure (default {default})",
         NIGHT,
-        metavar="SECONDS",
+        metavar="S",
     )
     """Seconds to wait for a league store that cannot be reached (a database restarting, a
     lock another process holds) before the run stops; play goes on meanwhile."""
@@ -244,19 +263,29 @@ class TournamentConfig:
         Seconds(),
         "seconds for bots to connect (default {default})",
         {*NIGHT, Command.AB, Command.CHECK_BOT, Command.PLAY},
+        metavar="S",
     )
     memory_mb: int = option(
         _LIMITS.memory_mb,
         Count(MIN_MEMORY_MB),
-        "address space per bot, in MB (default {default})",
+        "address space per bot, in MiB (and, in a cgroup, memory in use; its manifest may ask "
+        "for less) (default {default})",
         NIGHT,
+        metavar="MB",
     )
-    cpu_s: int = option(_LIMITS.cpu_s, Count(1), "CPU seconds per bot (default {default})", NIGHT)
+    cpu_s: int = option(
+        _LIMITS.cpu_s,
+        Count(1),
+        "CPU seconds per bot (default {default}: 6 hours)",
+        NIGHT,
+        metavar="S",
+    )
     build_timeout: float = option(
         _LIMITS.build_timeout,
         Seconds(),
         "most seconds a bot's build may take (its manifest may ask for less; default {default})",
         NIGHT,
+        metavar="S",
     )
     recover: int = option(
         0,
@@ -297,6 +326,7 @@ class TournamentConfig:
         Seconds(),
         "seconds a disconnected bot's games wait before they are dropped (default {default})",
         {Command.SERVE},
+        metavar="S",
     )
     """On a league server: how long to wait for a disconnected bot before its games are dropped."""
     ruleset: Ruleset = option(
