@@ -287,6 +287,14 @@ class TournamentConfig:
         NIGHT,
         metavar="S",
     )
+    scratch_mb: int = option(
+        _LIMITS.scratch_mb,
+        Count(1),
+        "a sandboxed bot's writable /tmp, in MiB; unsandboxed, the largest file it may write "
+        "(default {default})",
+        NIGHT,
+        metavar="MB",
+    )
     recover: int = option(
         0,
         Count(0),
@@ -356,9 +364,13 @@ class TournamentConfig:
 
     @property
     def limits(self) -> ResourceLimits:
-        """The caps on each local bot: the organiser's three, the rest the arena's own."""
+        """The caps on each local bot: the organiser's four, the rest the arena's own."""
         return dataclasses.replace(
-            _LIMITS, memory_mb=self.memory_mb, cpu_s=self.cpu_s, build_timeout=self.build_timeout
+            _LIMITS,
+            memory_mb=self.memory_mb,
+            cpu_s=self.cpu_s,
+            build_timeout=self.build_timeout,
+            scratch_mb=self.scratch_mb,
         )
 
     def time_control(self) -> TimeControl:

@@ -152,7 +152,7 @@ def test_admin_start_carries_the_options_arena_run_had_alone_to_the_server(
         bots,
         "night",
         *("--games", "2", "--no-timeout", "--until-confident", "0.9"),
-        *("--memory-mb", "1024", "--cpu-s", "77", "--connect-timeout", "30"),
+        *("--memory-mb", "1024", "--cpu-s", "77", "--scratch-mb", "5", "--connect-timeout", "30"),
     )
     assert "TIMEOUTS ARE OFF (--no-timeout)" in said
     info = read_info(results / "night")
@@ -160,3 +160,4 @@ def test_admin_start_carries_the_options_arena_run_had_alone_to_the_server(
     assert (info["timeouts"], info["until_confident"]) == (False, 0.9)
     limits = " ".join(line for line in info["isolation"] if "limits per bot" in line)
     assert "memory 1024 MiB" in limits and "CPU 77 s" in limits, info["isolation"]
+    assert "files up to 5 MiB each" in limits, info["isolation"]  # --sandbox off: no /tmp

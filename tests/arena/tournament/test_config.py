@@ -84,8 +84,7 @@ def test_a_config_that_cannot_be_is_refused_as_it_is_made_naming_the_flag(
         dataclasses.replace(base, **changes)
 
 
-def test_the_organisers_limits_are_three_options_the_rest_the_arenas() -> None:
-    made = TournamentConfig(bots_dir=Path("bots"), memory_mb=512, cpu_s=60, build_timeout=30.0)
-    assert made.limits == dataclasses.replace(
-        ResourceLimits(), memory_mb=512, cpu_s=60, build_timeout=30.0
-    )
+def test_the_organisers_limits_are_four_options_the_rest_the_arenas() -> None:
+    asked = {"memory_mb": 512, "cpu_s": 60, "build_timeout": 30.0, "scratch_mb": 5}
+    made = TournamentConfig(bots_dir=Path("bots"), **asked)
+    assert made.limits == dataclasses.replace(ResourceLimits(), **asked)

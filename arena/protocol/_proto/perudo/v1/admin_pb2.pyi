@@ -42,7 +42,7 @@ class WaitingBot(_message.Message):
     def __init__(self, name: _Optional[str] = ..., grace_left: _Optional[float] = ...) -> None: ...
 
 class StartTournamentRequest(_message.Message):
-    __slots__ = ("games", "table_size", "jobs", "move_time", "bots_dir", "name", "only", "resume", "deals", "sandbox", "time_margin", "force_jobs", "time_bank", "increment", "recover", "rebuild", "gauntlet", "build_network", "store_patience", "seed", "ruleset", "timeouts", "connect_timeout", "memory_mb", "cpu_s", "build_timeout", "until_confident")
+    __slots__ = ("games", "table_size", "jobs", "move_time", "bots_dir", "name", "only", "resume", "deals", "sandbox", "time_margin", "force_jobs", "time_bank", "increment", "recover", "rebuild", "gauntlet", "build_network", "store_patience", "seed", "ruleset", "timeouts", "connect_timeout", "memory_mb", "cpu_s", "build_timeout", "until_confident", "scratch_mb")
     GAMES_FIELD_NUMBER: _ClassVar[int]
     TABLE_SIZE_FIELD_NUMBER: _ClassVar[int]
     JOBS_FIELD_NUMBER: _ClassVar[int]
@@ -70,6 +70,7 @@ class StartTournamentRequest(_message.Message):
     CPU_S_FIELD_NUMBER: _ClassVar[int]
     BUILD_TIMEOUT_FIELD_NUMBER: _ClassVar[int]
     UNTIL_CONFIDENT_FIELD_NUMBER: _ClassVar[int]
+    SCRATCH_MB_FIELD_NUMBER: _ClassVar[int]
     games: int
     table_size: int
     jobs: int
@@ -97,7 +98,8 @@ class StartTournamentRequest(_message.Message):
     cpu_s: int
     build_timeout: float
     until_confident: float
-    def __init__(self, games: _Optional[int] = ..., table_size: _Optional[int] = ..., jobs: _Optional[int] = ..., move_time: _Optional[float] = ..., bots_dir: _Optional[str] = ..., name: _Optional[str] = ..., only: _Optional[_Iterable[str]] = ..., resume: _Optional[str] = ..., deals: _Optional[str] = ..., sandbox: _Optional[str] = ..., time_margin: _Optional[float] = ..., force_jobs: _Optional[bool] = ..., time_bank: _Optional[float] = ..., increment: _Optional[float] = ..., recover: _Optional[int] = ..., rebuild: _Optional[bool] = ..., gauntlet: _Optional[str] = ..., build_network: _Optional[str] = ..., store_patience: _Optional[float] = ..., seed: _Optional[bytes] = ..., ruleset: _Optional[_Union[_referee_pb2.Ruleset, _Mapping]] = ..., timeouts: _Optional[bool] = ..., connect_timeout: _Optional[float] = ..., memory_mb: _Optional[int] = ..., cpu_s: _Optional[int] = ..., build_timeout: _Optional[float] = ..., until_confident: _Optional[float] = ...) -> None: ...
+    scratch_mb: int
+    def __init__(self, games: _Optional[int] = ..., table_size: _Optional[int] = ..., jobs: _Optional[int] = ..., move_time: _Optional[float] = ..., bots_dir: _Optional[str] = ..., name: _Optional[str] = ..., only: _Optional[_Iterable[str]] = ..., resume: _Optional[str] = ..., deals: _Optional[str] = ..., sandbox: _Optional[str] = ..., time_margin: _Optional[float] = ..., force_jobs: _Optional[bool] = ..., time_bank: _Optional[float] = ..., increment: _Optional[float] = ..., recover: _Optional[int] = ..., rebuild: _Optional[bool] = ..., gauntlet: _Optional[str] = ..., build_network: _Optional[str] = ..., store_patience: _Optional[float] = ..., seed: _Optional[bytes] = ..., ruleset: _Optional[_Union[_referee_pb2.Ruleset, _Mapping]] = ..., timeouts: _Optional[bool] = ..., connect_timeout: _Optional[float] = ..., memory_mb: _Optional[int] = ..., cpu_s: _Optional[int] = ..., build_timeout: _Optional[float] = ..., until_confident: _Optional[float] = ..., scratch_mb: _Optional[int] = ...) -> None: ...
 
 class TournamentEvent(_message.Message):
     __slots__ = ("note", "started_json", "game_json", "finished_json", "error", "build_json")
