@@ -19,7 +19,8 @@ from arena.cli.interrupt import stop_on_ctrl_c
 from arena.tournament.config import TournamentConfig, TournamentError
 from arena.tournament.folder import TournamentFolder
 from arena.tournament.info import RunStatus
-from arena.tournament.options import MAX_GAMES, Command
+from arena.tournament.kinds import MAX_GAMES
+from arena.tournament.options import Command
 
 DEFAULT_PAIRS = 1000
 TOLD_EVERY = 2.0

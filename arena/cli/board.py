@@ -22,7 +22,7 @@ from arena.rankings import Pairing
 from arena.store import open_store
 from arena.text import printable
 from arena.tournament.config import TournamentError
-from arena.tournament.options import MAX_TABLE
+from arena.tournament.kinds import MAX_TABLE
 from arena.tournament.standings import board
 from engine import PRESETS, Ruleset, RulesetError, preset
 

@@ -13,7 +13,8 @@ from typing import Any
 
 from arena.cli import validate
 from arena.tournament.config import OPTIONS, TournamentConfig
-from arena.tournament.options import MAX_TABLE, Choice, Command, Option, Rules, Switch
+from arena.tournament.kinds import MAX_TABLE, Choice, Rules, Switch
+from arena.tournament.options import Command, Option
 from engine import PRESETS, PalificoFaceChange, Ruleset, RulesetError, Side, preset
 from engine.ruleset import LEGACY_FACE_CHANGE
 

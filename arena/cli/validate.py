@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from arena.store import is_url
-from arena.tournament.options import Count, Folder, Level, OptionError, Seconds, Store
+from arena.tournament.kinds import Count, Folder, Level, OptionError, Seconds, Store
 from engine import Ruleset, RulesetError
 from engine.ruleset import LEGACY_FACE_CHANGE
 

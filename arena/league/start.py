@@ -16,7 +16,8 @@ from google.protobuf.message import Message
 
 from arena.protocol.messages import admin as apb
 from arena.tournament.config import OPTIONS
-from arena.tournament.options import Command, Option, OptionError
+from arena.tournament.kinds import OptionError
+from arena.tournament.options import Command, Option
 
 CARRIED: tuple[Option, ...] = tuple(o for o in OPTIONS if Command.ADMIN_START in o.commands)
 """The options `arena admin start` takes, each a field of StartTournamentRequest."""

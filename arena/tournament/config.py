@@ -23,14 +23,11 @@ from arena.rankings.bootstrap import LEVEL
 from arena.referee.clock import TimeControl
 from arena.referee.match import DEFAULT_TIME_MARGIN
 from arena.referee.server import Referee
-from arena.tournament.league_writes import DEFAULT_STORE_PATIENCE_S
-from arena.tournament.options import (
+from arena.tournament.kinds import (
     MAX_GAMES,
     MAX_TABLE,
     MIN_MEMORY_MB,
-    NIGHT,
     Choice,
-    Command,
     Count,
     Domain,
     Folder,
@@ -42,10 +39,9 @@ from arena.tournament.options import (
     Store,
     Switch,
     Text,
-    option,
-    option_made_by,
-    options_of,
 )
+from arena.tournament.league_writes import DEFAULT_STORE_PATIENCE_S
+from arena.tournament.options import NIGHT, Command, option, option_made_by, options_of
 from arena.tournament.recovery import DEFAULT_RESTARTS
 from arena.tournament.schedule import Deals
 from engine import Ruleset

@@ -25,7 +25,7 @@ from arena.cli.live import LiveView, leaderboard_table, standings_table
 from arena.cli.main import main
 from arena.records import GameLine
 from arena.tournament.config import TournamentConfig
-from arena.tournament.options import OptionError
+from arena.tournament.kinds import OptionError
 from arena.tournament.ratings import Standing
 from arena.tournament.runner import Progress
 from arena.tournament.schedule import build, explain, planned_games, unit_size

@@ -13,7 +13,7 @@ from arena.bots.sandbox import SandboxMode
 from arena.league.start import CARRIED, OWN_FIELDS, given_of, request_of
 from arena.protocol.messages import admin as apb
 from arena.tournament.config import TournamentConfig
-from arena.tournament.options import (
+from arena.tournament.kinds import (
     Choice,
     Count,
     Domain,

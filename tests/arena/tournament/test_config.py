@@ -11,7 +11,7 @@ import pytest
 
 from arena.bots.limits import ResourceLimits
 from arena.tournament.config import OPTIONS, TournamentConfig
-from arena.tournament.options import OptionError
+from arena.tournament.kinds import OptionError
 from arena.tournament.schedule import Deals
 
 NOT_OPTIONS = {
