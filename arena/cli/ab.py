@@ -14,14 +14,13 @@ from rich.console import Console
 
 from arena.ab.run import RESULT_FILE, ABSummary, ABTest, configure, contenders, hypotheses_of
 from arena.ab.sprt import Hypotheses, Sprt, Verdict, elo_of
-from arena.bots.capacity import check_jobs, default_jobs
-from arena.bots.limits import ResourceLimits
 from arena.cli import live, options, validate
 from arena.cli.interrupt import stop_on_ctrl_c
 from arena.tournament.config import TournamentConfig, TournamentError
 from arena.tournament.info import RunStatus
+from arena.tournament.kinds import MAX_GAMES
+from arena.tournament.options import Command
 from arena.tournament.results.folder import TournamentFolder
-from engine import seed_from_hex
 
 DEFAULT_PAIRS = 1000
 TOLD_EVERY = 2.0
@@ -67,12 +66,12 @@ def add_command(commands: Any) -> None:
     budget = ab.add_mutually_exclusive_group()
     budget.add_argument(
         "--pairs",
-        type=validate.int_between(1, validate.MAX_GAMES // 2),
+        type=validate.int_between(1, MAX_GAMES // 2),
         help=f"most pairs to play (default {DEFAULT_PAIRS}); two games each",
     )
     budget.add_argument(
         "--games",
-        type=validate.int_between(2, validate.MAX_GAMES),
+        type=validate.int_between(2, MAX_GAMES),
         help="most games to play, instead of --pairs (half as many pairs, rounded up)",
     )
     test = ab.add_argument_group("the test (pair scores on the logistic Elo scale)")
@@ -108,31 +107,12 @@ def add_command(commands: Any) -> None:
         help="players per game, NEW or OLD among them (default: the field and one, up to 6)",
     )
     ab.add_argument(
-        "--jobs",
-        type=validate.int_at_least(1),
-        default=None,
-        help=f"games at once (default: one per usable core, here {default_jobs()})",
-    )
-    ab.add_argument(
-        "--move-time", type=validate.seconds, default=1.0, help="seconds per decision (default 1)"
-    )
-    ab.add_argument(
-        "--seed", type=validate.seed, help="hex seed for the dice (default: a fresh secret one)"
-    )
-    ab.add_argument("--name", type=validate.tournament_name, help="the test's folder name")
-    ab.add_argument(
         "--out",
         type=validate.out_folder,
         default=Path("results/ab"),
         help="where results go (default results/ab/)",
     )
-    ab.add_argument(
-        "--connect-timeout", type=validate.seconds, default=20.0, help="seconds for bots to connect"
-    )
-    options.add_fairness_flags(ab)
-    options.add_sandbox_flag(ab)
-    options.add_build_network_flag(ab)
-    options.add_rules_flags(ab)
+    options.add_options(ab, Command.AB)
 
 
 def _pairs(args: argparse.Namespace) -> int:
@@ -144,24 +124,16 @@ def _pairs(args: argparse.Namespace) -> int:
 
 
 def _config(args: argparse.Namespace) -> TournamentConfig:
-    jobs = default_jobs() if args.jobs is None else args.jobs
-    check_jobs(jobs, args.force_jobs)
-    return TournamentConfig(
+    config = options.config(
+        args,
+        Command.AB,
         bots_dir=args.bots or Path("."),
         out=args.out,
         table_size=args.table_size,
         games=2 * _pairs(args),
-        jobs=jobs,
-        ruleset=options.ruleset(args),
-        move_time=args.move_time,
-        time_margin=args.time_margin,
-        seed=seed_from_hex(args.seed, "--seed") if args.seed is not None else None,
-        connect_timeout=args.connect_timeout,
-        limits=ResourceLimits(),
-        name=args.name,
-        sandbox=args.sandbox,
-        build_network=args.build_network,
     )
+    config.check_cores()
+    return config
 
 
 def status_line(test: Sprt) -> str:

@@ -19,12 +19,13 @@ from rich.console import Console
 from arena.cli import live, options, validate
 from arena.league.admin_stream import tell
 from arena.league.server import admin_token_path
+from arena.league.start import request_of
 from arena.protocol.messages import admin as apb
 from arena.protocol.messages import admin_grpc as apb_grpc
-from arena.tournament.config import TournamentError
+from arena.tournament.config import TournamentConfig, TournamentError
 from arena.tournament.info import RunStatus
+from arena.tournament.options import Command
 from arena.tournament.report.summary import RunReport
-from arena.tournament.schedule.round_robin import Deals
 
 DEFAULT_LEAGUE = Path("results/league.sqlite")
 DEFAULT_ADMIN = "127.0.0.1:50052"
@@ -44,15 +45,7 @@ def add_command(commands: Any) -> None:
         help="start: continue this interrupted tournament (a folder, or a name under the "
         "server's results folder) instead of a new one",
     )
-    options.add_schedule_flags(admin)
-    options.add_fairness_flags(admin)
-    options.add_gauntlet_flag(admin)
-    options.add_sandbox_flag(admin)
-    options.add_build_network_flag(admin)
-    options.add_store_patience_flag(admin)
-    options.add_recover_flag(admin)
-    options.add_rebuild_flag(admin)
-    options.add_rules_flags(admin)
+    options.add_options(admin, Command.ADMIN_START)
 
 
 def _admin_call(
@@ -120,37 +113,14 @@ async def _start(
     args: argparse.Namespace,
     console: Console,
 ) -> int:
-    ruleset = options.ruleset(args)
-    if args.gauntlet is not None and Deals(args.deals) is Deals.DISJOINT:
-        raise TournamentError(
-            "--gauntlet seats its bot at every table, so no tables share no bot: "
-            "use --deals own with it"
-        )
-    request = apb.StartTournamentRequest(
-        games=args.games or 0,  # 0: the server's default
-        table_size=args.table_size or 0,
-        jobs=args.jobs or 0,  # 0: the server's default, one game per core
-        move_time=args.move_time,
-        rules="rulebook",
-        # Only the changes: the rulebook's null calza_max_dice has no text form.
-        rule_fields={k: str(v) for k, v in ruleset.changes().items()},
-        seed_hex=args.seed or "",
-        bots_dir=str(args.bots.resolve()) if args.bots else "",
-        name=args.name or "",
-        only=args.only,
-        resume=_resume_argument(args.resume),
-        deals=args.deals,
-        sandbox=str(args.sandbox),
-        build_network=str(args.build_network),
-        store_patience=args.store_patience,
-        time_margin=args.time_margin,
-        time_bank=args.time_bank,
-        increment=args.increment,
-        force_jobs=args.force_jobs,
-        recover=args.recover,
-        rebuild=args.rebuild,
-        gauntlet=args.gauntlet or "",
-    )
+    given = options.given(args, Command.ADMIN_START)
+    TournamentConfig(bots_dir=None, **given)  # refused here as `arena run` refuses it
+    request = request_of(given)
+    request.bots_dir = str(args.bots.resolve()) if args.bots else ""
+    request.only[:] = args.only
+    request.resume = _resume_argument(args.resume)
+    if given.get("timeouts") is False:
+        console.print(options.TIMEOUTS_OFF, style="bold yellow", highlight=False)
     stream = stub.StartTournament(request, metadata=metadata)
     loop = asyncio.get_running_loop()
 

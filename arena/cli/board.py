@@ -22,6 +22,7 @@ from arena.rankings import Pairing
 from arena.store import open_store
 from arena.text import printable
 from arena.tournament.config import TournamentError
+from arena.tournament.kinds import MAX_TABLE
 from arena.tournament.report.standings import board
 from engine import PRESETS, Ruleset, RulesetError, preset
 
@@ -58,7 +59,7 @@ def add_command(commands: Any) -> None:
     )
     board.add_argument(
         "--table-size",
-        type=validate.int_between(2, validate.MAX_TABLE),
+        type=validate.int_between(2, MAX_TABLE),
         help="only tournaments with tables of this size",
     )
 

@@ -54,7 +54,7 @@ def hosts_of(
         return None
     if args.web:
         raise ClusterError("--web follows games event by event, on one machine: not with --cluster")
-    budget, size = args.max_bots_per_host, args.table_size
+    budget, size = args.max_bots_per_host, config.table_size
     if budget is not None and size is not None and budget < size:
         raise ClusterError(f"--max-bots-per-host {budget} cannot seat a table of {size}")
     options = ClusterOptions(

@@ -16,9 +16,8 @@ from typing import Any
 
 from rich.console import Console
 
-from arena.bots.capacity import default_jobs
 from arena.bots.manifest import valid_name
-from arena.cli import admin, validate, webpage
+from arena.cli import admin, options, validate, webpage
 from arena.cli.admin import DEFAULT_ADMIN, DEFAULT_LEAGUE
 from arena.league.check import Checked, check
 from arena.league.handshakes import HandshakeWatch
@@ -28,7 +27,8 @@ from arena.referee.auth import new_token, token_hash
 from arena.referee.server import ServerLimits, Tls
 from arena.store import is_url, open_store, shown
 from arena.text import printable
-from arena.tournament.config import TournamentConfig, TournamentError
+from arena.tournament.config import TournamentError
+from arena.tournament.options import Command
 from arena.web.spectator import Spectator
 
 
@@ -60,12 +60,7 @@ def add_commands(commands: Any) -> None:
     serve.add_argument(
         "--hello-timeout", type=validate.seconds, default=ServerLimits().hello_timeout
     )
-    serve.add_argument(
-        "--reconnect-grace",
-        type=validate.seconds,
-        default=60.0,
-        help="seconds a disconnected bot's games wait before they are dropped",
-    )
+    options.add_options(serve, Command.SERVE)
     webpage.add_web_flag(serve, "the tournaments `arena admin start` begins")
 
     token = commands.add_parser("token", help="register entrants of the league server")
@@ -235,9 +230,7 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
             max_message_bytes=args.max_message_bytes, hello_timeout=args.hello_timeout
         ),
         sessions_per_bot=args.sessions_per_bot,
-        defaults=TournamentConfig(
-            bots_dir=None, jobs=default_jobs(), reconnect_grace=args.reconnect_grace
-        ),
+        defaults=options.config(args, Command.SERVE, bots_dir=None),
     )
     return asyncio.run(_serve(config, console, args.web))
 

@@ -11,8 +11,6 @@ from pathlib import Path
 from rich.console import Console
 from rich.text import Text
 
-from arena.bots.capacity import check_jobs, default_jobs
-from arena.bots.limits import ResourceLimits
 from arena.cli import (
     ab,
     bench,
@@ -30,15 +28,14 @@ from arena.cli import (
 )
 from arena.cli.interrupt import stop_on_ctrl_c
 from arena.errors import ArenaError
-from arena.rankings import LEVEL
 from arena.text import printable
 from arena.tournament.config import TournamentConfig, TournamentError
+from arena.tournament.options import Command
 from arena.tournament.results.folder import ResultsError, TournamentFolder
-from arena.tournament.schedule.round_robin import Deals
 from arena.tournament.tournament import Observers, StoppedError, Summary, Tournament
 from arena.web.replay_page import replay_page
 from arena.web.spectator import Spectator
-from engine import PerudoError, seed_from_hex
+from engine import PerudoError
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -60,62 +57,12 @@ def _parser() -> argparse.ArgumentParser:
         metavar="FOLDER",
         help="continue an interrupted tournament",
     )
-    options.add_schedule_flags(run)
-    options.add_gauntlet_flag(run)
-    run.add_argument(
-        "--out",
-        type=validate.out_folder,
-        default=Path("results"),
-        help="where results go (default results/)",
-    )
-    options.add_fairness_flags(run)
-    options.add_no_timeout_flag(run)
-    run.add_argument(
-        "--league",
-        type=validate.league_store,
-        help="league store: an SQLite file (default OUT/league.sqlite) or a postgresql:// URL",
-    )
-    run.add_argument(
-        "--connect-timeout", type=validate.seconds, default=20.0, help="seconds for bots to connect"
-    )
-    run.add_argument(
-        "--memory-mb",
-        type=validate.int_at_least(validate.MIN_MEMORY_MB),
-        default=ResourceLimits().memory_mb,
-        help="address space per bot",
-    )
-    run.add_argument(
-        "--cpu-s",
-        type=validate.int_at_least(1),
-        default=ResourceLimits().cpu_s,
-        help="CPU seconds per bot",
-    )
     run.add_argument(
         "--dry-run",
         action="store_true",
         help="show who would play and the schedule's size; build, start and create nothing",
     )
-    run.add_argument(
-        "--build-timeout",
-        type=validate.seconds,
-        default=ResourceLimits().build_timeout,
-        help="most seconds a bot's build may take (its manifest may ask for less)",
-    )
-    options.add_recover_flag(run)
-    run.add_argument(
-        "--until-confident",
-        type=validate.level,
-        nargs="?",
-        const=LEVEL,
-        metavar="LEVEL",
-        help=f"play whole rotation groups until every adjacent pair on the leaderboard is "
-        f"separated at LEVEL (default {LEVEL:g}) or the --games budget is spent",
-    )
-    options.add_sandbox_flag(run)
-    options.add_build_network_flag(run)
-    options.add_store_patience_flag(run)
-    options.add_rebuild_flag(run)
-    options.add_rules_flags(run)
+    options.add_options(run, Command.RUN)
     webpage.add_web_flag(run, "the tournament")
     cluster.add_cluster_flags(run)
 
@@ -125,16 +72,7 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_command(commands)
     check = commands.add_parser("check-bot", help="put one bot through a compliance suite")
     check.add_argument("path", type=Path, help="a bot folder (with bot.toml) or script")
-    check.add_argument(
-        "--move-time", type=validate.seconds, default=1.0, help="seconds per decision"
-    )
-    check.add_argument("--connect-timeout", type=validate.seconds, default=20.0)
-    options.add_no_timeout_flag(check)
-    options.add_sandbox_flag(check)
-    options.add_build_network_flag(check)
-    check.add_argument(
-        "--rebuild", action="store_true", help="build the bot even if unchanged since its last"
-    )
+    options.add_options(check, Command.CHECK_BOT)
 
     league.add_commands(commands)
     verify.add_commands(commands)
@@ -147,45 +85,6 @@ def _parser() -> argparse.ArgumentParser:
         "--html", type=Path, metavar="OUT.html", help="write the game as an HTML replay instead"
     )
     return parser
-
-
-def _config(args: argparse.Namespace) -> TournamentConfig:
-    """The run's configuration; values were checked as the command line was parsed."""
-    jobs = default_jobs() if args.jobs is None else args.jobs
-    check_jobs(jobs, args.force_jobs)
-    if args.gauntlet is not None and Deals(args.deals) is Deals.DISJOINT:
-        raise TournamentError(
-            "--gauntlet seats its bot at every table, so no tables share no bot: "
-            "use --deals own with it"
-        )
-    return TournamentConfig(
-        bots_dir=args.bots or Path("."),
-        out=args.out,
-        table_size=args.table_size,
-        games=args.games if args.games is not None else options.DEFAULT_GAMES,
-        jobs=jobs,
-        ruleset=options.ruleset(args),
-        move_time=args.move_time,
-        time_margin=args.time_margin,
-        time_bank=args.time_bank,
-        increment=args.increment,
-        timeouts=not args.no_timeout,
-        seed=seed_from_hex(args.seed, "--seed") if args.seed is not None else None,
-        league=args.league,
-        connect_timeout=args.connect_timeout,
-        limits=ResourceLimits(
-            memory_mb=args.memory_mb, cpu_s=args.cpu_s, build_timeout=args.build_timeout
-        ),
-        name=args.name,
-        deals=Deals(args.deals),
-        sandbox=args.sandbox,
-        build_network=args.build_network,
-        store_patience=args.store_patience,
-        recover=args.recover,
-        rebuild=args.rebuild,
-        gauntlet=args.gauntlet,
-        until_confident=args.until_confident,
-    )
 
 
 async def _run_tournament(
@@ -204,11 +103,11 @@ async def _run_tournament(
         return summary
 
 
-def _check_resume(args: argparse.Namespace, console: Console) -> None:
+def _check_resume(args: argparse.Namespace, config: TournamentConfig, console: Console) -> None:
     """A resume plays the schedule it began with: say so when --games asks for another."""
     if args.dry_run:
         raise TournamentError("--dry-run plans a new run: give --bots, not --resume")
-    if args.no_timeout:
+    if not config.timeouts:
         raise TournamentError(
             "--no-timeout starts a debug run: a resume keeps the time control its run began "
             "with (start a new run with --bots to debug)"
@@ -231,9 +130,10 @@ def _check_resume(args: argparse.Namespace, console: Console) -> None:
 
 
 def cmd_run(args: argparse.Namespace, console: Console) -> int:
-    config = _config(args)
+    config = options.config(args, Command.RUN, bots_dir=args.bots or Path("."))
+    config.check_cores()
     if args.resume is not None:
-        _check_resume(args, console)
+        _check_resume(args, config, console)
     else:
         try:  # the default store is only known now: OUT/league.sqlite
             validate.league_store(str(config.league_store))
@@ -242,7 +142,7 @@ def cmd_run(args: argparse.Namespace, console: Console) -> int:
         if args.dry_run:
             return dryrun.dry_run(config, console)
         dryrun.check_table_size(config)
-    if args.no_timeout:
+    if not config.timeouts:
         console.print(options.TIMEOUTS_OFF, style="bold yellow", highlight=False)
     try:
         with live.LiveView(console) as view:
@@ -325,19 +225,20 @@ def cmd_check_bot(args: argparse.Namespace, console: Console) -> int:
             console.print("[yellow]WARN[/] ", end="")
             console.print(printable(check.warning), highlight=False, markup=False)
 
+    config = options.config(args, Command.CHECK_BOT, bots_dir=args.path)
     console.print(f"Checking {args.path}", highlight=False)
-    if args.no_timeout:
+    if not config.timeouts:
         console.print(options.TIMEOUTS_OFF, style="bold yellow", highlight=False)
     run = asyncio.run(
         check_bot(
             args.path,
             say,
-            args.move_time,
-            args.connect_timeout,
-            sandbox=args.sandbox,
-            build_network=args.build_network,
-            rebuild=args.rebuild,
-            timeouts=not args.no_timeout,
+            config.move_time,
+            config.connect_timeout,
+            sandbox=config.sandbox,
+            build_network=config.build_network,
+            rebuild=config.rebuild,
+            timeouts=config.timeouts,
         )
     )
     failed = sum(not c.passed for c in run.checks)

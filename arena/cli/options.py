@@ -1,113 +1,72 @@
-"""Command-line options shared by `arena run` and `arena admin start`."""
+"""The flags of every tournament option, made from its one declaration (`TournamentConfig`).
+
+A flag's default on the parser is None, so that what the organiser gave is told
+from what was left out: `given` is what was given, and the config (or a league
+server's own defaults) fills in the rest. `--help` still says each default, from
+the declaration.
+"""
 
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
-from arena.bots.buildnet import BuildNetwork
-from arena.bots.capacity import default_jobs
-from arena.bots.sandbox import SandboxMode
 from arena.cli import validate
-from arena.referee.deadline import DEFAULT_TIME_MARGIN
-from arena.tournament.play.recovery import DEFAULT_RESTARTS
-from arena.tournament.results.league_writes import DEFAULT_STORE_PATIENCE_S
-from arena.tournament.schedule.round_robin import Deals
+from arena.tournament.config import OPTIONS, TournamentConfig
+from arena.tournament.kinds import MAX_TABLE, Choice, Rules, Switch
+from arena.tournament.options import Command, Option
 from engine import PRESETS, PalificoFaceChange, Ruleset, RulesetError, Side, preset
 from engine.ruleset import LEGACY_FACE_CHANGE
 
-DEFAULT_GAMES = 120
+
+def add_options(parser: argparse.ArgumentParser, command: Command) -> None:
+    """Every declared option `command` takes, as flags."""
+    for declared in OPTIONS:
+        if command in declared.commands:
+            _add(parser, declared)
 
 
-def add_sandbox_flag(parser: argparse.ArgumentParser) -> None:
+def _add(parser: argparse.ArgumentParser, declared: Option) -> None:
+    domain = declared.domain
+    if isinstance(domain, Rules):
+        add_rules_flags(parser)
+        return
+    common: dict[str, Any] = {"dest": declared.name, "default": None, "help": declared.help()}
+    if isinstance(domain, Switch):  # given alone, it sets the other value than the default
+        parser.add_argument(
+            declared.flag, action="store_const", const=not declared.default(), **common
+        )
+        return
+    if declared.spec.bare is not None:
+        common.update(nargs="?", const=declared.spec.bare)
+    metavar = declared.spec.metavar
+    if isinstance(domain, Choice):
+        metavar = "{" + ",".join(domain.names()) + "}"
     parser.add_argument(
-        "--sandbox",
-        type=SandboxMode,
-        choices=list(SandboxMode),
-        default=SandboxMode.AUTO,
-        help="isolate local bots with bubblewrap: auto (where possible, else say why not), "
-        "require (refuse without it), off (default auto)",
+        declared.flag, type=validate.argument_type(domain.parse), metavar=metavar, **common
     )
 
 
-def add_build_network_flag(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--build-network",
-        type=BuildNetwork,
-        choices=list(BuildNetwork),
-        default=BuildNetwork.ISOLATED,
-        help="the network a sandboxed bot's build gets: isolated (the internet through "
-        "slirp4netns, never this machine's loopback or sockets; off where slirp4netns cannot "
-        "run), off (none), host (this machine's own, loopback included) (default isolated)",
-    )
+def given(args: argparse.Namespace, command: Command) -> dict[str, Any]:
+    """The options of `command` given on its command line, by name, as typed values."""
+    chosen: dict[str, Any] = {}
+    for declared in OPTIONS:
+        if command not in declared.commands:
+            continue
+        if isinstance(declared.domain, Rules):
+            if _rules_given(args):
+                chosen[declared.name] = ruleset(args)
+            continue
+        value = getattr(args, declared.name)
+        if value is not None:
+            chosen[declared.name] = value
+    return chosen
 
 
-def add_store_patience_flag(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--store-patience",
-        type=validate.margin,
-        default=DEFAULT_STORE_PATIENCE_S,
-        metavar="SECONDS",
-        help="how long to wait for a league store that cannot be reached (a database "
-        "restarting, a lock another process holds) before stopping; play goes on meanwhile, "
-        "every game recorded in the folder (default %(default)g)",
-    )
-
-
-def add_gauntlet_flag(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--gauntlet",
-        metavar="BOT",
-        help="seat BOT at every table, the others filling the rest as evenly as in a round "
-        "robin: BOT against the field",
-    )
-
-
-def add_recover_flag(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--recover",
-        type=validate.int_at_least(1),
-        nargs="?",
-        const=DEFAULT_RESTARTS,
-        default=0,
-        metavar="N",
-        help="start a local bot whose process died again, at most N times in the tournament "
-        f"(default N {DEFAULT_RESTARTS}); the crash is still a fault in its game. "
-        "Without it a crash is final",
-    )
-
-
-def add_rebuild_flag(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--rebuild",
-        action="store_true",
-        help="build every local bot, even one unchanged since its last",
-    )
-
-
-def add_fairness_flags(parser: argparse.ArgumentParser) -> None:
-    """--force-jobs and --time-margin: how far the organiser may load the machine, and its slack."""
-    parser.add_argument(
-        "--force-jobs",
-        action="store_true",
-        help="allow more --jobs than the machine has cores (expect timeouts from the load)",
-    )
-    parser.add_argument(
-        "--time-margin",
-        type=validate.margin,
-        default=DEFAULT_TIME_MARGIN,
-        metavar="S",
-        help="seconds added to each decision's limit before it is a timeout, for scheduling "
-        "jitter; bots are still told --move-time (default %(default)g)",
-    )
-
-
-def add_no_timeout_flag(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--no-timeout",
-        action="store_true",
-        help="debug mode, to step through a bot in a debugger: no decision is ever a timeout "
-        "(bots are still told the usual times)",
-    )
+def config(args: argparse.Namespace, command: Command, **fixed: Any) -> TournamentConfig:
+    """The config `command`'s flags ask for, over `fixed` (the bots folder, ...): checked as
+    it is made, so a bad value or pair of values is refused in the same words everywhere."""
+    return TournamentConfig(**{**fixed, **given(args, command)})
 
 
 TIMEOUTS_OFF = (
@@ -116,29 +75,39 @@ TIMEOUTS_OFF = (
 )
 
 
+_RULE_FLAGS = (
+    ("calza", "calza"),
+    ("dice_per_player", "dice"),
+    ("opener", "opener"),
+    ("palifico", "palifico"),
+    ("palifico_once", "palifico_once"),
+    (LEGACY_FACE_CHANGE, "one_die_may_change_face"),
+    ("palifico_face_change", "palifico_face_change"),
+    ("palifico_min_players", "palifico_min_players"),
+    ("open_on_pacos", "open_on_pacos"),
+    ("opener_after_elimination", "opener_after_elimination"),
+    ("calza_max_dice", "calza_max_dice"),
+    ("lower_face_with_higher_count", "lower_face"),
+    ("fault_penalty", "fault_penalty"),
+)
+"""Each ruleset field with a flag of its own, and the flag's dest."""
+
+
+def _rules_given(args: argparse.Namespace) -> bool:
+    return (
+        args.rules is not None
+        or bool(args.rule)
+        or any(getattr(args, dest) is not None for _, dest in _RULE_FLAGS)
+    )
+
+
 def ruleset(args: argparse.Namespace) -> Ruleset:
     """The preset, changed by the typed flags and by each `--rule FIELD=VALUE`.
 
     A field set two ways to two values is refused rather than settled by order.
     """
     changes: dict[str, object] = {
-        field: value
-        for field, value in (
-            ("calza", args.calza),
-            ("dice_per_player", args.dice),
-            ("opener", args.opener),
-            ("palifico", args.palifico),
-            ("palifico_once", args.palifico_once),
-            (LEGACY_FACE_CHANGE, args.one_die_may_change_face),
-            ("palifico_face_change", args.palifico_face_change),
-            ("palifico_min_players", args.palifico_min_players),
-            ("open_on_pacos", args.open_on_pacos),
-            ("opener_after_elimination", args.opener_after_elimination),
-            ("calza_max_dice", args.calza_max_dice),
-            ("lower_face_with_higher_count", args.lower_face),
-            ("fault_penalty", args.fault_penalty),
-        )
-        if value is not None
+        field: value for field, dest in _RULE_FLAGS if (value := getattr(args, dest)) is not None
     }
     for field, value in args.rule:
         if changes.get(field, value) != value:
@@ -147,14 +116,14 @@ def ruleset(args: argparse.Namespace) -> Ruleset:
                 f"given by another flag"
             )
         changes[field] = value
-    return Ruleset.from_mapping(changes, base=preset(args.rules))
+    return Ruleset.from_mapping(changes, base=preset(args.rules or "rulebook"))
 
 
 def add_rules_flags(parser: argparse.ArgumentParser) -> None:
     rules = parser.add_argument_group("rules (docs/rules.md); flags override the preset")
     rules.add_argument(
         "--rules",
-        default="rulebook",
+        default=None,
         choices=sorted(PRESETS),
         help="preset (default rulebook; each is told in docs/rules.md)",
     )
@@ -190,7 +159,7 @@ def add_rules_flags(parser: argparse.ArgumentParser) -> None:
     )
     rules.add_argument(
         "--palifico-min-players",
-        type=validate.int_between(2, validate.MAX_TABLE),
+        type=validate.int_between(2, MAX_TABLE),
         metavar="N",
         help="palifico rounds only while at least N players have dice",
     )
@@ -218,56 +187,3 @@ def add_rules_flags(parser: argparse.ArgumentParser) -> None:
         help="a higher count may name a lower face",
     )
     rules.add_argument("--fault-penalty", choices=["eliminate", "lose_die"])
-
-
-def add_schedule_flags(parser: argparse.ArgumentParser) -> None:
-    # --games has no default here, so that a resume can tell a --games given from none.
-    parser.add_argument(
-        "--games",
-        type=validate.int_between(1, validate.MAX_GAMES),
-        help=f"at least this many games (default {DEFAULT_GAMES})",
-    )
-    parser.add_argument(
-        "--table-size",
-        type=validate.int_between(2, validate.MAX_TABLE),
-        help="players per game (default: all bots, up to 6)",
-    )
-    parser.add_argument(
-        "--jobs",
-        type=validate.int_at_least(1),
-        default=None,
-        help=f"games at once (default: one per usable core, here {default_jobs()})",
-    )
-    parser.add_argument(
-        "--move-time", type=validate.seconds, default=1.0, help="seconds per decision (default 1)"
-    )
-    parser.add_argument(
-        "--time-bank",
-        type=validate.margin,
-        default=0.0,
-        metavar="SECONDS",
-        help="seconds per bot per game that pay for decisions over --move-time; a timeout only "
-        "when both are spent (default 0: no bank)",
-    )
-    parser.add_argument(
-        "--increment",
-        type=validate.margin,
-        default=0.0,
-        metavar="SECONDS",
-        help="seconds added to a bot's bank after each decision answered in time (default 0)",
-    )
-    parser.add_argument(
-        "--seed", type=validate.seed, help="hex seed for the dice (default: a fresh secret one)"
-    )
-    parser.add_argument(
-        "--name",
-        type=validate.tournament_name,
-        help="tournament name (default: time and seed commitment)",
-    )
-    parser.add_argument(
-        "--deals",
-        choices=[d.value for d in Deals],
-        default=Deals.OWN.value,
-        help="own: every game its own dice (default); disjoint: one deal at tables that share "
-        "no bot, for less luck (needs two tables' worth of bots). No bot ever meets a deal twice",
-    )

@@ -42,6 +42,7 @@ from arena.referee.reply import Reply
 from arena.referee.server import Referee, ServerLimits
 from arena.referee.session import Session
 from arena.tournament.config import TournamentError
+from arena.tournament.options import Command
 
 HUMAN_TIME = 3600.0
 """Seconds the person has for each decision: no limit a person at the table would meet."""
@@ -72,16 +73,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:  # type: ignore[t
         default=1,
         help="games to play (default 1)",
     )
-    play.add_argument(
-        "--move-time",
-        type=validate.seconds,
-        default=1.0,
-        help="seconds per decision for the bots (yours has no limit); default 1",
-    )
-    play.add_argument("--connect-timeout", type=validate.seconds, default=20.0)
-    options.add_sandbox_flag(play)
-    options.add_build_network_flag(play)
-    options.add_rules_flags(play)
+    options.add_options(play, Command.PLAY)  # --move-time is the bots': yours has no limit
 
 
 class PatientSeat:
@@ -125,18 +117,19 @@ def cmd_play(args: argparse.Namespace, console: Console) -> int:
 
 
 async def _play(args: argparse.Namespace, say: Say) -> int:
+    config = options.config(args, Command.PLAY, bots_dir=args.bots)
     logs = Path(tempfile.mkdtemp(prefix="arena-play-"))
     private = logs / "referee"
     private.mkdir(mode=0o700)
     cgroups = CgroupRoot.find()
     socket = private / "referee.sock"
-    confinement = Confinement(decide(args.sandbox, args.build_network), cgroups, socket)
+    confinement = Confinement(decide(config.sandbox, config.build_network), cgroups, socket)
     try:
         bots = await _built(args.bots, logs, confinement, say)
         table = _seat(bots, args.seat)
         tokens = TokenBook()
         lobby = Lobby(tokens)
-        referee = Referee(lobby, ServerLimits(move_time=args.move_time))
+        referee = Referee(lobby, ServerLimits(move_time=config.move_time))
         port = await referee.start("127.0.0.1:0", unix_socket=socket)
         processes: list[BotProcess] = []
         human: asyncio.subprocess.Process | None = None
@@ -152,15 +145,15 @@ async def _play(args: argparse.Namespace, say: Say) -> int:
             human = await _start_human(table.human, tokens.issue(table.human), port)
             lobby.crash_probes[table.human] = exit_probe(human)
             # The slowest a bot's manifest allows to connect, if longer than --connect-timeout.
-            timeout = max(b.connect_window(args.connect_timeout)[0] for b in bots)
-            ready = await lobby.wait_for(table.names, 1, max(timeout, args.connect_timeout))
+            timeout = max(b.connect_window(config.connect_timeout)[0] for b in bots)
+            ready = await lobby.wait_for(table.names, 1, max(timeout, config.connect_timeout))
             missing = [n for n in table.names if n not in ready]
             if missing:
                 raise TournamentError(
                     f"{', '.join(missing)} did not connect within {timeout:g} s (logs: {logs})"
                 )
             for index in range(1, args.games + 1):
-                record = await _game(lobby, table, options.ruleset(args), args.move_time, index)
+                record = await _game(lobby, table, config.ruleset, config.move_time, index)
                 _tell(record, say)
         finally:
             await referee.stop("the game is over")

@@ -5,113 +5,58 @@ typo from leaving a half-made tournament folder behind, and it lets the
 message say what the value is ("nan is not a number of seconds") instead of
 what it later caused ("fewer than two bots can play"). Each function is an
 argparse `type=`: it returns the value or raises `ArgumentTypeError`, which
-the parser turns into one line.
+the parser turns into one line. Where a tournament option's kind of value
+(`arena.tournament.options`) fits, the function is that kind's own parse, so a
+flag and a config made in code are checked by the same words.
 """
 
 from __future__ import annotations
 
 import argparse
-import math
 from collections.abc import Callable
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from arena.store import is_url
-from arena.tournament.config import valid_tournament_name
-from engine import PerudoError, Ruleset, RulesetError, seed_from_hex
+from arena.tournament.kinds import Count, Folder, Level, OptionError, Seconds, Store
+from engine import Ruleset, RulesetError
 from engine.ruleset import LEGACY_FACE_CHANGE
 
-MAX_GAMES = 100_000
-"""A night at 50 games a second is over in half an hour; more is a typo."""
-MAX_SECONDS = 3600.0
 MAX_DICE = 20
-MAX_TABLE = 100
-MIN_MEMORY_MB = 256
-"""As for `memory_mb` in bot.toml: below this no interpreter starts."""
-SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def argument_type(parse: Callable[[str], Any]) -> Callable[[str], Any]:
+    """An argparse `type=` from a domain's parse: its `OptionError` becomes the parser's
+    one-line error naming the flag."""
+
+    def typed(text: str) -> Any:
+        try:
+            return parse(text)
+        except OptionError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
+
+    return typed
 
 
 def int_between(low: int, high: int | None) -> Callable[[str], int]:
     """A whole number from `low` to `high` (no upper bound when None)."""
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-        if high is None and value < low:
-            raise argparse.ArgumentTypeError(f"must be at least {low:,}, not {value:,}")
-        if high is not None and not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"must be {low:,}..{high:,}, not {value:,}")
-        return value
-
-    return parse
+    return argument_type(Count(low, high).parse)
 
 
 def int_at_least(low: int) -> Callable[[str], int]:
     return int_between(low, None)
 
 
-def seconds(text: str) -> float:
-    """A positive, finite number of seconds: nan, inf and 0 would time every bot out or never."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not math.isfinite(value):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a finite number of seconds")
-    if not 0 < value <= MAX_SECONDS:
-        raise argparse.ArgumentTypeError(
-            f"{text} s is out of range: give more than 0 and at most {MAX_SECONDS:.0f} seconds"
-        )
-    return value
-
-
-def margin(text: str) -> float:
-    """Seconds of slack, 0 included: a finite number no larger than a decision's own limit."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not math.isfinite(value) or not 0 <= value <= MAX_SECONDS:
-        raise argparse.ArgumentTypeError(
-            f"{text!r} is out of range: give 0 or more, at most {MAX_SECONDS:.0f} seconds"
-        )
-    return value
-
-
-def level(text: str) -> float:
-    """A confidence level strictly between 0 and 1, such as 0.95."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a level such as 0.95") from None
-    if not 0.5 <= value < 1:
-        raise argparse.ArgumentTypeError(
-            f"{text} is out of range: give a level from 0.5 up to (not including) 1, e.g. 0.95"
-        )
-    return value
-
-
-def seed(text: str) -> str:
-    """A hex seed of enough bytes; an empty one is a mistake, not a request for a fresh seed."""
-    if not text:
-        raise argparse.ArgumentTypeError("an empty seed; leave --seed out for a fresh secret one")
-    try:
-        seed_from_hex(text, "--seed")
-    except PerudoError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
-    return text
-
-
-def tournament_name(text: str) -> str:
-    """A name that stays one folder inside --out: no '/', no '..', no leading dot."""
-    if not valid_tournament_name(text):
-        raise argparse.ArgumentTypeError(
-            f"{text!r} is not a tournament name: use 1-80 letters, digits, '-', '_' or '.', "
-            "starting with a letter or digit (it becomes a folder inside --out)"
-        )
-    return text
+seconds: Callable[[str], float] = argument_type(Seconds().parse)
+"""A positive, finite number of seconds: nan, inf and 0 would time every bot out or never."""
+margin: Callable[[str], float] = argument_type(Seconds(margin=True).parse)
+"""Seconds of slack, 0 included: a finite number no larger than a decision's own limit."""
+level: Callable[[str], float] = argument_type(Level().parse)
+"""A confidence level from 0.5 up to (not including) 1, such as 0.95."""
+out_folder: Callable[[str], Path] = argument_type(Folder().parse)
+"""A folder to write into: it may not exist yet, but it may not be a file."""
+league_store: Callable[[str], Path | str] = argument_type(Store().parse)
+"""A league store: a postgresql:// URL, or a file absent (it will be made) or SQLite's."""
 
 
 def rule_field(text: str) -> tuple[str, object]:
@@ -138,42 +83,10 @@ def folder(text: str) -> Path:
     return path
 
 
-def out_folder(text: str) -> Path:
-    """A folder to write into: it may not exist yet, but it may not be a file."""
-    path = Path(text)
-    for part in (path, *path.parents):
-        if part.exists() and not part.is_dir():
-            raise argparse.ArgumentTypeError(f"{part} is a file, not a folder for results")
-    return path
-
-
 def league_named(text: str) -> Path | str:
     """A league store named, unchecked: a postgresql:// URL, or a path (a damaged file too,
     for `arena league rebuild`)."""
     return text if is_url(text) else Path(text)
-
-
-def league_store(text: str) -> Path | str:
-    """A league store: a postgresql:// URL, or a file absent (it will be made) or SQLite's."""
-    if is_url(text):
-        return text  # what it names is known only once the server answers
-    path = Path(text)
-    if path.is_dir():
-        raise argparse.ArgumentTypeError(
-            f"{path} is a folder; give the league store's file, e.g. {path / 'league.sqlite'}"
-        )
-    for part in path.parents:
-        if part.exists() and not part.is_dir():
-            raise argparse.ArgumentTypeError(f"{part} is a file, so {path} cannot be made")
-    if path.is_file() and path.stat().st_size > 0:
-        try:
-            with path.open("rb") as data:
-                header = data.read(len(SQLITE_HEADER))
-        except OSError as error:
-            raise argparse.ArgumentTypeError(f"{path} cannot be read: {error}") from None
-        if header != SQLITE_HEADER:
-            raise argparse.ArgumentTypeError(f"{path} is not a league store (not an SQLite file)")
-    return path
 
 
 class OneLineParser(argparse.ArgumentParser):

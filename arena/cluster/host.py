@@ -30,7 +30,6 @@ from arena.cluster.rss import tree_rss
 from arena.records import GameLine
 from arena.referee.match import GameSpec
 from arena.referee.server import Referee
-from arena.tournament.config import TournamentConfig
 from arena.tournament.play.lineup import Lineup, own_referee
 from arena.tournament.play.observer import Progress
 from arena.tournament.play.tables import LobbyTables
@@ -70,15 +69,7 @@ class Host:
         self.notes = HostNotes()
         bots_dir = Path(plan.bots_dir) if plan.bots_dir is not None else Path.cwd()
         self.info = dataclasses.replace(plan.info, bots_dir=str(bots_dir))
-        config = TournamentConfig(
-            bots_dir=bots_dir,
-            limits=plan.limits,
-            connect_timeout=plan.connect_timeout,
-            rebuild=plan.rebuild,
-            sandbox=plan.sandbox,
-            build_network=plan.build_network,
-        )
-        self.lineup = Lineup(config, self.notes)
+        self.lineup = Lineup(dataclasses.replace(plan.config, bots_dir=bots_dir), self.notes)
         self.budget = BotBudget(plan.max_bots, self.info.table_size or 2)
         self._scratch = Path(tempfile.mkdtemp(prefix="perudo-host-"))  # 0700: logs, the socket
         self._cgroups = CgroupRoot.find()
@@ -91,7 +82,7 @@ class Host:
     async def open(self) -> HostReady:
         """Start the referee, build the bots; which of them can play here."""
         raise_open_files_limit()
-        sandbox = decide(self.plan.sandbox, self.plan.build_network)
+        sandbox = decide(self.plan.config.sandbox, self.plan.config.build_network)
         referee, port = await own_referee(self.info.move_time, self._scratch)
         self._referee = referee
         lineup = self.lineup
@@ -152,7 +143,7 @@ class Host:
                 await referee.goodbye(session, "its host's bot budget is full")
             if name in self.lineup.processes:
                 await self.lineup.retire(name, RETIRE_GRACE)
-            deadline = time.monotonic() + self.plan.connect_timeout
+            deadline = time.monotonic() + self.plan.config.connect_timeout
             while referee.lobby.connected().get(name) and time.monotonic() < deadline:
                 await referee.lobby.changed(0.5)
 

@@ -134,11 +134,7 @@ class RayHosts:
         plan = HostPlan(
             info=info,
             seed=seed,
-            sandbox=self.config.sandbox,
-            build_network=self.config.build_network,
-            limits=self.config.limits,
-            connect_timeout=self.config.connect_timeout,
-            rebuild=self.config.rebuild,
+            config=self.config,
             jobs=info.jobs,
             max_bots=self.options.max_bots_per_host,
             bots_dir=None if self.options.ship_bots else info.bots_dir,

@@ -4,25 +4,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from arena.bots.buildnet import BuildNetwork
-from arena.bots.limits import ResourceLimits
-from arena.bots.sandbox import SandboxMode
 from arena.referee.match import GameRecord
+from arena.tournament.config import TournamentConfig
 from arena.tournament.info import TournamentInfo
 
 
 @dataclass(frozen=True, slots=True)
 class HostPlan:
     """The tournament's essentials for one host: its info (rules, time control, entrants
-    once known), the dice seed, and how its bots are built, confined and budgeted."""
+    once known), the dice seed, its config (how its bots are built, confined and given time
+    to connect: the organiser's options as declared, not copied one by one), and its budget."""
 
     info: TournamentInfo
     seed: bytes
-    sandbox: SandboxMode
-    build_network: BuildNetwork
-    limits: ResourceLimits
-    connect_timeout: float
-    rebuild: bool
+    config: TournamentConfig
     jobs: int
     """Games this host plays at once."""
     max_bots: int | None

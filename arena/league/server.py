@@ -13,7 +13,6 @@ import asyncio
 import contextlib
 import dataclasses
 import hmac
-import math
 import os
 import secrets
 import shutil
@@ -25,11 +24,9 @@ from typing import Any
 
 import grpc
 
-from arena.bots.buildnet import BuildNetwork
-from arena.bots.capacity import check_jobs
-from arena.bots.sandbox import SandboxMode
 from arena.league.admin_stream import LAST, EventObserver
 from arena.league.local_tls import LocalTls, decide_local_tls
+from arena.league.start import given_of
 from arena.protocol.messages import admin as apb
 from arena.protocol.messages import admin_grpc as apb_grpc
 from arena.referee.auth import TokenBook
@@ -37,7 +34,6 @@ from arena.referee.lobby import Lobby
 from arena.referee.server import ListenError, Referee, ServerLimits, Tls
 from arena.store import is_url, open_store
 from arena.tournament.config import TournamentConfig, TournamentError, Venue, too_few
-from arena.tournament.schedule.round_robin import Deals
 from arena.tournament.tournament import (
     Observer,
     Observers,
@@ -45,7 +41,7 @@ from arena.tournament.tournament import (
     TableWatcher,
     Tournament,
 )
-from engine import PerudoError, Ruleset, preset, seed_from_hex
+from engine import PerudoError
 
 REVOCATION_CHECK_S = 2.0
 
@@ -304,62 +300,14 @@ class LeagueServer:
         return path
 
     def _config(self, request: apb.StartTournamentRequest) -> TournamentConfig:
-        base = self.config.defaults
-        ruleset: Ruleset = Ruleset.from_mapping(
-            {k: _rule_value(v) for k, v in request.rule_fields.items()},
-            base=preset(request.rules or "rulebook"),
-        )
-        seed = seed_from_hex(request.seed_hex) if request.seed_hex else None
-        if request.jobs:  # the server's own default was its operator's choice
-            check_jobs(request.jobs, request.force_jobs)  # this machine's cores, not the client's
-        jobs = request.jobs or base.jobs
-        deals = Deals(request.deals) if request.deals else base.deals
-        if request.gauntlet and deals is Deals.DISJOINT:
-            raise TournamentError(
-                "gauntlet seats its bot at every table, so no tables share no bot: "
-                "use deals own with it"
-            )
-        networks = {n.value for n in BuildNetwork}
-        if request.build_network and request.build_network not in networks:
-            raise TournamentError(
-                f"build_network {request.build_network!r} is not one of {', '.join(networks)}"
-            )
-        margin = request.time_margin if request.HasField("time_margin") else base.time_margin
-        if not math.isfinite(margin) or margin < 0:
-            raise TournamentError(f"time_margin {margin!r} is not 0 or more seconds")
-        patience = (
-            request.store_patience if request.HasField("store_patience") else base.store_patience
-        )
-        if not math.isfinite(patience) or patience < 0:
-            raise TournamentError(f"store_patience {patience!r} is not 0 or more seconds")
-        return dataclasses.replace(
-            base,
+        """The options the request gives over the server's defaults, checked as the config is
+        made, and its jobs against this machine's cores (not the client's)."""
+        config = dataclasses.replace(
+            self.config.defaults,
             bots_dir=Path(request.bots_dir) if request.bots_dir else None,
             out=self.config.out,
             league=self.config.league,
-            games=request.games or base.games,
-            table_size=request.table_size or None,
-            jobs=jobs,
-            move_time=request.move_time or base.move_time,
-            time_margin=margin,
-            time_bank=request.time_bank if request.HasField("time_bank") else base.time_bank,
-            increment=request.increment if request.HasField("increment") else base.increment,
-            ruleset=ruleset,
-            seed=seed,
-            name=request.name or None,
-            deals=deals,
-            sandbox=SandboxMode(request.sandbox or SandboxMode.AUTO),
-            build_network=BuildNetwork(request.build_network or BuildNetwork.ISOLATED),
-            recover=request.recover,
-            rebuild=request.rebuild,
-            gauntlet=request.gauntlet or None,
-            store_patience=patience,
+            **given_of(request),
         )
-
-
-def _rule_value(text: str) -> object:
-    """Ruleset values arrive as text: true/false and whole numbers become what they say."""
-    lowered = text.strip().lower()
-    if lowered in {"true", "false"}:
-        return lowered == "true"
-    return int(lowered) if lowered.isdigit() else text.strip()
+        config.check_cores()
+        return config

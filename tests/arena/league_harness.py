@@ -148,7 +148,7 @@ class League:
             raise AssertionError(f"connected: {await self.connected()}\n{logs}") from None
 
     def start(self, **fields: Any) -> grpc.aio.UnaryStreamCall[Any, apb.TournamentEvent]:
-        request = apb.StartTournamentRequest(seed_hex=SEED, **fields)
+        request = apb.StartTournamentRequest(seed=bytes.fromhex(SEED), **fields)
         return self.admin.StartTournament(request, metadata=self.metadata)  # type: ignore[no-any-return]
 
     async def play(self, **fields: Any) -> Tournament:

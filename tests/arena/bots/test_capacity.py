@@ -10,14 +10,26 @@ from pathlib import Path
 import pytest
 
 from arena.bots import capacity
-from arena.cli.main import _config, _parser
+from arena.cli import options
+from arena.cli.main import _parser
+from arena.tournament.config import TournamentConfig
+from arena.tournament.options import Command
+
+
+def _config(*flags: str) -> TournamentConfig:
+    """`arena run`'s config for these flags, checked against this machine's cores as the run
+    checks it."""
+    config = options.config(
+        _parser().parse_args(["run", "--bots", ".", *flags]), Command.RUN, bots_dir=Path(".")
+    )
+    config.check_cores()
+    return config
 
 
 def test_the_default_is_one_game_per_usable_core() -> None:
     cores = len(os.sched_getaffinity(0))
     assert capacity.usable_cores() <= cores
-    args = _parser().parse_args(["run", "--bots", "."])
-    assert _config(args).jobs == capacity.usable_cores() == capacity.default_jobs()
+    assert _config().jobs == capacity.usable_cores() == capacity.default_jobs()
 
 
 def test_a_cgroup_cpu_quota_caps_the_cores(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -51,14 +63,12 @@ def test_more_jobs_than_cores_is_refused_before_anything_is_made(tmp_path: Path)
 
 def test_force_jobs_allows_more() -> None:
     too_many = capacity.usable_cores() * 4
-    args = _parser().parse_args(["run", "--bots", ".", "--jobs", str(too_many), "--force-jobs"])
-    assert _config(args).jobs == too_many
+    assert _config("--jobs", str(too_many), "--force-jobs").jobs == too_many
     with pytest.raises(capacity.JobsError, match="--force-jobs"):
         capacity.check_jobs(too_many)
 
 
 def test_the_time_margin_is_kept_and_checked() -> None:
-    args = _parser().parse_args(["run", "--bots", ".", "--time-margin", "0.03"])
-    assert _config(args).time_margin == 0.03
+    assert _config("--time-margin", "0.03").time_margin == 0.03
     with pytest.raises(SystemExit):  # refused as the command line is read: one line, exit 2
         _parser().parse_args(["run", "--bots", ".", "--time-margin", "nan"])

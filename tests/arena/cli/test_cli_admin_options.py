@@ -1,5 +1,6 @@
-"""`arena admin start` takes `arena run`'s --recover, --rebuild and --gauntlet, and ends on
-`arena run`'s leaderboard: through a real `arena serve` and its local bots."""
+"""`arena admin start` takes `arena run`'s options (--recover, --rebuild, --gauntlet,
+--no-timeout, --until-confident, the limits ...) and ends on `arena run`'s leaderboard:
+through a real `arena serve` and its local bots."""
 
 from __future__ import annotations
 
@@ -134,3 +135,29 @@ def test_admin_start_refuses_a_gauntlet_with_disjoint_deals_as_arena_run_does(
     assert done.returncode == 1
     assert "--gauntlet seats its bot at every table" in one_line(done.stderr)
     assert "use --deals own with it" in one_line(done.stderr)
+
+
+def test_admin_start_carries_the_options_arena_run_had_alone_to_the_server(
+    tmp_path: Path, processes: list[subprocess.Popen[bytes]]
+) -> None:
+    """--no-timeout, --until-confident and the limits on local bots, once `arena run`'s only."""
+    league, results = tmp_path / "league" / "league.sqlite", tmp_path / "results"
+    serve = start_serve(league, results, tmp_path / "serve.log", processes)
+    bots = tmp_path / "bots"
+    bots.mkdir()
+    for name in ("steady", "meek"):
+        shutil.copy(TOURNAMENT_BOTS / f"{name}.py", bots / f"{name}.py")
+    said = _start(
+        serve.admin,
+        bots,
+        "night",
+        *("--games", "2", "--no-timeout", "--until-confident", "0.9"),
+        *("--memory-mb", "1024", "--cpu-s", "77", "--scratch-mb", "5", "--connect-timeout", "30"),
+    )
+    assert "TIMEOUTS ARE OFF (--no-timeout)" in said
+    info = read_info(results / "night")
+    assert info["status"] == "finished"
+    assert (info["timeouts"], info["until_confident"]) == (False, 0.9)
+    limits = " ".join(line for line in info["isolation"] if "limits per bot" in line)
+    assert "memory 1024 MiB" in limits and "CPU 77 s" in limits, info["isolation"]
+    assert "files up to 5 MiB each" in limits, info["isolation"]  # --sandbox off: no /tmp

@@ -17,6 +17,7 @@ import socket
 import subprocess
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -34,11 +35,14 @@ from league_harness import (
 
 from arena.league.server import LeagueConfig, LeagueServer, admin_token_path
 from arena.protocol.messages import admin as apb
+from arena.protocol.messages import referee as pb
+from arena.protocol.wire import ruleset_to_proto
 from arena.referee.auth import new_token, token_hash
 from arena.referee.server import Tls
 from arena.store import SqliteStore
 from arena.tournament.play.observer import Progress
 from arena.tournament.schedule.round_robin import build
+from engine import Ruleset, preset
 
 # 1. Remote bots play a tournament started through the admin service.
 
@@ -164,6 +168,14 @@ def test_the_admin_service_wants_the_admin_token(tmp_path: Path) -> None:
     run(body)
 
 
+def _wired(**fields: int) -> pb.Ruleset:
+    """The rulebook on the wire, with `fields` set to what no ruleset has."""
+    message = ruleset_to_proto(Ruleset())
+    for name, value in fields.items():
+        setattr(message, name, value)
+    return message
+
+
 def test_bad_start_requests_are_refused_and_leave_nothing_behind(tmp_path: Path) -> None:
     async def body() -> None:
         async with league(tmp_path) as lg:
@@ -171,11 +183,16 @@ def test_bad_start_requests_are_refused_and_leave_nothing_behind(tmp_path: Path)
                 ({"name": "night"}, "fewer than two bots can play (none connected); nothing to do"),
                 # Refused again for the same reason, not for a folder left by the first try.
                 ({"name": "night"}, "fewer than two bots can play (none connected); nothing to do"),
-                ({"seed_hex": "not hex"}, "the seed must be hexadecimal"),
-                ({"seed_hex": "abcd"}, "the seed needs at least 16 bytes (32 hex digits)"),
-                ({"rules": "house"}, "unknown preset 'house'"),
-                ({"rule_fields": {"calza": "sometimes"}}, "calza must be one of"),
-                ({"rule_fields": {"dice_per_player": "many"}}, "'dice_per_player' must be int"),
+                ({"seed": bytes(8)}, "--seed: the seed needs at least 16 bytes (32 hex digits)"),
+                ({"deals": "sometimes"}, "--deals: 'sometimes' is not one of own, disjoint"),
+                ({"move_time": 0.0}, "--move-time: 0 s is out of range"),
+                ({"jobs": 0}, "--jobs: must be at least 1, not 0"),
+                ({"ruleset": _wired(calza=9)}, "--rules: a ruleset field has no value numbered 9"),
+                ({"ruleset": _wired(dice_per_player=0)}, "--rules: dice_per_player must be"),
+                (
+                    {"gauntlet": "alpha", "deals": "disjoint"},
+                    "--gauntlet seats its bot at every table, so no tables share no bot",
+                ),
             ]
             for fields, reason in refusals:
                 call = lg.admin.StartTournament(
@@ -540,8 +557,7 @@ def test_one_tournament_at_a_time_stop_interrupts_and_the_server_runs_on(tmp_pat
                 move_time=2.0,
                 name="second",
                 only=["alpha", "gamma"],
-                rules="no-calza",
-                rule_fields={"dice_per_player": "3"},
+                ruleset=ruleset_to_proto(replace(preset("no-calza"), dice_per_player=3)),
             )
             assert second.finished.status == "finished"
             assert {tuple(sorted(x["players"])) for x in second.lines()} == {("alpha", "gamma")}

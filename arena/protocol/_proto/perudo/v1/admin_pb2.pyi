@@ -52,21 +52,11 @@ class WaitingBot(_message.Message):
     def __init__(self, name: _Optional[str] = ..., grace_left: _Optional[float] = ...) -> None: ...
 
 class StartTournamentRequest(_message.Message):
-    __slots__ = ("games", "table_size", "jobs", "move_time", "rules", "rule_fields", "seed_hex", "bots_dir", "name", "only", "resume", "deals", "sandbox", "time_margin", "force_jobs", "time_bank", "increment", "recover", "rebuild", "gauntlet", "build_network", "store_patience")
-    class RuleFieldsEntry(_message.Message):
-        __slots__ = ("key", "value")
-        KEY_FIELD_NUMBER: _ClassVar[int]
-        VALUE_FIELD_NUMBER: _ClassVar[int]
-        key: str
-        value: str
-        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    __slots__ = ("games", "table_size", "jobs", "move_time", "bots_dir", "name", "only", "resume", "deals", "sandbox", "time_margin", "force_jobs", "time_bank", "increment", "recover", "rebuild", "gauntlet", "build_network", "store_patience", "seed", "ruleset", "timeouts", "connect_timeout", "memory_mb", "cpu_s", "build_timeout", "until_confident", "scratch_mb")
     GAMES_FIELD_NUMBER: _ClassVar[int]
     TABLE_SIZE_FIELD_NUMBER: _ClassVar[int]
     JOBS_FIELD_NUMBER: _ClassVar[int]
     MOVE_TIME_FIELD_NUMBER: _ClassVar[int]
-    RULES_FIELD_NUMBER: _ClassVar[int]
-    RULE_FIELDS_FIELD_NUMBER: _ClassVar[int]
-    SEED_HEX_FIELD_NUMBER: _ClassVar[int]
     BOTS_DIR_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     ONLY_FIELD_NUMBER: _ClassVar[int]
@@ -82,13 +72,19 @@ class StartTournamentRequest(_message.Message):
     GAUNTLET_FIELD_NUMBER: _ClassVar[int]
     BUILD_NETWORK_FIELD_NUMBER: _ClassVar[int]
     STORE_PATIENCE_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    RULESET_FIELD_NUMBER: _ClassVar[int]
+    TIMEOUTS_FIELD_NUMBER: _ClassVar[int]
+    CONNECT_TIMEOUT_FIELD_NUMBER: _ClassVar[int]
+    MEMORY_MB_FIELD_NUMBER: _ClassVar[int]
+    CPU_S_FIELD_NUMBER: _ClassVar[int]
+    BUILD_TIMEOUT_FIELD_NUMBER: _ClassVar[int]
+    UNTIL_CONFIDENT_FIELD_NUMBER: _ClassVar[int]
+    SCRATCH_MB_FIELD_NUMBER: _ClassVar[int]
     games: int
     table_size: int
     jobs: int
     move_time: float
-    rules: str
-    rule_fields: _containers.ScalarMap[str, str]
-    seed_hex: str
     bots_dir: str
     name: str
     only: _containers.RepeatedScalarFieldContainer[str]
@@ -104,7 +100,16 @@ class StartTournamentRequest(_message.Message):
     gauntlet: str
     build_network: str
     store_patience: float
-    def __init__(self, games: _Optional[int] = ..., table_size: _Optional[int] = ..., jobs: _Optional[int] = ..., move_time: _Optional[float] = ..., rules: _Optional[str] = ..., rule_fields: _Optional[_Mapping[str, str]] = ..., seed_hex: _Optional[str] = ..., bots_dir: _Optional[str] = ..., name: _Optional[str] = ..., only: _Optional[_Iterable[str]] = ..., resume: _Optional[str] = ..., deals: _Optional[str] = ..., sandbox: _Optional[str] = ..., time_margin: _Optional[float] = ..., force_jobs: _Optional[bool] = ..., time_bank: _Optional[float] = ..., increment: _Optional[float] = ..., recover: _Optional[int] = ..., rebuild: _Optional[bool] = ..., gauntlet: _Optional[str] = ..., build_network: _Optional[str] = ..., store_patience: _Optional[float] = ...) -> None: ...
+    seed: bytes
+    ruleset: _referee_pb2.Ruleset
+    timeouts: bool
+    connect_timeout: float
+    memory_mb: int
+    cpu_s: int
+    build_timeout: float
+    until_confident: float
+    scratch_mb: int
+    def __init__(self, games: _Optional[int] = ..., table_size: _Optional[int] = ..., jobs: _Optional[int] = ..., move_time: _Optional[float] = ..., bots_dir: _Optional[str] = ..., name: _Optional[str] = ..., only: _Optional[_Iterable[str]] = ..., resume: _Optional[str] = ..., deals: _Optional[str] = ..., sandbox: _Optional[str] = ..., time_margin: _Optional[float] = ..., force_jobs: _Optional[bool] = ..., time_bank: _Optional[float] = ..., increment: _Optional[float] = ..., recover: _Optional[int] = ..., rebuild: _Optional[bool] = ..., gauntlet: _Optional[str] = ..., build_network: _Optional[str] = ..., store_patience: _Optional[float] = ..., seed: _Optional[bytes] = ..., ruleset: _Optional[_Union[_referee_pb2.Ruleset, _Mapping]] = ..., timeouts: _Optional[bool] = ..., connect_timeout: _Optional[float] = ..., memory_mb: _Optional[int] = ..., cpu_s: _Optional[int] = ..., build_timeout: _Optional[float] = ..., until_confident: _Optional[float] = ..., scratch_mb: _Optional[int] = ...) -> None: ...
 
 class TournamentEvent(_message.Message):
     __slots__ = ("note", "error", "build", "started", "game", "finished")
