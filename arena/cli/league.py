@@ -66,6 +66,12 @@ def add_commands(commands: Any) -> None:
         default=60.0,
         help="seconds a disconnected bot's games wait before they are dropped",
     )
+    serve.add_argument(
+        "--no-reflection",
+        action="store_true",
+        help="do not answer gRPC server reflection on the bots' port (on by default: the "
+        "protocol is public)",
+    )
     webpage.add_web_flag(serve, "the tournaments `arena admin start` begins")
 
     token = commands.add_parser("token", help="register entrants of the league server")
@@ -235,6 +241,7 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
             max_message_bytes=args.max_message_bytes, hello_timeout=args.hello_timeout
         ),
         sessions_per_bot=args.sessions_per_bot,
+        reflection=not args.no_reflection,
         defaults=TournamentConfig(
             bots_dir=None, jobs=default_jobs(), reconnect_grace=args.reconnect_grace
         ),

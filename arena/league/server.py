@@ -33,8 +33,11 @@ from arena.league.local_tls import LocalTls, decide_local_tls
 from arena.protocol.messages import admin as apb
 from arena.protocol.messages import admin_grpc as apb_grpc
 from arena.referee.auth import TokenBook
+from arena.referee.health import Health
 from arena.referee.pool import Lobby
-from arena.referee.server import ListenError, Referee, ServerLimits, Tls
+from arena.referee.reflection import Reflection
+from arena.referee.server import SERVICE, ListenError, Referee, ServerLimits, Tls
+from arena.referee.side_streams import SideStreams
 from arena.store import is_url, open_store
 from arena.tournament.config import TournamentConfig, TournamentError, Venue, too_few
 from arena.tournament.schedule import Deals
@@ -48,6 +51,8 @@ from arena.tournament.tournament import (
 from engine import PerudoError, Ruleset, preset, seed_from_hex
 
 REVOCATION_CHECK_S = 2.0
+
+ADMIN_SERVICE = apb.DESCRIPTOR.services_by_name["AdminService"].full_name
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +68,8 @@ class LeagueConfig:
     own certificate (a self-signed one)."""
     limits: ServerLimits = dataclasses.field(default_factory=ServerLimits)
     sessions_per_bot: int = 8
+    reflection: bool = True
+    """Whether the bots' port answers gRPC server reflection (the protocol is public)."""
     defaults: TournamentConfig = dataclasses.field(
         default_factory=lambda: TournamentConfig(bots_dir=None)
     )
@@ -136,6 +143,9 @@ class LeagueServer:
             TokenBook(registry=self.store.entrants), max_sessions_per_bot=config.sessions_per_bot
         )
         self.referee = Referee(self.lobby, config.limits)
+        self.health = Health([SERVICE], SideStreams())
+        """The bots' port's health: SERVING until a stop begins."""
+        self.admin_health = Health([ADMIN_SERVICE], SideStreams())
         self.observer = EventObserver()
         self.port = 0
         self.admin_port = 0
@@ -154,12 +164,17 @@ class LeagueServer:
         tls = self.config.tls
         if tls is not None:
             self.local_tls = decide_local_tls(tls, self.config.tls_ca, self._private)
+        beside: list[Health | Reflection] = [self.health]
+        if self.config.reflection:
+            idle = self.config.limits.hello_timeout
+            beside.append(Reflection([SERVICE], self.health.streams, idle))
         try:
             self.port = await self.referee.start(
                 self.config.listen,
                 tls,
                 unix_socket=self._private / "referee.sock",
                 unix_tls=self.local_tls is not None and self.local_tls.ca_file is not None,
+                beside=beside,
             )
         except RuntimeError:  # what grpc raises for an address it cannot bind
             raise ListenError(f"could not listen on {self.config.listen}") from None
@@ -167,6 +182,7 @@ class LeagueServer:
         # Without so_reuseport=0, a second server on this address would share it, not fail.
         server = grpc.aio.server(options=[("grpc.so_reuseport", 0)])
         apb_grpc.add_AdminServiceServicer_to_server(_Admin(self, token), server)  # type: ignore[no-untyped-call]
+        self.admin_health.add_to(server)
         try:
             self.admin_port = server.add_insecure_port(self.config.admin_listen)
         except RuntimeError:  # what grpc raises for an address it cannot bind
@@ -189,6 +205,9 @@ class LeagueServer:
         return token
 
     async def stop(self) -> None:
+        """Drain (both ports say NOT_SERVING from here on), finish the games in flight, close."""
+        self.health.drain()
+        self.admin_health.drain()
         self.stop_tournament()
         if self._task is not None:
             with contextlib.suppress(Exception):
