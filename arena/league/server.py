@@ -21,7 +21,7 @@ import tempfile
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import grpc
 
@@ -30,6 +30,8 @@ from arena.bots.capacity import check_jobs
 from arena.bots.sandbox import SandboxMode
 from arena.league.events import EventObserver, finished_event
 from arena.league.local_tls import LocalTls, decide_local_tls
+from arena.league.narrator import Narrator, Refusals
+from arena.league.screen import Kind, Screen, ScreenEvent
 from arena.protocol.messages import admin as apb
 from arena.protocol.messages import admin_grpc as apb_grpc
 from arena.referee.auth import TokenBook
@@ -40,7 +42,9 @@ from arena.referee.server import SERVICE, ListenError, Referee, ServerLimits, Tl
 from arena.referee.side_streams import SideStreams
 from arena.store import is_url, open_store
 from arena.tournament.config import TournamentConfig, TournamentError, Venue, too_few
+from arena.tournament.metering import GameMeter, sessions_by_state
 from arena.tournament.schedule import Deals
+from arena.tournament.tables import TableWatchers
 from arena.tournament.tournament import (
     Observer,
     Observers,
@@ -49,6 +53,9 @@ from arena.tournament.tournament import (
     Tournament,
 )
 from engine import PerudoError, Ruleset, preset, seed_from_hex
+
+if TYPE_CHECKING:  # prometheus_client is loaded once a server is made, not with the CLI
+    from arena.metrics import Metrics
 
 REVOCATION_CHECK_S = 2.0
 
@@ -125,16 +132,21 @@ class LeagueServer:
     def __init__(
         self,
         config: LeagueConfig,
-        say: Callable[[str], None] | None = None,
+        tell: Screen | None = None,
         watcher: Observer | None = None,
         tables: TableWatcher | None = None,
         finished: Callable[[Summary], None] | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
-        """`say` is told, in a line each, when a bot connects and when it leaves; `watcher`
+        """`tell` is told the server's events (`arena.league.screen`): a bot connecting or
+        leaving, a stream refused, each tournament's games and faults, the stop; `watcher`
         and `tables` follow each tournament beside the admin stream (the web page), and
-        `finished` is given each one's summary as it ends (the HTML replays)."""
+        `finished` is given each one's summary as it ends (the HTML replays). Games and
+        sessions are counted into `metrics` (a registry of the server's own by default)."""
+        from arena.metrics import Metrics
+
         self.config = config
-        self._say = say
+        self._tell = tell
         self._finished = finished
         self._watcher = watcher
         self._tables = tables
@@ -146,6 +158,11 @@ class LeagueServer:
         self.health = Health([SERVICE], SideStreams())
         """The bots' port's health: SERVING until a stop begins."""
         self.admin_health = Health([ADMIN_SERVICE], SideStreams())
+        self.metrics = metrics or Metrics()
+        self._meter = GameMeter(self.metrics)
+        self.metrics.follow_sessions(
+            lambda: sessions_by_state(self.lobby, self.referee.unauthenticated())
+        )
         self.observer = EventObserver()
         self.port = 0
         self.admin_port = 0
@@ -164,6 +181,8 @@ class LeagueServer:
         tls = self.config.tls
         if tls is not None:
             self.local_tls = decide_local_tls(tls, self.config.tls_ca, self._private)
+        if self._tell is not None:
+            self.referee.refused = Refusals(self._tell)
         beside: list[Health | Reflection] = [self.health]
         if self.config.reflection:
             idle = self.config.limits.hello_timeout
@@ -200,14 +219,17 @@ class LeagueServer:
         await server.start()
         self._admin_server = server
         self._watch = asyncio.ensure_future(self._close_revoked())
-        if self._say is not None:
-            self._arrivals = asyncio.ensure_future(self._announce_arrivals(self._say))
+        if self._tell is not None:
+            self._arrivals = asyncio.ensure_future(self._announce_arrivals(self._tell))
         return token
 
     async def stop(self) -> None:
         """Drain (both ports say NOT_SERVING from here on), finish the games in flight, close."""
         self.health.drain()
         self.admin_health.drain()
+        started = self._admin_server is not None  # else a start that failed: nothing to tell
+        if started:
+            self._told(Kind.STOPPING, "Stopping: finishing the games in flight.")
         self.stop_tournament()
         if self._task is not None:
             with contextlib.suppress(Exception):
@@ -220,8 +242,14 @@ class LeagueServer:
         await self.referee.stop("the league server is shutting down")
         self.store.close()
         shutil.rmtree(self._private, ignore_errors=True)
+        if started:
+            self._told(Kind.STOPPED, "Stopped.")
 
-    async def _announce_arrivals(self, say: Callable[[str], None]) -> None:
+    def _told(self, kind: Kind, text: str, **fields: str | int) -> None:
+        if self._tell is not None:
+            self._tell(ScreenEvent(kind, text, fields))
+
+    async def _announce_arrivals(self, tell: Screen) -> None:
         """Say who connects and who leaves: a bot with its first session, or its last gone.
 
         The lobby is compared with what was last said after each change (and every
@@ -233,9 +261,10 @@ class LeagueServer:
             await self.lobby.changed(1.0)
             now = self.lobby.connected()
             for name in sorted(now.keys() - known.keys()):
-                say(f"{name} connected ({now[name]} session(s))")
+                text = f"{name} connected ({now[name]} session(s))"
+                tell(ScreenEvent(Kind.CONNECT, text, {"bot": name, "sessions": now[name]}))
             for name in sorted(known.keys() - now.keys()):
-                say(f"{name} left (no session open)")
+                tell(ScreenEvent(Kind.DISCONNECT, f"{name} left (no session open)", {"bot": name}))
             known = now
 
     async def _close_revoked(self) -> None:
@@ -288,10 +317,12 @@ class LeagueServer:
         self.observer.listeners.add(queue)
         self.observer.progress = None
         self.observer.folder = None
-        observer = (
-            self.observer if self._watcher is None else Observers(self.observer, self._watcher)
-        )
-        tournament = Tournament(config, observer, tables=self._tables)
+        narrator = Narrator(self._tell) if self._tell is not None else None
+        followers = (self._watcher, self._meter, narrator)
+        observer = Observers(self.observer, *(f for f in followers if f is not None))
+        watchers = (self._tables, self._meter, narrator)
+        tables = TableWatchers(*(w for w in watchers if w is not None))
+        tournament = Tournament(config, observer, tables=tables)
         self._tournament = tournament
         local_ca = self.local_tls.ca_file if self.local_tls is not None else None
         venue = Venue(self.referee, self.port, tuple(remote), local_ca)
@@ -303,7 +334,11 @@ class LeagueServer:
                 known = isinstance(error, TournamentError | OSError)
                 text = str(error) if known else f"{type(error).__name__}: {error}"
                 self.observer.emit(apb.TournamentEvent(error=text))
+                if narrator is not None:
+                    narrator.failed(text)
                 return
+            if narrator is not None:
+                narrator.ended(summary)
             if self._finished is not None:
                 self._finished(summary)
             self.observer.emit(finished_event(summary))
