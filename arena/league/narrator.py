@@ -12,6 +12,7 @@ with what it remembers of them.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from arena.league.screen import Kind, Screen, ScreenEvent
@@ -154,15 +155,21 @@ class Narrator:
 class Refusals:
     """Tells the referee's refusals, each address and kind once a minute at most."""
 
-    def __init__(self, tell: Screen, every_s: float = REPEAT_EVERY_S) -> None:
+    def __init__(
+        self,
+        tell: Screen,
+        every_s: float = REPEAT_EVERY_S,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self._tell = tell
         self._every_s = every_s
+        self._clock = clock
         self._last: dict[tuple[str, str], tuple[float, int]] = {}
         """Per address and status: when it was last told, and how many since."""
 
     def __call__(self, refusal: Refusal) -> None:
         key = (refusal.peer, refusal.code.name)
-        now = time.monotonic()
+        now = self._clock()
         last = self._last.get(key)
         if last is not None and now - last[0] < self._every_s:
             self._last[key] = (last[0], last[1] + 1)
