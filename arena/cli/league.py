@@ -17,7 +17,7 @@ from rich.console import Console
 
 from arena.bots.capacity import default_jobs
 from arena.bots.manifest import valid_name
-from arena.cli import admin, validate, webpage
+from arena.cli import admin, backups, validate, webpage
 from arena.cli.admin import DEFAULT_ADMIN, DEFAULT_LEAGUE
 from arena.league import screen
 from arena.league.check import Checked, check
@@ -95,11 +95,17 @@ def add_commands(commands: Any) -> None:
 
     league = commands.add_parser(
         "league",
-        help="compare the league store with the results folders, repair it, or take a "
-        "tournament out",
+        help="compare the league store with the results folders, repair it, take a "
+        "tournament out, back it up or restore it",
     )
-    league.add_argument("action", choices=["check", "rebuild", "remove"])
-    league.add_argument("tournament", nargs="?", help="remove: the tournament's id")
+    league.add_argument("action", choices=["check", "rebuild", "remove", "backup", "restore"])
+    league.add_argument(
+        "tournament",
+        nargs="?",
+        metavar="ARGUMENT",
+        help="remove: the tournament's id; backup: DEST, a new file or a folder; restore: SRC, "
+        "a backup",
+    )
     league.add_argument("--league", type=validate.league_named, default=DEFAULT_LEAGUE)
     league.add_argument(
         "--results",
@@ -142,6 +148,10 @@ def cmd_token(args: argparse.Namespace, console: Console) -> int:
 
 
 def cmd_league(args: argparse.Namespace, console: Console) -> int:
+    if args.action == "backup":
+        return backups.cmd_backup(args, console)
+    if args.action == "restore":
+        return backups.cmd_restore(args, console)
     own = Path("results") if is_url(args.league) else Path(args.league).parent
     if args.action == "check":
         return _check(args.league, args.results or [own], console)
