@@ -277,7 +277,7 @@ async def _serve(config: LeagueConfig, web: str | None = None, log_format: str =
     async with contextlib.AsyncExitStack() as page:
         metrics = None
         if spectator is not None and web is not None:  # a port in use: nothing else started
-            metrics = webpage.meter().metrics
+            metrics = webpage.metrics()
             await page.enter_async_context(webpage.serving(spectator, web, say, metrics))
         # At each tournament's end: its board on the page, and its HTML replays (as arena run).
         server = LeagueServer(

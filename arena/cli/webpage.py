@@ -66,12 +66,18 @@ async def serving(
         await server.stop()
 
 
+def metrics() -> Metrics:
+    """The metrics served beside a page (prometheus_client is loaded only for one)."""
+    from arena.metrics import Metrics
+
+    return Metrics()
+
+
 def meter() -> GameMeter:
     """The metrics of a run with a page, and the meter that counts its games into them."""
-    from arena.metrics import Metrics
     from arena.tournament.metering import GameMeter
 
-    return GameMeter(Metrics())
+    return GameMeter(metrics())
 
 
 def after_run(spectator: Spectator | None, say: Callable[[str], None]) -> Callable[[Summary], None]:
