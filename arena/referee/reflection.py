@@ -83,9 +83,12 @@ class Reflection(reflection.aio.ReflectionServicer):  # type: ignore[misc,name-d
         iterator = aiter(requests)
         while True:
             next_one = asyncio.ensure_future(anext(iterator))
-            done, _ = await asyncio.wait((next_one,), timeout=self._idle)
+            try:
+                done, _ = await asyncio.wait((next_one,), timeout=self._idle)
+            finally:  # idle, or the call cancelled under us: the read is not left behind
+                if not next_one.done():
+                    next_one.cancel()
             if not done:
-                next_one.cancel()
                 await context.abort(
                     grpc.StatusCode.DEADLINE_EXCEEDED,
                     f"no reflection request within {self._idle:g} s: the stream is closed",
