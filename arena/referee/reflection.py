@@ -83,6 +83,7 @@ class Reflection(reflection.aio.ReflectionServicer):  # type: ignore[misc,name-d
         iterator = aiter(requests)
         while True:
             next_one = asyncio.ensure_future(anext(iterator))
+            next_one.add_done_callback(_seen)  # its end is seen even when the call is gone
             try:
                 done, _ = await asyncio.wait((next_one,), timeout=self._idle)
             finally:  # idle, or the call cancelled under us: the read is not left behind
@@ -98,3 +99,10 @@ class Reflection(reflection.aio.ReflectionServicer):  # type: ignore[misc,name-d
             except StopAsyncIteration:
                 return
             yield request
+
+
+def _seen(read: asyncio.Future[object]) -> None:
+    """A stream's read, ended: its outcome taken, so that the end of a stream cancelled
+    meanwhile (StopAsyncIteration) is not reported as an error nobody retrieved."""
+    if not read.cancelled():
+        read.exception()
