@@ -32,6 +32,7 @@ mark errors that are also those, since callers catch them as such:
     store:
     + StoreError - the league store cannot be used as it is.
         + LeagueConflictError - the league holds another run under a name, or another game record.
+        + BackupError - a backup or a restore of the league that cannot be made as asked.
     ab:
     + HypothesisError (ValueError) - hypotheses or error rates that make no test.
     + BookError - a game of an A/B test that is not what its pair schedule planned.

@@ -9,19 +9,20 @@ import argparse
 import asyncio
 import contextlib
 import signal
-import time
-from collections.abc import Callable
+import sys
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 
 from arena.bots.manifest import valid_name
-from arena.cli import admin, options, validate, webpage
+from arena.cli import admin, backups, options, validate, webpage
 from arena.cli.admin import DEFAULT_ADMIN, DEFAULT_LEAGUE
+from arena.league import screen
 from arena.league.check import Checked, check
 from arena.league.handshakes import HandshakeWatch
 from arena.league.rebuild import rebuild
+from arena.league.screen import Field, Kind, LineWriter, Screen, ScreenEvent
 from arena.league.server import LeagueConfig, LeagueServer, admin_token_path
 from arena.referee.auth import new_token, token_hash
 from arena.referee.server import ServerLimits, Tls
@@ -61,7 +62,20 @@ def add_commands(commands: Any) -> None:
         "--hello-timeout", type=validate.seconds, default=ServerLimits().hello_timeout
     )
     options.add_options(serve, Command.SERVE)
-    webpage.add_web_flag(serve, "the tournaments `arena admin start` begins")
+    serve.add_argument(
+        "--no-reflection",
+        action="store_true",
+        help="do not answer gRPC server reflection on the bots' port (on by default: the "
+        "protocol is public)",
+    )
+    webpage.add_web_flag(serve, "the tournaments `arena admin start` begins (and /metrics)")
+    serve.add_argument(
+        "--log-format",
+        choices=["screen", "json"],
+        default="screen",
+        help="screen: a readable line per event (default); json: one JSON object a line, "
+        "with its time, for a log shipper",
+    )
 
     token = commands.add_parser("token", help="register entrants of the league server")
     token.add_argument("--league", type=validate.league_store, default=DEFAULT_LEAGUE)
@@ -76,11 +90,17 @@ def add_commands(commands: Any) -> None:
 
     league = commands.add_parser(
         "league",
-        help="compare the league store with the results folders, repair it, or take a "
-        "tournament out",
+        help="compare the league store with the results folders, repair it, take a "
+        "tournament out, back it up or restore it",
     )
-    league.add_argument("action", choices=["check", "rebuild", "remove"])
-    league.add_argument("tournament", nargs="?", help="remove: the tournament's id")
+    league.add_argument("action", choices=["check", "rebuild", "remove", "backup", "restore"])
+    league.add_argument(
+        "tournament",
+        nargs="?",
+        metavar="ARGUMENT",
+        help="remove: the tournament's id; backup: DEST, a new file or a folder; restore: SRC, "
+        "a backup",
+    )
     league.add_argument("--league", type=validate.league_named, default=DEFAULT_LEAGUE)
     league.add_argument(
         "--results",
@@ -123,6 +143,10 @@ def cmd_token(args: argparse.Namespace, console: Console) -> int:
 
 
 def cmd_league(args: argparse.Namespace, console: Console) -> int:
+    if args.action == "backup":
+        return backups.cmd_backup(args, console)
+    if args.action == "restore":
+        return backups.cmd_restore(args, console)
     own = Path("results") if is_url(args.league) else Path(args.league).parent
     if args.action == "check":
         return _check(args.league, args.results or [own], console)
@@ -230,53 +254,68 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
             max_message_bytes=args.max_message_bytes, hello_timeout=args.hello_timeout
         ),
         sessions_per_bot=args.sessions_per_bot,
+        reflection=not args.no_reflection,
         defaults=options.config(args, Command.SERVE, bots_dir=None),
     )
-    return asyncio.run(_serve(config, console, args.web))
+    return asyncio.run(_serve(config, args.web, args.log_format))
 
 
-async def _serve(config: LeagueConfig, console: Console, web: str | None = None) -> int:
+async def _serve(config: LeagueConfig, web: str | None = None, log_format: str = "screen") -> int:
+    tell = LineWriter(sys.stdout, as_json=log_format == "json")
+
     def say(text: str) -> None:
-        stamp = time.strftime("%H:%M:%S")
-        console.print(f"{stamp} {printable(text)}", highlight=False, markup=False)
+        tell(screen.note(text))
 
     spectator = Spectator() if web is not None else None
     async with contextlib.AsyncExitStack() as page:
+        metrics = None
         if spectator is not None and web is not None:  # a port in use: nothing else started
-            await page.enter_async_context(webpage.serving(spectator, web, say))
+            metrics = webpage.metrics()
+            await page.enter_async_context(webpage.serving(spectator, web, say, metrics))
         # At each tournament's end: its board on the page, and its HTML replays (as arena run).
-        server = LeagueServer(config, say, spectator, spectator, webpage.after_run(spectator, say))
-        return await _serve_league(server, console, say)
+        server = LeagueServer(
+            config, tell, spectator, spectator, webpage.after_run(spectator, say), metrics
+        )
+        return await _serve_league(server, tell)
 
 
-async def _serve_league(server: LeagueServer, console: Console, say: Callable[[str], None]) -> int:
+async def _serve_league(server: LeagueServer, tell: Screen) -> int:
     config = server.config
     try:
         await server.start()
     except OSError as error:
         await server.stop()
         raise TournamentError(f"cannot start the league server: {error}") from None
-    host = config.listen.rpartition(":")[0]
-    console.print(
-        f"Referee listening on {host}:{server.port}{' (TLS)' if config.tls else ''}",
-        highlight=False,
-    )
+    host, admin_host = config.listen.rpartition(":")[0], config.admin_listen.rpartition(":")[0]
+    tls = " (TLS)" if config.tls else ""
+    fields: dict[str, Field] = {
+        "service": "bots",
+        "address": f"{host}:{server.port}",
+        "tls": config.tls is not None,
+    }
+    tell(ScreenEvent(Kind.LISTENING, f"Referee listening on {host}:{server.port}{tls}", fields))
     if server.local_tls is not None:
-        console.print(server.local_tls.describe(), highlight=False, markup=False)
-    console.print(
-        f"Admin on {config.admin_listen.rpartition(':')[0]}:{server.admin_port}; "
-        f"token in {admin_token_path(config.league, config.out)}",
-        highlight=False,
-    )
-    console.print("Register bots with: arena token add NAME   (Ctrl-C stops the server)")
+        tell(screen.note(server.local_tls.describe()))
+    token = admin_token_path(config.league, config.out)
+    fields = {
+        "service": "admin",
+        "address": f"{admin_host}:{server.admin_port}",
+        "token_file": str(token),
+    }
+    text = f"Admin on {admin_host}:{server.admin_port}; token in {token}"
+    tell(ScreenEvent(Kind.LISTENING, text, fields))
+    tell(screen.note("Register bots with: arena token add NAME   (Ctrl-C stops the server)"))
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
+
+    def handshake(text: str) -> None:
+        tell(ScreenEvent(Kind.REFUSE, text, {"stage": "tls", "reason": text}))
+
     # gRPC's line per failed TLS handshake, told once in words instead.
-    with HandshakeWatch(say) if config.tls else contextlib.nullcontext():
+    with HandshakeWatch(handshake) if config.tls else contextlib.nullcontext():
         await stop.wait()
-        console.print("Stopping: finishing the games in flight.")
         await server.stop()
     return 0
 

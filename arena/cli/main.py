@@ -7,6 +7,7 @@ import asyncio
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.text import Text
@@ -30,12 +31,17 @@ from arena.cli.interrupt import stop_on_ctrl_c
 from arena.errors import ArenaError
 from arena.text import printable
 from arena.tournament.config import TournamentConfig, TournamentError
+from arena.tournament.metering import sessions_by_state
 from arena.tournament.options import Command
+from arena.tournament.play.tables import TableWatcher, TableWatchers
 from arena.tournament.results.folder import ResultsError, TournamentFolder
-from arena.tournament.tournament import Observers, StoppedError, Summary, Tournament
+from arena.tournament.tournament import Observer, Observers, StoppedError, Summary, Tournament
 from arena.web.replay_page import replay_page
 from arena.web.spectator import Spectator
 from engine import PerudoError
+
+if TYPE_CHECKING:  # prometheus_client is loaded only for --web
+    from arena.metrics import Metrics
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -91,13 +97,13 @@ async def _run_tournament(
     tournament: Tournament,
     view: live.LiveView,
     resume: Path | None,
-    web: tuple[str, Spectator] | None = None,
+    web: tuple[str, Spectator, Metrics] | None = None,
 ) -> Summary:
     stop_on_ctrl_c(view, tournament)
     if web is None:
         return await tournament.run(resume)
-    where, spectator = web
-    async with webpage.serving(spectator, where, view.note):
+    where, spectator, metrics = web
+    async with webpage.serving(spectator, where, view.note, metrics):
         summary = await tournament.run(resume)
         spectator.ended(summary)  # the final board, with its confidence, before the page closes
         return summary
@@ -146,12 +152,19 @@ def cmd_run(args: argparse.Namespace, console: Console) -> int:
         console.print(options.TIMEOUTS_OFF, style="bold yellow", highlight=False)
     try:
         with live.LiveView(console) as view:
-            spectator = Spectator() if args.web else None
-            observer = view if spectator is None else Observers(view, spectator)
+            web = None
+            observer: Observer = view
+            tables: TableWatcher | None = None
+            if args.web:  # the page, and the metrics beside it
+                spectator, meter = Spectator(), webpage.meter()
+                observer = Observers(view, spectator, meter)
+                tables = TableWatchers(spectator, meter)
+                web = (args.web, spectator, meter.metrics)
             tournament = Tournament(
-                config, observer, spectator, cluster.hosts_of(args, config, observer)
+                config, observer, tables, cluster.hosts_of(args, config, observer)
             )
-            web = None if spectator is None else (args.web, spectator)
+            if web is not None:
+                web[2].follow_sessions(lambda: sessions_by_state(tournament.lobby))
             summary = asyncio.run(_run_tournament(tournament, view, args.resume, web))
     except StoppedError as stopped:  # the games played are worth their replays still
         webpage.pages(stopped.summary, lambda text: console.print(text, markup=False))

@@ -9,12 +9,17 @@ from __future__ import annotations
 import argparse
 import contextlib
 from collections.abc import AsyncIterator, Callable
+from typing import TYPE_CHECKING
 
 from arena.tournament.tournament import Summary
 from arena.web.address import DEFAULT_ADDRESS, WebError, parse_address
 from arena.web.board import board_json
 from arena.web.replay_page import write_pages
 from arena.web.spectator import Spectator
+
+if TYPE_CHECKING:  # prometheus_client is loaded only for a page
+    from arena.metrics import Metrics
+    from arena.tournament.metering import GameMeter
 
 
 def address(text: str) -> str:
@@ -39,9 +44,10 @@ def add_web_flag(parser: argparse.ArgumentParser, what: str) -> None:
 
 @contextlib.asynccontextmanager
 async def serving(
-    spectator: Spectator, where: str, say: Callable[[str], None]
+    spectator: Spectator, where: str, say: Callable[[str], None], metrics: Metrics | None = None
 ) -> AsyncIterator[None]:
-    """The page served while the block runs; a port in use stops here, before anything starts."""
+    """The page (and `metrics` at /metrics) served while the block runs; a port in use stops
+    here, before anything starts."""
     try:
         from arena.web.server import WebServer
     except ImportError as error:
@@ -49,13 +55,29 @@ async def serving(
             f"--web needs the web extra ({error.name} is missing): "
             'pip install -e ".[web]" (run in the clone)'
         ) from None
-    server = WebServer(spectator, where)
+    server = WebServer(spectator, where, metrics)
     url = await server.start()
     say(f"Live page: {url}")
+    if metrics is not None:
+        say(f"Metrics for Prometheus: {url}metrics")
     try:
         yield
     finally:
         await server.stop()
+
+
+def metrics() -> Metrics:
+    """The metrics served beside a page (prometheus_client is loaded only for one)."""
+    from arena.metrics import Metrics
+
+    return Metrics()
+
+
+def meter() -> GameMeter:
+    """The metrics of a run with a page, and the meter that counts its games into them."""
+    from arena.tournament.metering import GameMeter
+
+    return GameMeter(metrics())
 
 
 def after_run(spectator: Spectator | None, say: Callable[[str], None]) -> Callable[[Summary], None]:

@@ -20,20 +20,27 @@ import tempfile
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import grpc
 
 from arena.league.admin_stream import LAST, EventObserver
 from arena.league.local_tls import LocalTls, decide_local_tls
+from arena.league.narrator import Narrator, Refusals
+from arena.league.screen import Kind, Screen, ScreenEvent
 from arena.league.start import given_of
 from arena.protocol.messages import admin as apb
 from arena.protocol.messages import admin_grpc as apb_grpc
 from arena.referee.auth import TokenBook
+from arena.referee.health import Health
 from arena.referee.lobby import Lobby
-from arena.referee.server import ListenError, Referee, ServerLimits, Tls
+from arena.referee.reflection import Reflection
+from arena.referee.server import SERVICE, ListenError, Referee, ServerLimits, Tls
+from arena.referee.side_streams import SideStreams
 from arena.store import is_url, open_store
 from arena.tournament.config import TournamentConfig, TournamentError, Venue, too_few
+from arena.tournament.metering import GameMeter, sessions_by_state
+from arena.tournament.play.tables import TableWatchers
 from arena.tournament.tournament import (
     Observer,
     Observers,
@@ -43,7 +50,12 @@ from arena.tournament.tournament import (
 )
 from engine import PerudoError
 
+if TYPE_CHECKING:  # prometheus_client is loaded once a server is made, not with the CLI
+    from arena.metrics import Metrics
+
 REVOCATION_CHECK_S = 2.0
+
+ADMIN_SERVICE = apb.DESCRIPTOR.services_by_name["AdminService"].full_name
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +71,8 @@ class LeagueConfig:
     own certificate (a self-signed one)."""
     limits: ServerLimits = dataclasses.field(default_factory=ServerLimits)
     sessions_per_bot: int = 8
+    reflection: bool = True
+    """Whether the bots' port answers gRPC server reflection (the protocol is public)."""
     defaults: TournamentConfig = dataclasses.field(
         default_factory=lambda: TournamentConfig(bots_dir=None)
     )
@@ -114,16 +128,21 @@ class LeagueServer:
     def __init__(
         self,
         config: LeagueConfig,
-        say: Callable[[str], None] | None = None,
+        tell: Screen | None = None,
         watcher: Observer | None = None,
         tables: TableWatcher | None = None,
         finished: Callable[[Summary], None] | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
-        """`say` is told, in a line each, when a bot connects and when it leaves; `watcher`
+        """`tell` is told the server's events (`arena.league.screen`): a bot connecting or
+        leaving, a stream refused, each tournament's games and faults, the stop; `watcher`
         and `tables` follow each tournament beside the admin stream (the web page), and
-        `finished` is given each one's summary as it ends (the HTML replays)."""
+        `finished` is given each one's summary as it ends (the HTML replays). Games and
+        sessions are counted into `metrics` (a registry of the server's own by default)."""
+        from arena.metrics import Metrics
+
         self.config = config
-        self._say = say
+        self._tell = tell
         self._finished = finished
         self._watcher = watcher
         self._tables = tables
@@ -132,6 +151,14 @@ class LeagueServer:
             TokenBook(registry=self.store.entrants), max_sessions_per_bot=config.sessions_per_bot
         )
         self.referee = Referee(self.lobby, config.limits)
+        self.health = Health([SERVICE], SideStreams())
+        """The bots' port's health: SERVING until a stop begins."""
+        self.admin_health = Health([ADMIN_SERVICE], SideStreams())
+        self.metrics = metrics or Metrics()
+        self._meter = GameMeter(self.metrics)
+        self.metrics.follow_sessions(
+            lambda: sessions_by_state(self.lobby, self.referee.unauthenticated())
+        )
         self.observer = EventObserver()
         self.port = 0
         self.admin_port = 0
@@ -150,12 +177,19 @@ class LeagueServer:
         tls = self.config.tls
         if tls is not None:
             self.local_tls = decide_local_tls(tls, self.config.tls_ca, self._private)
+        if self._tell is not None:
+            self.referee.refused = Refusals(self._tell)
+        beside: list[Health | Reflection] = [self.health]
+        if self.config.reflection:
+            idle = self.config.limits.hello_timeout
+            beside.append(Reflection([SERVICE], self.health.streams, idle))
         try:
             self.port = await self.referee.start(
                 self.config.listen,
                 tls,
                 unix_socket=self._private / "referee.sock",
                 unix_tls=self.local_tls is not None and self.local_tls.ca_file is not None,
+                beside=beside,
             )
         except RuntimeError:  # what grpc raises for an address it cannot bind
             raise ListenError(f"could not listen on {self.config.listen}") from None
@@ -163,6 +197,7 @@ class LeagueServer:
         # Without so_reuseport=0, a second server on this address would share it, not fail.
         server = grpc.aio.server(options=[("grpc.so_reuseport", 0)])
         apb_grpc.add_AdminServiceServicer_to_server(_Admin(self, token), server)  # type: ignore[no-untyped-call]
+        self.admin_health.add_to(server)
         try:
             self.admin_port = server.add_insecure_port(self.config.admin_listen)
         except RuntimeError:  # what grpc raises for an address it cannot bind
@@ -180,11 +215,17 @@ class LeagueServer:
         await server.start()
         self._admin_server = server
         self._watch = asyncio.ensure_future(self._close_revoked())
-        if self._say is not None:
-            self._arrivals = asyncio.ensure_future(self._announce_arrivals(self._say))
+        if self._tell is not None:
+            self._arrivals = asyncio.ensure_future(self._announce_arrivals(self._tell))
         return token
 
     async def stop(self) -> None:
+        """Drain (both ports say NOT_SERVING from here on), finish the games in flight, close."""
+        self.health.drain()
+        self.admin_health.drain()
+        started = self._admin_server is not None  # else a start that failed: nothing to tell
+        if started:
+            self._told(Kind.STOPPING, "Stopping: finishing the games in flight.")
         self.stop_tournament()
         if self._task is not None:
             with contextlib.suppress(Exception):
@@ -197,8 +238,14 @@ class LeagueServer:
         await self.referee.stop("the league server is shutting down")
         self.store.close()
         shutil.rmtree(self._private, ignore_errors=True)
+        if started:
+            self._told(Kind.STOPPED, "Stopped.")
 
-    async def _announce_arrivals(self, say: Callable[[str], None]) -> None:
+    def _told(self, kind: Kind, text: str, **fields: str | int) -> None:
+        if self._tell is not None:
+            self._tell(ScreenEvent(kind, text, fields))
+
+    async def _announce_arrivals(self, tell: Screen) -> None:
         """Say who connects and who leaves: a bot with its first session, or its last gone.
 
         The lobby is compared with what was last said after each change (and every
@@ -210,9 +257,10 @@ class LeagueServer:
             await self.lobby.changed(1.0)
             now = self.lobby.connected()
             for name in sorted(now.keys() - known.keys()):
-                say(f"{name} connected ({now[name]} session(s))")
+                text = f"{name} connected ({now[name]} session(s))"
+                tell(ScreenEvent(Kind.CONNECT, text, {"bot": name, "sessions": now[name]}))
             for name in sorted(known.keys() - now.keys()):
-                say(f"{name} left (no session open)")
+                tell(ScreenEvent(Kind.DISCONNECT, f"{name} left (no session open)", {"bot": name}))
             known = now
 
     async def _close_revoked(self) -> None:
@@ -265,10 +313,12 @@ class LeagueServer:
         self.observer.listeners.add(queue)
         self.observer.progress = None
         self.observer.folder = None
-        observer = (
-            self.observer if self._watcher is None else Observers(self.observer, self._watcher)
-        )
-        tournament = Tournament(config, observer, tables=self._tables)
+        narrator = Narrator(self._tell) if self._tell is not None else None
+        followers = (self._watcher, self._meter, narrator)
+        observer = Observers(self.observer, *(f for f in followers if f is not None))
+        watchers = (self._tables, self._meter, narrator)
+        tables = TableWatchers(*(w for w in watchers if w is not None))
+        tournament = Tournament(config, observer, tables=tables)
         self._tournament = tournament
         local_ca = self.local_tls.ca_file if self.local_tls is not None else None
         venue = Venue(self.referee, self.port, tuple(remote), local_ca)
@@ -280,7 +330,11 @@ class LeagueServer:
                 known = isinstance(error, TournamentError | OSError)
                 text = str(error) if known else f"{type(error).__name__}: {error}"
                 self.observer.failed(text)
+                if narrator is not None:
+                    narrator.failed(text)
                 return
+            if narrator is not None:
+                narrator.ended(summary)
             if self._finished is not None:
                 self._finished(summary)
             self.observer.finished(summary.report())

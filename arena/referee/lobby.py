@@ -109,6 +109,10 @@ class Lobby:
     def all_sessions(self) -> list[Session]:
         return [s for sessions in self._sessions.values() for s in sessions]
 
+    def idle(self) -> int:
+        """Open sessions waiting for a game (the rest are lent to one)."""
+        return sum(not s.closed for free in self._free.values() for s in free)
+
     async def wait_for(self, names: Iterable[str], sessions: int, timeout: float) -> set[str]:
         """Wait until each bot has `sessions` open (or the timeout); return those that do."""
         wanted = set(names)

@@ -19,6 +19,7 @@ import asyncio
 import resource
 import uuid
 from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,6 +35,7 @@ from arena.referee.auth import token_hash
 from arena.referee.lobby import Lobby, RefusalError
 from arena.referee.loop_lag import LoopLag
 from arena.referee.session import Session
+from arena.referee.side_streams import Beside
 
 SERVICE = "perudo.v1.RefereeService"
 
@@ -81,6 +83,18 @@ def _peer_host(peer: str) -> str:
 
 
 @dataclass(frozen=True, slots=True)
+class Refusal:
+    """A stream refused before it became a session, and why (what its client was told)."""
+
+    peer: str
+    """The client's address, without its port ("ipv4:203.0.113.7")."""
+    name: str
+    """The name its Hello gave, as sent ("" when it said no Hello)."""
+    code: grpc.StatusCode
+    detail: str
+
+
+@dataclass(frozen=True, slots=True)
 class Tls:
     certificate: bytes
     private_key: bytes
@@ -106,6 +120,8 @@ class Referee:
         self._unauthenticated: Counter[str] = Counter()
         self._room = asyncio.Condition()
         """Told whenever a stream stops waiting for its Hello: room for one more."""
+        self.refused: Callable[[Refusal], None] | None = None
+        """Told of every stream refused before it became a session (the server's log)."""
 
     async def start(
         self,
@@ -113,9 +129,11 @@ class Referee:
         tls: Tls | None = None,
         unix_socket: Path | None = None,
         unix_tls: bool = False,
+        beside: Sequence[Beside] = (),
     ) -> int:
-        """Start listening, also on `unix_socket` if given (with `tls` too when `unix_tls`);
-        return the port (useful with port 0)."""
+        """Start listening, also on `unix_socket` if given (with `tls` too when `unix_tls`),
+        answering the services `beside` too (health, reflection); return the port (useful
+        with port 0)."""
         limits = self.limits
         server = grpc.aio.server(
             maximum_concurrent_rpcs=limits.max_streams,
@@ -142,6 +160,8 @@ class Referee:
             },
         )
         server.add_generic_rpc_handlers((handler,))
+        for service in beside:
+            service.add_to(server)
         creds = None
         if tls is None:
             port = server.add_insecure_port(address)
@@ -193,12 +213,12 @@ class Referee:
             return
         hello = self._hello(data)
         if isinstance(hello, RefusalError):
-            await context.abort(hello.code, hello.detail)
+            await self._refuse(context, "", hello.code, hello.detail)
             return
         try:
             self.lobby.admit(hello.name, hello.token)
         except RefusalError as refusal:
-            await context.abort(refusal.code, refusal.detail)
+            await self._refuse(context, hello.name, refusal.code, refusal.detail)
             return
         session = Session(
             hello.name,
@@ -284,7 +304,9 @@ class Referee:
                 try:
                     await asyncio.wait_for(self._room.wait_for(room), limits.hello_timeout)
                 except TimeoutError:
-                    await context.abort(
+                    await self._refuse(
+                        context,
+                        "",
                         grpc.StatusCode.RESOURCE_EXHAUSTED,
                         f"too many streams waiting to say Hello (at most "
                         f"{limits.max_unauthenticated_per_peer} from {peer}, "
@@ -303,12 +325,26 @@ class Referee:
                 self._room.notify_all()
         if not done:
             first.cancel()
-            await context.abort(
+            await self._refuse(
+                context,
+                "",
                 grpc.StatusCode.DEADLINE_EXCEEDED,
                 f"no Hello within {limits.hello_timeout:g} s of opening the stream",
             )
         data: bytes | object = first.result()
         return data
+
+    async def _refuse(
+        self,
+        context: grpc.aio.ServicerContext,  # type: ignore[type-arg]
+        name: str,
+        code: grpc.StatusCode,
+        detail: str,
+    ) -> None:
+        """End the stream with `code` and `detail`, told to `refused` first."""
+        if self.refused is not None:
+            self.refused(Refusal(_peer_host(context.peer()), name, code, detail))
+        await context.abort(code, detail)
 
     def _hello(self, data: bytes) -> pb.Hello | RefusalError:
         limit = self.limits.max_message_bytes

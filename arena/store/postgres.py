@@ -14,6 +14,8 @@ so the SQLite league needs neither.
 from __future__ import annotations
 
 import contextlib
+import shutil
+import subprocess
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -85,6 +87,12 @@ class PostgresStore(LeagueStore):
     def close(self) -> None:
         self._db.close()
 
+    def server_version(self) -> str:
+        """The server's PostgreSQL version, as it says it ("16.4", say): a `pg_dump` of its
+        store must be of that major version or newer."""
+        (row,) = self._read("reading the server's version", "SHOW server_version")
+        return str(row[0])
+
     def _live(self) -> psycopg.Connection[Row]:
         """The connection, made again if the server dropped it (a long `arena serve`)."""
         if self._db.closed or self._db.broken:
@@ -112,6 +120,20 @@ class PostgresStore(LeagueStore):
             raise StoreError(
                 f"the league store {self.where} failed while {doing} ({text}); {advice}", cause
             ) from None
+
+
+def client_version() -> str:
+    """This machine's pg_dump, as a clause of advice."""
+    found = shutil.which("pg_dump")
+    if found is None:
+        return "there is no pg_dump on this machine's PATH: install PostgreSQL's client programs"
+    try:
+        said = subprocess.run(
+            [found, "--version"], capture_output=True, text=True, timeout=10, check=False
+        ).stdout.strip()
+    except OSError as error:
+        return f"{found} does not run: {error.strerror or error}"
+    return f"this machine's is {said or found}"
 
 
 def _dialect(sql: str) -> bytes:

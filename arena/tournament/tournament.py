@@ -107,6 +107,12 @@ class Tournament:
         return [] if self._runner is None else self._runner.waiting()
 
     @property
+    def lobby(self) -> Lobby | None:
+        """The lobby its games take sessions from, once the bots are started (None before,
+        and on a cluster's hosts, whose lobbies are theirs)."""
+        return self._lobby
+
+    @property
     def process_ids(self) -> dict[str, int]:
         """The process of each bot started, by name: all of them must be gone once it ends."""
         return {name: bot.process.pid for name, bot in self._lineup.processes.items()}

@@ -1,8 +1,9 @@
 """The live page's web server: aiohttp in the referee's own event loop.
 
 It serves the static page, a stream of server-sent events per page (the
-spectator's state first, then every change), the state as JSON, and each
-finished game's HTML replay.
+spectator's state first, then every change), the state as JSON, each
+finished game's HTML replay, and the metrics for Prometheus (`/metrics`,
+`arena.metrics`).
 
 The streams cost the referee next to nothing per page: nothing is done for
 a page when an event happens. On a tick (TICK_S) the spectator's log encodes
@@ -26,6 +27,7 @@ from pathlib import Path
 
 from aiohttp import web
 
+from arena.metrics import CONTENT_TYPE, Metrics
 from arena.web import gzip_stream
 from arena.web.address import DEFAULT_ADDRESS, WebError, parse_address
 from arena.web.gzip_stream import accepts_gzip, deflated
@@ -52,8 +54,11 @@ _TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css"}
 
 
 class WebServer:
-    def __init__(self, spectator: Spectator, address: str = DEFAULT_ADDRESS) -> None:
+    def __init__(
+        self, spectator: Spectator, address: str = DEFAULT_ADDRESS, metrics: Metrics | None = None
+    ) -> None:
         self.spectator = spectator
+        self.metrics = metrics
         self.host, self.port = parse_address(address)
         self._runner: web.AppRunner | None = None
         self._ticker: asyncio.Task[None] | None = None
@@ -86,11 +91,15 @@ class WebServer:
         app.router.add_get("/events", self._events)
         app.router.add_get("/state", self._state)
         app.router.add_get("/replay/{game}", self._replay)
+        if self.metrics is not None:
+            app.router.add_get("/metrics", self._metrics)
         runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=1.0)
         await runner.setup()
         await web.SockSite(runner, sock).start()
         self._runner = runner
         self._ticker = asyncio.ensure_future(self._beat())
+        if self.metrics is not None:
+            self.metrics.watch_loop()
         return self.url
 
     async def _beat(self) -> None:
@@ -133,6 +142,8 @@ class WebServer:
             page.written = now
 
     async def stop(self) -> None:
+        if self.metrics is not None:
+            self.metrics.unwatch_loop()
         self.spectator.close()
         if self._ticker is not None:
             self._ticker.cancel()
@@ -156,6 +167,10 @@ class WebServer:
             return web.Response(text=static_text(name), content_type=kind)
         except FileNotFoundError:
             raise web.HTTPNotFound() from None
+
+    async def _metrics(self, request: web.Request) -> web.Response:
+        assert self.metrics is not None  # the route is there only with them
+        return web.Response(body=self.metrics.exposition(), headers={"Content-Type": CONTENT_TYPE})
 
     async def _state(self, request: web.Request) -> web.Response:
         return web.json_response(self.spectator.snapshot())

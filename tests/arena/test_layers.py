@@ -4,7 +4,8 @@ engine <- protocol <- referee <- {tournament, checkbot, bench} <- {league, ab, w
 `store` (the league store) imports only records and below, and the tournament, the league and
 the CLI use it; `bots` imports no other arena package; `kit` only engine and protocol. Every
 part may import `arena.errors`, the root of the arena's errors, and `arena.text` (a bot's text
-made fit to show), which import nothing.
+made fit to show), which import nothing; `arena.metrics` (the metrics for Prometheus) imports
+nothing of the arena either, and the parts that count may import it.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ ALLOWED: dict[str, set[str]] = {
     "engine": set(),
     "errors": set(),
     "text": set(),
+    "metrics": set(),
     "protocol": {"engine", "errors", "text"},
     "kit": {"engine", "protocol", "errors", "text"},
     "bots": {"errors", "text"},
@@ -31,6 +33,7 @@ ALLOWED: dict[str, set[str]] = {
     "store": {"engine", "protocol", "records", "errors", "text"},
     "referee": {"engine", "protocol", "records", "errors", "text"},
     "tournament": {
+        "metrics",
         "engine",
         "protocol",
         "records",
@@ -54,6 +57,7 @@ ALLOWED: dict[str, set[str]] = {
         "text",
     },
     "web": {
+        "metrics",
         "engine",
         "protocol",
         "records",
@@ -65,6 +69,7 @@ ALLOWED: dict[str, set[str]] = {
         "text",
     },
     "league": {
+        "metrics",
         "engine",
         "protocol",
         "records",
@@ -101,6 +106,7 @@ ALLOWED: dict[str, set[str]] = {
         "text",
     },
     "cli": {
+        "metrics",
         "ab",
         "engine",
         "protocol",

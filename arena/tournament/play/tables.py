@@ -46,6 +46,28 @@ class TableWatcher(Protocol):
         """The game is over or abandoned (`Observer.game_finished` first, if it is recorded)."""
 
 
+class TableWatchers:
+    """Several table watchers told alike: the web page and the metrics, say."""
+
+    def __init__(self, *watchers: TableWatcher) -> None:
+        self._watchers = watchers
+
+    def table_opened(self, game: GameSpec) -> Watch:
+        watches = [watcher.table_opened(game) for watcher in self._watchers]
+        if len(watches) == 1:
+            return watches[0]
+
+        def watch(event: ReplayEvent) -> None:
+            for each in watches:
+                each(event)
+
+        return watch
+
+    def table_closed(self, game_id: str) -> None:
+        for watcher in self._watchers:
+            watcher.table_closed(game_id)
+
+
 class Tables(Protocol):
     """Plays one game to its end and hands back its record; `TablesGoneError` if it cannot."""
 

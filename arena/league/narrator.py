@@ -1,0 +1,197 @@
+"""A league server's tournament, and the streams it refuses, told as screen events.
+
+The narrator follows a tournament as its observer and table watcher: the
+start, each game as it starts and ends, each fault on record, the end; the
+refusals come from the referee (`Referee.refused`). A refused client often
+retries at once (a wrong token in a loop, a flood), so a refusal is told the
+first time for each address and kind, and then at most once a minute with how
+many more there were: a client cannot fill the log, nor the server's memory
+with what it remembers of them.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from arena.league.screen import Kind, Screen, ScreenEvent
+from arena.records import GameLine, ReplayEvent
+from arena.referee.match import GameSpec
+from arena.referee.server import Refusal
+from arena.tournament.play.observer import Progress
+from arena.tournament.play.tables import Watch
+from arena.tournament.report.ratings import Standing
+from arena.tournament.tournament import Summary
+
+REPEAT_EVERY_S = 60.0
+"""Seconds between two lines for refusals of one address and kind."""
+
+REMEMBERED = 4096
+"""Addresses and kinds remembered at most; past that, those not refused lately are forgotten."""
+
+
+def _ignore(event: ReplayEvent) -> None:
+    """A game's events are the live page's; the screen tells its start and end."""
+
+
+class Narrator:
+    """One tournament's screen events."""
+
+    def __init__(self, tell: Screen) -> None:
+        self._tell = tell
+        self._tournament = ""
+        self._open: set[str] = set()
+
+    def note(self, text: str) -> None:
+        self._tell(ScreenEvent(Kind.NOTE, text))
+
+    def building(self, name: str, running: bool) -> None:
+        """Builds are the admin's live view's to show."""
+
+    def started(self, folder: Path, entrants: list[str], progress: Progress) -> None:
+        self._tournament = folder.name
+        self._tell(
+            ScreenEvent(
+                Kind.TOURNAMENT_START,
+                f"tournament {folder.name} started: {len(entrants)} entrants "
+                f"({', '.join(entrants)}), {progress.done} of {progress.total} games played",
+                {
+                    "tournament": folder.name,
+                    "entrants": entrants,
+                    "games_done": progress.done,
+                    "games_total": progress.total,
+                },
+            )
+        )
+
+    def table_opened(self, game: GameSpec) -> Watch:
+        self._open.add(game.game_id)
+        self._tell(
+            ScreenEvent(
+                Kind.GAME_START,
+                f"game {game.game_id} started: {', '.join(game.players)}",
+                {"tournament": self._tournament, "game": game.game_id, "players": game.players},
+            )
+        )
+        return _ignore
+
+    def game_finished(self, line: GameLine, table: list[Standing], progress: Progress) -> None:
+        self._open.discard(line.game)
+        took = f", {line.duration_s:.1f} s" if line.duration_s is not None else ""
+        self._tell(
+            ScreenEvent(
+                Kind.GAME_END,
+                f"game {line.game} ended: {' > '.join(line.ranking)} "
+                f"({line.decisions or 0} decisions{took}); {progress.done} of {progress.total}",
+                {
+                    "tournament": self._tournament,
+                    "game": line.game,
+                    "finished": True,
+                    "ranking": line.ranking,
+                    "decisions": line.decisions,
+                    "duration_s": line.duration_s,
+                    "games_done": progress.done,
+                    "games_total": progress.total,
+                },
+            )
+        )
+        for record in line.faults:
+            fault = record.fault
+            self._tell(
+                ScreenEvent(
+                    Kind.FAULT,
+                    f"fault in game {line.game}: {record.bot} (seat {record.seat}, round "
+                    f"{record.round}) {fault.kind.value}: {fault.detail}",
+                    {
+                        "tournament": self._tournament,
+                        "game": line.game,
+                        "bot": record.bot,
+                        "seat": record.seat,
+                        "round": record.round,
+                        "kind": fault.kind.value,
+                        "detail": fault.detail,
+                    },
+                )
+            )
+
+    def table_closed(self, game_id: str) -> None:
+        if game_id not in self._open:  # ended, and told
+            return
+        self._open.discard(game_id)
+        self._tell(
+            ScreenEvent(
+                Kind.GAME_END,
+                f"game {game_id} stopped unfinished (not recorded: a resume plays it)",
+                {"tournament": self._tournament, "game": game_id, "finished": False},
+            )
+        )
+
+    def ended(self, summary: Summary) -> None:
+        self._tell(
+            ScreenEvent(
+                Kind.TOURNAMENT_END,
+                f"tournament {summary.folder.name} {summary.status}: {summary.games} of "
+                f"{summary.total} games",
+                {
+                    "tournament": summary.folder.name,
+                    "status": summary.status,
+                    "games_done": summary.games,
+                    "games_total": summary.total,
+                },
+            )
+        )
+
+    def failed(self, error: str) -> None:
+        self._tell(
+            ScreenEvent(
+                Kind.TOURNAMENT_END,
+                f"tournament {self._tournament or '(not begun)'} stopped: {error}",
+                {"tournament": self._tournament, "status": "error", "error": error},
+            )
+        )
+
+
+class Refusals:
+    """Tells the referee's refusals, each address and kind once a minute at most."""
+
+    def __init__(
+        self,
+        tell: Screen,
+        every_s: float = REPEAT_EVERY_S,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._tell = tell
+        self._every_s = every_s
+        self._clock = clock
+        self._last: dict[tuple[str, str], tuple[float, int]] = {}
+        """Per address and status: when it was last told, and how many since."""
+
+    def __call__(self, refusal: Refusal) -> None:
+        key = (refusal.peer, refusal.code.name)
+        now = self._clock()
+        last = self._last.get(key)
+        if last is not None and now - last[0] < self._every_s:
+            self._last[key] = (last[0], last[1] + 1)
+            return
+        if len(self._last) >= REMEMBERED:
+            recent = {k: v for k, v in self._last.items() if now - v[0] < self._every_s}
+            self._last = recent if len(recent) < REMEMBERED else {}
+        more = last[1] if last is not None else 0
+        self._last[key] = (now, 0)
+        who = f" (bot {refusal.name!r})" if refusal.name else ""
+        since = f" ({more} more like it since it was last said)" if more else ""
+        self._tell(
+            ScreenEvent(
+                Kind.REFUSE,
+                f"refused a stream from {refusal.peer}{who}: {refusal.code.name}: "
+                f"{refusal.detail}{since}",
+                {
+                    "peer": refusal.peer,
+                    "bot": refusal.name,
+                    "code": refusal.code.name,
+                    "reason": refusal.detail,
+                    "repeats": more,
+                },
+            )
+        )
