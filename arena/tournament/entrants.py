@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from arena.bots.manifest import BotSpec
 from arena.tournament.config import TournamentError
 from arena.tournament.info import Entrant, TournamentInfo
 from arena.tournament.schedule import Deals, ScheduleError, check_deals
+from arena.tournament.versions import read_pins
 
 
 def enter(info: TournamentInfo, entrants: list[str], bots: list[BotSpec]) -> None:
@@ -33,9 +36,10 @@ def enter(info: TournamentInfo, entrants: list[str], bots: list[BotSpec]) -> Non
         raise TournamentError(str(error)) from None
     info.entrants = tuple(entrants)
     info.table_size = size
+    pins = read_pins(Path(info.bots_dir)) if info.bots_dir is not None else {}
     info.bots = {
         n: (
-            Entrant(str(by_name[n].path), by_name[n].files_hash)
+            Entrant(str(by_name[n].path), by_name[n].files_hash, version=pins.get(n))
             if n in by_name
             else Entrant(remote=True)
         )
