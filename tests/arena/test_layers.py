@@ -42,6 +42,19 @@ ALLOWED: dict[str, set[str]] = {
         "text",
     },
     "checkbot": {"engine", "protocol", "records", "referee", "bots", "kit", "errors", "text"},
+    "submissions": {
+        "engine",
+        "protocol",
+        "records",
+        "store",
+        "referee",
+        "bots",
+        "tournament",
+        "checkbot",
+        "kit",
+        "errors",
+        "text",
+    },
     "bench": {
         "engine",
         "protocol",
@@ -65,6 +78,7 @@ ALLOWED: dict[str, set[str]] = {
         "text",
     },
     "league": {
+        "submissions",
         "engine",
         "protocol",
         "records",
@@ -101,6 +115,7 @@ ALLOWED: dict[str, set[str]] = {
         "text",
     },
     "cli": {
+        "submissions",
         "ab",
         "engine",
         "protocol",
