@@ -46,6 +46,7 @@ mark errors that are also those, since callers catch them as such:
     submissions:
     + IntakeError - an archive the league server will not unpack, or a bot it will not keep.
     + PackError - a bot folder `arena submit` cannot send as it is.
+    + VersionError - a submitted version that cannot be chosen or withdrawn as asked.
     cli:
     + ReplayNotFoundError (OSError) - no replay of the game asked for.
 

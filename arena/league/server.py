@@ -36,6 +36,13 @@ from arena.referee.auth import TokenBook
 from arena.referee.pool import Lobby
 from arena.referee.server import ListenError, Referee, ServerLimits, Tls
 from arena.store import is_url, open_store
+from arena.submissions.folder import SubmissionsFolder, submissions_folder
+from arena.submissions.limits import SubmissionLimits
+from arena.submissions.lineups import lineup_for, make_way
+from arena.submissions.organiser import submission_records
+from arena.submissions.pipeline import BuildSettings
+from arena.submissions.service import SubmissionService
+from arena.submissions.versions import Verdict, VersionError, Versions
 from arena.tournament.config import TournamentConfig, TournamentError, Venue, too_few
 from arena.tournament.schedule import Deals
 from arena.tournament.tournament import (
@@ -66,6 +73,8 @@ class LeagueConfig:
     defaults: TournamentConfig = dataclasses.field(
         default_factory=lambda: TournamentConfig(bots_dir=None)
     )
+    submissions: SubmissionLimits = dataclasses.field(default_factory=SubmissionLimits)
+    """Quotas on what entrants submit; their builds and checks get `defaults`' limits."""
 
 
 def admin_token_path(league: Path | str, out: Path = Path("results")) -> Path:
@@ -113,6 +122,22 @@ class _Admin(apb_grpc.AdminServiceServicer):
         await self._authorize(context)
         return apb.StopTournamentResponse(stopping=self._league.stop_tournament())
 
+    async def ListSubmissions(  # noqa: N802 (grpc's method name)
+        self, request: apb.ListSubmissionsRequest, context: Any
+    ) -> apb.ListSubmissionsResponse:
+        await self._authorize(context)
+        return submission_records(self._league.versions, request.author or None)
+
+    async def WithdrawSubmission(  # noqa: N802 (grpc's method name)
+        self, request: apb.WithdrawSubmissionRequest, context: Any
+    ) -> apb.WithdrawSubmissionResponse:
+        await self._authorize(context)
+        try:
+            playing = self._league.versions.withdraw(request.name, request.version)
+        except VersionError as error:
+            await context.abort(grpc.StatusCode.NOT_FOUND, str(error))
+        return apb.WithdrawSubmissionResponse(playing=playing)
+
 
 class LeagueServer:
     def __init__(
@@ -122,10 +147,12 @@ class LeagueServer:
         watcher: Observer | None = None,
         tables: TableWatcher | None = None,
         finished: Callable[[Summary], None] | None = None,
+        verdicts: Callable[[Verdict], None] | None = None,
     ) -> None:
-        """`say` is told, in a line each, when a bot connects and when it leaves; `watcher`
-        and `tables` follow each tournament beside the admin stream (the web page), and
-        `finished` is given each one's summary as it ends (the HTML replays)."""
+        """`say` is told, in a line each, when a bot connects and when it leaves, and each
+        submission and its verdict; `watcher` and `tables` follow each tournament beside the
+        admin stream (the web page), `finished` is given each one's summary as it ends (the
+        HTML replays), and `verdicts` every submission's verdict."""
         self.config = config
         self._say = say
         self._finished = finished
@@ -136,6 +163,21 @@ class LeagueServer:
             TokenBook(registry=self.store.entrants), max_sessions_per_bot=config.sessions_per_bot
         )
         self.referee = Referee(self.lobby, config.limits)
+        defaults = config.defaults
+        self.versions = Versions(
+            self.store,
+            SubmissionsFolder(submissions_folder(config.league, config.out)),
+            config.submissions,
+            BuildSettings(
+                defaults.limits,
+                defaults.build_network,
+                defaults.move_time,
+                defaults.connect_timeout,
+            ),
+            say,
+            verdicts,
+        )
+        self._submissions = SubmissionService(self.versions, config.limits.max_message_bytes)
         self.observer = EventObserver()
         self.port = 0
         self.admin_port = 0
@@ -154,12 +196,14 @@ class LeagueServer:
         tls = self.config.tls
         if tls is not None:
             self.local_tls = decide_local_tls(tls, self.config.tls_ca, self._private)
+        self.versions.recover()  # what a killed server left half done, before any new upload
         try:
             self.port = await self.referee.start(
                 self.config.listen,
                 tls,
                 unix_socket=self._private / "referee.sock",
                 unix_tls=self.local_tls is not None and self.local_tls.ca_file is not None,
+                services=(self._submissions.register,),
             )
         except RuntimeError:  # what grpc raises for an address it cannot bind
             raise ListenError(f"could not listen on {self.config.listen}") from None
@@ -198,6 +242,7 @@ class LeagueServer:
                 task.cancel()
         if self._admin_server is not None:
             await self._admin_server.stop(grace=1)
+        await self.versions.stop()
         await self.referee.stop("the league server is shutting down")
         self.store.close()
         shutil.rmtree(self._private, ignore_errors=True)
@@ -258,10 +303,15 @@ class LeagueServer:
             raise TournamentError("a tournament is already running; stop it first")
         config = self._config(request)
         resume = self._resume_folder(request.resume) if request.resume else None
+        # Submitted versions play from a line-up: every entrant's when no --bots is given.
+        lineup = lineup_for(self.store, self.versions.files, resume, request.bots_dir, request.only)
+        submitted = set(lineup.pins) if lineup is not None else set()
+        if lineup is not None and resume is None:
+            config = dataclasses.replace(config, bots_dir=lineup.folder)
         connected = set(self.lobby.connected())
         remote = sorted(connected & set(request.only)) if request.only else sorted(connected)
-        remote = [n for n in remote if self.store.entrants().get(n)]
-        if resume is None and not request.bots_dir and len(remote) < 2:
+        remote = [n for n in remote if self.store.entrants().get(n) and n not in submitted]
+        if resume is None and not request.bots_dir and len(remote) + len(submitted) < 2:
             # Refused here, before a tournament folder exists that a retry under the same
             # name would trip over (the admin service cannot resume it).
             raise TournamentError(too_few(remote, " connected") + "; nothing to do")
@@ -279,6 +329,8 @@ class LeagueServer:
 
         async def run() -> None:
             try:
+                if lineup is not None:
+                    await make_way(lineup, self.referee, self.observer.note)
                 summary = await tournament.run(resume, venue=venue)
             except Exception as error:  # the admin stream must always get its end event
                 known = isinstance(error, TournamentError | OSError)

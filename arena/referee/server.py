@@ -19,6 +19,7 @@ import asyncio
 import resource
 import uuid
 from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -113,9 +114,11 @@ class Referee:
         tls: Tls | None = None,
         unix_socket: Path | None = None,
         unix_tls: bool = False,
+        services: Sequence[Callable[[grpc.aio.Server], None]] = (),
     ) -> int:
         """Start listening, also on `unix_socket` if given (with `tls` too when `unix_tls`);
-        return the port (useful with port 0)."""
+        return the port (useful with port 0). `services` add theirs to the same server (a
+        league server's submissions), within the same bounds."""
         limits = self.limits
         server = grpc.aio.server(
             maximum_concurrent_rpcs=limits.max_streams,
@@ -142,6 +145,8 @@ class Referee:
             },
         )
         server.add_generic_rpc_handlers((handler,))
+        for add in services:
+            add(server)
         creds = None
         if tls is None:
             port = server.add_insecure_port(address)
