@@ -14,8 +14,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import shutil
 import signal
 import sys
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -52,11 +54,9 @@ class Pipeline:
         self._slots = asyncio.Semaphore(builds_at_once)
         self._waiting = 0
 
-    async def run(
-        self, bot: Path, logs: Path, scratch: Path, tell: Callable[[Event], None]
-    ) -> Outcome:
+    async def run(self, bot: Path, logs: Path, tell: Callable[[Event], None]) -> Outcome:
         """Build and check the bot at `bot` (its logs into `logs`), each event told as it
-        comes; the worker's temporary files go to `scratch`."""
+        comes."""
         if self._slots.locked():
             tell(Line("note", f"waiting for a build slot ({self._waiting + 1} waiting)"))
         self._waiting += 1
@@ -64,10 +64,14 @@ class Pipeline:
             await self._slots.acquire()
         finally:
             self._waiting -= 1
+        # The worker's temporary files: in the system's, since the check's Unix socket is made
+        # there and a socket's path may be no longer than 107 bytes.
+        scratch = Path(tempfile.mkdtemp(prefix="perudo-submit-"))
         try:
             return await self._work(bot, logs, scratch, tell)
         finally:
             self._slots.release()
+            shutil.rmtree(scratch, ignore_errors=True)
 
     async def _work(
         self, bot: Path, logs: Path, scratch: Path, tell: Callable[[Event], None]

@@ -159,7 +159,7 @@ class Versions:
         accepted = False
         try:
             bot = await asyncio.to_thread(self.files.prepare_build, sha)
-            outcome = await self.pipeline.run(bot, self.files.version(sha), staging, tell)
+            outcome = await self.pipeline.run(bot, self.files.version(sha), tell)
             log = self.files.version(sha) / "build.log"
             build_log = log.read_text(errors="replace") if log.is_file() else ""
             row = self.store.finish_submission(
