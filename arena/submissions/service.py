@@ -110,6 +110,7 @@ class SubmissionService(spb_grpc.SubmissionServiceServicer):
         versions.tell(f"{name}: a submission of {header.size / 1024:.1f} KiB is coming")
         staging = versions.files.staging()
         handed = False
+        refused = None
         try:
             await context.write(
                 spb.SubmitReply(
@@ -127,13 +128,15 @@ class SubmissionService(spb_grpc.SubmissionServiceServicer):
             handed = True
             await self._relay(context, task, events)
         except IntakeError as error:
-            verdict = versions.judged(Verdict(False, name, reason=str(error)))
-            with contextlib.suppress(Exception):
-                await context.write(spb.SubmitReply(verdict=verdict_message(verdict)))
+            refused = str(error)
         finally:
             if not handed:
                 versions.quotas.end(name)
                 shutil.rmtree(staging, ignore_errors=True)
+        if refused is not None:  # told once nothing of it is left
+            verdict = versions.judged(Verdict(False, name, reason=refused))
+            with contextlib.suppress(Exception):
+                await context.write(spb.SubmitReply(verdict=verdict_message(verdict)))
 
     async def _header(self, context: Any) -> spb.SubmitHeader | None:
         try:

@@ -9,7 +9,8 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 MANIFEST = b'name = "alice"\nrun = "python bot.py"\n'
-BOT = b"print('hello')\n"
+BOT = (Path(__file__).resolve().parents[3] / "sample_bots" / "random_bot.py").read_bytes()
+"""A bot that passes the check: the random sample."""
 
 Member = tuple[tarfile.TarInfo, bytes | None]
 

@@ -7,7 +7,6 @@ import asyncio
 import json
 from pathlib import Path
 
-import pytest
 from submit_harness import SAMPLES, desk
 
 from arena.protocol.messages import admin as apb
