@@ -18,7 +18,7 @@ from rich.console import Console
 
 from arena.bots.capacity import default_jobs
 from arena.bots.manifest import valid_name
-from arena.cli import admin, validate, webpage
+from arena.cli import admin, options, submit, validate, webpage
 from arena.cli.admin import DEFAULT_ADMIN, DEFAULT_LEAGUE
 from arena.league.check import Checked, check
 from arena.league.handshakes import HandshakeWatch
@@ -67,6 +67,8 @@ def add_commands(commands: Any) -> None:
         help="seconds a disconnected bot's games wait before they are dropped",
     )
     webpage.add_web_flag(serve, "the tournaments `arena admin start` begins")
+    options.add_build_network_flag(serve)  # submissions' builds; admin start sets a night's
+    submit.add_serve_flags(serve)
 
     token = commands.add_parser("token", help="register entrants of the league server")
     token.add_argument("--league", type=validate.league_store, default=DEFAULT_LEAGUE)
@@ -236,8 +238,12 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
         ),
         sessions_per_bot=args.sessions_per_bot,
         defaults=TournamentConfig(
-            bots_dir=None, jobs=default_jobs(), reconnect_grace=args.reconnect_grace
+            bots_dir=None,
+            jobs=default_jobs(),
+            reconnect_grace=args.reconnect_grace,
+            build_network=args.build_network,
         ),
+        submissions=submit.limits_of(args),
     )
     return asyncio.run(_serve(config, console, args.web))
 
@@ -275,6 +281,7 @@ async def _serve_league(server: LeagueServer, console: Console, say: Callable[[s
         f"token in {admin_token_path(config.league, config.out)}",
         highlight=False,
     )
+    console.print(config.submissions.describe(), highlight=False)
     console.print("Register bots with: arena token add NAME   (Ctrl-C stops the server)")
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

@@ -24,6 +24,7 @@ from arena.cli import (
     options,
     play,
     replay,
+    submit,
     validate,
     verify,
     webpage,
@@ -137,6 +138,7 @@ def _parser() -> argparse.ArgumentParser:
     )
 
     league.add_commands(commands)
+    submit.add_command(commands)
     verify.add_commands(commands)
     ab.add_command(commands)
 
@@ -365,6 +367,7 @@ COMMANDS = {
     **ab.COMMANDS,
     **league.COMMANDS,
     **verify.COMMANDS,
+    **submit.COMMANDS,
     "run": cmd_run,
     "check-bot": cmd_check_bot,
     "leaderboard": board.cmd_leaderboard,
