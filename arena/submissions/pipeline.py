@@ -29,6 +29,16 @@ from arena.submissions.report import End, Event, Line, decode
 
 READ_LIMIT = 1024 * 1024
 """The longest line read from a worker (its lines are cut far shorter)."""
+SCRATCH = "perudo-submit-"
+"""The start of a worker's scratch folder's name, then the server's process id."""
+
+
+def sweep_scratch() -> None:
+    """Remove the scratch folders of servers that died without cleaning up (SIGKILL)."""
+    for folder in Path(tempfile.gettempdir()).glob(f"{SCRATCH}*"):
+        pid = folder.name.removeprefix(SCRATCH).partition("-")[0]
+        if pid.isdigit() and not Path(f"/proc/{pid}").exists():
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +76,7 @@ class Pipeline:
             self._waiting -= 1
         # The worker's temporary files: in the system's, since the check's Unix socket is made
         # there and a socket's path may be no longer than 107 bytes.
-        scratch = Path(tempfile.mkdtemp(prefix="perudo-submit-"))
+        scratch = Path(tempfile.mkdtemp(prefix=f"{SCRATCH}{os.getpid()}-"))
         try:
             return await self._work(bot, logs, scratch, tell)
         finally:

@@ -31,7 +31,7 @@ from arena.store.submissions import SubmissionRow, SubmissionState
 from arena.submissions.folder import SubmissionsFolder
 from arena.submissions.intake import Unpacked, unpack
 from arena.submissions.limits import SubmissionLimits
-from arena.submissions.pipeline import BuildSettings, Pipeline
+from arena.submissions.pipeline import BuildSettings, Pipeline, sweep_scratch
 from arena.submissions.quotas import Quotas
 from arena.submissions.report import Event, Line, report_json
 from arena.text import printable
@@ -102,6 +102,7 @@ class Versions:
         }
         for problem in self.files.recover(accepted):
             self.tell(problem)
+        sweep_scratch()
 
     async def take_in(self, name: str, archive: Path, staging: Path) -> Unpacked:
         """Unpack an upload, one at a time (it reads and hashes every byte); an IntakeError
