@@ -29,6 +29,8 @@ from arena.submissions.versions import Verdict
 
 _EOF = grpc.aio.EOF  # type: ignore[attr-defined]  # missing from the stubs
 CONNECT_TIMEOUT = 15.0
+FIRST_LOOK = 2.0
+"""Seconds a channel may take to be ready before why not is looked into."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +54,28 @@ class Server:
         return Verdict(False, name, reason=why)
 
 
+async def _unready(server: Server, channel: grpc.aio.Channel) -> str | None:
+    """Why the server cannot be talked to, or None once the channel is ready. A channel not
+    ready at once is looked into (TLS spoken to a plaintext port, say), rather than waited
+    for in silence."""
+    ready = asyncio.ensure_future(channel.channel_ready())
+    try:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.shield(ready), FIRST_LOOK)
+        if ready.done():
+            return None
+        told = await asyncio.to_thread(diagnose, server.address, server.tls, server.ca_file)
+        if told is not None:
+            return told
+        try:
+            await asyncio.wait_for(ready, CONNECT_TIMEOUT - FIRST_LOOK)
+        except TimeoutError:
+            return f"no league server answered at {server.address} within {CONNECT_TIMEOUT:g} s"
+        return None
+    finally:
+        ready.cancel()
+
+
 def _verdict(message: spb.SubmitVerdict) -> Verdict:
     return Verdict(
         message.accepted, message.name, message.version or None, message.reason, message.sha256
@@ -63,16 +87,9 @@ async def submit(
 ) -> Verdict:
     """Send `packed` as `packed.name`'s; `show` is given each line and check as it comes."""
     async with server.channel() as channel:
-        try:
-            await asyncio.wait_for(channel.channel_ready(), CONNECT_TIMEOUT)
-        except TimeoutError:
-            told = diagnose(server.address, server.tls, server.ca_file)
-            return Verdict(
-                False,
-                packed.name,
-                reason=told
-                or f"no league server answered at {server.address} within {CONNECT_TIMEOUT:g} s",
-            )
+        unready = await _unready(server, channel)
+        if unready is not None:
+            return Verdict(False, packed.name, reason=unready)
         stub = spb_grpc.SubmissionServiceStub(channel)  # type: ignore[no-untyped-call]
         call = stub.Submit()
         try:

@@ -13,6 +13,7 @@ from arena.league.server import LeagueConfig, LeagueServer, admin_token_path
 from arena.protocol.messages import admin_grpc as apb_grpc
 from arena.protocol.messages import submission as spb
 from arena.referee.auth import new_token, token_hash
+from arena.referee.server import Tls
 from arena.submissions.archive import Packed, pack
 from arena.submissions.client import Server, submit
 from arena.submissions.folder import SubmissionsFolder
@@ -63,10 +64,11 @@ class Desk:
 
 @contextlib.asynccontextmanager
 async def desk(
-    tmp: Path, limits: SubmissionLimits | None = None, **defaults: object
+    tmp: Path, limits: SubmissionLimits | None = None, tls: Tls | None = None, **defaults: object
 ) -> AsyncIterator[Desk]:
     said: list[str] = []
     config = LeagueConfig(
+        tls=tls,
         listen="127.0.0.1:0",
         admin_listen="127.0.0.1:0",
         league=tmp / "league" / "league.sqlite",

@@ -8,11 +8,13 @@ import json
 from pathlib import Path
 
 from submit_harness import SAMPLES, desk
+from tls_certificates import self_signed
 
 from arena.protocol.messages import admin as apb
+from arena.referee.server import Tls
 from arena.store.submissions import SubmissionState
 from arena.submissions.archive import pack
-from arena.submissions.client import use_version
+from arena.submissions.client import Server, submit, use_version
 from arena.tournament.versions import tree_sha256
 
 PYTHON_SAMPLES = ["random_bot.py", "binomial_bot.py", "bluffer_bot.py", "strong_bot.py", "expert"]
@@ -117,5 +119,24 @@ def test_a_failed_build_is_refused_with_its_last_line(tmp_path: Path) -> None:
             assert built == ["compiling", "error: no such crate"]  # streamed as it came
             (row,) = d.server.store.submissions()
             assert "error: no such crate" in row.build_log
+
+    asyncio.run(body())
+
+
+def test_a_tls_server_takes_submissions_over_tls_and_says_what_to_set_in_plaintext(
+    tmp_path: Path,
+) -> None:
+    cert, key = self_signed(tmp_path)
+
+    async def body() -> None:
+        tls = Tls(cert.read_bytes(), key.read_bytes())
+        async with desk(tmp_path, tls=tls) as d:
+            token = d.register("random-bot")
+            packed = pack(SAMPLES / "random_bot.py")
+            address = f"127.0.0.1:{d.server.port}"
+            plain = await submit(Server(address), token, packed, lambda _: None)
+            assert "speaks TLS" in plain.reason and "PERUDO_TLS=1" in plain.reason
+            secure = await submit(Server(address, True, str(cert)), token, packed, lambda _: None)
+            assert secure.accepted, secure
 
     asyncio.run(body())
