@@ -75,9 +75,6 @@ async def _build(args: argparse.Namespace, limits: ResourceLimits) -> str | None
     """Build the bot, its output passed on as it comes; why it failed, or None."""
     spec = load_entry(args.bot)
     assert spec is not None
-    missing = spec.missing_programs()
-    if missing:
-        return f"it needs {', '.join(missing)}, which this server does not have"
     sandbox = decide(SandboxMode.REQUIRE, BuildNetwork(args.build_network))
     if spec.build is None:
         return None
@@ -109,11 +106,16 @@ async def work(args: argparse.Namespace) -> End:
         memory_mb=args.memory_mb, cpu_s=args.cpu_s, build_timeout=args.build_timeout
     )
     try:
+        spec = load_entry(args.bot)
+        assert spec is not None
+        missing = spec.missing_programs()
+        if missing:
+            return End(False, f"it needs {', '.join(missing)}, which this server does not have")
         failure = await _build(args, limits)
     except (ManifestError, SandboxError) as error:
         return End(False, str(error))
     if failure is not None:
-        return End(False, f"the build failed: {failure}")
+        return End(False, failure)  # "the build failed with exit code 2: ...", and the like
     checks: list[Check] = []
 
     def say(check: Check) -> None:

@@ -112,9 +112,7 @@ def test_a_failed_build_is_refused_with_its_last_line(tmp_path: Path) -> None:
             (bot / "bot.py").write_text("")
             replies: list = []  # type: ignore[type-arg]
             verdict = await d.send(pack(bot), d.register("broken"), replies)
-            assert verdict.reason == (
-                "the build failed: the build failed with exit code 2: error: no such crate"
-            )
+            assert verdict.reason == "the build failed with exit code 2: error: no such crate"
             built = [r.line.text for r in replies if r.line.stage == "build"]
             assert built == ["compiling", "error: no such crate"]  # streamed as it came
             (row,) = d.server.store.submissions()
@@ -138,5 +136,22 @@ def test_a_tls_server_takes_submissions_over_tls_and_says_what_to_set_in_plainte
             assert "speaks TLS" in plain.reason and "PERUDO_TLS=1" in plain.reason
             secure = await submit(Server(address, True, str(cert)), token, packed, lambda _: None)
             assert secure.accepted, secure
+
+    asyncio.run(body())
+
+
+def test_a_bot_needing_a_program_the_server_lacks_is_refused_naming_it(tmp_path: Path) -> None:
+    async def body() -> None:
+        async with desk(tmp_path) as d:
+            bot = tmp_path / "exotic"
+            bot.mkdir()
+            (bot / "bot.toml").write_text(
+                'name = "exotic"\nrun = "python bot.py"\nrequires = ["no-such-compiler-here"]\n'
+            )
+            (bot / "bot.py").write_text("")
+            verdict = await d.send_bot(bot)
+            assert verdict.line() == (
+                "rejected: it needs no-such-compiler-here, which this server does not have"
+            )
 
     asyncio.run(body())
