@@ -138,7 +138,7 @@ def test_a_huge_extended_header_is_not_read(tmp_path: Path) -> None:
     [
         (b"not an archive at all", "not a gzipped tar"),
         (gzip.compress(b"x" * 2048), "not a tar archive"),
-        (tar_gz(bot())[:-30], "cut short"),
+        (tar_gz(bot())[:200], "cut short"),
         (gzip.compress(b"\0" * 100), "cut short"),
     ],
 )

@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from archives import MANIFEST, bot, file, tar_gz
 from league_harness import STEADY, Tournament
 from submit_harness import SAMPLES, Desk, desk
@@ -49,6 +50,7 @@ async def _night(d: Desk, name: str) -> Tournament:
     return await Tournament.follow(d.admin.StartTournament(request, metadata=d.metadata))
 
 
+@pytest.mark.slow
 def test_admin_start_plays_the_submitted_versions_built_once(tmp_path: Path) -> None:
     async def body() -> None:
         async with desk(tmp_path) as d:

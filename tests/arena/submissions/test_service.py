@@ -7,6 +7,7 @@ import asyncio
 import json
 from pathlib import Path
 
+import pytest
 from submit_harness import SAMPLES, desk
 from tls_certificates import self_signed
 
@@ -20,6 +21,7 @@ from arena.tournament.versions import tree_sha256
 PYTHON_SAMPLES = ["random_bot.py", "binomial_bot.py", "bluffer_bot.py", "strong_bot.py", "expert"]
 
 
+@pytest.mark.slow
 def test_each_python_sample_is_accepted_and_kept(tmp_path: Path) -> None:
     async def body() -> None:
         async with desk(tmp_path) as d:
