@@ -36,11 +36,9 @@ from arena.referee.auth import TokenBook
 from arena.referee.pool import Lobby
 from arena.referee.server import ListenError, Referee, ServerLimits, Tls
 from arena.store import is_url, open_store
-from arena.submissions.folder import SubmissionsFolder, submissions_folder
 from arena.submissions.limits import SubmissionLimits
 from arena.submissions.lineups import lineup_for, make_way
 from arena.submissions.organiser import submission_records
-from arena.submissions.pipeline import BuildSettings
 from arena.submissions.service import SubmissionService
 from arena.submissions.versions import Verdict, VersionError, Versions
 from arena.tournament.config import TournamentConfig, TournamentError, Venue, too_few
@@ -163,17 +161,12 @@ class LeagueServer:
             TokenBook(registry=self.store.entrants), max_sessions_per_bot=config.sessions_per_bot
         )
         self.referee = Referee(self.lobby, config.limits)
-        defaults = config.defaults
-        self.versions = Versions(
+        self.versions = Versions.beside(
             self.store,
-            SubmissionsFolder(submissions_folder(config.league, config.out)),
+            config.league,
+            config.out,
             config.submissions,
-            BuildSettings(
-                defaults.limits,
-                defaults.build_network,
-                defaults.move_time,
-                defaults.connect_timeout,
-            ),
+            config.defaults,
             say,
             verdicts,
         )

@@ -28,13 +28,14 @@ from pathlib import Path
 from arena.errors import ArenaError
 from arena.store import LeagueStore, StoreError
 from arena.store.submissions import SubmissionRow, SubmissionState
-from arena.submissions.folder import SubmissionsFolder
+from arena.submissions.folder import SubmissionsFolder, submissions_folder
 from arena.submissions.intake import Unpacked, unpack
 from arena.submissions.limits import SubmissionLimits
 from arena.submissions.pipeline import BuildSettings, Pipeline, sweep_scratch
 from arena.submissions.quotas import Quotas
 from arena.submissions.report import Event, Line, report_json
 from arena.text import printable
+from arena.tournament.config import TournamentConfig
 
 INTERRUPTED = (
     "the server stopped during its build or check; nothing of it was kept: submit it again"
@@ -81,6 +82,25 @@ class Versions:
         self._on_verdict = on_verdict
         self._intake = asyncio.Semaphore(1)
         self._tasks: set[asyncio.Task[Verdict]] = set()
+
+    @classmethod
+    def beside(
+        cls,
+        store: LeagueStore,
+        league: Path | str,
+        out: Path,
+        limits: SubmissionLimits,
+        defaults: TournamentConfig,
+        say: Callable[[str], None] | None = None,
+        on_verdict: Callable[[Verdict], None] | None = None,
+    ) -> Versions:
+        """A league server's: its folder beside the league store, each build and check given
+        the limits, build network, move time and connect time its tournaments have."""
+        settings = BuildSettings(
+            defaults.limits, defaults.build_network, defaults.move_time, defaults.connect_timeout
+        )
+        files = SubmissionsFolder(submissions_folder(league, out))
+        return cls(store, files, limits, settings, say, on_verdict)
 
     def tell(self, text: str) -> None:
         if self._say is not None:

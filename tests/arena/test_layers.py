@@ -2,7 +2,9 @@
 
 engine <- protocol <- referee <- {tournament, checkbot, bench} <- {league, ab, web, cluster} <- cli;
 `store` (the league store) imports only records and below, and the tournament, the league and
-the CLI use it; `bots` imports no other arena package; `kit` only engine and protocol. Every
+the CLI use it; `submissions` (the bots entrants send a league server) sits above the tournament
+and check-bot, and the league and the CLI import it; `bots` imports no other arena package;
+`kit` only engine and protocol. Every
 part may import `arena.errors`, the root of the arena's errors, and `arena.text` (a bot's text
 made fit to show), which import nothing.
 """
