@@ -23,6 +23,7 @@ from arena.checkbot.verdict import Check
 from arena.protocol.messages import submission as spb
 from arena.protocol.messages import submission_grpc as spb_grpc
 from arena.referee.auth import TokenBook
+from arena.store import StoreError
 from arena.submissions.limits import MIB
 from arena.submissions.report import End, Event, Line
 from arena.submissions.tarstream import IntakeError
@@ -80,12 +81,12 @@ class SubmissionService(spb_grpc.SubmissionServiceServicer):
     async def UseVersion(  # noqa: N802 (grpc's method name)
         self, request: spb.UseVersionRequest, context: Any
     ) -> spb.SubmitVerdict:
-        refused = self._refused(request.name, request.token)
-        if refused is not None:
-            return verdict_message(Verdict(False, request.name, reason=refused))
         try:
+            refused = self._refused(request.name, request.token)
+            if refused is not None:
+                return verdict_message(Verdict(False, request.name, reason=refused))
             return verdict_message(self.versions.choose(request.name, request.version))
-        except VersionError as error:
+        except (VersionError, StoreError) as error:
             return verdict_message(Verdict(False, request.name, reason=str(error)))
 
     async def Submit(self, request_iterator: Any, context: Any) -> None:  # noqa: N802 (grpc's method name)
@@ -94,11 +95,7 @@ class SubmissionService(spb_grpc.SubmissionServiceServicer):
             return
         name = header.name
         versions = self.versions
-        refused = self._refused(name, header.token)
-        if refused is None and header.format != FORMAT:
-            refused = f"the archive is {header.format!r}; this server takes {FORMAT!r}"
-        if refused is None:
-            refused = versions.quotas.refusal(name, header.size)
+        refused = self._header_refused(header)
         if refused is not None:
             await context.write(
                 spb.SubmitReply(
@@ -137,6 +134,16 @@ class SubmissionService(spb_grpc.SubmissionServiceServicer):
             verdict = versions.judged(Verdict(False, name, reason=refused))
             with contextlib.suppress(Exception):
                 await context.write(spb.SubmitReply(verdict=verdict_message(verdict)))
+
+    def _header_refused(self, header: spb.SubmitHeader) -> str | None:
+        """Why a submission is refused on its header alone: the entrant, the format, a quota."""
+        try:
+            refused = self._refused(header.name, header.token)
+            if refused is None and header.format != FORMAT:
+                refused = f"the archive is {header.format!r}; this server takes {FORMAT!r}"
+            return refused or self.versions.quotas.refusal(header.name, header.size)
+        except StoreError as error:
+            return f"the server cannot read its league store now: {error}"
 
     async def _header(self, context: Any) -> spb.SubmitHeader | None:
         try:
