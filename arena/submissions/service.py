@@ -126,6 +126,8 @@ class SubmissionService(spb_grpc.SubmissionServiceServicer):
             await self._relay(context, task, events)
         except IntakeError as error:
             refused = str(error)
+        except OSError as error:  # the server's own disk: full, say
+            refused = f"the server could not take it in: {error.strerror or error}"
         finally:
             if not handed:
                 versions.quotas.end(name)
