@@ -31,7 +31,7 @@ from arena.store.submissions import SubmissionRow, SubmissionState
 from arena.submissions.folder import SubmissionsFolder, submissions_folder
 from arena.submissions.intake import Unpacked, unpack
 from arena.submissions.limits import SubmissionLimits
-from arena.submissions.pipeline import BuildSettings, Pipeline, sweep_scratch
+from arena.submissions.pipeline import BuildSettings, Outcome, Pipeline, sweep_scratch
 from arena.submissions.quotas import Quotas
 from arena.submissions.report import Event, Line, report_json
 from arena.text import printable
@@ -179,8 +179,11 @@ class Versions:
         self.store.begin_submission(uid, name, sha, size, unpacked.files, time.time())
         accepted = False
         try:
-            bot = await asyncio.to_thread(self.files.prepare_build, sha)
-            outcome = await self.pipeline.run(bot, self.files.version(sha), tell)
+            try:
+                bot = await asyncio.to_thread(self.files.prepare_build, sha)
+                outcome = await self.pipeline.run(bot, self.files.version(sha), tell)
+            except OSError as error:  # the server's own disk, say: judged, not left building
+                outcome = Outcome(False, f"the server could not build it: {error}", ())
             log = self.files.version(sha) / "build.log"
             build_log = log.read_text(errors="replace") if log.is_file() else ""
             row = self.store.finish_submission(
