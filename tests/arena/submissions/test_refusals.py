@@ -40,6 +40,7 @@ def _packed(data: bytes, name: str = "alice") -> Packed:
         (tar_gz(bot(manifest=b'name = "eve"\nrun = "python bot.py"\n')), "names the bot 'eve'"),
         (b"\x1f\x8b" + b"garbage" * 10, "not a gzipped tar"),
     ],
+    ids=lambda value: value if isinstance(value, str) else None,
 )
 def test_a_hostile_archive_is_refused_with_nothing_kept(
     tmp_path: Path, data: bytes, said: str
