@@ -45,6 +45,10 @@ mark errors that are also those, since callers catch them as such:
     + BudgetError (ValueError) - a bot budget (`--max-bots-per-host`) that cannot seat a table.
     bench:
     + BenchError - the benchmark's bots did not get going, so there is nothing to measure.
+    submissions:
+    + IntakeError - an archive the league server will not unpack, or a bot it will not keep.
+    + PackError - a bot folder `arena submit` cannot send as it is.
+    + VersionError - a submitted version that cannot be chosen or withdrawn as asked.
     cli:
     + ReplayNotFoundError (OSError) - no replay of the game asked for.
 

@@ -16,7 +16,7 @@ from typing import Any
 from rich.console import Console
 
 from arena.bots.manifest import valid_name
-from arena.cli import admin, backups, options, validate, webpage
+from arena.cli import admin, backups, options, submit, validate, webpage
 from arena.cli.admin import DEFAULT_ADMIN, DEFAULT_LEAGUE
 from arena.league import screen
 from arena.league.check import Checked, check
@@ -76,6 +76,7 @@ def add_commands(commands: Any) -> None:
         help="screen: a readable line per event (default); json: one JSON object a line, "
         "with its time, for a log shipper",
     )
+    submit.add_serve_flags(serve)
 
     token = commands.add_parser("token", help="register entrants of the league server")
     token.add_argument("--league", type=validate.league_store, default=DEFAULT_LEAGUE)
@@ -256,6 +257,7 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
         sessions_per_bot=args.sessions_per_bot,
         reflection=not args.no_reflection,
         defaults=options.config(args, Command.SERVE, bots_dir=None),
+        submissions=submit.limits_of(args),
     )
     return asyncio.run(_serve(config, args.web, args.log_format))
 
@@ -304,6 +306,7 @@ async def _serve_league(server: LeagueServer, tell: Screen) -> int:
     }
     text = f"Admin on {admin_host}:{server.admin_port}; token in {token}"
     tell(ScreenEvent(Kind.LISTENING, text, fields))
+    tell(screen.note(config.submissions.describe()))
     tell(screen.note("Register bots with: arena token add NAME   (Ctrl-C stops the server)"))
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

@@ -23,6 +23,7 @@ from arena.cli import (
     options,
     play,
     replay,
+    submit,
     validate,
     verify,
     webpage,
@@ -81,6 +82,7 @@ def _parser() -> argparse.ArgumentParser:
     options.add_options(check, Command.CHECK_BOT)
 
     league.add_commands(commands)
+    submit.add_command(commands)
     verify.add_commands(commands)
     ab.add_command(commands)
 
@@ -269,6 +271,7 @@ COMMANDS = {
     **ab.COMMANDS,
     **league.COMMANDS,
     **verify.COMMANDS,
+    **submit.COMMANDS,
     "run": cmd_run,
     "check-bot": cmd_check_bot,
     "leaderboard": board.cmd_leaderboard,

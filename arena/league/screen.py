@@ -37,6 +37,8 @@ class Kind(enum.StrEnum):
     GAME_START = "game_start"
     GAME_END = "game_end"
     FAULT = "fault"
+    SUBMISSION = "submission"
+    """A bot sent, waiting, judged, or left half done by a killed server."""
     TOURNAMENT_END = "tournament_end"
     NOTE = "note"
     STOPPING = "stopping"

@@ -38,6 +38,11 @@ from arena.referee.reflection import Reflection
 from arena.referee.server import SERVICE, ListenError, Referee, ServerLimits, Tls
 from arena.referee.side_streams import SideStreams
 from arena.store import is_url, open_store
+from arena.submissions.limits import SubmissionLimits
+from arena.submissions.lineups import lineup_for, make_way
+from arena.submissions.organiser import submission_records
+from arena.submissions.service import SubmissionService
+from arena.submissions.versions import Verdict, VersionError, Versions
 from arena.tournament.config import TournamentConfig, TournamentError, Venue, too_few
 from arena.tournament.metering import GameMeter, sessions_by_state
 from arena.tournament.play.tables import TableWatchers
@@ -76,6 +81,8 @@ class LeagueConfig:
     defaults: TournamentConfig = dataclasses.field(
         default_factory=lambda: TournamentConfig(bots_dir=None)
     )
+    submissions: SubmissionLimits = dataclasses.field(default_factory=SubmissionLimits)
+    """Quotas on what entrants submit; their builds and checks get `defaults`' limits."""
 
 
 def admin_token_path(league: Path | str, out: Path = Path("results")) -> Path:
@@ -123,6 +130,22 @@ class _Admin(apb_grpc.AdminServiceServicer):
         await self._authorize(context)
         return apb.StopTournamentResponse(stopping=self._league.stop_tournament())
 
+    async def ListSubmissions(  # noqa: N802 (grpc's method name)
+        self, request: apb.ListSubmissionsRequest, context: Any
+    ) -> apb.ListSubmissionsResponse:
+        await self._authorize(context)
+        return submission_records(self._league.versions, request.author or None)
+
+    async def WithdrawSubmission(  # noqa: N802 (grpc's method name)
+        self, request: apb.WithdrawSubmissionRequest, context: Any
+    ) -> apb.WithdrawSubmissionResponse:
+        await self._authorize(context)
+        try:
+            playing = self._league.versions.withdraw(request.name, request.version)
+        except VersionError as error:
+            await context.abort(grpc.StatusCode.NOT_FOUND, str(error))
+        return apb.WithdrawSubmissionResponse(playing=playing)
+
 
 class LeagueServer:
     def __init__(
@@ -133,12 +156,14 @@ class LeagueServer:
         tables: TableWatcher | None = None,
         finished: Callable[[Summary], None] | None = None,
         metrics: Metrics | None = None,
+        verdicts: Callable[[Verdict], None] | None = None,
     ) -> None:
         """`tell` is told the server's events (`arena.league.screen`): a bot connecting or
         leaving, a stream refused, each tournament's games and faults, the stop; `watcher`
         and `tables` follow each tournament beside the admin stream (the web page), and
         `finished` is given each one's summary as it ends (the HTML replays). Games and
-        sessions are counted into `metrics` (a registry of the server's own by default)."""
+        sessions are counted into `metrics` (a registry of the server's own by default);
+        `verdicts` is given every submission's verdict."""
         from arena.metrics import Metrics
 
         self.config = config
@@ -159,6 +184,17 @@ class LeagueServer:
         self.metrics.follow_sessions(
             lambda: sessions_by_state(self.lobby, self.referee.unauthenticated())
         )
+        self.versions = Versions.beside(
+            self.store,
+            config.league,
+            config.out,
+            config.submissions,
+            config.defaults,
+            self._said,
+            self._judged,
+        )
+        self._verdicts = verdicts
+        self._submissions = SubmissionService(self.versions, config.limits.max_message_bytes)
         self.observer = EventObserver()
         self.port = 0
         self.admin_port = 0
@@ -172,6 +208,18 @@ class LeagueServer:
         self.local_tls: LocalTls | None = None
         """With TLS, whether local bots dial the Unix socket with it too (and why not)."""
 
+    def _said(self, text: str) -> None:
+        if self._tell is not None:
+            self._tell(ScreenEvent(Kind.SUBMISSION, text))
+
+    def _judged(self, verdict: Verdict) -> None:
+        word = "accepted" if verdict.accepted else "rejected"
+        self.metrics.count_submission(word)
+        if verdict.built:
+            self.metrics.count_build(word)
+        if self._verdicts is not None:
+            self._verdicts(verdict)
+
     async def start(self) -> str:
         """Start both services; return the admin token (also written beside the league)."""
         tls = self.config.tls
@@ -183,6 +231,7 @@ class LeagueServer:
         if self.config.reflection:
             idle = self.config.limits.hello_timeout
             beside.append(Reflection([SERVICE], self.health.streams, idle))
+        self.versions.recover()  # what a killed server left half done, before any new upload
         try:
             self.port = await self.referee.start(
                 self.config.listen,
@@ -190,6 +239,7 @@ class LeagueServer:
                 unix_socket=self._private / "referee.sock",
                 unix_tls=self.local_tls is not None and self.local_tls.ca_file is not None,
                 beside=beside,
+                services=(self._submissions.register,),
             )
         except RuntimeError:  # what grpc raises for an address it cannot bind
             raise ListenError(f"could not listen on {self.config.listen}") from None
@@ -235,6 +285,7 @@ class LeagueServer:
                 task.cancel()
         if self._admin_server is not None:
             await self._admin_server.stop(grace=1)
+        await self.versions.stop()
         await self.referee.stop("the league server is shutting down")
         self.store.close()
         shutil.rmtree(self._private, ignore_errors=True)
@@ -302,10 +353,15 @@ class LeagueServer:
             raise TournamentError("a tournament is already running; stop it first")
         config = self._config(request)
         resume = self._resume_folder(request.resume) if request.resume else None
+        # Submitted versions play from a line-up: every entrant's when no --bots is given.
+        lineup = lineup_for(self.store, self.versions.files, resume, request.bots_dir, request.only)
+        submitted = set(lineup.pins) if lineup is not None else set()
+        if lineup is not None and resume is None:
+            config = dataclasses.replace(config, bots_dir=lineup.folder)
         connected = set(self.lobby.connected())
         remote = sorted(connected & set(request.only)) if request.only else sorted(connected)
-        remote = [n for n in remote if self.store.entrants().get(n)]
-        if resume is None and not request.bots_dir and len(remote) < 2:
+        remote = [n for n in remote if self.store.entrants().get(n) and n not in submitted]
+        if resume is None and not request.bots_dir and len(remote) + len(submitted) < 2:
             # Refused here, before a tournament folder exists that a retry under the same
             # name would trip over (the admin service cannot resume it).
             raise TournamentError(too_few(remote, " connected") + "; nothing to do")
@@ -325,6 +381,8 @@ class LeagueServer:
 
         async def run() -> None:
             try:
+                if lineup is not None:
+                    await make_way(lineup, self.referee, self.observer.note)
                 summary = await tournament.run(resume, venue=venue)
             except Exception as error:  # the admin stream must always get its end event
                 known = isinstance(error, TournamentError | OSError)

@@ -11,5 +11,7 @@ from arena.protocol._proto.perudo.v1 import admin_pb2 as admin
 from arena.protocol._proto.perudo.v1 import admin_pb2_grpc as admin_grpc
 from arena.protocol._proto.perudo.v1 import referee_pb2 as referee
 from arena.protocol._proto.perudo.v1 import referee_pb2_grpc as referee_grpc
+from arena.protocol._proto.perudo.v1 import submission_pb2 as submission
+from arena.protocol._proto.perudo.v1 import submission_pb2_grpc as submission_grpc
 
-__all__ = ["admin", "admin_grpc", "referee", "referee_grpc"]
+__all__ = ["admin", "admin_grpc", "referee", "referee_grpc", "submission", "submission_grpc"]

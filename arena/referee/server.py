@@ -130,10 +130,12 @@ class Referee:
         unix_socket: Path | None = None,
         unix_tls: bool = False,
         beside: Sequence[Beside] = (),
+        services: Sequence[Callable[[grpc.aio.Server], None]] = (),
     ) -> int:
         """Start listening, also on `unix_socket` if given (with `tls` too when `unix_tls`),
         answering the services `beside` too (health, reflection); return the port (useful
-        with port 0)."""
+        with port 0). `services` add theirs to the same server (a league server's
+        submissions), within the same bounds."""
         limits = self.limits
         server = grpc.aio.server(
             maximum_concurrent_rpcs=limits.max_streams,
@@ -162,6 +164,8 @@ class Referee:
         server.add_generic_rpc_handlers((handler,))
         for service in beside:
             service.add_to(server)
+        for add in services:
+            add(server)
         creds = None
         if tls is None:
             port = server.add_insecure_port(address)

@@ -35,9 +35,8 @@ from arena.errors import ArenaError
 from arena.records import GameLine
 from arena.store.causes import Cause
 from arena.store.identity import described, identity_of, line_difference, same_record
-
-Row = tuple[Any, ...]
-Statement = tuple[str, Sequence[Any]]
+from arena.store.rows import Row, Statement
+from arena.store.submissions import SUBMISSION_TABLES, SubmissionRecords
 
 
 class StoreError(ArenaError):
@@ -111,7 +110,7 @@ def store_advice(cause: Cause, where: str | Path) -> str:
             return "if it stays so, see the system's log"
 
 
-class LeagueStore(abc.ABC):
+class LeagueStore(SubmissionRecords, abc.ABC):
     """What the runner, the league server and the leaderboard see of a store.
 
     The queries are written once, in the SQL both databases speak (`?` for a
@@ -294,6 +293,10 @@ SCHEMA: tuple[tuple[str, ...], ...] = (
     # apart from a resume (`arena.store.identity`); a store's rows from before are given
     # theirs from the info they were added with (`identity_updates`).
     ("ALTER TABLE tournaments ADD COLUMN run_id TEXT",),
+    # 3: the bots entrants submit, each kept once by the hash of its files, with its build
+    # log, check report and verdict, and the version each entrant chose to play
+    # (`arena.store.submissions`).
+    SUBMISSION_TABLES,
 )
 """The statements that bring a store from each version to the next: SCHEMA[0] makes
 version 1 (the tables a store had before it kept a version, so such a store is

@@ -25,13 +25,12 @@ from arena.store.league_store import (
     SCHEMA_VERSION,
     UNIDENTIFIED,
     LeagueStore,
-    Row,
-    Statement,
     StoreError,
     identity_updates,
     migration,
     store_advice,
 )
+from arena.store.rows import Row, Statement
 
 try:
     import psycopg

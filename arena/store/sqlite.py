@@ -17,14 +17,13 @@ from arena.store.causes import Cause, cause_at
 from arena.store.league_store import (
     UNIDENTIFIED,
     LeagueStore,
-    Row,
-    Statement,
     StoreError,
     identity_updates,
     migration,
     rebuild_hint,
     store_advice,
 )
+from arena.store.rows import Row, Statement
 
 BUSY_TIMEOUT_S = 30.0
 """Seconds a command waits for a lock another process holds before it says so."""

@@ -314,9 +314,10 @@ class TournamentConfig:
         "the network a sandboxed bot's build gets: isolated (the internet through "
         "slirp4netns, never this machine's loopback or sockets; off where slirp4netns cannot "
         "run), off (none), host (this machine's own, loopback included) (default {default})",
-        {*NIGHT, Command.AB, Command.CHECK_BOT, Command.PLAY},
+        {*NIGHT, Command.AB, Command.CHECK_BOT, Command.PLAY, Command.SERVE},
     )
-    """The network a sandboxed build gets (`arena.bots.buildnet`)."""
+    """The network a sandboxed build gets (`arena.bots.buildnet`); on a league server, its
+    submissions' builds (a night started there sets its own)."""
     rebuild: bool = option(
         False,
         Switch(),

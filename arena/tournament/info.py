@@ -24,6 +24,7 @@ from arena.referee.deadline import TimeControl
 from arena.store import identity_of
 from arena.tournament.config import AbPlan, TournamentError
 from arena.tournament.schedule.round_robin import Deals
+from arena.tournament.versions import Pin
 
 
 class RunStatus(enum.StrEnum):
@@ -34,20 +35,29 @@ class RunStatus(enum.StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Entrant:
-    """One entrant: a local bot with the hash of its files, or a remote one."""
+    """One entrant: a local bot with the hash of its files (and, submitted to a league server,
+    its version), or a remote one."""
 
     path: str | None = None
     files_sha256: str | None = None
     remote: bool = False
+    version: Pin | None = None
+    """The submitted version that played (`arena.tournament.versions`), if it was one."""
 
     def to_json(self) -> Json:
         if self.remote:
             return {"remote": True}
-        return {"path": self.path, "files_sha256": self.files_sha256}
+        data: Json = {"path": self.path, "files_sha256": self.files_sha256}
+        if self.version is not None:
+            data["version"] = self.version.to_json()
+        return data
 
     @classmethod
     def from_json(cls, data: Any) -> Entrant:
-        return cls(data.get("path"), data.get("files_sha256"), bool(data.get("remote", False)))
+        version = Pin.from_json(data["version"]) if data.get("version") is not None else None
+        return cls(
+            data.get("path"), data.get("files_sha256"), bool(data.get("remote", False)), version
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,7 +2,9 @@
 
 engine <- protocol <- referee <- {tournament, checkbot, bench} <- {league, ab, web, cluster} <- cli;
 `store` (the league store) imports only records and below, and the tournament, the league and
-the CLI use it; `bots` imports no other arena package; `kit` only engine and protocol. Every
+the CLI use it; `submissions` (the bots entrants send a league server) sits above the tournament
+and check-bot, and the league and the CLI import it; `bots` imports no other arena package;
+`kit` only engine and protocol. Every
 part may import `arena.errors`, the root of the arena's errors, and `arena.text` (a bot's text
 made fit to show), which import nothing; `arena.metrics` (the metrics for Prometheus) imports
 nothing of the arena either, and the parts that count may import it.
@@ -45,6 +47,19 @@ ALLOWED: dict[str, set[str]] = {
         "text",
     },
     "checkbot": {"engine", "protocol", "records", "referee", "bots", "kit", "errors", "text"},
+    "submissions": {
+        "engine",
+        "protocol",
+        "records",
+        "store",
+        "referee",
+        "bots",
+        "tournament",
+        "checkbot",
+        "kit",
+        "errors",
+        "text",
+    },
     "bench": {
         "engine",
         "protocol",
@@ -70,6 +85,7 @@ ALLOWED: dict[str, set[str]] = {
     },
     "league": {
         "metrics",
+        "submissions",
         "engine",
         "protocol",
         "records",
@@ -107,6 +123,7 @@ ALLOWED: dict[str, set[str]] = {
     },
     "cli": {
         "metrics",
+        "submissions",
         "ab",
         "engine",
         "protocol",

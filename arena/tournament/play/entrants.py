@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 from arena.bots.manifest import BotSpec
 from arena.tournament.config import TournamentError
 from arena.tournament.info import Entrant, Skipped, TournamentInfo
 from arena.tournament.schedule.round_robin import Deals, ScheduleError, check_deals
+from arena.tournament.versions import read_pins
 
 
 def enter(
@@ -36,9 +38,10 @@ def enter(
         check_deals(info.deals or Deals.OWN, len(entrants), size, gauntlet)
     except ScheduleError as error:
         raise TournamentError(str(error)) from None
+    pins = read_pins(Path(info.bots_dir)) if info.bots_dir is not None else {}
     files = {
         n: (
-            Entrant(str(by_name[n].path), by_name[n].files_hash)
+            Entrant(str(by_name[n].path), by_name[n].files_hash, version=pins.get(n))
             if n in by_name
             else Entrant(remote=True)
         )

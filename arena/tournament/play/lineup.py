@@ -29,6 +29,7 @@ from arena.tournament.config import TournamentConfig, TournamentError, too_few
 from arena.tournament.info import Skipped, TournamentInfo
 from arena.tournament.play.observer import Observer
 from arena.tournament.results.folder import TournamentFolder
+from arena.tournament.versions import read_pins
 
 
 async def own_referee(move_time: float, private: Path) -> tuple[Referee, int]:
@@ -144,7 +145,8 @@ class Lineup:
         for entry, reason in problems:
             self._skip(entry, reason)
         found = self._with_extra(found, info.extra_bots)
-        for bot in [b for b in found if tokens.knows(b.name)]:
+        pinned = read_pins(Path(info.bots_dir))  # an entrant's own submitted version
+        for bot in [b for b in found if tokens.knows(b.name) and b.name not in pinned]:
             # Its token would replace the entrant's for the night: the entrant locked out.
             self._skip(
                 bot.name,

@@ -7,6 +7,10 @@ compare: the hands of every round, who opened, and the result. A seed that
 does not hash to the commitment, a replay dealt on other dice, or on another
 game's deal, shows that something was changed after the fact. Nothing here
 reads seed.secret: only what is published.
+
+A bot that played as a submitted version (a league server's) is checked too:
+its files as sent must still hash to the version's hash, and the tree it played
+from to the files hash the tournament recorded (`arena.tournament.versions`).
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from arena.tournament.results.folder import (
     replay_problem,
 )
 from arena.tournament.schedule.round_robin import ScheduledGame
+from arena.tournament.versions import pin_problems
 
 
 class VerifyError(ArenaError):
@@ -90,6 +95,9 @@ def verify(root: Path) -> Verdict:
             continue
         keys = {game.deal_key} if info.deals is not None else _keys_before_own_deals(game)
         checks.append(_check_game(folder, game, line, seed, ruleset, keys))
+    for name, entrant in sorted(info.bots.items()):  # submitted versions: still as they played
+        if entrant.version is not None:
+            problems += pin_problems(name, entrant.version, entrant.path, entrant.files_sha256)
     return Verdict(info.id, committed, tuple(checks), tuple(problems))
 
 

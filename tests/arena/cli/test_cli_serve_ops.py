@@ -54,6 +54,32 @@ def _refused_hello(port: int) -> None:
             list(play(iter([hello(HOSTILE, "no-token")]), timeout=30))
 
 
+def _refused_submission(tmp_path: Path, league: Path, server: str) -> None:
+    """A bot submitted that crashes at once: checked in the sandbox, judged, and told."""
+    made = subprocess.run(
+        [*arena_command(), "token", "add", "--league", str(league), "zed"],
+        env=clean_env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    token = made.stdout.strip().splitlines()[-1]
+    bot = tmp_path / "zed"
+    bot.mkdir()
+    (bot / "bot.toml").write_text('name = "zed"\nrun = "python bot.py"\n')
+    (bot / "bot.py").write_text("raise SystemExit('zed gives up')\n")
+    sent = subprocess.run(
+        [*arena_command(), "submit", str(bot), "--server", server],
+        env={**clean_env(), "PERUDO_TOKEN": token},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert sent.returncode == 1 and "rejected:" in sent.stdout, sent.stdout + sent.stderr
+
+
 @pytest.mark.slow
 def test_serve_logs_every_event_as_json_and_counts_the_games_in_its_metrics(
     tmp_path: Path, processes: list[subprocess.Popen[bytes]]
@@ -101,12 +127,15 @@ def test_serve_logs_every_event_as_json_and_counts_the_games_in_its_metrics(
         check=False,
     )
     assert started.returncode == 0, started.stdout + started.stderr
+    _refused_submission(tmp_path, league, ports["bots"]["address"])
     lines = read_lines(results / "night")
     after = _metrics(url)
     serve.send_signal(signal.SIGTERM)
     assert serve.wait(timeout=60) == 0, (tmp_path / "err").read_text()
 
     _check_metrics(before, after, lines)
+    assert after["perudo_arena_submissions_total{verdict=rejected}"] == 1
+    assert after["perudo_arena_builds_total{verdict=rejected}"] == 1
     _check_events(_events(log), log, lines)
 
 

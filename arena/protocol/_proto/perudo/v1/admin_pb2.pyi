@@ -393,3 +393,51 @@ class StopTournamentResponse(_message.Message):
     STOPPING_FIELD_NUMBER: _ClassVar[int]
     stopping: bool
     def __init__(self, stopping: _Optional[bool] = ...) -> None: ...
+
+class ListSubmissionsRequest(_message.Message):
+    __slots__ = ("author",)
+    AUTHOR_FIELD_NUMBER: _ClassVar[int]
+    author: str
+    def __init__(self, author: _Optional[str] = ...) -> None: ...
+
+class SubmissionRecord(_message.Message):
+    __slots__ = ("name", "version", "state", "received", "size", "sha256", "reason", "withdrawn", "playing")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    RECEIVED_FIELD_NUMBER: _ClassVar[int]
+    SIZE_FIELD_NUMBER: _ClassVar[int]
+    SHA256_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    WITHDRAWN_FIELD_NUMBER: _ClassVar[int]
+    PLAYING_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    version: int
+    state: str
+    received: float
+    size: int
+    sha256: str
+    reason: str
+    withdrawn: float
+    playing: bool
+    def __init__(self, name: _Optional[str] = ..., version: _Optional[int] = ..., state: _Optional[str] = ..., received: _Optional[float] = ..., size: _Optional[int] = ..., sha256: _Optional[str] = ..., reason: _Optional[str] = ..., withdrawn: _Optional[float] = ..., playing: _Optional[bool] = ...) -> None: ...
+
+class ListSubmissionsResponse(_message.Message):
+    __slots__ = ("submissions",)
+    SUBMISSIONS_FIELD_NUMBER: _ClassVar[int]
+    submissions: _containers.RepeatedCompositeFieldContainer[SubmissionRecord]
+    def __init__(self, submissions: _Optional[_Iterable[_Union[SubmissionRecord, _Mapping]]] = ...) -> None: ...
+
+class WithdrawSubmissionRequest(_message.Message):
+    __slots__ = ("name", "version")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    version: int
+    def __init__(self, name: _Optional[str] = ..., version: _Optional[int] = ...) -> None: ...
+
+class WithdrawSubmissionResponse(_message.Message):
+    __slots__ = ("playing",)
+    PLAYING_FIELD_NUMBER: _ClassVar[int]
+    playing: int
+    def __init__(self, playing: _Optional[int] = ...) -> None: ...

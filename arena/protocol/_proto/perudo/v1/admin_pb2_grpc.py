@@ -50,6 +50,16 @@ class AdminServiceStub:
                 request_serializer=perudo_dot_v1_dot_admin__pb2.StopTournamentRequest.SerializeToString,
                 response_deserializer=perudo_dot_v1_dot_admin__pb2.StopTournamentResponse.FromString,
                 _registered_method=True)
+        self.ListSubmissions = channel.unary_unary(
+                '/perudo.v1.AdminService/ListSubmissions',
+                request_serializer=perudo_dot_v1_dot_admin__pb2.ListSubmissionsRequest.SerializeToString,
+                response_deserializer=perudo_dot_v1_dot_admin__pb2.ListSubmissionsResponse.FromString,
+                _registered_method=True)
+        self.WithdrawSubmission = channel.unary_unary(
+                '/perudo.v1.AdminService/WithdrawSubmission',
+                request_serializer=perudo_dot_v1_dot_admin__pb2.WithdrawSubmissionRequest.SerializeToString,
+                response_deserializer=perudo_dot_v1_dot_admin__pb2.WithdrawSubmissionResponse.FromString,
+                _registered_method=True)
 
 
 class AdminServiceServicer:
@@ -79,6 +89,20 @@ class AdminServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListSubmissions(self, request, context):
+        """The bots entrants have submitted (see submission.proto), newest first.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def WithdrawSubmission(self, request, context):
+        """Withdraw an accepted version: it plays no more (an earlier one does).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_AdminServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -96,6 +120,16 @@ def add_AdminServiceServicer_to_server(servicer, server):
                     servicer.StopTournament,
                     request_deserializer=perudo_dot_v1_dot_admin__pb2.StopTournamentRequest.FromString,
                     response_serializer=perudo_dot_v1_dot_admin__pb2.StopTournamentResponse.SerializeToString,
+            ),
+            'ListSubmissions': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListSubmissions,
+                    request_deserializer=perudo_dot_v1_dot_admin__pb2.ListSubmissionsRequest.FromString,
+                    response_serializer=perudo_dot_v1_dot_admin__pb2.ListSubmissionsResponse.SerializeToString,
+            ),
+            'WithdrawSubmission': grpc.unary_unary_rpc_method_handler(
+                    servicer.WithdrawSubmission,
+                    request_deserializer=perudo_dot_v1_dot_admin__pb2.WithdrawSubmissionRequest.FromString,
+                    response_serializer=perudo_dot_v1_dot_admin__pb2.WithdrawSubmissionResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -180,6 +214,60 @@ class AdminService:
             '/perudo.v1.AdminService/StopTournament',
             perudo_dot_v1_dot_admin__pb2.StopTournamentRequest.SerializeToString,
             perudo_dot_v1_dot_admin__pb2.StopTournamentResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListSubmissions(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/perudo.v1.AdminService/ListSubmissions',
+            perudo_dot_v1_dot_admin__pb2.ListSubmissionsRequest.SerializeToString,
+            perudo_dot_v1_dot_admin__pb2.ListSubmissionsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def WithdrawSubmission(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/perudo.v1.AdminService/WithdrawSubmission',
+            perudo_dot_v1_dot_admin__pb2.WithdrawSubmissionRequest.SerializeToString,
+            perudo_dot_v1_dot_admin__pb2.WithdrawSubmissionResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -1,0 +1,216 @@
+"""The Submit service on the league server's bots' port: an entrant sends its bot, and follows it.
+
+The entrant says who it is as a remote bot does (its name and token, checked
+against the league's entrants afresh each time, so a revoked token is refused
+at once), and what it will send; the server answers with a refusal (a quota,
+the size cap) before a byte of the archive is sent, or with the chunk size to
+send it in. The upload goes to `tmp/`, within the size cap and a time limit;
+then the server streams back its build's output and each check as they come,
+and one verdict. See `arena.submissions.versions` for what is kept when.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import shutil
+from pathlib import Path
+from typing import Any
+
+import grpc
+
+from arena.checkbot.verdict import Check
+from arena.protocol.messages import submission as spb
+from arena.protocol.messages import submission_grpc as spb_grpc
+from arena.referee.auth import TokenBook
+from arena.store import StoreError
+from arena.submissions.limits import MIB
+from arena.submissions.report import End, Event, Line
+from arena.submissions.tarstream import IntakeError
+from arena.submissions.versions import Verdict, VersionError, Versions
+
+_EOF = grpc.aio.EOF  # type: ignore[attr-defined]  # missing from the stubs
+FORMAT = "tar.gz"
+HEADER_TIMEOUT = 10.0
+"""Seconds from the stream's opening to its header."""
+
+
+def verdict_message(verdict: Verdict) -> spb.SubmitVerdict:
+    return spb.SubmitVerdict(
+        accepted=verdict.accepted,
+        name=verdict.name,
+        version=verdict.version or 0,
+        reason=verdict.reason,
+        sha256=verdict.sha256,
+    )
+
+
+def event_message(event: Event) -> spb.SubmitReply:
+    if isinstance(event, Line):
+        return spb.SubmitReply(line=spb.SubmitLine(stage=event.stage, text=event.text))
+    assert isinstance(event, Check)
+    return spb.SubmitReply(
+        check=spb.SubmitCheck(
+            name=event.name,
+            passed=event.passed,
+            detail=event.detail,
+            warning=event.warning,
+            log_tail=list(event.log_tail),
+        )
+    )
+
+
+class SubmissionService(spb_grpc.SubmissionServiceServicer):
+    def __init__(self, versions: Versions, chunk_bytes: int) -> None:
+        """`chunk_bytes`: the most a chunk may carry, within the port's message limit."""
+        self.versions = versions
+        self.chunk_bytes = chunk_bytes
+        self._tokens = TokenBook(registry=versions.store.entrants)
+
+    def register(self, server: grpc.aio.Server) -> None:
+        spb_grpc.add_SubmissionServiceServicer_to_server(self, server)  # type: ignore[no-untyped-call]
+
+    def _refused(self, name: str, token: str) -> str | None:
+        if self._tokens.check(name, token):
+            return None
+        return (
+            f"the league server knows no entrant {name!r} with this token (never registered, "
+            "revoked, or replaced by a new one): ask the organiser"
+        )
+
+    async def UseVersion(  # noqa: N802 (grpc's method name)
+        self, request: spb.UseVersionRequest, context: Any
+    ) -> spb.SubmitVerdict:
+        try:
+            refused = self._refused(request.name, request.token)
+            if refused is not None:
+                return verdict_message(Verdict(False, request.name, reason=refused))
+            return verdict_message(self.versions.choose(request.name, request.version))
+        except (VersionError, StoreError) as error:
+            return verdict_message(Verdict(False, request.name, reason=str(error)))
+
+    async def Submit(self, request_iterator: Any, context: Any) -> None:  # noqa: N802 (grpc's method name)
+        header = await self._header(context)
+        if header is None:
+            return
+        name = header.name
+        versions = self.versions
+        refused = self._header_refused(header)
+        if refused is not None:
+            await context.write(
+                spb.SubmitReply(
+                    verdict=verdict_message(versions.judged(Verdict(False, name, reason=refused)))
+                )
+            )
+            return
+        versions.quotas.begin(name)
+        versions.tell(f"{name}: a submission of {header.size / 1024:.1f} KiB is coming")
+        staging = versions.files.staging()
+        handed = False
+        refused = None
+        try:
+            await context.write(
+                spb.SubmitReply(
+                    ready=spb.SubmitReady(
+                        chunk_bytes=self.chunk_bytes, max_bytes=versions.limits.max_bytes
+                    )
+                )
+            )
+            archive = staging / "archive.tar.gz"
+            await self._receive(context, archive, header.size)
+            unpacked = await versions.take_in(name, archive, staging)
+            archive.unlink()
+            events: asyncio.Queue[Event] = asyncio.Queue()
+            task = versions.begin(name, unpacked, header.size, staging, events.put_nowait)
+            handed = True
+            await self._relay(context, task, events)
+        except IntakeError as error:
+            refused = str(error)
+        except OSError as error:  # the server's own disk: full, say
+            refused = f"the server could not take it in: {error.strerror or error}"
+        finally:
+            if not handed:
+                versions.quotas.end(name)
+                shutil.rmtree(staging, ignore_errors=True)
+        if refused is not None:  # told once nothing of it is left
+            verdict = versions.judged(Verdict(False, name, reason=refused))
+            with contextlib.suppress(Exception):
+                await context.write(spb.SubmitReply(verdict=verdict_message(verdict)))
+
+    def _header_refused(self, header: spb.SubmitHeader) -> str | None:
+        """Why a submission is refused on its header alone: the entrant, the format, a quota."""
+        try:
+            refused = self._refused(header.name, header.token)
+            if refused is None and header.format != FORMAT:
+                refused = f"the archive is {header.format!r}; this server takes {FORMAT!r}"
+            return refused or self.versions.quotas.refusal(header.name, header.size)
+        except StoreError as error:
+            return f"the server cannot read its league store now: {error}"
+
+    async def _header(self, context: Any) -> spb.SubmitHeader | None:
+        try:
+            first = await asyncio.wait_for(context.read(), HEADER_TIMEOUT)
+        except TimeoutError:
+            await context.abort(
+                grpc.StatusCode.DEADLINE_EXCEEDED, f"no header within {HEADER_TIMEOUT:g} s"
+            )
+            return None
+        if first is _EOF or first.WhichOneof("kind") != "header":
+            await context.abort(
+                grpc.StatusCode.INVALID_ARGUMENT, "the first message must be a SubmitHeader"
+            )
+            return None
+        header: spb.SubmitHeader = first.header
+        return header
+
+    async def _receive(self, context: Any, archive: Path, declared: int) -> None:
+        """The archive's chunks into `archive`, within the size cap and the time limit."""
+        limits = self.versions.limits
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + limits.upload_timeout
+        total = 0
+        with archive.open("wb") as out:
+            while True:
+                try:
+                    message = await asyncio.wait_for(context.read(), give_up - loop.time())
+                except TimeoutError:
+                    raise IntakeError(
+                        f"the upload took longer than {limits.upload_timeout:g} s"
+                    ) from None
+                if message is _EOF:
+                    break
+                if message.WhichOneof("kind") != "chunk":
+                    raise IntakeError("a second header came where the archive's bytes were due")
+                chunk = message.chunk
+                if len(chunk) > self.chunk_bytes:
+                    raise IntakeError(f"a chunk of {len(chunk)} bytes, over {self.chunk_bytes}")
+                total += len(chunk)
+                if total > limits.max_bytes:
+                    raise IntakeError(
+                        f"the archive is over this server's cap of {limits.max_bytes / MIB:g} MiB "
+                        "(--submission-max-mb)"
+                    )
+                if total > declared:
+                    raise IntakeError(f"the archive is longer than the {declared} bytes said")
+                out.write(chunk)
+        if total != declared:
+            raise IntakeError(f"the archive is {total} bytes, not the {declared} said: cut short")
+
+    async def _relay(
+        self, context: Any, task: asyncio.Task[Verdict], events: asyncio.Queue[Event]
+    ) -> None:
+        """Pass on every event until the verdict; an author who hangs up stops only this."""
+        while True:
+            getting = asyncio.ensure_future(events.get())
+            await asyncio.wait({getting, task}, return_when=asyncio.FIRST_COMPLETED)
+            if not getting.done():
+                getting.cancel()
+                break
+            event = getting.result()
+            if not isinstance(event, End):
+                await context.write(event_message(event))
+        while not events.empty():
+            event = events.get_nowait()
+            if not isinstance(event, End):
+                await context.write(event_message(event))
+        await context.write(spb.SubmitReply(verdict=verdict_message(task.result())))

@@ -1,0 +1,58 @@
+"""A server's start after it was killed: what was half done is discarded or marked, every
+accepted version kept whole."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from archives import bot, file, tar_gz
+from submit_harness import desk
+
+from arena.store import open_store
+from arena.store.submissions import SubmissionState
+from arena.submissions.archive import Packed
+from arena.submissions.folder import SubmissionsFolder
+from arena.submissions.versions import INTERRUPTED
+from arena.tournament.versions import tree_sha256
+
+
+def test_a_start_discards_what_a_killed_server_left_and_keeps_what_it_accepted(
+    tmp_path: Path,
+) -> None:
+    async def body() -> str:
+        async with desk(tmp_path) as d:
+            verdict = await d.send(Packed("alice", tar_gz(bot()), 2, ()), d.register("alice"))
+            assert verdict.accepted
+            return verdict.sha256
+
+    accepted = asyncio.run(body())
+    # What a SIGKILL leaves at each step: an upload being unpacked in tmp/, files moved into
+    # versions/ before their row was written, a row whose build was under way.
+    files = SubmissionsFolder(tmp_path / "league" / "submissions")
+    (files.tmp / "upload-1234" / "tree").mkdir(parents=True)
+    (files.tmp / "upload-1234" / "archive.tar.gz").write_bytes(b"half")
+    files.source("b" * 64).mkdir(parents=True)
+    files.source("c" * 64).mkdir(parents=True)
+    files.bot("c" * 64).mkdir(parents=True)
+    store = open_store(tmp_path / "league" / "league.sqlite")
+    store.begin_submission("u-killed", "alice", "c" * 64, 10, 2, 1.0)
+    store.close()
+
+    async def again() -> None:
+        async with desk(tmp_path) as d:
+            store, files = d.server.store, d.files
+            killed = store.submission("u-killed")
+            assert killed is not None and killed.state is SubmissionState.INTERRUPTED
+            assert killed.reason == INTERRUPTED
+            assert sorted(p.name for p in files.versions.iterdir()) == [accepted]
+            assert list(files.tmp.iterdir()) == []
+            assert tree_sha256(files.source(accepted)) == accepted
+            assert store.playing_versions()["alice"].version == 1
+            assert any("was interrupted" in line for line in d.said)
+            # And the author can send again at once.
+            token = d.register("alice")
+            more = tar_gz(bot(file("x.py")))
+            assert (await d.send(Packed("alice", more, 3, ()), token)).version == 2
+
+    asyncio.run(again())
