@@ -240,7 +240,7 @@ def cmd_run(args: argparse.Namespace, console: Console) -> int:
         except argparse.ArgumentTypeError as error:
             raise TournamentError(f"--league: {error}") from None
         if args.dry_run:
-            return dryrun.dry_run(config, console)
+            return dryrun.dry_run(config, console, args.web is not None, args.cluster is not None)
         dryrun.check_table_size(config)
     if args.no_timeout:
         console.print(options.TIMEOUTS_OFF, style="bold yellow", highlight=False)

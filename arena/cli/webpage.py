@@ -9,12 +9,16 @@ from __future__ import annotations
 import argparse
 import contextlib
 from collections.abc import AsyncIterator, Callable
+from typing import TYPE_CHECKING
 
 from arena.tournament.tournament import Summary
 from arena.web.address import DEFAULT_ADDRESS, WebError, parse_address
 from arena.web.board import board_json
 from arena.web.replay_page import write_pages
 from arena.web.spectator import Spectator
+
+if TYPE_CHECKING:  # aiohttp, the web extra, is loaded only when --web asks for it
+    from arena.web.server import WebServer
 
 
 def address(text: str) -> str:
@@ -37,11 +41,8 @@ def add_web_flag(parser: argparse.ArgumentParser, what: str) -> None:
     )
 
 
-@contextlib.asynccontextmanager
-async def serving(
-    spectator: Spectator, where: str, say: Callable[[str], None]
-) -> AsyncIterator[None]:
-    """The page served while the block runs; a port in use stops here, before anything starts."""
+def web_server() -> type[WebServer]:
+    """The web server's class; a WebError saying how to install the web extra without it."""
     try:
         from arena.web.server import WebServer
     except ImportError as error:
@@ -49,7 +50,15 @@ async def serving(
             f"--web needs the web extra ({error.name} is missing): "
             'pip install -e ".[web]" (run in the clone)'
         ) from None
-    server = WebServer(spectator, where)
+    return WebServer
+
+
+@contextlib.asynccontextmanager
+async def serving(
+    spectator: Spectator, where: str, say: Callable[[str], None]
+) -> AsyncIterator[None]:
+    """The page served while the block runs; a port in use stops here, before anything starts."""
+    server = web_server()(spectator, where)
     url = await server.start()
     say(f"Live page: {url}")
     try:
