@@ -107,3 +107,14 @@ def test_on_a_terminal_a_bots_escape_sequences_are_shown_not_obeyed(tmp_path: Pa
     assert text.count(f"  rogue: its last words: {shown}") == 1  # the report
     assert text.count(f"before connecting: {shown}") == 1  # the note
     assert text.count(f"(the bot says: {shown}") >= 1  # the recent faults, in the live frame
+
+
+def test_only_a_resumed_run_says_how_many_games_it_had_played(tmp_path: Path) -> None:
+    said = {}
+    for done in (0, 12):
+        out = io.StringIO()
+        with LiveView(Console(file=out, width=200, force_terminal=False)) as view:
+            view.started(tmp_path, ["bold", "steady"], Progress(done, 40, 0.0, 0))
+        said[done] = out.getvalue()
+    assert "already played" not in said[0]  # a fresh run has played nothing yet
+    assert "12/40 games already played" in said[12]
