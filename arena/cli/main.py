@@ -142,7 +142,12 @@ def _parser() -> argparse.ArgumentParser:
 
     show = commands.add_parser("replay", help="tell one game round by round")
     show.add_argument("game", help="game id, TOURNAMENT/GAME, or a replay file")
-    show.add_argument("--results", type=Path, default=Path("results"))
+    show.add_argument(
+        "--results",
+        type=Path,
+        default=Path("results"),
+        help="the results folder a game id is looked for in (default results/)",
+    )
     show.add_argument(
         "--html", type=Path, metavar="OUT.html", help="write the game as an HTML replay instead"
     )
@@ -291,7 +296,9 @@ def cmd_run(args: argparse.Namespace, console: Console) -> int:
 
 
 def cmd_replay(args: argparse.Namespace, console: Console) -> int:
-    path = replay.find_replay(args.game, args.results)
+    found = replay.find_replay(args.game, args.results)
+    path = found.path
+    also = replay.elsewhere(args.game, found)  # a bare id, newest first: the others named
     if args.html is not None:
         page = replay_page(path)  # a file that is not a replay: a ReplayPageError, one line
         try:
@@ -304,6 +311,8 @@ def cmd_replay(args: argparse.Namespace, console: Console) -> int:
             markup=False,
             soft_wrap=True,
         )
+        if also:
+            console.print(also, highlight=False, markup=False, soft_wrap=True)
         return 0
     console.print(  # a path is copied from the screen: one line, however narrow the terminal
         f"Tournament {replay.tournament_of(path)} ({path})",
@@ -311,6 +320,8 @@ def cmd_replay(args: argparse.Namespace, console: Console) -> int:
         markup=False,
         soft_wrap=True,
     )
+    if also:
+        console.print(also, highlight=False, markup=False, soft_wrap=True)
     try:
         game = replay.load(path)
     except (OSError, ValueError) as error:  # a file that is not a replay
