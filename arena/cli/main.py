@@ -33,10 +33,9 @@ from arena.errors import ArenaError
 from arena.rankings import LEVEL
 from arena.text import printable
 from arena.tournament.config import TournamentConfig, TournamentError
-from arena.tournament.folder import ResultsError, TournamentFolder
+from arena.tournament.folder import TournamentFolder
 from arena.tournament.schedule import Deals
 from arena.tournament.tournament import Observers, StoppedError, Summary, Tournament
-from arena.web.replay_page import replay_page
 from arena.web.spectator import Spectator
 from engine import PerudoError, seed_from_hex
 
@@ -140,17 +139,7 @@ def _parser() -> argparse.ArgumentParser:
     verify.add_commands(commands)
     ab.add_command(commands)
 
-    show = commands.add_parser("replay", help="tell one game round by round")
-    show.add_argument("game", help="game id, TOURNAMENT/GAME, or a replay file")
-    show.add_argument(
-        "--results",
-        type=Path,
-        default=Path("results"),
-        help="the results folder a game id is looked for in (default results/)",
-    )
-    show.add_argument(
-        "--html", type=Path, metavar="OUT.html", help="write the game as an HTML replay instead"
-    )
+    replay.add_command(commands)
     return parser
 
 
@@ -295,42 +284,6 @@ def cmd_run(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
-def cmd_replay(args: argparse.Namespace, console: Console) -> int:
-    found = replay.find_replay(args.game, args.results)
-    path = found.path
-    also = replay.elsewhere(args.game, found)  # a bare id, newest first: the others named
-    if args.html is not None:
-        page = replay_page(path)  # a file that is not a replay: a ReplayPageError, one line
-        try:
-            args.html.write_text(page)
-        except OSError as error:
-            raise ResultsError(f"cannot write {args.html}: {error.strerror or error}") from None
-        console.print(
-            f"Wrote {args.html} (open it in a browser)",
-            highlight=False,
-            markup=False,
-            soft_wrap=True,
-        )
-        if also:
-            console.print(also, highlight=False, markup=False, soft_wrap=True)
-        return 0
-    console.print(  # a path is copied from the screen: one line, however narrow the terminal
-        f"Tournament {replay.tournament_of(path)} ({path})",
-        highlight=False,
-        markup=False,
-        soft_wrap=True,
-    )
-    if also:
-        console.print(also, highlight=False, markup=False, soft_wrap=True)
-    try:
-        game = replay.load(path)
-    except (OSError, ValueError) as error:  # a file that is not a replay
-        raise ResultsError(f"{path} is not a readable replay: {error}") from None
-    for line in replay.tell(game):
-        console.print(printable(line), highlight=False, markup=False)
-    return 0
-
-
 def cmd_check_bot(args: argparse.Namespace, console: Console) -> int:
     from arena.checkbot.check import Check, check_bot
 
@@ -379,7 +332,7 @@ COMMANDS = {
     "run": cmd_run,
     "check-bot": cmd_check_bot,
     "leaderboard": board.cmd_leaderboard,
-    "replay": cmd_replay,
+    "replay": replay.cmd_replay,
     "play": play.cmd_play,
 }
 

@@ -1,14 +1,20 @@
-"""Telling a recorded game round by round, dice revealed."""
+"""`arena replay`: a recorded game told round by round, dice revealed, or as an HTML replay."""
 
 from __future__ import annotations
 
+import argparse
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+from rich.console import Console
 
 from arena.errors import ArenaError
 from arena.records import Answer, Deal, Replay, RoundEnd
-from arena.tournament.folder import TournamentFolder
+from arena.text import printable
+from arena.tournament.folder import ResultsError, TournamentFolder
+from arena.web.replay_page import replay_page
 
 
 class ReplayNotFoundError(ArenaError, FileNotFoundError):
@@ -69,6 +75,56 @@ def elsewhere(game: str, found: Found) -> str:
         f"{game!r} is in {len(found.others)} other tournament(s) too, newest first: "
         f"{', '.join(found.others)} (arena replay {found.others[0]}/{game_id})"
     )
+
+
+def add_command(commands: Any) -> None:
+    show = commands.add_parser("replay", help="tell one game round by round")
+    show.add_argument("game", help="game id, TOURNAMENT/GAME, or a replay file")
+    show.add_argument(
+        "--results",
+        type=Path,
+        default=Path("results"),
+        help="the results folder a game id is looked for in (default results/)",
+    )
+    show.add_argument(
+        "--html", type=Path, metavar="OUT.html", help="write the game as an HTML replay instead"
+    )
+
+
+def cmd_replay(args: argparse.Namespace, console: Console) -> int:
+    found = find_replay(args.game, args.results)
+    path = found.path
+    also = elsewhere(args.game, found)  # a bare id, newest first: the others named
+    if args.html is not None:
+        page = replay_page(path)  # a file that is not a replay: a ReplayPageError, one line
+        try:
+            args.html.write_text(page)
+        except OSError as error:
+            raise ResultsError(f"cannot write {args.html}: {error.strerror or error}") from None
+        console.print(
+            f"Wrote {args.html} (open it in a browser)",
+            highlight=False,
+            markup=False,
+            soft_wrap=True,
+        )
+        if also:
+            console.print(also, highlight=False, markup=False, soft_wrap=True)
+        return 0
+    console.print(  # a path is copied from the screen: one line, however narrow the terminal
+        f"Tournament {tournament_of(path)} ({path})",
+        highlight=False,
+        markup=False,
+        soft_wrap=True,
+    )
+    if also:
+        console.print(also, highlight=False, markup=False, soft_wrap=True)
+    try:
+        game = load(path)
+    except (OSError, ValueError) as error:  # a file that is not a replay
+        raise ResultsError(f"{path} is not a readable replay: {error}") from None
+    for line in tell(game):
+        console.print(printable(line), highlight=False, markup=False)
+    return 0
 
 
 def tournament_of(replay: Path) -> str:
