@@ -94,6 +94,23 @@ def current(spec: BotSpec) -> bool:
         return False  # no stamp, or a folder that cannot be listed: build it, and say why then
 
 
+FIRST_BUILD = (
+    "its first build here: fetching and compiling its dependencies can take minutes; "
+    "later runs reuse the build"
+)
+"""Said as a bot that was never built on this machine is built: a Go, Rust or JavaScript
+build's first minutes, with nothing on the screen, look like a hang."""
+
+
+def built_before(spec: BotSpec) -> bool:
+    """Whether the bot's folder has a stamp of a build, current or not: a folder without one
+    is built here for the first time (or since the cache was cleared, or a build failed)."""
+    try:
+        return stamp_path(spec).exists()
+    except OSError:
+        return False
+
+
 def forget(spec: BotSpec) -> None:
     """Before a build: a build that fails or is stopped leaves no stamp claiming it is done."""
     with contextlib.suppress(OSError):

@@ -27,6 +27,7 @@ variable is refused, since the organiser's environment may hold secrets.
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import os
 import re
@@ -177,7 +178,7 @@ def _from_manifest(folder: Path) -> BotSpec:
         raise ManifestError(f"{MANIFEST} cannot be read: {error}") from None
     unknown = sorted(set(data) - _KEYS)
     if unknown:
-        raise ManifestError(f"{MANIFEST}: unknown key(s) {unknown} (known: {sorted(_KEYS)})")
+        raise ManifestError(f"{MANIFEST}: {_unknown(unknown)} (known: {', '.join(sorted(_KEYS))})")
     name = _get(data, "name", str)
     if name is None or not _NAME.match(name):
         raise ManifestError(
@@ -217,6 +218,16 @@ def _from_manifest(folder: Path) -> BotSpec:
         connect_timeout=float(connect) if connect is not None else None,
         files_hash=hash_folder(folder),
     )
+
+
+def _unknown(keys: list[str]) -> str:
+    """The unknown keys, each with the known key it is nearest to, if any is near: most are
+    a typo (`sesions`) or a word the author guessed (`timeout`)."""
+    said = []
+    for key in keys:
+        near = difflib.get_close_matches(key, _KEYS, n=1, cutoff=0.6)
+        said.append(f"{key!r}" + (f" (did you mean {near[0]!r}?)" if near else ""))
+    return f"unknown key{'s' if len(keys) > 1 else ''} {', '.join(said)}"
 
 
 def _get(data: dict[str, Any], key: str, kind: type | tuple[type, ...]) -> Any:

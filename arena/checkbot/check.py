@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import shlex
 import shutil
 import tempfile
 import time
@@ -52,6 +53,7 @@ __all__ = ["Check", "CheckRun", "check_bot"]
 SESSIONS = 2
 CONNECTS = "connects and says hello"
 LOG_LINES = 8
+BRIDGE = "arena.kit.bridge"
 """Lines of the bot's log shown with each failure."""
 
 
@@ -91,7 +93,7 @@ async def check_bot(
         check = dataclasses.replace(
             check, detail=printable(check.detail), warning=printable(check.warning)
         )
-        if not check.passed and logs:
+        if not check.passed and not check.final and logs:
             for log in logs:  # the bot's log if it was started, else its build's
                 if tail := last_lines(log, LOG_LINES):
                     check = dataclasses.replace(check, log_tail=tail)
@@ -193,7 +195,7 @@ async def _check_in(
         await _check_running(
             record,
             lobby,
-            spec.name,
+            spec,
             process,
             logs,
             clock,
@@ -211,24 +213,28 @@ async def _check_in(
 async def _check_running(
     record: Callable[[Check], None],
     lobby: Lobby,
-    name: str,
+    spec: BotSpec,
     process: BotProcess,
     logs: Path,
     clock: TimeControl,
     window: tuple[float, str],
     sessions: int,
 ) -> None:
+    name = spec.name
     connect_timeout, given = window  # the bot's manifest's, else --connect-timeout
     deadline = time.monotonic() + connect_timeout
     while not lobby.connected().get(name) and process.alive and time.monotonic() < deadline:
         await asyncio.sleep(0.05)
     if not lobby.connected().get(name):
         code = process.process.returncode
+        last = last_line(logs / "bot.log", 300)
         if process.alive:
             why = f"nothing within {connect_timeout:g} s ({given})"
         else:
             why = "its process exited" if code is None else f"its process {describe_exit(code)}"
-        record(Check(CONNECTS, False, f"{why}; last log line: {last_line(logs / 'bot.log', 300)}"))
+            if code == 0 or not last_lines(logs / "bot.log", 1):
+                why += f" without ever dialling the referee; {_bridge_hint(spec)}"
+        record(Check(CONNECTS, False, f"{why}; last log line: {last}"))
         return
     record(Check(CONNECTS, True, f"{lobby.connected()[name]} session(s)"))
     # Each session may come from a process of its own that loads as slowly as the first
@@ -260,7 +266,10 @@ async def _check_running(
         if second is not None:
             pool.append(second)
     for probe in probes():
-        record(await probe_bot(session, probe, clock))
+        check = await probe_bot(session, probe, clock)
+        record(check)
+        if check.final:
+            return
         if session.closed:
             record(
                 Check(
@@ -278,6 +287,19 @@ async def _check_running(
         )
     )
     await play_games(pool, clock, record)
+
+
+def _bridge_hint(spec: BotSpec) -> str:
+    """What a program that quietly ends before dialling most often lacks: it reads JSON lines
+    on stdin, which is /dev/null, and was started without the bridge in front of it."""
+    if BRIDGE in spec.run:
+        return "it is started through the bridge, so its program ended before the bridge dialled"
+    bridged = shlex.join(("python", "-m", BRIDGE, "--", *spec.run))
+    where = "in its bot.toml" if spec.path.is_dir() else "in the bot.toml of a folder for it"
+    return (
+        "a program that reads JSON lines on stdin needs the bridge in front of it, "
+        f'{where}: run = "{bridged}" (docs/writing-a-bot.md, 7.2)'
+    )
 
 
 async def _sessions(lobby: Lobby, name: str, count: int) -> None:

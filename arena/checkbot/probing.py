@@ -3,7 +3,10 @@
 Each position is built with the engine (see `positions`); the answer must fit
 the request, be legal there, and come on time. A probe that timed out waits
 a little more for the reply, to say how late it came; one whose session
-ended tells a crash from a hang-up by the process's exit.
+ended tells a crash from a hang-up by the process's exit. A bridged program
+that printed a line that is not JSON is told so in one line, and the check
+ends there: every answer after that line comes one request late, and each
+would be a failure of its own that says nothing more.
 """
 
 from __future__ import annotations
@@ -14,12 +17,16 @@ import dataclasses
 import engine
 from arena.checkbot.positions import OPPONENT, Probe
 from arena.checkbot.verdict import Check, near_limit
+from arena.kit.bridge import not_json_line
 from arena.protocol import wire
 from arena.protocol.faults import Fault, FaultKind
 from arena.referee.deadline import GameClock, TimeControl
 from arena.referee.match import answer_misfit
 from arena.referee.reply import Reply, next_request_id
 from arena.referee.session import Session
+from arena.text import printable
+
+STDOUT = "stdout holds only answers"
 
 
 async def probe_bot(session: Session, probe: Probe, clock: TimeControl) -> Check:
@@ -75,6 +82,16 @@ async def _lateness(reply: Reply, within: float) -> Reply:
 
 def _judge(probe: Probe, reply: Reply, move_time: float) -> Check:
     name = f"{probe.name}"
+    line = not_json_line(reply.reason) if reply.fault is not None else None
+    if line is not None:
+        return Check(
+            STDOUT,
+            False,
+            f"a line of the program's stdout is not JSON: '{printable(line)}'; the bridge reads "
+            "every line of stdout as an answer, so one such line shifts every later answer one "
+            "request late (a wrong request_id): write debug output to stderr",
+            final=True,
+        )
     if reply.fault is not None:
         sent = f"; it sent {reply.fault.sent}" if reply.fault.sent else ""
         return Check(

@@ -22,6 +22,9 @@ class Check:
     """For a check passed: what the author should still know (a decision near its limit)."""
     log_tail: tuple[str, ...] = ()
     """For a failure: the last lines of the bot's log (or its build's) when it was found."""
+    final: bool = False
+    """A failure whose words say all, and that every check after it would only repeat (a
+    debug line on a bridged program's stdout): the check stops there, with no log tail."""
 
 
 def near_limit(ms: float, move_time: float) -> str:

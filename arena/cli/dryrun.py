@@ -3,20 +3,33 @@
 It reads the bots folder as a run would, but builds nothing, starts nothing
 and creates no folder, so the organiser can see who would play, who would be
 skipped and why, and how many games the schedule really holds before
-committing an evening to it.
+committing an evening to it. It says what the real run would do first: which
+bots it would build (an unchanged one is not built again, `arena.bots.buildstamp`),
+and that an extra the run needs is missing, which the real run refuses at once.
 """
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Callable
+
 from rich.console import Console
 
+from arena.bots import buildstamp
 from arena.bots.manifest import discover
+from arena.cli.webpage import web_server
+from arena.cluster.connect import ray_module
+from arena.errors import ArenaError
+from arena.store.address import is_url
 from arena.text import printable
 from arena.tournament.config import TournamentConfig, TournamentError, too_few
 from arena.tournament.schedule.round_robin import explain
 
 
-def dry_run(config: TournamentConfig, console: Console) -> int:
+def dry_run(
+    config: TournamentConfig, console: Console, web: bool = False, cluster: bool = False
+) -> int:
+    """The plan; `web` and `cluster`: the run would serve a live page, or play on Ray."""
     assert config.bots_dir is not None  # a dry run needs --bots, checked by the caller
 
     def say(text: str) -> None:  # it quotes manifests (a build command) and entries' names
@@ -31,7 +44,11 @@ def dry_run(config: TournamentConfig, console: Console) -> int:
             skipped.append((bot.name, f"needs {', '.join(missing)}, not found on PATH"))
             continue
         playing.append(bot.name)
-        if bot.build is not None:
+        if bot.build is None:
+            continue
+        if not config.rebuild and buildstamp.current(bot):
+            say(f"{bot.name}: unchanged since its last build: would not be built again")
+        else:
             say(
                 f"{bot.name}: would build with `{' '.join(bot.build)}` "
                 f"(up to {bot.build_timeout:.0f} s; not run in a dry run)"
@@ -52,11 +69,33 @@ def dry_run(config: TournamentConfig, console: Console) -> int:
     changes = config.ruleset.changes()
     rules = ", ".join(f"{k}={v}" for k, v in changes.items()) or "the rulebook's defaults"
     say(f"rules: {rules}; {config.time_control().describe()}; {config.jobs} games at once")
+    refusals = missing_extras(config, web, cluster)
+    if refusals:  # the real run would stop at once: the dry run says so, and fails as it would
+        raise TournamentError(f"the run would be refused: {'; '.join(refusals)}")
     say(
         "Dry run: no folder created, no bot built or started "
         "(a bot whose build fails or that does not connect would also be skipped)."
     )
     return 0
+
+
+def missing_extras(config: TournamentConfig, web: bool, cluster: bool) -> list[str]:
+    """What the run would refuse for an optional extra not installed, in its own words: each
+    part is loaded here as the run would load it (nothing is started)."""
+    needed: list[tuple[bool, Callable[[], object]]] = [
+        (web, web_server),
+        (is_url(config.league_store), lambda: importlib.import_module("arena.store.postgres")),
+        (cluster, ray_module),
+    ]
+    refusals = []
+    for wanted, load in needed:
+        if not wanted:
+            continue
+        try:
+            load()
+        except ArenaError as error:
+            refusals.append(str(error))
+    return refusals
 
 
 def check_table_size(config: TournamentConfig) -> None:

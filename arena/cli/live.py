@@ -278,7 +278,7 @@ class LiveView:
         self._say_schedule(folder, len(entrants))
         self._playing = True
         self._bar.update(self._task, total=progress.total, completed=progress.done)
-        if not self.interactive:
+        if not self.interactive and progress.done:  # a resume: what it starts from
             self.console.print(f"{progress.done}/{progress.total} games already played")
 
     def _say_schedule(self, folder: Path, entrants: int) -> None:

@@ -35,9 +35,8 @@ from arena.tournament.config import TournamentConfig, TournamentError
 from arena.tournament.metering import sessions_by_state
 from arena.tournament.options import Command
 from arena.tournament.play.tables import TableWatcher, TableWatchers
-from arena.tournament.results.folder import ResultsError, TournamentFolder
+from arena.tournament.results.folder import TournamentFolder
 from arena.tournament.tournament import Observer, Observers, StoppedError, Summary, Tournament
-from arena.web.replay_page import replay_page
 from arena.web.spectator import Spectator
 from engine import PerudoError
 
@@ -86,12 +85,7 @@ def _parser() -> argparse.ArgumentParser:
     verify.add_commands(commands)
     ab.add_command(commands)
 
-    show = commands.add_parser("replay", help="tell one game round by round")
-    show.add_argument("game", help="game id, TOURNAMENT/GAME, or a replay file")
-    show.add_argument("--results", type=Path, default=Path("results"))
-    show.add_argument(
-        "--html", type=Path, metavar="OUT.html", help="write the game as an HTML replay instead"
-    )
+    replay.add_command(commands)
     return parser
 
 
@@ -148,7 +142,7 @@ def cmd_run(args: argparse.Namespace, console: Console) -> int:
         except argparse.ArgumentTypeError as error:
             raise TournamentError(f"--league: {error}") from None
         if args.dry_run:
-            return dryrun.dry_run(config, console)
+            return dryrun.dry_run(config, console, args.web is not None, args.cluster is not None)
         dryrun.check_table_size(config)
     if not config.timeouts:
         console.print(options.TIMEOUTS_OFF, style="bold yellow", highlight=False)
@@ -192,36 +186,6 @@ def cmd_run(args: argparse.Namespace, console: Console) -> int:
         markup=False,
         soft_wrap=True,
     )
-    return 0
-
-
-def cmd_replay(args: argparse.Namespace, console: Console) -> int:
-    path = replay.find_replay(args.game, args.results)
-    if args.html is not None:
-        page = replay_page(path)  # a file that is not a replay: a ReplayPageError, one line
-        try:
-            args.html.write_text(page)
-        except OSError as error:
-            raise ResultsError(f"cannot write {args.html}: {error.strerror or error}") from None
-        console.print(
-            f"Wrote {args.html} (open it in a browser)",
-            highlight=False,
-            markup=False,
-            soft_wrap=True,
-        )
-        return 0
-    console.print(  # a path is copied from the screen: one line, however narrow the terminal
-        f"Tournament {replay.tournament_of(path)} ({path})",
-        highlight=False,
-        markup=False,
-        soft_wrap=True,
-    )
-    try:
-        game = replay.load(path)
-    except (OSError, ValueError) as error:  # a file that is not a replay
-        raise ResultsError(f"{path} is not a readable replay: {error}") from None
-    for line in replay.tell(game):
-        console.print(printable(line), highlight=False, markup=False)
     return 0
 
 
@@ -275,7 +239,7 @@ COMMANDS = {
     "run": cmd_run,
     "check-bot": cmd_check_bot,
     "leaderboard": board.cmd_leaderboard,
-    "replay": cmd_replay,
+    "replay": replay.cmd_replay,
     "play": play.cmd_play,
 }
 

@@ -7,6 +7,11 @@ sandboxed and started as in `arena run`, and the person plays through
 a child process that shares this terminal. Their seat has time enough for a
 person; the bots keep `--move-time`. Nothing is recorded in a league; the
 bots' logs are kept, and where is said at the end.
+
+Each game's summary is printed once the person's client has exited, so that
+it never falls among the lines that client is still writing to the shared
+terminal. A person whose input ends has left the table (the client exits 0):
+that is said as such, not as a crash, and no further game is dealt.
 """
 
 from __future__ import annotations
@@ -65,7 +70,8 @@ def add_command(commands: argparse._SubParsersAction) -> None:  # type: ignore[t
         "--seat",
         type=validate.int_between(0, MAX_BOTS),
         default=0,
-        help="your seat, from 0 (default 0; seat 0 opens when the opener is seat0)",
+        help="your seat, from 0 to the number of bots (default 0; seat 0 opens when the "
+        "opener is seat0)",
     )
     play.add_argument(
         "--games",
@@ -102,11 +108,21 @@ class Table:
 
 
 def _seat(bots: list[BotSpec], seat: int) -> Table:
+    check_seat(seat, len(bots))
     taken = {b.name for b in bots}
     human = next(n for n in ("you", "human", "person") if n not in taken)
     names = [b.name for b in bots]
-    names.insert(min(seat, len(names)), human)
+    names.insert(seat, human)
     return Table(tuple(names), human)
+
+
+def check_seat(seat: int, bots: int) -> None:
+    """A seat the table has: at a table of `bots` bots and the person, 0 to `bots`."""
+    if seat > bots:
+        raise TournamentError(
+            f"--seat {seat}: the table has {bots + 1} seats ({bots} bot{'s' if bots != 1 else ''}"
+            f" and you), so your seat is 0 to {bots}"
+        )
 
 
 def cmd_play(args: argparse.Namespace, console: Console) -> int:
@@ -125,13 +141,14 @@ async def _play(args: argparse.Namespace, say: Say) -> int:
     socket = private / "referee.sock"
     confinement = Confinement(decide(config.sandbox, config.build_network), cgroups, socket)
     try:
-        bots = await _built(args.bots, logs, confinement, say)
+        bots = await _built(args.bots, logs, confinement, say, args.seat)
         table = _seat(bots, args.seat)
         tokens = TokenBook()
         lobby = Lobby(tokens)
         referee = Referee(lobby, ServerLimits(move_time=config.move_time))
         port = await referee.start("127.0.0.1:0", unix_socket=socket)
         processes: list[BotProcess] = []
+        records: list[GameRecord] = []
         human: asyncio.subprocess.Process | None = None
         try:
             for bot in bots:
@@ -154,12 +171,20 @@ async def _play(args: argparse.Namespace, say: Say) -> int:
                 )
             for index in range(1, args.games + 1):
                 record = await _game(lobby, table, config.ruleset, config.move_time, index)
-                _tell(record, say)
+                if record is None:  # the person left during the game before
+                    break
+                records.append(record)
         finally:
             await referee.stop("the game is over")
             if human is not None:
                 await _stop_human(human)
             await asyncio.gather(*(p.stop() for p in processes))
+            # Only now: the person's client has written its last line to this terminal.
+            left = human is not None and human.returncode == 0 and _faulted(records, table.human)
+            for record in records:
+                _tell(record, say, table.human, left)
+            if left:
+                say(f"You left the table after {len(records)} of {args.games} game(s).")
     finally:
         if cgroups is not None:
             cgroups.remove()
@@ -167,14 +192,19 @@ async def _play(args: argparse.Namespace, say: Say) -> int:
     return 0
 
 
-async def _built(folder: Path, logs: Path, confinement: Confinement, say: Say) -> list[BotSpec]:
-    """The bots of `folder` that are ready to play (built, if they have a build)."""
+async def _built(
+    folder: Path, logs: Path, confinement: Confinement, say: Say, seat: int
+) -> list[BotSpec]:
+    """The bots of `folder` that are ready to play (built, if they have a build); a seat the
+    table would not have is refused before any build."""
     found, problems = discover(folder)
     for entry, reason in problems:
         say(f"{entry}: skipped: {reason}")
     if len(found) > MAX_BOTS:
         say(f"{len(found)} bots: the first {MAX_BOTS} play, {MAX_BOTS + 1} seats in all")
         found = found[:MAX_BOTS]
+    if found:
+        check_seat(seat, len(found))
     bots: list[BotSpec] = []
     for bot in found:
         log = logs / f"{bot.name}.build.log"
@@ -205,9 +235,15 @@ async def _stop_human(human: asyncio.subprocess.Process) -> None:
 
 async def _game(
     lobby: Lobby, table: Table, ruleset: engine.Ruleset, move_time: float, index: int
-) -> GameRecord:
+) -> GameRecord | None:
+    """The game played, or None when the person has left the table."""
     game_id = f"play-{index}"
     borrowed = await lobby.borrow_table(table.names)
+    if borrowed.get(table.human) is None:
+        for session in borrowed.values():
+            if session is not None:
+                await lobby.give_back(session)
+        return None
     seats: list[Seat] = []
     for name, session in borrowed.items():
         if session is None:
@@ -222,9 +258,18 @@ async def _game(
                 await lobby.give_back(session)
 
 
-def _tell(record: GameRecord, say: Say) -> None:
+def _faulted(records: list[GameRecord], name: str) -> bool:
+    return any(f.bot == name for record in records for f in record.faults)
+
+
+def _tell(record: GameRecord, say: Say, human: str, left: bool) -> None:
+    """A game's summary; `left`: the person's client ended on their input's end, so their
+    fault (the stream closed mid-game) is them leaving the table."""
     say(f"Game {record.spec.game_id}: {', '.join(record.ranking)} (winner first)")
     for fault in record.faults:
-        say(f"  fault: {fault.bot} {fault.fault.kind.value}: {fault.fault.detail}")
+        if left and fault.bot == human:
+            say("  you left the table (your input ended): out of the game")
+        else:
+            say(f"  fault: {fault.bot} {fault.fault.kind.value}: {fault.fault.detail}")
     if not record.faults:
         say("  no faults")

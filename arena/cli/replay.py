@@ -1,44 +1,130 @@
-"""Telling a recorded game round by round, dice revealed."""
+"""`arena replay`: a recorded game told round by round, dice revealed, or as an HTML replay."""
 
 from __future__ import annotations
 
+import argparse
 import json
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+from rich.console import Console
 
 from arena.errors import ArenaError
 from arena.records import Deal, Decision, Replay, RoundEnd
-from arena.tournament.config import TournamentError
+from arena.text import printable
+from arena.tournament.results.folder import ResultsError, TournamentFolder
+from arena.web.replay_page import replay_page
 
 
 class ReplayNotFoundError(ArenaError, FileNotFoundError):
     """No replay of the game asked for: the message says where the arena looked."""
 
 
-def find_replay(game: str, results: Path) -> Path:
-    """A replay file from a path, `TOURNAMENT/GAME`, or a game id found in one tournament only.
+@dataclass(frozen=True, slots=True)
+class Found:
+    """The replay a name points to, and the other tournaments that have a game of that id."""
 
-    Game ids repeat across tournaments (every one has `u000-t000-r0`), so a bare
-    id that several tournaments have is refused rather than guessed.
+    path: Path
+    others: tuple[str, ...] = ()
+    """Newest first: a bare game id picks the newest tournament, and these are the rest."""
+
+
+def find_replay(game: str, results: Path) -> Found:
+    """A replay file from a path, `TOURNAMENT/GAME`, or a game id, from the newest tournament
+    that has it.
+
+    Game ids repeat across tournaments (every one has `u000-t000-r0`): a bare id
+    is most often asked for just after a run, of that run, so the newest
+    tournament (by when it began) is the one told, and the others are named
+    with how to ask for one of them.
     """
     direct = Path(game)
     if direct.is_file():
-        return direct
+        return Found(direct)
     if "/" in game:
         tournament, _, game_id = game.rpartition("/")
         candidate = results / tournament / "replays" / f"{game_id}.json"
         if candidate.is_file():
-            return candidate
+            return Found(candidate)
         raise ReplayNotFoundError(f"no replay of game {game_id!r} in {results / tournament}")
-    matches = sorted(results.glob(f"*/replays/{game}.json"))
+    matches = sorted(results.glob(f"*/replays/{game}.json"), key=_began, reverse=True)
     if not matches:
         raise ReplayNotFoundError(f"no replay of game {game!r} under {results}")
-    if len(matches) > 1:
-        names = [tournament_of(m) for m in matches]
-        raise TournamentError(
-            f"game {game!r} is in {len(names)} tournaments ({', '.join(names)}); "
-            f"say which: arena replay {names[-1]}/{game}"
+    return Found(matches[0], tuple(tournament_of(m) for m in matches[1:]))
+
+
+def _began(replay: Path) -> tuple[float, str]:
+    """When the replay's tournament began (its `tournament.json`, else its folder's time)."""
+    folder = replay.parent.parent
+    try:
+        return TournamentFolder(folder).info().created, folder.name
+    except (OSError, ValueError):
+        try:
+            return folder.stat().st_mtime, folder.name
+        except OSError:
+            return 0.0, folder.name
+
+
+def elsewhere(game: str, found: Found) -> str:
+    """The line that names the other tournaments with a game of the id asked for, or ""."""
+    if not found.others:
+        return ""
+    game_id = found.path.stem
+    return (
+        f"{game!r} is in {len(found.others)} other tournament(s) too, newest first: "
+        f"{', '.join(found.others)} (arena replay {found.others[0]}/{game_id})"
+    )
+
+
+def add_command(commands: Any) -> None:
+    show = commands.add_parser("replay", help="tell one game round by round")
+    show.add_argument("game", help="game id, TOURNAMENT/GAME, or a replay file")
+    show.add_argument(
+        "--results",
+        type=Path,
+        default=Path("results"),
+        help="the results folder a game id is looked for in (default results/)",
+    )
+    show.add_argument(
+        "--html", type=Path, metavar="OUT.html", help="write the game as an HTML replay instead"
+    )
+
+
+def cmd_replay(args: argparse.Namespace, console: Console) -> int:
+    found = find_replay(args.game, args.results)
+    path = found.path
+    also = elsewhere(args.game, found)  # a bare id, newest first: the others named
+    if args.html is not None:
+        page = replay_page(path)  # a file that is not a replay: a ReplayPageError, one line
+        try:
+            args.html.write_text(page)
+        except OSError as error:
+            raise ResultsError(f"cannot write {args.html}: {error.strerror or error}") from None
+        console.print(
+            f"Wrote {args.html} (open it in a browser)",
+            highlight=False,
+            markup=False,
+            soft_wrap=True,
         )
-    return matches[0]
+        if also:
+            console.print(also, highlight=False, markup=False, soft_wrap=True)
+        return 0
+    console.print(  # a path is copied from the screen: one line, however narrow the terminal
+        f"Tournament {tournament_of(path)} ({path})",
+        highlight=False,
+        markup=False,
+        soft_wrap=True,
+    )
+    if also:
+        console.print(also, highlight=False, markup=False, soft_wrap=True)
+    try:
+        game = load(path)
+    except (OSError, ValueError) as error:  # a file that is not a replay
+        raise ResultsError(f"{path} is not a readable replay: {error}") from None
+    for line in tell(game):
+        console.print(printable(line), highlight=False, markup=False)
+    return 0
 
 
 def tournament_of(replay: Path) -> str:

@@ -16,22 +16,39 @@ def add_commands(commands: Any) -> None:
         "verify", help="check every deal of a finished tournament against its revealed seed"
     )
     check.add_argument("tournament", help="a tournament folder, or its name under --results")
-    check.add_argument("--results", type=Path, default=Path("results"))
+    check.add_argument(
+        "--results",
+        type=Path,
+        default=Path("results"),
+        help="the results folder a tournament's name is looked for in (default results/)",
+    )
+    check.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="an ok line for every game too, not only the failures",
+    )
 
 
 def cmd_verify(args: argparse.Namespace, console: Console) -> int:
+    """Failures only, then the verdict: a night of hundreds of games is not hundreds of ok
+    lines to scroll past for the one that matters (`-v` prints them all)."""
     folder = Path(args.tournament)
     if not folder.is_dir():
         folder = args.results / args.tournament
     verdict = verify(folder)
     say = console.print
-    if verdict.commitment_ok:
-        say("[green]ok[/]   the seed hashes to the commitment published before play")
-    else:
+    if not verdict.commitment_ok:
         say("[red]FAIL[/] the seed does not hash to the commitment published before play")
+    elif args.verbose:
+        say("[green]ok[/]   the seed hashes to the commitment published before play")
     for game in verdict.games:
         if game.problem is None:
-            say(f"[green]ok[/]   {game.game}: {game.rounds} deals match the seed", highlight=False)
+            if args.verbose:
+                say(
+                    f"[green]ok[/]   {game.game}: {game.rounds} deals match the seed",
+                    highlight=False,
+                )
         else:
             say(f"[red]FAIL[/] {game.game}: ", end="", highlight=False)
             say(game.problem, markup=False, highlight=False)
@@ -40,7 +57,11 @@ def cmd_verify(args: argparse.Namespace, console: Console) -> int:
         say(problem, markup=False, highlight=False)
     bad = sum(g.problem is not None for g in verdict.games)
     if verdict.ok:
-        say(f"{verdict.tournament}: every deal of its {len(verdict.games)} games is the seed's.")
+        say(
+            f"{verdict.tournament}: the seed is the one committed to, and every deal of its "
+            f"{len(verdict.games)} games is the seed's.",
+            highlight=False,
+        )
         return 0
     say(
         f"[red]{verdict.tournament}: {bad} of {len(verdict.games)} games do not match"

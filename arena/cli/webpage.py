@@ -17,9 +17,10 @@ from arena.web.board import board_json
 from arena.web.replay_page import write_pages
 from arena.web.spectator import Spectator
 
-if TYPE_CHECKING:  # prometheus_client is loaded only for a page
+if TYPE_CHECKING:  # aiohttp (the web extra) and prometheus_client: loaded only for a page
     from arena.metrics import Metrics
     from arena.tournament.metering import GameMeter
+    from arena.web.server import WebServer
 
 
 def address(text: str) -> str:
@@ -42,12 +43,8 @@ def add_web_flag(parser: argparse.ArgumentParser, what: str) -> None:
     )
 
 
-@contextlib.asynccontextmanager
-async def serving(
-    spectator: Spectator, where: str, say: Callable[[str], None], metrics: Metrics | None = None
-) -> AsyncIterator[None]:
-    """The page (and `metrics` at /metrics) served while the block runs; a port in use stops
-    here, before anything starts."""
+def web_server() -> type[WebServer]:
+    """The web server's class; a WebError saying how to install the web extra without it."""
     try:
         from arena.web.server import WebServer
     except ImportError as error:
@@ -55,7 +52,16 @@ async def serving(
             f"--web needs the web extra ({error.name} is missing): "
             'pip install -e ".[web]" (run in the clone)'
         ) from None
-    server = WebServer(spectator, where, metrics)
+    return WebServer
+
+
+@contextlib.asynccontextmanager
+async def serving(
+    spectator: Spectator, where: str, say: Callable[[str], None], metrics: Metrics | None = None
+) -> AsyncIterator[None]:
+    """The page (and `metrics` at /metrics) served while the block runs; a port in use stops
+    here, before anything starts."""
+    server = web_server()(spectator, where, metrics)
     url = await server.start()
     say(f"Live page: {url}")
     if metrics is not None:

@@ -18,7 +18,10 @@ named the same, with enum values as short lower-case words ("turn",
 log; it must never write anything but answers to stdout. A line the bridge
 cannot use is sent as an action of no kind, a malformed message, with the
 bridge's complaint as the reply's `reason`: the fault's record says what was
-wrong with the line, not only that the action had no kind.
+wrong with the line, not only that the action had no kind. A line that is not
+JSON at all is said in words of its own (`NOT_JSON`): it is most often a debug
+line printed to stdout, after which every answer comes one request late, and
+`arena check-bot` tells its author so in one line (`not_json_line`).
 """
 
 from __future__ import annotations
@@ -37,6 +40,10 @@ from arena.kit import Connection, RefusedError, connection_from_env, serve_sessi
 from arena.protocol.messages import referee as pb
 
 MAX_LINE = 64 * 1024
+QUOTED = 200
+"""The most of a line the bridge cannot use that its complaint quotes."""
+NOT_JSON = "bridge: a line on the program's stdout is not JSON (debug output goes to stderr): "
+"""How the complaint about a line that is not JSON begins; the line itself follows."""
 _ACTIONS = {
     "bid": pb.ACTION_KIND_BID,
     "dudo": pb.ACTION_KIND_DUDO,
@@ -94,8 +101,12 @@ def parse_answer(line: bytes, request_id: int) -> tuple[pb.Action, str | None]:
     A line that cannot be understood becomes an action of no kind, which the
     referee records as a malformed message; the complaint goes to the log.
     """
+    text = line.decode(errors="replace").strip()[:QUOTED]
     try:
         data = json.loads(line)
+    except ValueError:  # not JSON, or not UTF-8: most often a debug line
+        return pb.Action(), NOT_JSON + text
+    try:
         if not isinstance(data, dict):
             raise ValueError("the answer must be a JSON object")
         if data.get("request_id") != request_id:
@@ -106,8 +117,12 @@ def parse_answer(line: bytes, request_id: int) -> tuple[pb.Action, str | None]:
             raise ValueError("count and face must be whole numbers")
         return pb.Action(kind=kind, count=count, face=face), None
     except (ValueError, KeyError, TypeError) as error:
-        text = line.decode(errors="replace").strip()[:200]
         return pb.Action(), f"bridge: cannot use the program's answer {text!r}: {error}"
+
+
+def not_json_line(reason: str) -> str | None:
+    """The line quoted by a reply's `reason` that says a line was not JSON, else None."""
+    return reason.removeprefix(NOT_JSON) if reason.startswith(NOT_JSON) else None
 
 
 class ProgramHandler:

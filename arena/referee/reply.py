@@ -129,7 +129,9 @@ def reply_of(
     except MalformedActionError as error:
         bad = Reply(None, None, elapsed, action, request_id, reason=reason)
         fault = Fault(FaultKind.MALFORMED_MESSAGE, bad.explained(str(error)), bad.sent, request_id)
-        return Reply(None, fault, elapsed, request_id=request_id, referee_lag=lag, wall=wall)
+        return Reply(
+            None, fault, elapsed, request_id=request_id, referee_lag=lag, wall=wall, reason=reason
+        )
     # Every field in order, none by keyword: a decision's reply is built here, and keywords
     # take a dataclass's __init__ twice as long.
     return Reply(answer, None, elapsed, action, request_id, lag, wall, None, None, reason)

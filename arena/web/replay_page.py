@@ -104,7 +104,8 @@ def _index_row(stem: str, replay: Replay) -> str:
     winner = replay.ranking[0] if replay.ranking else ""
     return (
         f'<tr><td><a href="{e(stem)}.html">{e(replay.game)}</a></td>'
-        f"<td>{e(', '.join(replay.players))}</td><td>{e(winner)}</td><td>{faults}</td></tr>"
+        f"<td>{e(', '.join(replay.players))}</td><td>{e(winner)}</td>"
+        f'<td class="num">{faults}</td></tr>'
     )
 
 
@@ -112,7 +113,8 @@ def _index(name: str, rows: list[str], standings: list[Json], problems: list[str
     e = html.escape
     sure = any("rank_range" in s for s in standings)
     board = "".join(
-        f"<tr><td>{s['rank']}</td><td>{e(str(s['bot']))}</td><td>{s['rating']:.2f}</td>"
+        f'<tr><td>{s["rank"]}</td><td class="bot">{e(str(s["bot"]))}</td>'
+        f"<td>{s['rating']:.2f}</td>"
         f"<td>{s['mu']:.2f}</td><td>{s['sigma']:.2f}</td>{_confidence(s) if sure else ''}"
         f"<td>{s['games']}</td><td>{s['wins']}</td><td>{s['average_place']:.2f}</td>"
         f"<td>{s['faults']}</td></tr>"
@@ -130,8 +132,9 @@ def _index(name: str, rows: list[str], standings: list[Json], problems: list[str
 <th>rating</th><th>mu</th><th>sigma</th>{"".join(f"<th>{h}</th>" for h in headers)}<th>games</th>
 <th>wins</th><th>place</th><th>faults</th>
 </tr></thead><tbody>{board}</tbody></table></section>
-<section class="panel"><h2>Games ({len(rows)})</h2><table id="standings"><thead><tr><th>game</th>
-<th>players (seat order)</th><th>winner</th><th>faults</th></tr></thead><tbody>{"".join(rows)}
+<section class="panel"><h2>Games ({len(rows)})</h2><table class="games"><thead><tr><th>game</th>
+<th>players (seat order)</th><th>winner</th><th class="num">faults</th></tr></thead>
+<tbody>{"".join(rows)}
 </tbody></table>{f'<h2>Not made</h2><ul class="feed bad">{missing}</ul>' if missing else ""}
 </section></main></body></html>
 """

@@ -202,7 +202,12 @@ class Lineup:
             self.observer.note(f"{bot.name}: unchanged since its last build: not rebuilt")
             return True
         log = folder.logs / f"{bot.name}.build.log"
-        self.observer.note(f"building {bot.name} (up to {bot.build_timeout:.0f} s)")
+        first = (
+            ""
+            if await asyncio.to_thread(buildstamp.built_before, bot)
+            else "; " + buildstamp.FIRST_BUILD
+        )
+        self.observer.note(f"building {bot.name} (up to {bot.build_timeout:.0f} s{first})")
         began = time.monotonic()
         self.observer.building(bot.name, running=True)
         try:

@@ -30,10 +30,15 @@
     $("building").textContent = state.building.length ? "building: " + shown(state.building.join(", ")) : "";
   }
 
-  const HEADERS = ["#", "bot", "rating", "mu", "sigma", "games", "wins", "win%", "place", "faults", "ms"];
+  /* Each column with how much room it may give up: a column of level 1 is hidden when the
+   * leaderboard's panel is narrow, of level 2 sooner (style.css, by the panel's own width), so
+   * that on a phone or beside the tables every column left is whole and the names have room. */
+  const COLUMNS = [["#", 0], ["bot", 0], ["rating", 0], ["mu", 2], ["sigma", 2], ["games", 1],
+    ["wins", 2], ["win%", 0], ["place", 1], ["faults", 0], ["ms", 1]];
   /* With the batch fit's columns, wins and place give way to them, as on the terminal (win% and
    * the rank range say much of them; leaderboard.json keeps both). */
-  const SURE_HEADERS = ["#", "bot", "rating", "mu", "sigma", "ranks", "P1", "above next", "games", "win%", "faults", "ms"];
+  const SURE_COLUMNS = [["#", 0], ["bot", 0], ["rating", 0], ["mu", 2], ["sigma", 2], ["ranks", 0],
+    ["P1", 0], ["above next", 0], ["games", 1], ["win%", 1], ["faults", 0], ["ms", 1]];
 
   function percent(p) {
     const x = 100 * p;
@@ -47,32 +52,44 @@
    * bootstrap copies that put it above the bot under it (marked when short of the level). */
   function drawStandings() {
     const board = state.board;
-    const headers = board ? SURE_HEADERS : HEADERS;
+    const columns = board ? SURE_COLUMNS : COLUMNS;
     // The final board has three columns more, and no table is in play: it takes the room.
     document.querySelector("main").classList.toggle("final", Boolean(board));
+    const level = new Map(columns);
+    const cell = (tag, header, attrs, ...children) => {
+      const cls = [attrs.cls, level.get(header) ? "give" + level.get(header) : null,
+        ["ranks", "P1", "above next"].includes(header) ? "sure" : null].filter(Boolean).join(" ");
+      return el(tag, Object.assign({}, attrs, { cls: cls || null }), ...children);
+    };
     $("standings").querySelector("thead").replaceChildren(
-      el("tr", {}, ...headers.map((h) => el("th", { cls: ["ranks", "P1", "above next"].includes(h) ? "sure" : null, text: h }))));
+      el("tr", {}, ...columns.map(([h]) => cell("th", h, { cls: h === "bot" ? "bot" : null, text: h }))));
     const body = $("standings").querySelector("tbody");
     body.replaceChildren();
     const names = state.entrants;
     for (const row of state.standings) {
       const colour = Perudo.COLOURS[names.indexOf(row.bot) % Perudo.COLOURS.length];
+      const above = row.p_above_next;
+      const values = {
+        "#": [String(row.rank)], rating: [row.rating.toFixed(2)], mu: [row.mu.toFixed(2)],
+        sigma: [row.sigma.toFixed(2)], games: [String(row.games)], wins: [String(row.wins)],
+        "win%": [(100 * row.win_rate).toFixed(1)], place: [row.average_place.toFixed(2)],
+        faults: [String(row.faults), row.faults ? "bad" : null], ms: [row.median_decision_ms.toFixed(1)],
+        ranks: [row.rank_range ?? "\u2013", "ranks"],
+        P1: [row.p_first === undefined ? "\u2013" : percent(row.p_first), "p1"],
+        "above next": [above === undefined ? "\u2013" : percent(above),
+          "above" + (board && above < board.level ? " unsure" : "")],
+      };
       const tr = el("tr", { "data-bot": row.bot });
-      const num = (text, cls) => el("td", { cls: "num" + (cls ? " " + cls : ""), text });
-      tr.append(num(String(row.rank)),
-        el("td", { cls: "bot" }, el("span", { cls: "swatch", style: "background:" + colour }), el("span", { text: row.bot })),
-        num(row.rating.toFixed(2)), num(row.mu.toFixed(2)), num(row.sigma.toFixed(2)));
-      if (board) {
-        const above = row.p_above_next;
-        tr.append(num(row.rank_range ?? "\u2013", "sure ranks"),
-          num(row.p_first === undefined ? "\u2013" : percent(row.p_first), "sure p1"),
-          num(above === undefined ? "\u2013" : percent(above), "sure above" + (above < board.level ? " unsure" : "")),
-          num(String(row.games)), num((100 * row.win_rate).toFixed(1)));
-      } else {
-        tr.append(num(String(row.games)), num(String(row.wins)), num((100 * row.win_rate).toFixed(1)),
-          num(row.average_place.toFixed(2)));
+      for (const [h] of columns) {
+        if (h === "bot") {
+          // One line, however long the name: cut with an ellipsis, the whole name as its title.
+          tr.append(cell("td", h, { cls: "bot", title: Perudo.shown(row.bot) },
+            el("span", { cls: "swatch", style: "background:" + colour }), el("span", { text: row.bot })));
+        } else {
+          const [text, cls] = values[h];
+          tr.append(cell("td", h, { cls: "num" + (cls ? " " + cls : ""), text }));
+        }
       }
-      tr.append(num(String(row.faults), row.faults ? "bad" : null), num(row.median_decision_ms.toFixed(1)));
       body.append(tr);
     }
     $("caption").textContent = board && board.level !== undefined
@@ -92,9 +109,11 @@
       box.append(Perudo.render(table));
       if (!table.order) playing += 1;
     }
-    // A finished table stays a moment with its final order: it is no longer "in play".
-    $("tables-title").textContent = playing || !tables.size ? "Tables in play" : "Tables just finished";
-    $("playing").textContent = playing ? "(" + playing + ")" : "";
+    // A finished table stays a moment with its final order: it is no longer "in play", and the
+    // title counts it apart, so that its numbers add up to the cards beneath it.
+    const over = tables.size - playing;
+    $("tables-title").textContent = "Tables in play (" + playing + ")";
+    $("playing").textContent = over ? "and " + over + " just finished" : "";
   }
 
   function drawFinished() {
@@ -102,7 +121,7 @@
     list.replaceChildren();
     for (const game of state.finished.slice(0, 60)) {
       const link = el("a", { href: "replay/" + encodeURIComponent(game.game), text: game.game });
-      list.append(el("li", {}, link, " ", el("b", { text: game.ranking[0] }), " won",
+      list.append(el("li", {}, link, " ", Perudo.who(game.ranking[0]), " won",
         game.faults ? el("span", { cls: "bad", text: " \u2022 " + game.faults + " fault(s)" }) : null));
     }
   }
@@ -111,13 +130,15 @@
     const list = $("faults");
     list.replaceChildren();
     for (const f of state.faults.slice(0, 12)) {
-      list.append(el("li", {}, el("b", { text: f.bot }), " " + f.fault + " in " + f.game + ": " + f.detail
+      list.append(el("li", {}, Perudo.who(f.bot), " " + f.fault + " in " + f.game + ": " + f.detail
         + (f.sent ? " \u2014 sent " + f.sent : "")));
     }
+    if (!state.faults.length) list.append(el("li", { cls: "none", text: "No faults" }));
   }
 
   function drawNotes() {
     $("notes").replaceChildren(...state.notes.slice(-4).map((n) => el("li", { text: n })));
+    $("notes-title").hidden = !state.notes.length;
   }
 
   const DRAW = { progress: drawProgress, standings: drawStandings, tables: drawTables,

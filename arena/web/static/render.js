@@ -41,6 +41,12 @@ const Perudo = (() => {
     return node;
   }
 
+  /* A bot's name in a line of text: on one line, cut with an ellipsis where it is too long
+   * for its box (style.css), the whole name as its title. */
+  function who(name) {
+    return el("b", { cls: "who", text: name, title: shown(name) });
+  }
+
   function face(n) {
     return n === 1 ? "pacos" : n + "s";
   }
@@ -142,12 +148,12 @@ const Perudo = (() => {
     return el("span", { cls, text: String(value), title: face(value) });
   }
 
-  function revealText(t) {
+  function reveal(t) {
     const r = t.reveal;
-    const who = t.players[r.changed];
     const verb = r.change < 0 ? "loses a die" : r.change > 0 ? "gains a die" : "keeps every die";
     const bid = t.lastBid ? " on " + t.lastBid.count + " \u00d7 " + face(t.lastBid.face) : "";
-    return r.end + bid + ": " + r.counted + " counted \u2014 " + who + " " + verb;
+    return el("p", { cls: "reveal" }, r.end + bid + ": " + r.counted + " counted \u2014 ",
+      who(t.players[r.changed]), " " + verb);
   }
 
   function ms(value) {
@@ -170,7 +176,7 @@ const Perudo = (() => {
         "data-seat": seat,
       });
       row.append(el("span", { cls: "marker", text: seat === t.toAct ? "\u25b6" : "" }));
-      row.append(el("span", { cls: "name", text: name }));
+      row.append(el("span", { cls: "name", text: name, title: shown(name) }));
       const dice = el("span", { cls: "dice" });
       const hand = t.hands ? t.hands[seat] : null;
       if (hand && hand.length) hand.forEach((v) => dice.append(dieNode(t, v)));
@@ -182,21 +188,21 @@ const Perudo = (() => {
     card.append(seats);
     const bids = el("ol", { cls: "bids" });
     t.bids.forEach((b, i) => {
-      const who = t.players[b.seat];
+      const name = t.players[b.seat];
       const item = b.fault
-        ? el("li", { cls: "fault" }, el("b", { text: who }), " fault " + b.fault + ": " + b.detail
+        ? el("li", { cls: "fault" }, who(name), " fault " + b.fault + ": " + b.detail
           + (b.sent ? " (sent " + b.sent + ")" : ""))
-        : el("li", { cls: i === options.current ? "current" : "" }, el("b", { text: who }),
+        : el("li", { cls: i === options.current ? "current" : "" }, who(name),
           " " + actionText(b.action) + " ", el("span", { cls: "ms", text: ms(b.ms) }));
       bids.append(item);
     });
     card.append(bids);
     if (t.hiddenWhy) card.append(el("p", { cls: "caption", text: t.hiddenWhy }));
-    if (t.reveal) card.append(el("p", { cls: "reveal", text: revealText(t) }));
+    if (t.reveal) card.append(reveal(t));
     else if (t.abandoned) card.append(el("p", { cls: "reveal fault", text: "round abandoned by a fault" }));
     if (t.order) {
       const order = el("ol", { cls: "order" });
-      t.order.forEach((name) => order.append(el("li", { text: name })));
+      t.order.forEach((name) => order.append(el("li", {}, el("span", { cls: "name", text: name, title: shown(name) }))));
       card.append(el("p", { cls: "final", text: "Final order" }), order);
     }
     return card;
@@ -245,5 +251,5 @@ const Perudo = (() => {
     return svg;
   }
 
-  return { el, shown, apply, fold, newTable, render, chart, actionText, COLOURS };
+  return { el, shown, who, apply, fold, newTable, render, chart, actionText, COLOURS };
 })();

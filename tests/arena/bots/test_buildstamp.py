@@ -151,11 +151,14 @@ def test_a_run_builds_an_unchanged_bot_once_and_rebuild_forces_it(tmp_path: Path
     folder = _bot(bots)
     first = _prepare(bots, tmp_path / "one")
     assert _builds(folder) == 1 and any(n.startswith("built builder in") for n in first), first
+    # The first build says what to expect of it: minutes, once.
+    assert f"building builder (up to 300 s; {buildstamp.FIRST_BUILD})" in first, first
     second = _prepare(bots, tmp_path / "two")
     assert _builds(folder) == 1
     assert "builder: unchanged since its last build: not rebuilt" in second
-    _prepare(bots, tmp_path / "three", rebuild=True)
+    again = _prepare(bots, tmp_path / "three", rebuild=True)
     assert _builds(folder) == 2
+    assert "building builder (up to 300 s)" in again  # built before: no word of minutes
     (folder / "source.txt").write_text("version 2\n")
     _prepare(bots, tmp_path / "four")
     assert _builds(folder) == 3

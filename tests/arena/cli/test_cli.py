@@ -190,24 +190,40 @@ def test_run_refuses_bad_numbers(tmp_path: Path) -> None:
     assert "--games" in done.stderr
 
 
-def test_replay_refuses_a_game_id_that_several_tournaments_have(
+def test_replay_of_a_game_id_that_several_tournaments_have_tells_the_newest(
     night: Night, tmp_path: Path
 ) -> None:
     results = tmp_path / "results"
-    for name in ("earlier", "later"):
+    began = json.loads((night.folder / "tournament.json").read_text())["created"]
+    # By when each began, not by name: "later" is the oldest of the three.
+    for name, created in (("later", began - 100), ("earlier", began), ("middle", began - 50)):
         shutil.copytree(night.folder, results / name)
+        info = results / name / "tournament.json"
+        info.write_text(json.dumps(dict(json.loads(info.read_text()), created=created)))
     game = night.lines[0]["game"]
     done = arena("replay", game, "--results", str(results))
-    assert done.returncode == 1
-    assert done.stdout == ""
-    said = " ".join(done.stderr.split())
-    assert f"game {game!r} is in 2 tournaments (earlier, later)" in said
-    assert f"arena replay later/{game}" in said
-
-    chosen = arena("replay", f"earlier/{game}", "--results", str(results))
-    assert chosen.returncode == 0, chosen.stderr
+    assert done.returncode == 0, done.stderr
     path = results / "earlier" / "replays" / f"{game}.json"
-    assert chosen.stdout.splitlines()[0] == f"Tournament earlier ({path})"
+    lines = done.stdout.splitlines()
+    assert lines[0] == f"Tournament earlier ({path})"
+    assert lines[1] == (
+        f"{game!r} is in 2 other tournament(s) too, newest first: middle, later "
+        f"(arena replay middle/{game})"
+    )
+    assert lines[2].startswith(f"Game {game}: ")
+
+    chosen = arena("replay", f"later/{game}", "--results", str(results))
+    assert chosen.returncode == 0, chosen.stderr
+    path = results / "later" / "replays" / f"{game}.json"
+    assert chosen.stdout.splitlines()[0] == f"Tournament later ({path})"
+    assert "other tournament" not in chosen.stdout  # asked by its tournament: nothing to add
+
+
+def test_replay_has_help_for_every_option() -> None:
+    done = arena("replay", "--help")
+    assert done.returncode == 0
+    said = " ".join(done.stdout.split())
+    assert "--results RESULTS the results folder a game id is looked for in" in said
 
 
 def test_replay_says_in_words_when_a_calza_offer_is_declined(night: Night) -> None:

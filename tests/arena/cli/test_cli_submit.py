@@ -72,7 +72,7 @@ def test_submit_without_a_token_or_with_a_bad_folder_says_so_in_its_verdict(
     bad.mkdir()
     (bad / "bot.toml").write_text('name = "bad"\nrun = "python bot.py"\ncolour = "red"\n')
     code, out, _ = cli("submit", str(bad), "--server", "127.0.0.1:1")
-    assert code == 1 and out.strip().startswith("rejected: bot.toml: unknown key(s) ['colour']")
+    assert code == 1 and out.strip().startswith("rejected: bot.toml: unknown key 'colour'")
     (bad / "bot.toml").write_text('name = "bad"\nrun = "python bot.py"\n')
     (bad / "link").symlink_to("/etc/passwd")
     code, out, _ = cli("submit", str(bad), "--server", "127.0.0.1:1")

@@ -181,3 +181,14 @@ def test_arena_run_and_arena_admin_start_print_the_same_report_at_the_end() -> N
     assert "The budget was spent" in text and "the machine was busy" in text
     for obeyed in ("\x1b[2J", "\u202e", "\x9b"):
         assert obeyed not in text  # the separation line names the rogue too
+
+
+def test_only_a_resumed_run_says_how_many_games_it_had_played(tmp_path: Path) -> None:
+    said = {}
+    for done in (0, 12):
+        out = io.StringIO()
+        with LiveView(Console(file=out, width=200, force_terminal=False)) as view:
+            view.started(tmp_path, ["bold", "steady"], Progress(done, 40, 0.0, 0))
+        said[done] = out.getvalue()
+    assert "already played" not in said[0]  # a fresh run has played nothing yet
+    assert "12/40 games already played" in said[12]

@@ -41,7 +41,9 @@ def test_a_line_that_is_not_json_is_a_malformed_message(tmp_path: Path) -> None:
             faults = [f for f in record.faults if f.bot == "garbage"]
             assert [f.fault.kind for f in faults] == [FaultKind.MALFORMED_MESSAGE]
             assert record.order[-1] == 0  # eliminated: ranked last
-            assert "cannot use the program's answer 'this is not json'" in arena.log("garbage")
+            assert "stdout is not JSON (debug output goes to stderr): this is not json" in (
+                arena.log("garbage")
+            )
 
     run(main())
 
@@ -52,7 +54,7 @@ def test_answers_are_read_strictly() -> None:
     assert (good.kind, good.count, good.face) == (pb.ACTION_KIND_BID, 3, 5)
     for line, why in (
         (b'{"request_id": 8, "action": "dudo"}', "request_id must be 7"),
-        (b"not json", "cannot use"),
+        (b"not json", "is not JSON (debug output goes to stderr): not json"),
         (b'{"request_id": 7}', "action"),
         (b'{"request_id": 7, "action": "raise"}', "raise"),
         (b'{"request_id": 7, "action": "bid", "count": -1, "face": 2}', "whole numbers"),

@@ -78,9 +78,10 @@ def test_the_bridges_reason_reaches_games_jsonl_and_the_replay(
     assert faults, "the chatty bot committed no fault"
     debug, *stale = [f["detail"] for f in faults if f["game"] == lines[0]["game"]]
     assert debug.startswith("the action has no valid kind")
-    assert "the bot says: bridge: cannot use the program's answer 'debug: thinking about it'" in (
-        debug
-    )
+    assert (
+        "the bot says: bridge: a line on the program's stdout is not JSON (debug output goes to "
+        "stderr): debug: thinking about it)"
+    ) in debug
     assert stale, "the answers one request late were faults too"
     for detail in stale:
         assert "request_id must be" in detail, detail
@@ -88,4 +89,4 @@ def test_the_bridges_reason_reaches_games_jsonl_and_the_replay(
     exit_code = arena_main(["replay", lines[0]["game"], "--results", str(tmp_path / "out")])
     told = " ".join(capsys.readouterr().out.split())  # as one line: the console wraps
     assert exit_code == 0
-    assert "cannot use the program's answer 'debug: thinking about it'" in told
+    assert "stdout is not JSON (debug output goes to stderr): debug: thinking about it" in told

@@ -74,7 +74,7 @@ def test_folders_and_modes_and_a_pax_archive(tmp_path: Path) -> None:
         (bot(file("/".join(["d"] * 40) + "/f", b"x")), "nests folders more than 32 deep"),
         ([file("bot.py", b"x")], "no bot.toml at its top"),
         ([file("alice/bot.toml", MANIFEST), file("alice/bot.py", b"x")], "no bot.toml at its top"),
-        (bot(manifest=MANIFEST + b"shell = true\n"), "unknown key(s) ['shell']"),
+        (bot(manifest=MANIFEST + b"shell = true\n"), "unknown key 'shell'"),
         (bot(manifest=b'name = "alice"\nrun = "python \'bot.py"\n'), "'run' cannot be split"),
         (bot(manifest=b'name = "alice"\nrun = ""\n'), "'run' is empty"),
         (bot(manifest=MANIFEST + b'build = "make $SECRET"\n'), "'build' names $SECRET"),

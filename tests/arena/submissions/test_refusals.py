@@ -35,7 +35,7 @@ def _packed(data: bytes, name: str = "alice") -> Packed:
         (tar_gz(bot(special("p", tarfile.FIFOTYPE))), "a named pipe"),
         (tar_gz(bot(*(file(f"f{i}") for i in range(12)))), "more than 10 files and folders"),
         (bomb(40 * 1024 * 1024), "expands to more than 100 times"),
-        (tar_gz(bot(manifest=MANIFEST + b"sudo = true\n")), "unknown key(s) ['sudo']"),
+        (tar_gz(bot(manifest=MANIFEST + b"sudo = true\n")), "unknown key 'sudo'"),
         (tar_gz(bot(manifest=b'name = "alice"\nrun = "python \'x"\n')), "'run' cannot be split"),
         (tar_gz(bot(manifest=b'name = "eve"\nrun = "python bot.py"\n')), "names the bot 'eve'"),
         (b"\x1f\x8b" + b"garbage" * 10, "not a gzipped tar"),

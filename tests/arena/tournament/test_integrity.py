@@ -247,7 +247,7 @@ def test_league_remove_takes_a_tournament_out_and_rerates(
 def test_verify_passes_an_honest_folder_and_catches_a_tampered_replay(
     finished: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["verify", str(finished)]) == 0
+    assert main(["verify", "-v", str(finished)]) == 0
     out = capsys.readouterr().out
     assert out.count("deals match the seed") == 6
     assert "every deal of its 6 games is the seed's" in out
@@ -260,7 +260,7 @@ def test_verify_passes_an_honest_folder_and_catches_a_tampered_replay(
     hand = replay["events"][0]["hands"][1]
     hand[0] = hand[0] % 6 + 1  # one die changed after the fact
     path.write_text(json.dumps(replay))
-    assert main(["verify", str(folder)]) == 1
+    assert main(["verify", "-v", str(folder)]) == 1
     out = capsys.readouterr().out
     assert f"FAIL {game}: round 1, {replay['players'][1]} (seat 1): the replay shows" in out
     assert out.count("deals match the seed") == 5

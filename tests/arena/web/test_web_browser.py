@@ -1,19 +1,21 @@
 """The live page and an HTML replay in a real browser: Debian's chromium, driven by Playwright.
 
-Screenshots go to $ARENA_SCREENSHOTS when it is set (CI keeps them with the
-run's results), else to the test's own temporary folder; the test prints where.
+The live page is laid out at 1280x900 and on a 390 px phone, and measured there
+(`web_harness.layout_problems`). Screenshots go to $ARENA_SCREENSHOTS when it is
+set (CI keeps them with the run's results), else to the test's own temporary
+folder; the test prints where.
 """
 
 from __future__ import annotations
 
-import os
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from web_harness import make_bots, results_folder, running
+from web_harness import layout_problems, make_bots, results_folder, running, screenshots
 
 import engine
 from arena.protocol.faults import FaultKind
@@ -43,11 +45,8 @@ def browser() -> Iterator[object]:
             launched.close()
 
 
-def screenshots(tmp_path: Path) -> Path:
-    folder = Path(os.environ.get("ARENA_SCREENSHOTS") or tmp_path / "screenshots")
-    folder.mkdir(parents=True, exist_ok=True)
-    print(f"screenshots in {folder}")
-    return folder
+SCREEN = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
 
 
 def done_count(page: object) -> int:
@@ -79,9 +78,7 @@ def check_final_board(page: Any) -> None:
     ranks = page.locator("#standings td.ranks").all_inner_texts()
     assert all(r.replace("-", "").isdigit() for r in ranks)
     assert "separated at 95%" in page.inner_text("#separation")
-    assert page.evaluate(  # the final board's columns fit at 1,400 px: none scrolled away
-        "(s => s.scrollWidth <= s.clientWidth)(document.querySelector('.standings'))"
-    )
+    assert layout_problems(page) == []  # the final board's columns fit: none scrolled away
 
 
 def test_the_live_page_follows_a_real_tournament(browser: object, tmp_path: Path) -> None:
@@ -94,7 +91,7 @@ def test_the_live_page_follows_a_real_tournament(browser: object, tmp_path: Path
     args = ["run", "--bots", str(bots), "--games", "12", "--jobs", "1", "--out", str(out)]
     with running([*args, "--sandbox", "off", "--web", "127.0.0.1:0"]) as run:
         url = run.url()
-        page = browser.new_page(viewport={"width": 1400, "height": 900})  # type: ignore[attr-defined]
+        page = browser.new_page(viewport=SCREEN)  # type: ignore[attr-defined]
         errors: list[str] = []
         elsewhere: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))
@@ -125,10 +122,12 @@ def test_the_live_page_follows_a_real_tournament(browser: object, tmp_path: Path
             timeout=WAIT_MS,
         )  # and it goes on updating, with no reload
         page.wait_for_selector(".table .seat", timeout=WAIT_MS)
+        assert layout_problems(page) == []  # a fault's words, too, stay in their panel
         page.screenshot(path=str(screenshots(tmp_path) / "live.png"), full_page=True)
-        phone = browser.new_page(viewport={"width": 390, "height": 844})  # type: ignore[attr-defined]
+        phone = browser.new_page(viewport=PHONE)  # type: ignore[attr-defined]
         phone.goto(url)
         phone.wait_for_selector("#standings tbody tr", timeout=WAIT_MS)
+        assert layout_problems(phone) == []
         phone.screenshot(path=str(screenshots(tmp_path) / "live-phone.png"))
         assert run.wait() == 0, run.output
         check_final_board(page)
@@ -197,6 +196,11 @@ def test_an_html_replay_opens_from_disk_and_steps_through_the_game(
     index.goto((moved / "index.html").as_uri())
     assert index.locator("a[href$='.html']").count() == 3
     assert index.locator("th", has_text="above next").count() == 1  # the board's confidence
+    aligned = index.evaluate(  # names and words to the left, as they are read
+        "[...document.querySelectorAll('td.bot, table.games td:not(.num)')]"
+        ".map(td => getComputedStyle(td).textAlign)"
+    )
+    assert len(aligned) == 3 + 3 * 3 and set(aligned) <= {"left", "start"}, aligned
 
 
 def test_a_bots_escape_sequences_are_shown_as_text_in_a_replay(
@@ -228,3 +232,71 @@ def test_a_bots_escape_sequences_are_shown_as_text_in_a_replay(
         assert f"(the bot says: {shown})" in said and f"(sent {shown})" in said, (name, said)
         body = page.inner_text("body")
         assert not any(r in body for r in ("\x1b", "\u202e", "\u202c", "\x9b")), name
+
+
+LONG_NAMES = ("a-bot-with-a-name-of-forty-characters-xy", "bluffer-bot-deluxe-edition", "ann")
+
+
+def tables_counted(page: Any) -> tuple[int, int, int, int]:
+    """What the tables' title says is in play and just finished, and the cards beneath it,
+    read at one moment."""
+    title, over, in_play, done = page.evaluate(
+        """() => [document.querySelector('.panel h2:has(#tables-title)').textContent,
+                  document.getElementById('playing').textContent,
+                  document.querySelectorAll('#tables .table:not(.over)').length,
+                  document.querySelectorAll('#tables .table.over').length]"""
+    )
+    said = re.fullmatch(r"Tables in play \((\d+)\)\s*(?:and (\d+) just finished)?", title.strip())
+    assert said, title
+    assert (said[2] is None) == (over == ""), (title, over)
+    return int(said[1]), int(said[2] or 0), in_play, done
+
+
+def test_the_live_page_fits_a_screen_and_a_phone_with_long_names_and_no_faults(
+    browser: object, tmp_path: Path
+) -> None:
+    """At 1280x900 and at 390 px: every column of the leaderboard whole, no element wider than
+    its panel, no sideways scroll, each name on one line (cut, with its title, where too
+    long); an empty Faults panel says so, the run's notices have a heading, and the tables'
+    title counts the cards beneath it."""
+    slow = {"BOT_MODE": "slow", "BOT_SLEEP": "0.03"}
+    bots = make_bots(tmp_path / "bots", dict.fromkeys(LONG_NAMES, slow))
+    out = tmp_path / "results"
+    args = ["run", "--bots", str(bots), "--games", "9", "--jobs", "2", "--out", str(out)]
+    with running([*args, "--table-size", "2", "--sandbox", "off", "--web", "127.0.0.1:0"]) as run:
+        url = run.url()
+        pages = {}
+        for name, size in (("1280", SCREEN), ("phone", PHONE)):
+            page = browser.new_page(viewport=size)  # type: ignore[attr-defined]
+            page.goto(url)
+            pages[name] = page
+        for name, page in pages.items():
+            page.wait_for_selector(".table .seat.to-act", timeout=WAIT_MS)
+            page.wait_for_selector("#standings tbody tr", timeout=WAIT_MS)
+            assert layout_problems(page) == [], name
+            assert page.locator("#faults li").all_inner_texts() == ["No faults"]
+            assert page.locator("#notes li").count() >= 1  # --sandbox off is a notice
+            assert page.locator("#notes-title").inner_text() == "Notices"
+            said_in_play, said_over, in_play, over = tables_counted(page)
+            assert (said_in_play, said_over) == (in_play, over)
+            headers = page.locator("#standings thead th:visible").all_inner_texts()
+            assert {"#", "bot", "rating", "win%", "faults"} <= set(headers), headers
+            cut = page.locator(f"#standings td.bot[title='{LONG_NAMES[0]}']")
+            assert cut.count() == 1
+            page.screenshot(
+                path=str(screenshots(tmp_path) / f"live-long-names-{name}.png"), full_page=True
+            )
+        page = pages["1280"]
+        page.wait_for_function(  # a finished table beside one in play, counted apart
+            "document.querySelectorAll('#tables .table.over').length > 0", timeout=WAIT_MS
+        )
+        said_in_play, said_over, in_play, over = tables_counted(page)
+        assert (said_in_play, said_over) == (in_play, over) and over > 0
+        assert run.wait() == 0, run.output
+        for name, page in pages.items():
+            page.wait_for_selector("#standings th.sure", timeout=WAIT_MS)  # the final board
+            assert layout_problems(page) == [], name
+            assert page.locator("#faults li").all_inner_texts() == ["No faults"]
+            page.screenshot(
+                path=str(screenshots(tmp_path) / f"live-long-names-end-{name}.png"), full_page=True
+            )

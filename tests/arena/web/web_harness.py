@@ -1,4 +1,5 @@
-"""A real `arena run --web` in a child process, its page's address, and its event stream.
+"""A real `arena run --web` in a child process, its page's address, and its event stream;
+and what a browser test measures of the page's layout.
 
 The run plays the fast test bots (tests/arena/bots, laid out by `bot_folder`),
 slowed a little per decision where a test wants a table visibly in play.
@@ -113,4 +114,60 @@ class Stream:
 
 def results_folder(out: Path) -> Path:
     (folder,) = [p for p in out.iterdir() if p.is_dir()]
+    return folder
+
+
+LAYOUT = """() => {
+  const said = [];
+  const where = (e) => e.tagName.toLowerCase() + (e.className ? "." + e.className : "")
+    + " '" + (e.textContent || "").trim().slice(0, 40) + "'";
+  const page = document.scrollingElement;
+  if (page.scrollWidth > innerWidth) said.push("the page scrolls sideways: " + page.scrollWidth);
+  for (const panel of document.querySelectorAll(".panel")) {
+    const box = panel.getBoundingClientRect();
+    for (const e of panel.querySelectorAll("*")) {
+      const r = e.getBoundingClientRect();
+      if (r.width && (r.right > box.right + 0.5 || r.left < box.left - 0.5)) {
+        said.push("wider than its panel: " + where(e));
+      }
+    }
+  }
+  const board = document.querySelector(".standings");
+  if (board.scrollWidth > board.clientWidth) said.push("the leaderboard scrolls sideways");
+  const table = document.getElementById("standings").getBoundingClientRect();
+  for (const th of document.querySelectorAll("#standings th")) {
+    const r = th.getBoundingClientRect();
+    if (!r.width) continue; // a column given up on a narrow panel: none of it shows
+    if (r.right > table.right + 0.5 || th.scrollWidth > th.clientWidth + 1) {
+      said.push("a clipped column: " + where(th));
+    }
+  }
+  const names = document.querySelectorAll("#standings td.bot, .seat .name, .who, .order .name");
+  for (const name of names) {
+    const style = getComputedStyle(name);
+    const line = parseFloat(style.lineHeight) || 1.5 * parseFloat(style.fontSize);
+    const high = name.getBoundingClientRect().height;
+    if (high > 1.5 * line) said.push("a name on two lines: " + where(name));
+    const cut = name.scrollWidth > name.clientWidth + 1;
+    if (cut && name.title !== name.textContent) said.push("a cut name, no title: " + where(name));
+  }
+  return { problems: said, names: names.length };
+}"""
+"""Everything wrong with the page's layout as the browser laid it out: an element wider than
+its panel (or the page wider than the window), a leaderboard column clipped, a bot's name on
+two lines or cut with no title that says it whole."""
+
+
+def layout_problems(page: Any) -> list[str]:
+    measured = page.evaluate(LAYOUT)
+    assert measured["names"] > 0  # there were names to measure
+    return list(measured["problems"])
+
+
+def screenshots(tmp_path: Path) -> Path:
+    """Where the browser tests leave their screenshots: $ARENA_SCREENSHOTS when it is set (CI
+    keeps them with the run's results), else the test's own temporary folder."""
+    folder = Path(os.environ.get("ARENA_SCREENSHOTS") or tmp_path / "screenshots")
+    folder.mkdir(parents=True, exist_ok=True)
+    print(f"screenshots in {folder}")
     return folder
