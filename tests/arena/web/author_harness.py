@@ -3,8 +3,9 @@
 `played_league` runs once per test module: a league server in process, the
 entrants alice, bob and carol with tokens, a version of each one's bot
 submitted through the Submit service, and a tournament of the submitted
-versions (`arena admin start` with no --bots) at tables of two (so some games are bob's and carol's alone), each bot writing a line of
-its own to its stderr. `serving` then starts a league server on that league
+versions (`arena admin start` with no --bots) at tables of two (so some
+games are bob's and carol's alone), each bot writing a line of its own to
+its stderr. `serving` then starts a league server on that league
 with the live page's web server and its league pages on 127.0.0.1, port 0.
 """
 

@@ -198,10 +198,13 @@ def test_upload_and_logout_need_the_sessions_csrf_token(played: Played) -> None:
 
 def test_the_public_page_shows_the_leaderboard_and_games(played: Played) -> None:
     async def body() -> None:
-        async with serving(played) as site, client() as http:
-            async with http.get(f"{site.url}/league") as response:
-                assert response.status == 200
-                page = await response.text()
+        async with (
+            serving(played) as site,
+            client() as http,
+            http.get(f"{site.url}/league") as response,
+        ):
+            assert response.status == 200
+            page = await response.text()
         assert "id=leaderboard" in page
         for name in ("alice", "bob", "carol"):
             assert f"<td>{name}</td>" in page
