@@ -13,18 +13,19 @@ own file (`league_view.read_log`).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 
 from aiohttp import BodyPartReader, web
 
 from arena.checkbot.verdict import Check
+from arena.records import GameLine
 from arena.referee.auth import TokenBook, token_hash
 from arena.store import StoreError
 from arena.submissions.report import Event, Line
 from arena.submissions.service import take
 from arena.submissions.versions import Verdict, Versions
-from arena.tournament.report.standings import board
+from arena.tournament.report.standings import Board, board
 from arena.web import author_html as pages
 from arena.web.league_view import (
     League,
@@ -57,6 +58,7 @@ class AuthorPages:
         self.spectator = spectator
         self.league: League | None = None
         self.sessions: Sessions | None = None
+        self._board: tuple[tuple[int, str], Board] | None = None
 
     def attach(self, league: League) -> None:
         """The league server, once made: until then the pages say it is starting."""
@@ -86,6 +88,14 @@ class AuthorPages:
 
         return guarded
 
+    async def _standings(self, lines: Sequence[tuple[str, GameLine]]) -> Board:
+        """The league's board, its bootstrap away from the event loop and made again only
+        when a game has been added (every page would otherwise pay for it)."""
+        key = (len(lines), f"{lines[-1][0]}/{lines[-1][1].game}" if lines else "")
+        if self._board is None or self._board[0] != key:
+            self._board = (key, await asyncio.to_thread(board, lines))
+        return self._board[1]
+
     def _session(self, request: web.Request) -> Session | None:
         assert self.sessions is not None
         return self.sessions.get(request.cookies.get(COOKIE))
@@ -93,7 +103,7 @@ class AuthorPages:
     async def _public(self, request: web.Request) -> web.Response:
         assert self.league is not None
         lines = self.league.store.lines()
-        standings = await asyncio.to_thread(board, lines)
+        standings = await self._standings(lines)
         recent = lines[::-1][:PUBLIC_GAMES]
         return _html(pages.public_page(standings.rows(), recent))
 
@@ -155,7 +165,7 @@ class AuthorPages:
             return _see_other("/author/login")
         name, store = session.name, self.league.store
         lines = store.lines()
-        standings = await asyncio.to_thread(board, lines)
+        standings = await self._standings(lines)
         playing = store.playing_versions([name]).get(name)
         text = pages.author_page(
             name,
@@ -190,6 +200,8 @@ class AuthorPages:
             return _see_other("/author/login")
         versions = self.league.versions
         cap = versions.limits.max_bytes
+        if request.content_type != "multipart/form-data":
+            return _text(400, "send the archive with the page's form (multipart/form-data)")
         sent_csrf, data = "", None
         async for part in await request.multipart():
             if not isinstance(part, BodyPartReader):

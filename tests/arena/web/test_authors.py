@@ -181,6 +181,9 @@ def test_upload_and_logout_need_the_sessions_csrf_token(played: Played) -> None:
                 ) as response:
                     assert response.status == 403
             assert len(site.server.store.submissions("bob")) == before
+            plain = {"csrf": token, "archive": "x"}  # not the page's form
+            async with http.post(f"{site.url}/author/upload", data=plain) as response:
+                assert response.status == 400
             form = aiohttp.FormData({"csrf": token})
             form.add_field("archive", b"not even an archive", filename="bot.tar.gz")
             async with http.post(f"{site.url}/author/upload", data=form) as response:
