@@ -30,6 +30,7 @@ from arena.store import is_url, open_store, shown
 from arena.text import printable
 from arena.tournament.config import TournamentError
 from arena.tournament.options import Command
+from arena.web.league_view import League
 from arena.web.spectator import Spectator
 
 
@@ -270,14 +271,16 @@ async def _serve(config: LeagueConfig, web: str | None = None, log_format: str =
 
     spectator = Spectator() if web is not None else None
     async with contextlib.AsyncExitStack() as page:
-        metrics = None
+        metrics = authors = None
         if spectator is not None and web is not None:  # a port in use: nothing else started
-            metrics = webpage.metrics()
-            await page.enter_async_context(webpage.serving(spectator, web, say, metrics))
+            metrics, authors = webpage.metrics(), webpage.author_pages(spectator)
+            await page.enter_async_context(webpage.serving(spectator, web, say, metrics, authors))
         # At each tournament's end: its board on the page, and its HTML replays (as arena run).
         server = LeagueServer(
             config, tell, spectator, spectator, webpage.after_run(spectator, say), metrics
         )
+        if authors is not None:
+            authors.attach(League(server.store, server.versions, config.out))
         return await _serve_league(server, tell)
 
 

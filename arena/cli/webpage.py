@@ -20,6 +20,7 @@ from arena.web.spectator import Spectator
 if TYPE_CHECKING:  # aiohttp (the web extra) and prometheus_client: loaded only for a page
     from arena.metrics import Metrics
     from arena.tournament.metering import GameMeter
+    from arena.web.authors import AuthorPages
     from arena.web.server import WebServer
 
 
@@ -57,15 +58,21 @@ def web_server() -> type[WebServer]:
 
 @contextlib.asynccontextmanager
 async def serving(
-    spectator: Spectator, where: str, say: Callable[[str], None], metrics: Metrics | None = None
+    spectator: Spectator,
+    where: str,
+    say: Callable[[str], None],
+    metrics: Metrics | None = None,
+    authors: AuthorPages | None = None,
 ) -> AsyncIterator[None]:
-    """The page (and `metrics` at /metrics) served while the block runs; a port in use stops
-    here, before anything starts."""
-    server = web_server()(spectator, where, metrics)
+    """The page (and `metrics` at /metrics, and a league's `authors` pages) served while the
+    block runs; a port in use stops here, before anything starts."""
+    server = web_server()(spectator, where, metrics, () if authors is None else (authors,))
     url = await server.start()
     say(f"Live page: {url}")
     if metrics is not None:
         say(f"Metrics for Prometheus: {url}metrics")
+    if authors is not None:
+        say(f"League page: {url}league   Authors' page: {url}author")
     try:
         yield
     finally:
@@ -113,3 +120,10 @@ def pages(summary: Summary, say: Callable[[str], None]) -> None:
     for problem in made.problems:
         say(f"HTML replays: {problem}")
     say(f"HTML replays: {made.folder / 'index.html'} ({made.games} games)")
+
+
+def author_pages(spectator: Spectator) -> AuthorPages:
+    """A league server's public and authors' pages (aiohttp is loaded only for a page)."""
+    from arena.web.authors import AuthorPages
+
+    return AuthorPages(spectator)

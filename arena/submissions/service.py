@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import shutil
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -103,12 +104,9 @@ class SubmissionService(spb_grpc.SubmissionServiceServicer):
                 )
             )
             return
-        versions.quotas.begin(name)
-        versions.tell(f"{name}: a submission of {header.size / 1024:.1f} KiB is coming")
-        staging = versions.files.staging()
-        handed = False
-        refused = None
-        try:
+        events: asyncio.Queue[Event] = asyncio.Queue()
+
+        async def fill(archive: Path) -> None:
             await context.write(
                 spb.SubmitReply(
                     ready=spb.SubmitReady(
@@ -116,26 +114,14 @@ class SubmissionService(spb_grpc.SubmissionServiceServicer):
                     )
                 )
             )
-            archive = staging / "archive.tar.gz"
             await self._receive(context, archive, header.size)
-            unpacked = await versions.take_in(name, archive, staging)
-            archive.unlink()
-            events: asyncio.Queue[Event] = asyncio.Queue()
-            task = versions.begin(name, unpacked, header.size, staging, events.put_nowait)
-            handed = True
-            await self._relay(context, task, events)
-        except IntakeError as error:
-            refused = str(error)
-        except OSError as error:  # the server's own disk: full, say
-            refused = f"the server could not take it in: {error.strerror or error}"
-        finally:
-            if not handed:
-                versions.quotas.end(name)
-                shutil.rmtree(staging, ignore_errors=True)
-        if refused is not None:  # told once nothing of it is left
-            verdict = versions.judged(Verdict(False, name, reason=refused))
+
+        outcome = await take(versions, name, header.size, fill, events.put_nowait)
+        if isinstance(outcome, Verdict):
             with contextlib.suppress(Exception):
-                await context.write(spb.SubmitReply(verdict=verdict_message(verdict)))
+                await context.write(spb.SubmitReply(verdict=verdict_message(outcome)))
+            return
+        await self._relay(context, outcome, events)
 
     def _header_refused(self, header: spb.SubmitHeader) -> str | None:
         """Why a submission is refused on its header alone: the entrant, the format, a quota."""
@@ -214,3 +200,39 @@ class SubmissionService(spb_grpc.SubmissionServiceServicer):
             if not isinstance(event, End):
                 await context.write(event_message(event))
         await context.write(spb.SubmitReply(verdict=verdict_message(task.result())))
+
+
+async def take(
+    versions: Versions,
+    name: str,
+    size: int,
+    fill: Callable[[Path], Awaitable[None]],
+    tell: Callable[[Event], None],
+) -> asyncio.Task[Verdict] | Verdict:
+    """The one way in for a submission, whichever door it came by (`arena submit`, the
+    author's page): its quota slot taken, its archive written by `fill`, unpacked, then kept,
+    built, checked and judged in a task of its own (returned; `tell` hears its events). A
+    refusal on the way is judged and returned, with nothing of it left."""
+    versions.quotas.begin(name)
+    versions.tell(f"{name}: a submission of {size / 1024:.1f} KiB is coming")
+    staging = versions.files.staging()
+    handed = False
+    refused = None
+    try:
+        archive = staging / "archive.tar.gz"
+        await fill(archive)
+        unpacked = await versions.take_in(name, archive, staging)
+        archive.unlink()
+        task = versions.begin(name, unpacked, size, staging, tell)
+        handed = True
+        return task
+    except IntakeError as error:
+        refused = str(error)
+    except OSError as error:  # the server's own disk: full, say
+        refused = f"the server could not take it in: {error.strerror or error}"
+    finally:
+        if not handed:
+            versions.quotas.end(name)
+            shutil.rmtree(staging, ignore_errors=True)
+    # told once nothing of it is left
+    return versions.judged(Verdict(False, name, reason=refused))

@@ -23,7 +23,9 @@ import asyncio
 import contextlib
 import re
 import socket
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Protocol
 
 from aiohttp import web
 
@@ -53,12 +55,23 @@ _GAME_ID = re.compile(r"[A-Za-z0-9_.-]+")
 _TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css"}
 
 
+class Pages(Protocol):
+    """More pages on the same server (a league server's public and authors' pages)."""
+
+    def add_to(self, app: web.Application) -> None: ...
+
+
 class WebServer:
     def __init__(
-        self, spectator: Spectator, address: str = DEFAULT_ADDRESS, metrics: Metrics | None = None
+        self,
+        spectator: Spectator,
+        address: str = DEFAULT_ADDRESS,
+        metrics: Metrics | None = None,
+        pages: Sequence[Pages] = (),
     ) -> None:
         self.spectator = spectator
         self.metrics = metrics
+        self.pages = tuple(pages)
         self.host, self.port = parse_address(address)
         self._runner: web.AppRunner | None = None
         self._ticker: asyncio.Task[None] | None = None
@@ -93,6 +106,8 @@ class WebServer:
         app.router.add_get("/replay/{game}", self._replay)
         if self.metrics is not None:
             app.router.add_get("/metrics", self._metrics)
+        for more in self.pages:
+            more.add_to(app)
         runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=1.0)
         await runner.setup()
         await web.SockSite(runner, sock).start()

@@ -73,6 +73,9 @@ ALLOWED: dict[str, set[str]] = {
     },
     "web": {
         "metrics",
+        "store",
+        "submissions",
+        "checkbot",
         "engine",
         "protocol",
         "records",

@@ -1,0 +1,237 @@
+"""The league's pages as HTML: the public page, the login, the author's page, a verdict, a log.
+
+Everything a bot or its author wrote (names, build logs, check reports, a
+bot's log, a refusal's reason) goes through `shown`: its unprintable
+characters escaped as the terminal shows them (`arena.text.printable`), then
+HTML-escaped, so nothing a bot wrote is ever markup. The pages load no
+script; the forms carry the session's CSRF token.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import time
+from collections.abc import Sequence
+from urllib.parse import quote
+
+from arena.checkbot.verdict import Check
+from arena.rankings import Pairing
+from arena.records import GameLine, LeaderboardRow
+from arena.store.submissions import SubmissionRow
+from arena.submissions.report import check_from_json
+from arena.submissions.versions import Verdict
+from arena.text import printable
+from arena.web.league_view import PlayedGame
+
+_STYLE = """
+body{font-family:system-ui,sans-serif;margin:1.5em auto;max-width:60em;padding:0 1em}
+table{border-collapse:collapse;margin:.5em 0}td,th{padding:.2em .6em;text-align:left;
+border-bottom:1px solid #ddd}pre{background:#f6f6f6;padding:.6em;overflow:auto;
+max-height:30em;white-space:pre-wrap}.ok{color:#070}.bad{color:#a00}form.inline{display:inline}
+"""
+
+
+def shown(text: object) -> str:
+    return html.escape(printable(str(text)))
+
+
+def shown_lines(text: str) -> str:
+    """Lines of text (a log), each shown as `shown` shows one: its line breaks kept."""
+    return "\n".join(shown(line) for line in text.split("\n"))
+
+
+def link(path: str) -> str:
+    """A path of ids, each quoted: an id is the store's, but never trusted as markup."""
+    return html.escape(path, quote=True)
+
+
+def _when(stamp: float | None) -> str:
+    return time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(stamp)) + " UTC" if stamp else ""
+
+
+def page(title: str, body: str) -> str:
+    return (
+        f"<!doctype html><html lang=en><head><meta charset=utf-8>"
+        f'<meta name=viewport content="width=device-width"><title>{shown(title)}</title>'
+        f"<style>{_STYLE}</style></head><body>{body}</body></html>"
+    )
+
+
+def replay_href(tournament: str, game: str) -> str:
+    return f"/league/replay/{quote(tournament, safe='')}/{quote(game, safe='')}"
+
+
+def log_href(tournament: str, game: str) -> str:
+    return f"/author/log/{quote(tournament, safe='')}/{quote(game, safe='')}"
+
+
+def leaderboard(rows: Sequence[LeaderboardRow], mark: str = "") -> str:
+    if not rows:
+        return "<p>No game has been played in the league yet.</p>"
+    head = "<tr><th>#</th><th>bot</th><th>rating</th><th>games</th><th>wins</th>"
+    head += "<th>rank range</th><th>P(rank 1)</th></tr>"
+    body = "".join(
+        f"<tr{' class=ok' if r.bot == mark else ''}><td>{r.rank}</td><td>{shown(r.bot)}</td>"
+        f"<td>{r.rating:.2f}</td><td>{r.games}</td><td>{r.wins}</td>"
+        f"<td>{shown(r.rank_range or '')}</td>"
+        f"<td>{'' if r.p_first is None else f'{100 * r.p_first:.0f}%'}</td></tr>"
+        for r in rows
+    )
+    return f"<table id=leaderboard>{head}{body}</table>"
+
+
+def public_page(rows: Sequence[LeaderboardRow], games: Sequence[tuple[str, GameLine]]) -> str:
+    listed = "".join(
+        f"<tr><td>{shown(tid)}</td><td><a href='{link(replay_href(tid, g.game))}'>"
+        f"{shown(g.game)}</a></td><td>{shown(', '.join(g.ranking))}</td>"
+        f"<td>{_when(g.started)}</td></tr>"
+        for tid, g in games
+    )
+    body = (
+        "<h1>League</h1><p><a href='/author'>Author's page (log in)</a></p>"
+        f"<h2>Leaderboard</h2>{leaderboard(rows)}<h2>Finished games</h2>"
+        "<table id=games><tr><th>tournament</th><th>game</th><th>finish (winner first)</th>"
+        f"<th>started</th></tr>{listed}</table>"
+    )
+    return page("League", body)
+
+
+def login_page(error: str = "") -> str:
+    said = f"<p class=bad id=error>{shown(error)}</p>" if error else ""
+    body = (
+        f"<h1>Author's page: log in</h1>{said}"
+        "<form method=post action='/author/login'>"
+        "<p><label>Entrant's name <input name=name autocomplete=username required></label></p>"
+        "<p><label>Token <input name=token type=password autocomplete=current-password "
+        "required></label></p><p><button type=submit>Log in</button></p></form>"
+        "<p>The token is the one <code>arena token add</code> gave the organiser for you.</p>"
+    )
+    return page("Log in", body)
+
+
+def _checks(report: str) -> str:
+    try:
+        checks = [check_from_json(item) for item in json.loads(report)]
+    except (ValueError, TypeError, KeyError):
+        return "<p>(the check report cannot be read)</p>"
+    if not checks:
+        return "<p>No check was run.</p>"
+    return "<ul class=checks>" + "".join(_check(c) for c in checks) + "</ul>"
+
+
+def _check(check: Check) -> str:
+    word = "<span class=ok>passed</span>" if check.passed else "<span class=bad>failed</span>"
+    said = f": {shown(check.detail)}" if check.detail else ""
+    warned = f" (note: {shown(check.warning)})" if check.warning else ""
+    tail = f"<pre>{shown_lines(chr(10).join(check.log_tail))}</pre>" if check.log_tail else ""
+    return f"<li>{shown(check.name)} {word}{said}{warned}{tail}</li>"
+
+
+def _version(row: SubmissionRow, playing: int | None) -> str:
+    label = f"version {row.version}" if row.version is not None else "not a version"
+    state = row.state.value + (" (withdrawn)" if row.withdrawn else "")
+    state += " - playing" if row.version is not None and row.version == playing else ""
+    reason = f"<p>{shown(row.reason)}</p>" if row.reason else ""
+    return (
+        f"<section class=version><h3>{label}: {shown(state)}</h3>"
+        f"<p>sent {_when(row.received)}, {row.size} bytes, {row.files} files, "
+        f"sha256 <code>{shown(row.sha256[:16])}</code></p>{reason}"
+        f"<details><summary>build log</summary><pre class=build-log>{shown_lines(row.build_log)}"
+        f"</pre></details><details><summary>check report</summary>"
+        f"{_checks(row.check_report)}</details></section>"
+    )
+
+
+def _history(ratings: Sequence[float]) -> str:
+    """The rating after each game as a small line drawing (no script, no data from a bot)."""
+    if len(ratings) < 2:
+        return "<p>Too few games for a curve.</p>" if not ratings else ""
+    low, high = min(ratings), max(ratings)
+    span = (high - low) or 1.0
+    width, height = 480, 120
+    points = " ".join(
+        f"{i * width / (len(ratings) - 1):.1f},{height - (r - low) * height / span:.1f}"
+        for i, r in enumerate(ratings)
+    )
+    return (
+        f"<svg id=rating-history width={width} height={height + 10} role=img "
+        f"aria-label='rating after each game, {low:.2f} to {high:.2f}'>"
+        f"<polyline fill=none stroke='#36c' stroke-width=2 points='{points}'/></svg>"
+        f"<p>from {ratings[0]:.2f} to {ratings[-1]:.2f} over {len(ratings)} games "
+        f"(lowest {low:.2f}, highest {high:.2f})</p>"
+    )
+
+
+def _cross(name: str, pairings: Sequence[Pairing]) -> str:
+    rows = []
+    for p in pairings:
+        if name not in (p.first, p.second):
+            continue
+        other, ahead = (p.second, p.ahead) if p.first == name else (p.first, p.games - p.ahead)
+        rows.append(
+            f"<tr><td>{shown(other)}</td><td>{p.games}</td><td>{ahead}</td>"
+            f"<td>{100 * ahead / p.games if p.games else 0:.0f}%</td></tr>"
+        )
+    if not rows:
+        return "<p>No game against another bot yet.</p>"
+    head = "<tr><th>against</th><th>games</th><th>ahead</th><th>share</th></tr>"
+    return f"<table id=cross>{head}{''.join(rows)}</table>"
+
+
+def author_page(
+    name: str,
+    csrf: str,
+    versions: Sequence[SubmissionRow],
+    playing: int | None,
+    games: Sequence[PlayedGame],
+    ratings: Sequence[float],
+    board: Sequence[LeaderboardRow],
+    pairings: Sequence[Pairing],
+) -> str:
+    token = html.escape(csrf, quote=True)
+    mine = [r for r in board if r.bot == name]
+    played = "".join(
+        f"<tr><td>{shown(g.tournament)}</td><td><a href='{link(replay_href(g.tournament, g.game))}'"
+        f">{shown(g.game)}</a></td><td>{g.place} of {len(g.players)}</td>"
+        f"<td>{shown(', '.join(p for p in g.players if p != name))}</td>"
+        f"<td><a class=log href='{link(log_href(g.tournament, g.game))}'>stderr</a></td></tr>"
+        for g in games
+    )
+    body = (
+        f"<h1>{shown(name)}</h1>"
+        f"<form class=inline method=post action='/author/logout'>"
+        f"<input type=hidden name=csrf value='{token}'><button>Log out</button></form>"
+        " <a href='/league'>the league</a>"
+        "<h2>Send a version</h2><form method=post action='/author/upload' "
+        "enctype=multipart/form-data><input type=hidden name=csrf value='" + token + "'>"
+        "<input type=file name=archive accept='.tar.gz,.tgz' required> "
+        "<button type=submit>Submit</button></form><p>The bot's folder as a .tar.gz archive, its "
+        "<code>bot.toml</code> at the top (<code>tar czf bot.tar.gz -C FOLDER .</code>); "
+        "it is taken in, built and checked as <code>arena submit</code>'s is.</p>"
+        f"<h2>Standing</h2>{leaderboard(mine, mark=name)}{_history(ratings)}"
+        f"<h3>Against each other bot</h3>{_cross(name, pairings)}"
+        f"<h2>Games</h2><table id=games><tr><th>tournament</th><th>game (replay)</th>"
+        f"<th>place</th><th>with</th><th>its log</th></tr>{played}</table>"
+        f"<h2>Versions</h2>{''.join(_version(r, playing) for r in versions) or '<p>None.</p>'}"
+    )
+    return page(name, body)
+
+
+def verdict_page(verdict: Verdict, lines: Sequence[str]) -> str:
+    style = "ok" if verdict.accepted else "bad"
+    body = (
+        f"<h1>Verdict</h1><p id=verdict class={style}>{shown(verdict.line())}</p>"
+        f"<pre>{shown_lines(chr(10).join(lines))}</pre>"
+        "<p><a href='/author'>Back to your page</a></p>"
+    )
+    return page("Verdict", body)
+
+
+def log_page(name: str, tournament: str, text: str) -> str:
+    body = (
+        f"<h1>{shown(name)} in {shown(tournament)}</h1>"
+        "<p>Its standard error for the whole tournament (every game it played there).</p>"
+        f"<pre id=log>{shown_lines(text)}</pre><p><a href='/author'>Back</a></p>"
+    )
+    return page("Log", body)

@@ -1,0 +1,268 @@
+"""The league server's own pages beside the live page: the public page and the author's page.
+
+`/league` shows anyone the leaderboard and the finished games, each with its
+replay. `/author` shows an entrant, once logged in with its name and token
+(checked as the bots' port checks them), its versions, games, logs and
+standing, and takes a new version: the upload goes through the one intake
+`arena submit` goes through (`arena.submissions.service.take`). Nothing of
+another entrant is shown there: the entrant is the session's, never a
+request's, and a game's log is served only for a game it played, from its
+own file (`league_view.read_log`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
+
+from aiohttp import BodyPartReader, web
+
+from arena.checkbot.verdict import Check
+from arena.records import GameLine
+from arena.referee.auth import TokenBook, token_hash
+from arena.store import StoreError
+from arena.submissions.report import Event, Line
+from arena.submissions.service import take
+from arena.submissions.versions import Verdict, Versions
+from arena.tournament.report.standings import Board, board
+from arena.web import author_html as pages
+from arena.web.league_view import (
+    League,
+    LogUnavailableError,
+    games_of,
+    played_in,
+    rating_history,
+    read_log,
+    replay_file,
+)
+from arena.web.replay_page import ReplayPageError, replay_page
+from arena.web.sessions import COOKIE, Session, Sessions, csrf_ok
+from arena.web.spectator import Spectator
+
+PUBLIC_GAMES = 200
+"""Finished games listed on the public page at most, newest first."""
+_PRIVATE = {
+    "Cache-Control": "no-store",
+    "X-Frame-Options": "DENY",
+    "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; "
+    "form-action 'self'; frame-ancestors 'none'",
+}
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+class AuthorPages:
+    def __init__(self, spectator: Spectator | None = None) -> None:
+        """`spectator`: the live page's, which knows whether the tournament in play may show
+        its replays yet (games that share deals hide them until it ends)."""
+        self.spectator = spectator
+        self.league: League | None = None
+        self.sessions: Sessions | None = None
+        self._board: tuple[tuple[int, str], Board] | None = None
+
+    def attach(self, league: League) -> None:
+        """The league server, once made: until then the pages say it is starting."""
+        self.league = league
+        self.sessions = Sessions(league.store.entrants)
+
+    def add_to(self, app: web.Application) -> None:
+        app.router.add_get("/league", self._guarded(self._public))
+        app.router.add_get("/league/replay/{tournament}/{game}", self._guarded(self._replay))
+        app.router.add_get("/author", self._guarded(self._author))
+        app.router.add_get("/author/login", self._login_form)
+        app.router.add_post("/author/login", self._guarded(self._login))
+        app.router.add_post("/author/logout", self._guarded(self._logout))
+        app.router.add_post("/author/upload", self._guarded(self._upload))
+        app.router.add_get("/author/log/{tournament}/{game}", self._guarded(self._log))
+
+    def _guarded(self, handler: Handler) -> Handler:
+        """The league attached, and its store's failures a page of one line, not a trace."""
+
+        async def guarded(request: web.Request) -> web.StreamResponse:
+            if self.league is None:
+                return _text(503, "the league server is starting; try again in a moment")
+            try:
+                return await handler(request)
+            except StoreError as error:
+                return _text(503, f"the league store cannot be read now: {error}")
+
+        return guarded
+
+    async def _standings(self, lines: Sequence[tuple[str, GameLine]]) -> Board:
+        """The league's board, its bootstrap away from the event loop and made again only
+        when a game has been added (every page would otherwise pay for it)."""
+        key = (len(lines), f"{lines[-1][0]}/{lines[-1][1].game}" if lines else "")
+        if self._board is None or self._board[0] != key:
+            self._board = (key, await asyncio.to_thread(board, lines))
+        return self._board[1]
+
+    def _session(self, request: web.Request) -> Session | None:
+        assert self.sessions is not None
+        return self.sessions.get(request.cookies.get(COOKIE))
+
+    async def _public(self, request: web.Request) -> web.Response:
+        assert self.league is not None
+        lines = self.league.store.lines()
+        standings = await self._standings(lines)
+        recent = lines[::-1][:PUBLIC_GAMES]
+        return _html(pages.public_page(standings.rows(), recent))
+
+    async def _replay(self, request: web.Request) -> web.Response:
+        assert self.league is not None
+        tid, game = request.match_info["tournament"], request.match_info["game"]
+        path = replay_file(self.league.out, tid, game)
+        if path is None or game not in self.league.store.games_of(tid):
+            return _text(404, "no such finished game in the league")
+        spectator = self.spectator
+        playing = spectator.folder if spectator is not None else None
+        closed = spectator is not None and not spectator.replays_open
+        if closed and playing is not None and playing.name == tid:
+            return _text(404, "its replay is shown once its tournament ends (shared deals)")
+        try:
+            text = await asyncio.to_thread(replay_page, path)
+        except ReplayPageError:
+            return _text(404, "the replay of this game is not in the results folder")
+        return web.Response(text=text, content_type="text/html")
+
+    async def _login_form(self, request: web.Request) -> web.Response:
+        return _html(pages.login_page())
+
+    async def _login(self, request: web.Request) -> web.Response:
+        assert self.league is not None and self.sessions is not None
+        form = await request.post()
+        name, token = str(form.get("name", "")), str(form.get("token", ""))
+        if not TokenBook(registry=self.league.store.entrants).check(name, token):
+            return _html(pages.login_page("No entrant has this name and token."), status=403)
+        response = _see_other("/author")
+        response.set_cookie(
+            COOKIE,
+            self.sessions.open(name, token_hash(token)),
+            max_age=int(self.sessions.lifetime),
+            path="/",
+            httponly=True,
+            samesite="Strict",
+            secure=request.secure,
+        )
+        return response
+
+    async def _logout(self, request: web.Request) -> web.Response:
+        assert self.sessions is not None
+        session = self._session(request)
+        if session is None:
+            return _see_other("/author/login")
+        form = await request.post()
+        if not csrf_ok(session, str(form.get("csrf", ""))):
+            return _text(403, "the form is not this session's (its CSRF token is missing)")
+        self.sessions.close(request.cookies.get(COOKIE, ""))
+        response = _see_other("/author/login")
+        response.del_cookie(COOKIE, path="/")
+        return response
+
+    async def _author(self, request: web.Request) -> web.Response:
+        assert self.league is not None
+        session = self._session(request)
+        if session is None:
+            return _see_other("/author/login")
+        name, store = session.name, self.league.store
+        lines = store.lines()
+        standings = await self._standings(lines)
+        playing = store.playing_versions([name]).get(name)
+        text = pages.author_page(
+            name,
+            session.csrf,
+            store.submissions(name),
+            playing.version if playing is not None else None,
+            games_of(lines, name),
+            rating_history(lines, name),
+            standings.rows(),
+            standings.cross,
+        )
+        return _html(text)
+
+    async def _log(self, request: web.Request) -> web.Response:
+        assert self.league is not None
+        session = self._session(request)
+        if session is None:
+            return _see_other("/author/login")
+        tid, game = request.match_info["tournament"], request.match_info["game"]
+        if not played_in(self.league.store.lines([tid]), session.name, tid, game):
+            return _text(404, "no game of yours by this id")
+        try:
+            text = await asyncio.to_thread(read_log, self.league.out, tid, session.name)
+        except LogUnavailableError as error:
+            return _text(404, str(error))
+        return _html(pages.log_page(session.name, tid, text))
+
+    async def _upload(self, request: web.Request) -> web.Response:
+        assert self.league is not None
+        session = self._session(request)
+        if session is None:
+            return _see_other("/author/login")
+        versions = self.league.versions
+        cap = versions.limits.max_bytes
+        if request.content_type != "multipart/form-data":
+            return _text(400, "send the archive with the page's form (multipart/form-data)")
+        sent_csrf, data = "", None
+        async for part in await request.multipart():
+            if not isinstance(part, BodyPartReader):
+                continue
+            if part.name == "csrf":
+                sent_csrf = (await part.read(decode=False)).decode("utf-8", "replace")
+            elif part.name == "archive":
+                if not csrf_ok(session, sent_csrf):  # nothing read of a forged form's file
+                    break
+                data = await _read_capped(part, cap)
+        if not csrf_ok(session, sent_csrf):
+            return _text(403, "the form is not this session's (its CSRF token is missing)")
+        if data is None:
+            return _text(400, "no archive was sent (choose a .tar.gz file)")
+        verdict, said = await self._submit(versions, session.name, data)
+        return _html(pages.verdict_page(verdict, said))
+
+    async def _submit(
+        self, versions: Versions, name: str, data: bytes
+    ) -> tuple[Verdict, list[str]]:
+        """Through the intake `arena submit` takes: its quotas, its unpacking, its pipeline."""
+        said: list[str] = []
+        refused = versions.quotas.refusal(name, len(data))
+        if refused is not None:
+            return versions.judged(Verdict(False, name, reason=refused)), said
+
+        def heard(event: Event) -> None:
+            if isinstance(event, Line):
+                said.append(f"[{event.stage}] {event.text}")
+            elif isinstance(event, Check):
+                word = "passed" if event.passed else "FAILED"
+                said.append(f"check {event.name}: {word} {event.detail}".rstrip())
+                said.extend(f"    {line}" for line in event.log_tail)
+
+        async def fill(archive: Path) -> None:
+            await asyncio.to_thread(archive.write_bytes, data)
+
+        outcome = await take(versions, name, len(data), fill, heard)
+        if isinstance(outcome, Verdict):
+            return outcome, said
+        # Shielded: a browser that goes away stops waiting, not the build.
+        return await asyncio.shield(outcome), said
+
+
+async def _read_capped(part: BodyPartReader, cap: int) -> bytes:
+    """The part's bytes, up to one past `cap` (enough for the quota to name the cap)."""
+    data = bytearray()
+    while len(data) <= cap and (chunk := await part.read_chunk()):
+        data += chunk
+    return bytes(data[: cap + 1])
+
+
+def _html(text: str, status: int = 200) -> web.Response:
+    return web.Response(text=text, status=status, content_type="text/html", headers=_PRIVATE)
+
+
+def _text(status: int, text: str) -> web.Response:
+    return web.Response(
+        status=status, text=text + "\n", content_type="text/plain", headers=_PRIVATE
+    )
+
+
+def _see_other(where: str) -> web.Response:
+    return web.Response(status=303, headers={"Location": where, **_PRIVATE})

@@ -1,0 +1,157 @@
+"""A real league with played games, and a league server with its web pages on it.
+
+`played_league` runs once per test module: a league server in process, the
+entrants alice, bob and carol with tokens, a version of each one's bot
+submitted through the Submit service, and a tournament of the submitted
+versions (`arena admin start` with no --bots) at tables of two (so some
+games are bob's and carol's alone), each bot writing a line of its own to
+its stderr. `serving` then starts a league server on that league
+with the live page's web server and its league pages on 127.0.0.1, port 0.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import re
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import grpc
+
+from arena.league.server import LeagueConfig, LeagueServer, admin_token_path
+from arena.protocol.messages import admin as apb
+from arena.protocol.messages import admin_grpc as apb_grpc
+from arena.records import GameLine
+from arena.referee.auth import new_token, token_hash
+from arena.submissions.archive import pack
+from arena.submissions.client import Server, submit
+from arena.submissions.limits import SubmissionLimits
+from arena.submissions.versions import Verdict
+from arena.tournament.config import TournamentConfig
+from arena.web.authors import AuthorPages
+from arena.web.league_view import League
+from arena.web.server import WebServer
+from arena.web.spectator import Spectator
+
+SAMPLES = Path(__file__).resolve().parents[3] / "sample_bots"
+NAMES = ("alice", "bob", "carol")
+TOURNAMENT = "night1"
+SEED = "5eed" * 16
+
+
+def stderr_mark(name: str) -> str:
+    """The line each bot writes to its stderr: the test looks for it, or for its absence."""
+    return f"{name} says: private-stderr-{name}-0x51"
+
+
+def write_bot(folder: Path, name: str) -> Path:
+    """A folder bot: the random sample, saying its mark on stderr at start."""
+    bot = folder / name
+    bot.mkdir(parents=True)
+    (bot / "bot.toml").write_text(f'name = "{name}"\nrun = "python bot.py"\n')
+    source = (SAMPLES / "random_bot.py").read_text()
+    said = f"import sys\nprint({stderr_mark(name)!r}, file=sys.stderr, flush=True)\n"
+    (bot / "bot.py").write_text(source.replace("import random\n", "import random\n" + said, 1))
+    return bot
+
+
+@dataclasses.dataclass(frozen=True)
+class Played:
+    league: Path
+    out: Path
+    tokens: dict[str, str]
+    games: list[GameLine]
+    alice_verdict: Verdict
+
+    def without(self, name: str) -> GameLine:
+        return next(g for g in self.games if name not in g.players)
+
+    def with_(self, name: str) -> GameLine:
+        return next(g for g in self.games if name in g.players)
+
+
+def config(league: Path, out: Path) -> LeagueConfig:
+    return LeagueConfig(
+        listen="127.0.0.1:0",
+        admin_listen="127.0.0.1:0",
+        league=league,
+        out=out,
+        defaults=TournamentConfig(bots_dir=None, move_time=2.0),
+        submissions=SubmissionLimits(builds_at_once=3),
+    )
+
+
+async def play_league(tmp: Path) -> Played:
+    league, out = tmp / "league" / "league.sqlite", tmp / "results"
+    server = LeagueServer(config(league, out))
+    await server.start()
+    channel = grpc.aio.insecure_channel(f"127.0.0.1:{server.admin_port}")
+    try:
+        tokens = {name: new_token() for name in NAMES}
+        for name, token in tokens.items():
+            server.store.set_entrant(name, token_hash(token))
+        bots = tmp / "bots"
+        for name in NAMES:
+            write_bot(bots, name)
+        address = Server(f"127.0.0.1:{server.port}")
+        verdicts = await asyncio.gather(
+            *(submit(address, tokens[n], pack(bots / n), lambda _: None) for n in NAMES)
+        )
+        verdict = verdicts[0]
+        admin = apb_grpc.AdminServiceStub(channel)  # type: ignore[no-untyped-call]
+        admin_token = admin_token_path(league, out).read_text().strip()
+        request = apb.StartTournamentRequest(
+            seed=bytes.fromhex(SEED),
+            games=6,
+            table_size=2,
+            jobs=1,
+            name=TOURNAMENT,
+            sandbox="off",
+        )
+        call = admin.StartTournament(request, metadata=[("authorization", f"Bearer {admin_token}")])
+        async for event in call:
+            if event.WhichOneof("kind") == "error":
+                raise AssertionError(f"the tournament failed: {event}")
+        games = list(server.store.games_of(TOURNAMENT).values())
+    finally:
+        await channel.close(None)
+        await server.stop()
+    return Played(league, out, tokens, games, verdict)
+
+
+@dataclasses.dataclass
+class Site:
+    server: LeagueServer
+    web: WebServer
+
+    @property
+    def url(self) -> str:
+        return self.web.url.rstrip("/")
+
+
+@contextlib.asynccontextmanager
+async def serving(played: Played) -> AsyncIterator[Site]:
+    spectator = Spectator()
+    pages = AuthorPages(spectator)
+    web = WebServer(spectator, "127.0.0.1:0", pages=(pages,))
+    await web.start()
+    server = LeagueServer(config(played.league, played.out), watcher=spectator, tables=spectator)
+    pages.attach(League(server.store, server.versions, played.out))
+    await server.start()
+    try:
+        yield Site(server, web)
+    finally:
+        await server.stop()
+        await web.stop()
+
+
+def csrf_of(page: str) -> str:
+    found = re.search(r"name=csrf value='([^']+)'", page)
+    assert found is not None, page
+    return found.group(1)
+
+
+def run(body: object) -> None:
+    asyncio.run(asyncio.wait_for(body, 120))  # type: ignore[arg-type]

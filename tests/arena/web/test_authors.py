@@ -1,0 +1,218 @@
+"""The league's public page and the author's page over HTTP, on a real league server.
+
+The league was played for real once for the module (`author_harness`): alice's
+version submitted through the Submit service, a tournament of three bots at
+tables of two, each bot writing its own line to its stderr.
+"""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+from urllib.parse import quote
+
+import aiohttp
+import pytest
+from author_harness import Played, Site, csrf_of, play_league, run, serving, stderr_mark
+
+from arena.web.sessions import COOKIE
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
+    tmp = tmp_path_factory.mktemp("league")
+    result: list[Played] = []
+
+    async def body() -> None:
+        result.append(await play_league(tmp))
+
+    run(body())
+    return result[0]
+
+
+def client() -> aiohttp.ClientSession:
+    return aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
+
+
+async def log_in(http: aiohttp.ClientSession, site: Site, name: str, token: str) -> str:
+    """Log in; the author's page's text."""
+    form = {"name": name, "token": token}
+    async with http.post(f"{site.url}/author/login", data=form) as response:
+        assert response.status == 200, await response.text()
+        assert str(response.url).endswith("/author")
+        return await response.text()
+
+
+def test_the_league_was_played(played: Played) -> None:
+    assert played.alice_verdict.accepted, played.alice_verdict
+    assert played.without("alice") and played.with_("alice")
+
+
+def test_login_is_refused_with_a_wrong_token_and_sets_no_cookie(played: Played) -> None:
+    async def body() -> None:
+        async with serving(played) as site, client() as http:
+            tries = [
+                {"name": "alice", "token": played.tokens["bob"]},
+                {"name": "alice", "token": played.tokens["alice"] + "x"},
+                {"name": "nobody", "token": played.tokens["alice"]},
+            ]
+            for form in tries:
+                async with http.post(
+                    f"{site.url}/author/login", data=form, allow_redirects=False
+                ) as response:
+                    assert response.status == 403
+                    assert "No entrant has this name and token." in await response.text()
+                    assert COOKIE not in response.cookies
+            async with http.get(f"{site.url}/author", allow_redirects=False) as response:
+                assert response.status == 303
+
+    run(body())
+
+
+def test_the_session_cookie_is_httponly_strict_random_and_no_token(played: Played) -> None:
+    async def body() -> None:
+        async with serving(played) as site, client() as http:
+            ids = []
+            for _ in range(2):
+                form = {"name": "alice", "token": played.tokens["alice"]}
+                async with http.post(
+                    f"{site.url}/author/login", data=form, allow_redirects=False
+                ) as response:
+                    assert response.status == 303
+                    assert response.headers["Location"] == "/author"
+                    raw = response.headers.getall("Set-Cookie")
+                    morsel = response.cookies[COOKIE]
+                    ids.append(morsel.value)
+            [header] = [h for h in raw if h.startswith(COOKIE + "=")]
+            flags = {part.strip().split("=")[0].lower() for part in header.split(";")}
+            assert {"httponly", "samesite", "path", "max-age"} <= flags
+            assert "samesite=strict" in header.lower()
+            assert ids[0] != ids[1] and len(ids[0]) >= 40
+            assert played.tokens["alice"] not in header
+            assert "token" not in response.headers["Location"]
+
+    run(body())
+
+
+def test_pages_without_a_session_send_to_the_login(played: Played) -> None:
+    async def body() -> None:
+        game = played.with_("alice")
+        async with serving(played) as site, client() as http:
+            for path in ("/author", f"/author/log/night1/{quote(game.game)}"):
+                async with http.get(site.url + path, allow_redirects=False) as response:
+                    assert response.status == 303, path
+                    assert response.headers["Location"] == "/author/login"
+            async with http.post(
+                f"{site.url}/author/upload", data={"csrf": "x"}, allow_redirects=False
+            ) as response:
+                assert response.status == 303
+
+    run(body())
+
+
+def test_alice_sees_her_own_and_never_bobs(played: Played) -> None:
+    async def body() -> None:
+        hers, theirs = played.with_("alice"), played.without("alice")
+        async with serving(played) as site, client() as http:
+            page = await log_in(http, site, "alice", played.tokens["alice"])
+            assert "version 1: accepted" in page
+            assert "build log" in page and "check report" in page
+            assert f"/league/replay/night1/{quote(hers.game)}" in page
+            assert theirs.game not in page  # bob and carol's game is not hers
+            assert "id=rating-history" in page and "id=cross" in page
+            async with http.get(f"{site.url}/author/log/night1/{quote(hers.game)}") as response:
+                assert response.status == 200
+                log = await response.text()
+            assert html.escape(stderr_mark("alice")) in log
+            assert stderr_mark("bob") not in log and stderr_mark("carol") not in log
+            for path in (
+                f"/author/log/night1/{quote(theirs.game)}",  # a game she did not play
+                "/author/log/night1/..%2Flogs%2Fbob",
+                "/author/log/..%2Fnight1/x",
+                "/author/log/nowhere/x",
+            ):
+                async with http.get(site.url + path, allow_redirects=False) as response:
+                    assert response.status == 404, path
+                    assert stderr_mark("bob") not in await response.text()
+            async with http.get(f"{site.url}/league/replay/night1/{quote(hers.game)}") as reply:
+                assert reply.status == 200
+                assert "<script" in await reply.text()
+
+    run(body())
+
+
+def test_a_link_where_the_log_goes_is_not_followed(played: Played, tmp_path: Path) -> None:
+    async def body() -> None:
+        logs = played.out / "night1" / "logs"
+        secret = tmp_path / "secret.txt"
+        secret.write_text("the organiser's secret\n")
+        carol = logs / "carol.log"
+        kept = carol.read_bytes()
+        carol.unlink()
+        carol.symlink_to(secret)
+        try:
+            async with serving(played) as site, client() as http:
+                await log_in(http, site, "carol", played.tokens["carol"])
+                game = played.with_("carol")
+                async with http.get(f"{site.url}/author/log/night1/{quote(game.game)}") as reply:
+                    assert reply.status == 404
+                    text = await reply.text()
+                    assert "link" in text and "secret" not in text
+        finally:
+            carol.unlink()
+            carol.write_bytes(kept)
+
+    run(body())
+
+
+def test_upload_and_logout_need_the_sessions_csrf_token(played: Played) -> None:
+    async def body() -> None:
+        async with serving(played) as site, client() as http:
+            page = await log_in(http, site, "bob", played.tokens["bob"])
+            token = csrf_of(page)
+            before = len(site.server.store.submissions("bob"))
+            for sent in ({}, {"csrf": "forged"}):
+                form = aiohttp.FormData(sent)
+                form.add_field("archive", b"not even an archive", filename="bot.tar.gz")
+                async with http.post(f"{site.url}/author/upload", data=form) as response:
+                    assert response.status == 403
+                async with http.post(
+                    f"{site.url}/author/logout", data=sent, allow_redirects=False
+                ) as response:
+                    assert response.status == 403
+            assert len(site.server.store.submissions("bob")) == before
+            plain = {"csrf": token, "archive": "x"}  # not the page's form
+            async with http.post(f"{site.url}/author/upload", data=plain) as response:
+                assert response.status == 400
+            form = aiohttp.FormData({"csrf": token})
+            form.add_field("archive", b"not even an archive", filename="bot.tar.gz")
+            async with http.post(f"{site.url}/author/upload", data=form) as response:
+                assert response.status == 200
+                assert "rejected: " in await response.text()
+            async with http.post(
+                f"{site.url}/author/logout", data={"csrf": token}, allow_redirects=False
+            ) as response:
+                assert response.status == 303
+            async with http.get(f"{site.url}/author", allow_redirects=False) as response:
+                assert response.status == 303
+
+    run(body())
+
+
+def test_the_public_page_shows_the_leaderboard_and_games(played: Played) -> None:
+    async def body() -> None:
+        async with (
+            serving(played) as site,
+            client() as http,
+            http.get(f"{site.url}/league") as response,
+        ):
+            assert response.status == 200
+            page = await response.text()
+        assert "id=leaderboard" in page
+        for name in ("alice", "bob", "carol"):
+            assert f"<td>{name}</td>" in page
+        for game in played.games:
+            assert f"/league/replay/night1/{quote(game.game)}" in page
+        assert stderr_mark("alice") not in page
+
+    run(body())

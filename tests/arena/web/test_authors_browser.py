@@ -1,0 +1,180 @@
+"""The author's page in a real browser, on a real `arena serve --web` and the real commands.
+
+The entrants get their tokens from `arena token add`, send their bots with
+`arena submit`, and the organiser plays the submitted versions with `arena
+admin start` (no --bots), three bots at tables of two; then chromium logs in
+as alice, finds her versions, build log, check report, games, a replay and her
+own stderr, never bob's, and sends a second version through the page's form.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import re
+import subprocess
+import tarfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from author_harness import NAMES, stderr_mark, write_bot
+from web_harness import WAIT_S, Run, arena_command, running
+
+playwright = pytest.importorskip("playwright.sync_api")
+CHROMIUM = Path("/usr/bin/chromium")
+WAIT_MS = 90_000
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium"),
+]
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    with playwright.sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=str(CHROMIUM))
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+def arena(*args: str, env: dict[str, str] | None = None) -> str:
+    done = subprocess.run(  # noqa: PLW1510 (the code is asserted, with the output)
+        arena_command(*args),
+        capture_output=True,
+        text=True,
+        timeout=WAIT_S,
+        env={**os.environ, **(env or {})},
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
+
+
+def said(run: Run, pattern: str) -> re.Match[str]:
+    """The first line of the server's output matching `pattern`, waited for."""
+    deadline = time.monotonic() + WAIT_S
+    while time.monotonic() < deadline:
+        for line in list(run.lines):
+            found = re.search(pattern, line)
+            if found:
+                return found
+        assert run.proc.poll() is None, run.output
+        time.sleep(0.05)
+    raise AssertionError(f"nothing like {pattern!r}:\n{run.output}")
+
+
+def archive(folder: Path) -> bytes:
+    data = io.BytesIO()
+    with tarfile.open(fileobj=data, mode="w:gz") as tar:
+        for path in sorted(folder.iterdir()):
+            tar.add(path, arcname=path.name)
+    return data.getvalue()
+
+
+@contextlib.contextmanager
+def played_league(tmp: Path) -> Iterator[tuple[str, dict[str, str], Path]]:
+    """`arena serve --web` with each entrant's version submitted and a night played on them;
+    the page's address, the tokens and the bots' folders."""
+    league, out, bots = tmp / "league.sqlite", tmp / "results", tmp / "bots"
+    tokens = {}
+    for name in NAMES:
+        tokens[name] = arena("token", "add", name, "--league", str(league)).split()[-1]
+        write_bot(bots, name)
+    serve = [
+        "serve", "--listen", "127.0.0.1:0", "--admin", "127.0.0.1:0", "--league", str(league),
+        "--out", str(out), "--web", "127.0.0.1:0", "--builds-at-once", "3",
+    ]  # fmt: skip
+    with running(serve) as server:
+        url = server.url()
+        port = said(server, r"Referee listening on 127\.0\.0\.1:(\d+)").group(1)
+        admin = said(server, r"Admin on (127\.0\.0\.1:\d+); token in (\S+)")
+        for name in NAMES:
+            sent = arena(
+                "submit", str(bots / name), "--server", f"127.0.0.1:{port}",
+                env={"PERUDO_TOKEN": tokens[name]},
+            )  # fmt: skip
+            assert f"accepted as version 1 of {name}" in sent, sent
+        played = arena(
+            "admin", "start", "--admin", admin.group(1), "--token-file", admin.group(2),
+            "--league", str(league), "--games", "6", "--table-size", "2", "--jobs", "1",
+            "--name", "night1", "--sandbox", "off",
+        )  # fmt: skip
+        assert "night1" in played, played
+        yield url, tokens, bots
+
+
+def log_in(page: Any, url: str, name: str, token: str) -> None:
+    page.goto(url + "author")
+    assert page.url.endswith("/author/login")
+    page.fill("input[name=name]", name)
+    page.fill("input[name=token]", token)
+    page.click("button[type=submit]")
+    page.wait_for_url(url + "author")
+    assert token not in page.url
+
+
+def sees_her_own(page: Any) -> str:
+    """Her versions, build log, check report, games, a replay link and her stderr; the
+    address of her log's page."""
+    assert "version 1: accepted - playing" in page.inner_text("body")
+    page.click("text=build log")
+    page.click("text=check report")
+    assert "passed" in page.inner_text(".checks")
+    body = page.content()
+    assert stderr_mark("bob") not in body and "bob says" not in body
+    assert page.locator("#games tr").count() > 1
+    replay = page.locator("#games a").first.get_attribute("href")
+    assert replay is not None and replay.startswith("/league/replay/night1/")
+    page.locator("a.log").first.click()
+    log = page.inner_text("#log")
+    assert stderr_mark("alice") in log
+    assert stderr_mark("bob") not in log and stderr_mark("carol") not in log
+    return str(page.url)
+
+
+def refuses_others(page: Any, public: Any, url: str, log_url: str) -> None:
+    """bob and carol's game, its id taken from the public page, put in her log's address."""
+    public.goto(url + "league")
+    assert "alice" in public.inner_text("#leaderboard")
+    ids = [a.inner_text() for a in public.locator("#games a").all()]
+    page.goto(url + "author")
+    own = {a.inner_text() for a in page.locator("#games a").all()}
+    theirs = [g for g in ids if g not in own]
+    assert theirs, (ids, own)
+    for wrong in (log_url.rsplit("/", 1)[0] + "/" + theirs[0], log_url.replace("/night1/", "/x/")):
+        refused = page.goto(wrong)
+        assert refused is not None and refused.status == 404, wrong
+        assert stderr_mark("bob") not in page.content()
+
+
+def submits_through_the_form(page: Any, url: str, bot: Path) -> None:
+    page.goto(url + "author")
+    (bot / "bot.py").write_text((bot / "bot.py").read_text() + "# version 2\n")
+    sent = {"name": "alice.tar.gz", "mimeType": "application/gzip", "buffer": archive(bot)}
+    page.set_input_files("input[name=archive]", sent)
+    page.click("text=Submit")
+    page.wait_for_selector("#verdict")
+    assert page.inner_text("#verdict") == "accepted as version 2 of alice"
+    page.goto(url + "author")
+    assert "version 2: accepted - playing" in page.inner_text("body")
+
+
+def test_alice_finds_her_own_and_submits_through_the_page(tmp_path: Path, browser: Any) -> None:
+    with played_league(tmp_path) as (url, tokens, bots):
+        page, public = browser.new_page(), browser.new_page()
+        page.set_default_timeout(WAIT_MS)
+        public.set_default_timeout(WAIT_MS)
+        log_in(page, url, "alice", tokens["alice"])
+        log_url = sees_her_own(page)
+        refuses_others(page, public, url, log_url)
+        submits_through_the_form(page, url, bots / "alice")
+        page.click("text=Log out")
+        page.wait_for_url(url + "author/login")
+        page.goto(url + "author")
+        assert page.url.endswith("/author/login")
