@@ -24,6 +24,10 @@ RESAMPLES = 300
 """Copies: enough for a rank's probability to within about 3 points; 1.7 s for 3,000
 six-player games of nine bots."""
 LEVEL = 0.95
+MIN_GROUPS = 10
+"""Rotation groups below which the bootstrap's rank ranges, P(rank 1) and separations are
+not told: from a handful of groups it can draw only a handful of distinct copies (3 from 2
+groups, 10 from 3), and its shares are then artefacts of the resampling, not evidence."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +68,11 @@ class Confidence:
     groups: int
     ahead: tuple[tuple[float, ...], ...]
     """ahead[i][j]: the share of copies with bot i stronger than bot j (a tie counts half)."""
+
+    @property
+    def enough(self) -> bool:
+        """Whether the bootstrap rests on enough rotation groups (`MIN_GROUPS`) to be told."""
+        return self.groups >= MIN_GROUPS
 
     def bot(self, name: str) -> BotConfidence:
         for bot in self.bots:

@@ -93,7 +93,7 @@ def test_cross_prints_every_pair(tmp_path: Path, capsys: pytest.CaptureFixture[s
 
 def test_the_table_with_the_fit_stays_within_80_columns(tmp_path: Path) -> None:
     long = ("a-bot-with-a-long-name-" * 2, "pat", "sam")
-    standing = board(_league(tmp_path / "league.sqlite", groups=8, names=long))
+    standing = board(_league(tmp_path / "league.sqlite", groups=12, names=long))
     for s in standing.table:  # figures as wide as a long night makes them
         s.games, s.wins, s.faults, s.think = 12345, 6789, 1234, [999.99]
     console = Console(width=80, record=True, file=io.StringIO())
