@@ -75,6 +75,10 @@ _DROPPED = (("p99", "slowest"), ("mu", "sigma"))
 """The columns given up, in this order, when the board is too wide for the screen."""
 
 
+_EMPTY = ("#", "bot", "rating", "mu", "sigma", "games", "wins", "win%", "place", "faults", "ms")
+"""The columns of a board with no one on it yet."""
+
+
 class LeaderBoard:
     """The standings, as wide as the screen allows: at 120 columns each bot's 99th percentile
     and slowest decision beside its row; at 80 without them, then without mu and sigma
@@ -123,7 +127,7 @@ class LeaderBoard:
 
     def layouts(self) -> list[tuple[str, ...]]:
         """The column sets to try, widest first."""
-        every: tuple[str, ...] = tuple(self._rows[0]) if self._rows else ()
+        every: tuple[str, ...] = tuple(self._rows[0]) if self._rows else _EMPTY
         if self._times and self._rows and any("p99" not in row for row in self._rows):
             every = tuple(h for h in every if h not in ("p99", "slowest"))
         found = [every]
