@@ -112,7 +112,7 @@ def confidence(
         copies = fit_weighted(orders, draws(finishes, resamples, seed))
     else:
         copies = np.zeros((resamples, len(names)))
-    return _summary(names, point, copies, level, len(finishes), groups)
+    return _summary(names, point, copies, level, len(finishes), groups, seed)
 
 
 def draws(finishes: Sequence[Finish], resamples: int, seed: int) -> Floats:
@@ -128,7 +128,13 @@ def draws(finishes: Sequence[Finish], resamples: int, seed: int) -> Floats:
 
 
 def _summary(
-    names: Sequence[str], point: Floats, copies: Floats, level: float, games: int, groups: int
+    names: Sequence[str],
+    point: Floats,
+    copies: Floats,
+    level: float,
+    games: int,
+    groups: int,
+    seed: int = 0,
 ) -> Confidence:
     n = len(names)
     resamples = copies.shape[0]
@@ -138,7 +144,10 @@ def _summary(
     low, high = np.quantile(copies, [tail, 1 - tail], axis=0)
     # Rank r (from 0) of each bot in each copy: its place when sorted strongest first.
     places = np.empty_like(copies, dtype=np.intp)
-    order = np.argsort(-copies, axis=1, kind="stable")
+    # A tie is broken by a coin (seeded), as `ahead` counts it half: broken always for the
+    # bot named first, it made P(rank 1) 100% beside an 87% share of copies ahead.
+    coin = np.random.default_rng(seed).random(copies.shape)
+    order = np.lexsort((coin, -copies), axis=1)
     places[np.arange(resamples)[:, None], order] = np.arange(n)[None, :]
     seats = (np.arange(n)[None, :] * n + places).ravel()
     probabilities = np.bincount(seats, minlength=n * n).reshape(n, n) / resamples

@@ -101,3 +101,16 @@ def test_the_table_with_the_fit_stays_within_80_columns(tmp_path: Path) -> None:
     text = console.export_text()
     assert max(len(line) for line in text.splitlines()) <= 80
     assert "…" not in text and "ranks" in text and "12345" in text
+
+
+@pytest.mark.parametrize("groups", [2, 9])
+def test_a_tiny_tournament_shows_no_rank_range_nor_p1_and_says_why(
+    tmp_path: Path, groups: int, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _league(tmp_path / "league.sqlite", groups=groups)  # ace wins all: 100% on any copy
+    assert main(["leaderboard", "--league", str(tmp_path / "league.sqlite")]) == 0
+    out = capsys.readouterr().out
+    header = next(line for line in out.splitlines() if " bot " in line)
+    assert "P1" not in header and "ranks" not in header and "100%" not in out
+    assert "separated" not in out.replace("nor separation", "")  # no share of copies at all
+    assert f"{groups} rotation groups played, fewer than the 10 a bootstrap needs" in out
