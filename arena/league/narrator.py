@@ -234,7 +234,7 @@ class Arrivals:
             await self._lobby.changed(1.0)
             now = self._lobby.connected()
             if now.keys() - said.keys():
-                now = await self._settled()
+                now = await self._settled(now)
             for name in sorted(now.keys() - said.keys()):
                 self._arrived(name, f"{name} connected ({_sessions(now[name])})", now[name])
             for name in sorted(now.keys() & said.keys()):
@@ -250,10 +250,13 @@ class Arrivals:
     def _arrived(self, name: str, text: str, sessions: int) -> None:
         self._tell(ScreenEvent(Kind.CONNECT, text, {"bot": name, "sessions": sessions}))
 
-    async def _settled(self) -> dict[str, int]:
-        """The sessions per bot once the lobby has been still for SETTLE_S."""
+    async def _settled(self, seen: dict[str, int]) -> dict[str, int]:
+        """The most sessions each bot had open while the lobby settled (still for SETTLE_S):
+        a bot that came and went meanwhile is still told, its departure at the next look."""
         loop = asyncio.get_running_loop()
         give_up = loop.time() + SETTLE_MAX_S
+        most = dict(seen)
         while loop.time() < give_up and await self._lobby.changed(SETTLE_S):
-            pass
-        return self._lobby.connected()
+            for name, count in self._lobby.connected().items():
+                most[name] = max(count, most.get(name, 0))
+        return most
