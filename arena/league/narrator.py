@@ -31,12 +31,12 @@ REPEAT_EVERY_S = 60.0
 """Seconds between two lines for refusals of one address and kind."""
 
 SETTLE_S = 0.5
-"""Seconds the lobby stays still before a bot's arrival is told: it opens its sessions one
-after another, and the line counts all of them."""
+"""Seconds without a session coming or going before a bot's arrival is told: it opens its
+sessions one after another, and the line counts all of them."""
 
 SETTLE_MAX_S = 3.0
-"""Seconds an arrival waits for the lobby to settle at most: during a tournament sessions
-are taken and freed all the time."""
+"""Seconds an arrival waits for the lobby to settle at most: bots keep coming at a busy
+server's start."""
 
 REMEMBERED = 4096
 """Addresses and kinds remembered at most; past that, those not refused lately are forgotten."""
@@ -251,12 +251,18 @@ class Arrivals:
         self._tell(ScreenEvent(Kind.CONNECT, text, {"bot": name, "sessions": sessions}))
 
     async def _settled(self, seen: dict[str, int]) -> dict[str, int]:
-        """The most sessions each bot had open while the lobby settled (still for SETTLE_S):
-        a bot that came and went meanwhile is still told, its departure at the next look."""
+        """The most sessions each bot had open while the lobby settled: until no session
+        came or went for SETTLE_S (sessions taken and freed by games do not count). A bot
+        that came and went meanwhile is still told, its departure at the next look."""
         loop = asyncio.get_running_loop()
         give_up = loop.time() + SETTLE_MAX_S
-        most = dict(seen)
-        while loop.time() < give_up and await self._lobby.changed(SETTLE_S):
-            for name, count in self._lobby.connected().items():
-                most[name] = max(count, most.get(name, 0))
+        still_at = loop.time() + SETTLE_S
+        last, most = dict(seen), dict(seen)
+        while (now := loop.time()) < min(still_at, give_up):
+            await self._lobby.changed(min(still_at, give_up) - now)
+            current = self._lobby.connected()
+            if current != last:
+                last, still_at = current, loop.time() + SETTLE_S
+                for name, count in current.items():
+                    most[name] = max(count, most.get(name, 0))
         return most
