@@ -226,6 +226,8 @@ class Arrivals:
     def __init__(self, lobby: Lobby, tell: Screen) -> None:
         self._lobby = lobby
         self._tell = tell
+        self._seen: dict[str, int] = {}
+        """While the lobby settles: the most sessions each bot has had open so far."""
 
     async def follow(self) -> None:
         said: dict[str, int] = {}
@@ -234,9 +236,13 @@ class Arrivals:
             await self._lobby.changed(1.0)
             now = self._lobby.connected()
             if now.keys() - said.keys():
-                now = await self._settled(now)
-            for name in sorted(now.keys() - said.keys()):
-                self._arrived(name, f"{name} connected ({_sessions(now[name])})", now[name])
+                self._seen = dict(now)
+                try:
+                    now = await self._settled()
+                except asyncio.CancelledError:  # the server stops: say who had come
+                    self._told_arrivals(self._seen, said)
+                    raise
+            self._told_arrivals(now, said)
             for name in sorted(now.keys() & said.keys()):
                 if now[name] > said[name]:
                     text = f"{name} opened more sessions ({_sessions(now[name])} now)"
@@ -247,22 +253,27 @@ class Arrivals:
                 )
             said = {name: max(count, said.get(name, 0)) for name, count in now.items()}
 
+    def _told_arrivals(self, now: dict[str, int], said: dict[str, int]) -> None:
+        for name in sorted(now.keys() - said.keys()):
+            self._arrived(name, f"{name} connected ({_sessions(now[name])})", now[name])
+
     def _arrived(self, name: str, text: str, sessions: int) -> None:
         self._tell(ScreenEvent(Kind.CONNECT, text, {"bot": name, "sessions": sessions}))
 
-    async def _settled(self, seen: dict[str, int]) -> dict[str, int]:
+    async def _settled(self) -> dict[str, int]:
         """The most sessions each bot had open while the lobby settled: until no session
-        came or went for SETTLE_S (sessions taken and freed by games do not count). A bot
-        that came and went meanwhile is still told, its departure at the next look."""
+        came for SETTLE_S (sessions leaving, or taken and freed by games, do not count). A
+        bot that came and went meanwhile is still told, its departure at the next look."""
         loop = asyncio.get_running_loop()
         give_up = loop.time() + SETTLE_MAX_S
         still_at = loop.time() + SETTLE_S
-        last, most = dict(seen), dict(seen)
+        last, most = dict(self._seen), self._seen
         while (now := loop.time()) < min(still_at, give_up):
             await self._lobby.changed(min(still_at, give_up) - now)
             current = self._lobby.connected()
-            if current != last:
-                last, still_at = current, loop.time() + SETTLE_S
-                for name, count in current.items():
-                    most[name] = max(count, most.get(name, 0))
+            if any(count > last.get(name, 0) for name, count in current.items()):
+                still_at = loop.time() + SETTLE_S  # another came: wait for the rest
+            last = current
+            for name, count in current.items():
+                most[name] = max(count, most.get(name, 0))
         return most
