@@ -211,16 +211,18 @@ async def _run(ab: ABTest, view: live.LiveView, resume: Path | None) -> ABSummar
 
 def _report(summary: ABSummary, console: Console) -> int:
     def say(text: str) -> None:
-        console.print(text, highlight=False, markup=False, soft_wrap=True)
+        live.say(console, text)
 
     say(f"NEW: {summary.new}   OLD: {summary.old}")
     say(status_line(summary.test))
     say(summary.verdict_line)
     say(f"Results: {summary.folder}")
     if not summary.finished:
-        say(f"Continue with: arena ab --resume {summary.folder}")
+        say("Continue with:")
+        live.command(console, f"arena ab --resume {summary.folder}")
         return 130
-    say(f"Check every deal: arena verify {summary.folder}")
+    say("Check every deal with:")
+    live.command(console, f"arena verify {summary.folder}")
     return 0
 
 

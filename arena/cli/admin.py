@@ -137,23 +137,30 @@ async def _start(
 
     loop.add_signal_handler(signal.SIGINT, interrupt)
     with live.LiveView(console) as view:
-        return await _follow(stream, view, console)
+        return await _follow(stream, view, console, args)
 
 
-async def _follow(stream: Any, view: live.LiveView, console: Console) -> int:
+async def _follow(
+    stream: Any, view: live.LiveView, console: Console, args: argparse.Namespace
+) -> int:
     async for event in stream:
         report = tell(event, view)
         if report is not None:
             view.__exit__()
-            return _finished(report, console)
+            return _finished(report, console, _resume_command(report, args))
     raise TournamentError("the league server closed the stream before the tournament ended")
 
 
-def _finished(report: RunReport, console: Console) -> int:
+def _finished(report: RunReport, console: Console, resume: str) -> int:
     """The end of the run, told as `arena run` tells its own, and where its results are."""
-    live.print_report(console, report)
-    console.print(f"Results: {report.folder} ({report.status})", highlight=False, markup=False)
+    live.print_report(console, report, resume)
     return 0 if report.status is RunStatus.FINISHED else 130
+
+
+def _resume_command(report: RunReport, args: argparse.Namespace) -> str:
+    """The command that continues the run on the same server."""
+    server = "" if args.admin == DEFAULT_ADMIN else f" --admin {args.admin}"
+    return f"arena admin start --resume {report.folder.name}{server}"
 
 
 def _resume_argument(given: str | None) -> str:

@@ -19,8 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from rich import box
-from rich.console import Console, Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.live import Live
+from rich.measure import Measurement
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 from rich.text import Text
@@ -29,6 +30,7 @@ from arena.rankings import BotConfidence, Confidence
 from arena.records import GameLine
 from arena.text import printable
 from arena.tournament.config import TournamentError
+from arena.tournament.info import RunStatus
 from arena.tournament.report.decisions import BotTimes, SlowDecision
 from arena.tournament.report.ratings import Standing
 from arena.tournament.report.summary import RunReport
@@ -37,9 +39,12 @@ from arena.tournament.schedule.round_robin import explain
 from arena.tournament.tournament import Progress as TournamentProgress
 
 
-def _figures(title: str, headers: tuple[str, ...], rows: Sequence[tuple[str, ...]]) -> Table:
-    """A table readable at 80 columns: each figure keeps its full width, and a long bot
-    name (column 1) folds onto a second line rather than push a figure into an ellipsis."""
+def _figures(
+    title: str, headers: tuple[str, ...], rows: Sequence[tuple[str, ...]], fold: bool = True
+) -> Table:
+    """A table of figures: each keeps its full width. The bot names (column 1) stay whole on
+    one line, unless `fold`: then a long name folds onto a second line rather than push a
+    figure into an ellipsis."""
     view = Table(
         title=title,
         title_justify="left",
@@ -50,7 +55,10 @@ def _figures(title: str, headers: tuple[str, ...], rows: Sequence[tuple[str, ...
     )
     for i, header in enumerate(headers):
         if i == 1:
-            view.add_column(header, overflow="fold", min_width=12)
+            if fold:
+                view.add_column(header, overflow="fold", min_width=12)
+            else:
+                view.add_column(header, no_wrap=True)
             continue
         width = max([len(header), *(len(row[i]) for row in rows)])
         view.add_column(header, justify="right", no_wrap=True, min_width=width)
@@ -63,49 +71,112 @@ def _figures(title: str, headers: tuple[str, ...], rows: Sequence[tuple[str, ...
     return view
 
 
+_DROPPED = (("p99", "slowest"), ("mu", "sigma"))
+"""The columns given up, in this order, when the board is too wide for the screen."""
+
+
+_EMPTY = ("#", "bot", "rating", "mu", "sigma", "games", "wins", "win%", "place", "faults", "ms")
+"""The columns of a board with no one on it yet."""
+
+
+class LeaderBoard:
+    """The standings, as wide as the screen allows: at 120 columns each bot's 99th percentile
+    and slowest decision beside its row; at 80 without them, then without mu and sigma
+    (the rating says them), and only as a last resort a long name folded."""
+
+    def __init__(
+        self,
+        table: Sequence[Standing],
+        title: str = "Leaderboard",
+        sure: Confidence | None = None,
+        times: Sequence[BotTimes] = (),
+    ) -> None:
+        self.sure = sure if sure is not None and sure.enough else None
+        self._title = title
+        self._times = {t.bot: t for t in times}
+        self._rows = [self._row(rank, s) for rank, s in enumerate(table, start=1)]
+
+    def _row(self, rank: int, s: Standing) -> dict[str, str]:
+        row = {
+            "#": str(rank),
+            "bot": s.name,
+            "rating": f"{s.conservative:.2f}",
+            "mu": f"{s.mu:.2f}",
+            "sigma": f"{s.sigma:.2f}",
+        }
+        if self.sure is None:
+            row |= {
+                "games": str(s.games),
+                "wins": str(s.wins),
+                "win%": f"{100 * s.win_rate:.1f}",
+                "place": f"{s.average_place:.2f}",
+            }
+        else:
+            bot = self.sure.bot(s.name)
+            row |= {
+                "ranks": bot.rank_range,
+                "P1": _share(bot),
+                "games": str(s.games),
+                "win%": f"{100 * s.win_rate:.1f}",
+            }
+        row |= {"faults": str(s.faults), "ms": f"{s.median_think_ms:.2f}"}
+        times = self._times.get(s.name)
+        if times is not None:
+            row |= {"p99": f"{times.p99_ms:.1f}", "slowest": f"{times.slowest_ms:.1f}"}
+        return row
+
+    def layouts(self) -> list[tuple[str, ...]]:
+        """The column sets to try, widest first."""
+        every: tuple[str, ...] = tuple(self._rows[0]) if self._rows else _EMPTY
+        if self._times and self._rows and any("p99" not in row for row in self._rows):
+            every = tuple(h for h in every if h not in ("p99", "slowest"))
+        found = [every]
+        for drop in _DROPPED:
+            narrower = tuple(h for h in found[-1] if h not in drop)
+            if narrower != found[-1]:
+                found.append(narrower)
+        return found
+
+    def table(self, headers: tuple[str, ...], fold: bool = False) -> Table:
+        rows = [tuple(row[h] for h in headers) for row in self._rows]
+        view = _figures(self._title, headers, rows, fold)
+        said = ["rating = mu - 3 sigma" if "mu" in headers else "rating: mu - 3 sigma"]
+        said.append("ms: median decision")
+        if "p99" in headers:
+            said.append("p99, slowest: the 99th percentile and the slowest decision, ms")
+        if "place" in headers:
+            said.append("place: average finishing place")
+        if self.sure is not None:
+            said.append(
+                f"ranks: the {self.sure.level:.0%} range of rank, P1: the chance of rank 1, "
+                f"by a batch fit and its bootstrap over {self.sure.groups:,} rotation groups"
+            )
+        view.caption = "; ".join(said)
+        view.caption_justify = "left"
+        return view
+
+    def fitted(self, console: Console, options: ConsoleOptions) -> tuple[Table, bool]:
+        """The widest table that fits, and whether it shows the decision times."""
+        unbounded = options.update_width(1 << 20)  # a measure is clamped to the width it is given
+        for headers in self.layouts():
+            view = self.table(headers)
+            if Measurement.get(console, unbounded, view).maximum <= options.max_width:
+                return view, "p99" in headers
+        return self.table(self.layouts()[-1], fold=True), False
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield self.fitted(console, options)[0]
+
+
 def leaderboard_table(
     table: list[Standing],
     title: str = "Leaderboard",
     limit: int | None = None,
     sure: Confidence | None = None,
-) -> Table:
-    """The standings; with `sure`, each bot's rank range and P(rank 1) beside TrueSkill.
-
-    Each bot's 99th percentile and slowest decision are told under the table
-    (`report_lines`), so that the table keeps to 80 columns.
-    """
-    # At 80 columns the fit's two columns take the place of wins and average place, which
-    # win% and the rank range say much of (leaderboard.json and .csv keep both).
-    rows = []
-    for rank, s in enumerate(table[:limit] if limit else table, start=1):
-        common = (str(rank), s.name, f"{s.conservative:.2f}", f"{s.mu:.2f}", f"{s.sigma:.2f}")
-        tail = (str(s.faults), f"{s.median_think_ms:.2f}")
-        if sure is None:
-            middle: tuple[str, ...] = (
-                str(s.games),
-                str(s.wins),
-                f"{100 * s.win_rate:.1f}",
-                f"{s.average_place:.2f}",
-            )
-        else:
-            bot = sure.bot(s.name)
-            middle = (bot.rank_range, _share(bot), str(s.games), f"{100 * s.win_rate:.1f}")
-        rows.append((*common, *middle, *tail))
-    if sure is None:
-        headers = ("#", "bot", "rating", "mu", "sigma", "games", "wins", "win%", "place")
-    else:
-        headers = ("#", "bot", "rating", "mu", "sigma", "ranks", "P1", "games", "win%")
-    view = _figures(title, (*headers, "faults", "ms"), rows)
-    if sure is None:
-        view.caption = "rating = mu - 3 sigma; place: average finishing place; ms: median decision"
-    else:
-        view.caption = (
-            f"rating = mu - 3 sigma; ms: median decision; ranks: the {sure.level:.0%} range of "
-            f"rank, P1: the chance of rank 1, by a batch fit and its bootstrap over "
-            f"{sure.groups:,} rotation groups"
-        )
-    view.caption_justify = "left"
-    return view
+) -> LeaderBoard:
+    """The standings; with `sure` (on enough rotation groups to mean anything: `MIN_GROUPS`),
+    each bot's rank range and P(rank 1) beside TrueSkill."""
+    return LeaderBoard(table[:limit] if limit else table, title, sure)
 
 
 def _share(bot: BotConfidence) -> str:
@@ -145,9 +216,11 @@ def report_lines(
     faults: dict[str, dict[str, int]],
     slowest: Sequence[SlowDecision],
     times: Sequence[BotTimes] = (),
+    near: Sequence[BotTimes] | None = None,
 ) -> list[str]:
     """After the leaderboard: who did not play, faults by bot and kind, the slowest answers,
-    and a warning for each bot that came within 10% of its limit.
+    each bot's `times` (unless the board showed them beside it), and a warning for each bot
+    of `near` (`times` if not given) that came within 10% of its limit.
 
     Plain text: the reasons quote bots' output and the names are the bots' own.
     """
@@ -176,28 +249,61 @@ def report_lines(
             f" ({t.decisions} decisions)"
             for t in times
         ]
-    near = [t for t in times if t.near_limit]
-    if near:
+    close = [t for t in (times if near is None else near) if t.near_limit]
+    if close:
         lines.append("Close to the limit (90% of it or more: on a busier machine, a timeout):")
         lines += [
             f"  {t.bot}: {t.near_limit} of {t.decisions} decisions; the closest took "
             f"{t.closest_ms:.0f} ms of the {t.closest_limit_ms:.0f} ms it had"
-            for t in near
+            for t in close
         ]
     return [printable(line) for line in lines]
 
 
-def print_report(console: Console, report: RunReport) -> None:
+def print_report(console: Console, report: RunReport, resume: str = "") -> None:
     """The end of a run, as `arena run` and `arena admin start` both print it: the leaderboard
     with the batch fit's rank range and P(rank 1), the neighbours not yet separated, the
-    outcome of a confidence goal, then `report_lines` and the timing's notes."""
-    title = f"Leaderboard ({report.games} games)"
-    console.print(leaderboard_table(list(report.table), title, sure=report.sure))
+    outcome of a confidence goal, `report_lines` and the timing's notes, then where the
+    results are and the commands to go on from them, `resume` (the command that continues
+    the run) among them if it was interrupted.
+
+    Prose wraps between words only; every command stands on a line of its own, never
+    wrapped, so that it copies and pastes whole at any width.
+    """
+    board = LeaderBoard(
+        report.table, f"Leaderboard ({report.games} games)", report.sure, report.times
+    )
+    view, beside = board.fitted(console, console.options)
+    console.print(view)
     said = [report.separation, report.outcome or ""]
-    found = report_lines(report.skipped, report.faults, report.slowest, report.times)
+    times = () if beside else report.times
+    found = report_lines(report.skipped, report.faults, report.slowest, times, report.times)
     for line in [*said, *found, *report.notes]:
         if line:
-            console.print(printable(line), highlight=False, markup=False)
+            say(console, line)
+    say(console, f"Results: {report.folder} ({report.status})")
+    say(console, "The cross-table is in cross.json, or:")
+    command(console, f"arena leaderboard --cross --tournament {report.folder.name}")
+    if report.status is not RunStatus.FINISHED:
+        say(console, f"Interrupted after {report.games} of {report.total} games.", "yellow")
+        if resume:
+            say(console, "Continue with:")
+            command(console, resume)
+        return
+    if report.seed_hex is not None:
+        say(console, f"Dice seed: {report.seed_hex}")
+        say(console, "Check every deal with:")
+        command(console, f"arena verify {report.folder}")
+
+
+def say(console: Console, text: str, style: str = "") -> None:
+    """A line of prose, folded between words (a word, path or name is never cut)."""
+    console.print(Text(printable(text), style=style), highlight=False, overflow="fold")
+
+
+def command(console: Console, text: str) -> None:
+    """A command to run, alone on its line and never wrapped, to copy and paste."""
+    console.print(printable(text), highlight=False, markup=False, soft_wrap=True)
 
 
 class LiveView:

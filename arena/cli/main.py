@@ -165,28 +165,10 @@ def cmd_run(args: argparse.Namespace, console: Console) -> int:
     except StoppedError as stopped:  # the games played are worth their replays still
         webpage.pages(stopped.summary, lambda text: console.print(text, markup=False))
         raise
-    live.print_report(console, summary.report())
-    webpage.pages(summary, lambda text: console.print(text, highlight=False, markup=False))
-    console.print(
-        f"Results: {summary.folder} (cross-table: cross.json; arena leaderboard --cross "
-        f"--tournament {summary.folder.name})",
-        highlight=False,
-        markup=False,
-    )
-    if summary.status != "finished":
-        console.print(
-            f"[yellow]Interrupted after {summary.games} of {summary.total} games.[/] "
-            f"Continue with: arena run --resume {summary.folder}{cluster.resume_flags(args)}",
-            highlight=False,
-        )
-        return 130
-    console.print(
-        f"Dice seed: {summary.seed_hex} (check every deal: arena verify {summary.folder})",
-        highlight=False,
-        markup=False,
-        soft_wrap=True,
-    )
-    return 0
+    resume = f"arena run --resume {summary.folder}{cluster.resume_flags(args)}"
+    live.print_report(console, summary.report(), resume)
+    webpage.pages(summary, lambda text: live.say(console, text))
+    return 0 if summary.status == "finished" else 130
 
 
 def cmd_check_bot(args: argparse.Namespace, console: Console) -> int:

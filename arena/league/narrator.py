@@ -1,4 +1,5 @@
-"""A league server's tournament, and the streams it refuses, told as screen events.
+"""A league server's tournament, the bots that come and go, and the streams it refuses,
+told as screen events.
 
 The narrator follows a tournament as its observer and table watcher: the
 start, each game as it starts and ends, each fault on record, the end; the
@@ -11,12 +12,14 @@ with what it remembers of them.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 from arena.league.screen import Kind, Screen, ScreenEvent
 from arena.records import GameLine, ReplayEvent
+from arena.referee.lobby import Lobby
 from arena.referee.match import GameSpec
 from arena.referee.server import Refusal
 from arena.tournament.play.observer import Progress
@@ -26,6 +29,14 @@ from arena.tournament.tournament import Summary
 
 REPEAT_EVERY_S = 60.0
 """Seconds between two lines for refusals of one address and kind."""
+
+SETTLE_S = 0.5
+"""Seconds without a session coming or going before a bot's arrival is told: it opens its
+sessions one after another, and the line counts all of them."""
+
+SETTLE_MAX_S = 3.0
+"""Seconds an arrival waits for the lobby to settle at most: bots keep coming at a busy
+server's start."""
 
 REMEMBERED = 4096
 """Addresses and kinds remembered at most; past that, those not refused lately are forgotten."""
@@ -195,3 +206,74 @@ class Refusals:
                 },
             )
         )
+
+
+def _sessions(count: int) -> str:
+    return f"{count} session{'' if count == 1 else 's'}"
+
+
+class Arrivals:
+    """Says who connects and who leaves: a bot with its sessions, or its last gone.
+
+    The lobby is compared with what was last said after each change (and every
+    second, in case a change came between two waits), so a bot opening eight
+    sessions is one arrival, not eight. A bot opens its sessions one after
+    another: its arrival is told once the lobby has settled, so that the count
+    is all of them, and a session that comes later still is told as such rather
+    than leave the count said wrong.
+    """
+
+    def __init__(self, lobby: Lobby, tell: Screen) -> None:
+        self._lobby = lobby
+        self._tell = tell
+        self._seen: dict[str, int] = {}
+        """While the lobby settles: the most sessions each bot has had open so far."""
+
+    async def follow(self) -> None:
+        said: dict[str, int] = {}
+        """Per bot connected, the most sessions said."""
+        while True:
+            await self._lobby.changed(1.0)
+            now = self._lobby.connected()
+            if now.keys() - said.keys():
+                self._seen = dict(now)
+                try:
+                    now = await self._settled()
+                except asyncio.CancelledError:  # the server stops: say who had come
+                    self._told_arrivals(self._seen, said)
+                    raise
+            self._told_arrivals(now, said)
+            for name in sorted(now.keys() & said.keys()):
+                if now[name] > said[name]:
+                    text = f"{name} opened more sessions ({_sessions(now[name])} now)"
+                    self._arrived(name, text, now[name])
+            for name in sorted(said.keys() - now.keys()):
+                self._tell(
+                    ScreenEvent(Kind.DISCONNECT, f"{name} left (no session open)", {"bot": name})
+                )
+            said = {name: max(count, said.get(name, 0)) for name, count in now.items()}
+
+    def _told_arrivals(self, now: dict[str, int], said: dict[str, int]) -> None:
+        for name in sorted(now.keys() - said.keys()):
+            self._arrived(name, f"{name} connected ({_sessions(now[name])})", now[name])
+
+    def _arrived(self, name: str, text: str, sessions: int) -> None:
+        self._tell(ScreenEvent(Kind.CONNECT, text, {"bot": name, "sessions": sessions}))
+
+    async def _settled(self) -> dict[str, int]:
+        """The most sessions each bot had open while the lobby settled: until no session
+        came for SETTLE_S (sessions leaving, or taken and freed by games, do not count). A
+        bot that came and went meanwhile is still told, its departure at the next look."""
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + SETTLE_MAX_S
+        still_at = loop.time() + SETTLE_S
+        last, most = dict(self._seen), self._seen
+        while (now := loop.time()) < min(still_at, give_up):
+            await self._lobby.changed(min(still_at, give_up) - now)
+            current = self._lobby.connected()
+            if any(count > last.get(name, 0) for name, count in current.items()):
+                still_at = loop.time() + SETTLE_S  # another came: wait for the rest
+            last = current
+            for name, count in current.items():
+                most[name] = max(count, most.get(name, 0))
+        return most

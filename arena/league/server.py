@@ -26,7 +26,7 @@ import grpc
 
 from arena.league.admin_stream import LAST, EventObserver
 from arena.league.local_tls import LocalTls, decide_local_tls
-from arena.league.narrator import Narrator, Refusals
+from arena.league.narrator import Arrivals, Narrator, Refusals
 from arena.league.screen import Kind, Screen, ScreenEvent
 from arena.league.start import given_of
 from arena.protocol.messages import admin as apb
@@ -266,7 +266,7 @@ class LeagueServer:
         self._admin_server = server
         self._watch = asyncio.ensure_future(self._close_revoked())
         if self._tell is not None:
-            self._arrivals = asyncio.ensure_future(self._announce_arrivals(self._tell))
+            self._arrivals = asyncio.ensure_future(Arrivals(self.lobby, self._tell).follow())
         return token
 
     async def stop(self) -> None:
@@ -295,24 +295,6 @@ class LeagueServer:
     def _told(self, kind: Kind, text: str, **fields: str | int) -> None:
         if self._tell is not None:
             self._tell(ScreenEvent(kind, text, fields))
-
-    async def _announce_arrivals(self, tell: Screen) -> None:
-        """Say who connects and who leaves: a bot with its first session, or its last gone.
-
-        The lobby is compared with what was last said after each change (and every
-        second, in case a change came between two waits), so a bot opening eight
-        sessions is one arrival, not eight.
-        """
-        known: dict[str, int] = {}
-        while True:
-            await self.lobby.changed(1.0)
-            now = self.lobby.connected()
-            for name in sorted(now.keys() - known.keys()):
-                text = f"{name} connected ({now[name]} session(s))"
-                tell(ScreenEvent(Kind.CONNECT, text, {"bot": name, "sessions": now[name]}))
-            for name in sorted(known.keys() - now.keys()):
-                tell(ScreenEvent(Kind.DISCONNECT, f"{name} left (no session open)", {"bot": name}))
-            known = now
 
     async def _close_revoked(self) -> None:
         while True:

@@ -5,13 +5,21 @@ rating; these say how sure its order is (see `bootstrap`), and how often each
 bot finished ahead of each other (`cross`).
 """
 
-from arena.rankings.bootstrap import LEVEL, RESAMPLES, BotConfidence, Confidence, confidence
+from arena.rankings.bootstrap import (
+    LEVEL,
+    MIN_GROUPS,
+    RESAMPLES,
+    BotConfidence,
+    Confidence,
+    confidence,
+)
 from arena.rankings.cross import Pairing, cross_table, wilson
 from arena.rankings.fit import RankingError
 from arena.rankings.groups import Finish, finishes, group_keys
 
 __all__ = [
     "LEVEL",
+    "MIN_GROUPS",
     "RESAMPLES",
     "BotConfidence",
     "Confidence",

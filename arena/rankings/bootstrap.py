@@ -24,6 +24,10 @@ RESAMPLES = 300
 """Copies: enough for a rank's probability to within about 3 points; 1.7 s for 3,000
 six-player games of nine bots."""
 LEVEL = 0.95
+MIN_GROUPS = 10
+"""Rotation groups below which the bootstrap's rank ranges, P(rank 1) and separations are
+not told: from a handful of groups it can draw only a handful of distinct copies (3 from 2
+groups, 10 from 3), and its shares are then artefacts of the resampling, not evidence."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +69,11 @@ class Confidence:
     ahead: tuple[tuple[float, ...], ...]
     """ahead[i][j]: the share of copies with bot i stronger than bot j (a tie counts half)."""
 
+    @property
+    def enough(self) -> bool:
+        """Whether the bootstrap rests on enough rotation groups (`MIN_GROUPS`) to be told."""
+        return self.groups >= MIN_GROUPS
+
     def bot(self, name: str) -> BotConfidence:
         for bot in self.bots:
             if bot.name == name:
@@ -103,7 +112,7 @@ def confidence(
         copies = fit_weighted(orders, draws(finishes, resamples, seed))
     else:
         copies = np.zeros((resamples, len(names)))
-    return _summary(names, point, copies, level, len(finishes), groups)
+    return _summary(names, point, copies, level, len(finishes), groups, seed)
 
 
 def draws(finishes: Sequence[Finish], resamples: int, seed: int) -> Floats:
@@ -119,7 +128,13 @@ def draws(finishes: Sequence[Finish], resamples: int, seed: int) -> Floats:
 
 
 def _summary(
-    names: Sequence[str], point: Floats, copies: Floats, level: float, games: int, groups: int
+    names: Sequence[str],
+    point: Floats,
+    copies: Floats,
+    level: float,
+    games: int,
+    groups: int,
+    seed: int = 0,
 ) -> Confidence:
     n = len(names)
     resamples = copies.shape[0]
@@ -129,7 +144,10 @@ def _summary(
     low, high = np.quantile(copies, [tail, 1 - tail], axis=0)
     # Rank r (from 0) of each bot in each copy: its place when sorted strongest first.
     places = np.empty_like(copies, dtype=np.intp)
-    order = np.argsort(-copies, axis=1, kind="stable")
+    # A tie is broken by a coin (seeded), as `ahead` counts it half: broken always for the
+    # bot named first, it made P(rank 1) 100% beside an 87% share of copies ahead.
+    coin = np.random.default_rng(seed).random(copies.shape)
+    order = np.lexsort((coin, -copies), axis=1)
     places[np.arange(resamples)[:, None], order] = np.arange(n)[None, :]
     seats = (np.arange(n)[None, :] * n + places).ravel()
     probabilities = np.bincount(seats, minlength=n * n).reshape(n, n) / resamples

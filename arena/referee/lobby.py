@@ -86,11 +86,14 @@ class Lobby:
         return session in self._sessions[session.name]
 
     async def remove(self, session: Session) -> None:
+        """Forget a session whose stream ended: at once, before waiting for the lock to say
+        so, since a stream's end often comes as a cancellation, and one that lands during
+        that wait would otherwise leave a dead session listed, and given games, for good."""
+        if session in self._sessions[session.name]:
+            self._sessions[session.name].remove(session)
+        if session in self._free[session.name]:
+            self._free[session.name].remove(session)
         async with self._changed:
-            if session in self._sessions[session.name]:
-                self._sessions[session.name].remove(session)
-            if session in self._free[session.name]:
-                self._free[session.name].remove(session)
             self._changed.notify_all()
 
     async def changed(self, timeout: float) -> bool:

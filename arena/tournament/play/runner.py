@@ -383,7 +383,7 @@ class GameRunner:
             slowest=timing.slowest,
             times=timing.bots,
             skipped=tuple((s.name, s.reason) for s in info.skipped),
-            notes=tuple(self.timing.notes()),
+            notes=(*timing.notes(), *self.timing.notes()),
             board=final,
             outcome=outcome,
         )

@@ -58,14 +58,46 @@ class BotTimes:
     p99_ms: float
     slowest_ms: float
     near_limit: int
-    """Decisions that took at least 90% of the time the bot had for them."""
+    """Decisions that took at least 90% of the time the bot had for them, and no more."""
     closest_ms: float
     closest_limit_ms: float
-    """The decision that came closest to its limit (the largest share of it): its time, and
-    the time the bot had for it."""
+    """The decision within its limit that came closest to it (the largest share of it): its
+    time, and the time the bot had for it. A decision over its limit is never one of these:
+    it was not charged (see `OverLimit`), and "took 4335 ms of the 1000 ms it had" beside
+    "No faults" would read as a contradiction."""
 
     def to_json(self) -> dict[str, object]:
         return dataclasses.asdict(self)
+
+
+@dataclass(frozen=True, slots=True)
+class OverLimit:
+    """A bot's answers that came after their limit and were taken all the same, so never
+    charged: the referee itself was held up during them (`Decision.referee_ms`), or the
+    tournament's time margin (or timeouts off) let them in."""
+
+    bot: str
+    decisions: int
+    slowest_ms: float
+    limit_ms: float
+    """The slowest of them, and the time the bot had for it."""
+    referee_ms: float
+    """The longest the referee was held up during one of them: 0 if never."""
+
+    def sentence(self) -> str:
+        """Said once, the reason in the same sentence as the time."""
+        n = self.decisions
+        what = f"{self.bot}: {n} answer{'' if n == 1 else 's'} came after the time"
+        took = f"(the slowest {self.slowest_ms:.0f} ms of {self.limit_ms:.0f} ms)"
+        if self.referee_ms:
+            return (
+                f"{what} {took} while the referee itself was late, held up for up to "
+                f"{self.referee_ms:.0f} ms: not charged to the bot, no fault"
+            )
+        return (
+            f"{what} {took} but within the time margin (or with timeouts off): "
+            "not charged to the bot, no fault"
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +105,11 @@ class Timing:
     slowest: tuple[SlowDecision, ...]
     bots: tuple[BotTimes, ...]
     """By bot name."""
+    over: tuple[OverLimit, ...] = ()
+    """By bot name: the answers over their limit that were not charged."""
+
+    def notes(self) -> list[str]:
+        return [o.sentence() for o in self.over]
 
 
 def decision_timing(
@@ -85,17 +122,24 @@ def decision_timing(
     times: dict[str, list[float]] = {}
     near: dict[str, int] = {}
     closest: dict[str, tuple[float, float]] = {}
+    over: dict[str, list[tuple[SlowDecision, float]]] = {}
     default_ms = move_time * 1000
     for game in games:
         try:
             replay = read_replay(replays / f"{game}.json")
         except (OSError, ValueError):
             continue  # reported by whoever checks the replays; it has no times to give here
-        decisions = _decisions(replay)
+        held = _decisions(replay)
+        decisions = [d for d, _ in held]
         found = heapq.nlargest(count, [*found, *decisions], key=lambda d: d.ms)
-        for d in decisions:
+        for d, referee_ms in held:
             limit = d.limit_ms if d.limit_ms is not None else default_ms
             times.setdefault(d.bot, []).append(d.ms)
+            if d.ms > limit:  # answered after its time, yet taken: no fault, not close to one
+                over.setdefault(d.bot, []).append(
+                    (dataclasses.replace(d, limit_ms=limit), referee_ms)
+                )
+                continue
             near[d.bot] = near.get(d.bot, 0) + (d.ms >= NEAR_LIMIT * limit)
             ms, had = closest.get(d.bot, (-1.0, 1.0))
             if d.ms * had > ms * limit:  # a larger share of its limit than the closest so far
@@ -107,12 +151,18 @@ def decision_timing(
             round(statistics.median(ms), 3),
             round(percentile(ms, 99), 3),
             max(ms),
-            near[bot],
-            *closest[bot],
+            near.get(bot, 0),
+            *closest.get(bot, (0.0, default_ms)),
         )
         for bot, ms in sorted(times.items())
     )
-    return Timing(tuple(found), bots)
+    return Timing(tuple(found), bots, tuple(_over(bot, late) for bot, late in sorted(over.items())))
+
+
+def _over(bot: str, late: list[tuple[SlowDecision, float]]) -> OverLimit:
+    worst = max((d for d, _ in late), key=lambda d: d.ms)
+    held = max(referee_ms for _, referee_ms in late)
+    return OverLimit(bot, len(late), worst.ms, worst.limit_ms or 0.0, held)
 
 
 def percentile(values: Sequence[float], p: float) -> float:
@@ -121,7 +171,8 @@ def percentile(values: Sequence[float], p: float) -> float:
     return ordered[max(0, math.ceil(p / 100 * len(ordered)) - 1)]
 
 
-def _decisions(replay: Replay) -> list[SlowDecision]:
+def _decisions(replay: Replay) -> list[tuple[SlowDecision, float]]:
+    """Each decision, with how long the referee itself was held up during it."""
     decisions = []
     current = 0
     for event in replay.events:
@@ -130,6 +181,9 @@ def _decisions(replay: Replay) -> list[SlowDecision]:
         elif isinstance(event, Decision):
             bot = replay.players[event.seat]
             decisions.append(
-                SlowDecision(event.ms, bot, replay.game, current, event.action, event.limit_ms)
+                (
+                    SlowDecision(event.ms, bot, replay.game, current, event.action, event.limit_ms),
+                    event.referee_ms or 0.0,
+                )
             )
     return decisions

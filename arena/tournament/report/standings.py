@@ -3,7 +3,8 @@
 TrueSkill stays the rating the table is sorted by. Beside it each bot gets
 the batch fit's rank range and chance of first place, and the board says
 which neighbours on it the bootstrap cannot yet tell apart: those where fewer
-than LEVEL of the copies put the upper bot ahead of the lower.
+than LEVEL of the copies put the upper bot ahead of the lower. Below
+MIN_GROUPS rotation groups it says none of it, only why.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from itertools import pairwise
 
 from arena.rankings import (
     LEVEL,
+    MIN_GROUPS,
     Confidence,
     Finish,
     Pairing,
@@ -57,6 +59,13 @@ class Board:
             return ""
         if self.sure is None:
             return f"The batch fit's confidence was {self.why_unsure}."
+        if not self.sure.enough:
+            groups = self.sure.groups
+            return (
+                f"No rank range, P(rank 1) nor separation yet: {groups} rotation "
+                f"group{'' if groups == 1 else 's'} played, fewer than the {MIN_GROUPS} "
+                "a bootstrap needs to mean anything; play more games."
+            )
         pairs = self.unseparated(level)
         if not pairs:
             return f"Every adjacent pair is separated at {level:.0%}."

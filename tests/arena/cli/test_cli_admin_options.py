@@ -103,10 +103,11 @@ def test_admin_start_recovers_rebuilds_runs_a_gauntlet_and_shows_the_ranks(
     crashed = [line for line in lines if line["faults"]]
     assert len(crashed) == 1 and "crashy" in crashed[0]["players"]
     assert any("crashy" in line["players"] and not line["faults"] for line in lines)
-    # arena run's leaderboard: the rank range and P(rank 1), and the separation line.
-    assert "# bot rating mu sigma ranks P1 games win% faults ms" in said
-    assert "ranks: the 95% range of rank, P1: the chance of rank 1" in said
-    assert "separated at 95%" in said
+    # arena run's leaderboard: four games are too few for a rank range or P(rank 1), and
+    # the line under it says so rather than print a bootstrap's artefacts.
+    assert "# bot rating mu sigma games wins win% place faults ms" in said
+    assert "No rank range, P(rank 1) nor separation yet" in said
+    assert "fewer than the 10 a bootstrap needs" in said
 
     # Unchanged since its build: not built again, unless --rebuild.
     again = _start(serve.admin, bots, "second", "--games", "2")

@@ -25,8 +25,9 @@ def test_serve_prints_who_connects_and_who_leaves(
         return any(line.endswith(text) for line in serve.log.read_text().splitlines())
 
     bot = launch_bot(LEAGUE_BOT, "alpha", token, serve.port, tmp_path / "alpha.log", processes)
-    arrived = ("alpha connected (1 session(s))", "alpha connected (2 session(s))")
-    wait_for(lambda: any(said(x) for x in arrived), "serve says alpha connected", 20)
+    # The bot opens two sessions, one after the other: its arrival counts both.
+    wait_for(lambda: "alpha connected" in serve.log.read_text(), "serve says alpha connected", 20)
+    assert said("alpha connected (2 sessions)"), serve.log.read_text()
     assert not said("alpha left (no session open)")
     bot.kill()
     bot.wait(timeout=10)
@@ -34,3 +35,26 @@ def test_serve_prints_who_connects_and_who_leaves(
     # One arrival and one departure, however many sessions the bot opened.
     log = serve.log.read_text()
     assert log.count("alpha connected") == 1 and log.count("alpha left") == 1
+
+
+def test_serve_prints_one_line_for_a_wrong_token_and_one_for_an_unknown_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], processes: list[subprocess.Popen[bytes]]
+) -> None:
+    league = tmp_path / "league.sqlite"
+    assert main(["token", "add", "alpha", "--league", str(league)]) == 0
+    capsys.readouterr()
+    serve = start_serve(league, tmp_path / "results", tmp_path / "serve.log", processes)
+    wrong = launch_bot(
+        LEAGUE_BOT, "alpha", "not-its-token", serve.port, tmp_path / "w.log", processes
+    )
+    wrong.wait(timeout=30)
+    unknown = launch_bot(LEAGUE_BOT, "ghost", "any", serve.port, tmp_path / "u.log", processes)
+    unknown.wait(timeout=30)
+
+    def refused() -> list[str]:
+        return [x for x in serve.log.read_text().splitlines() if "refused" in x]
+
+    wait_for(lambda: len(refused()) >= 2, "serve tells both refusals", 20)
+    first, second = refused()  # one line each, though the bot's two sessions were refused
+    assert "(bot 'alpha')" in first and "wrong token for bot 'alpha'" in first, first
+    assert "(bot 'ghost')" in second and "no bot named 'ghost' is registered here" in second

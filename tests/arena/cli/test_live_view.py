@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import io
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from rich.console import Console
 from tournament_harness import Quiet
 
@@ -117,9 +119,11 @@ def test_on_a_terminal_a_bots_escape_sequences_are_shown_not_obeyed(tmp_path: Pa
     assert text.count(f"(the bot says: {shown}") >= 1  # the recent faults, in the live frame
 
 
-def _night() -> Summary:
+def _night(
+    names: tuple[str, ...] = ("alpha", "beta", f"rogue {ESCAPES}", "delta"),
+    folder: Path = Path("/results/night"),
+) -> Summary:
     """A night of 24 games among four bots, one named with escapes, some games with faults."""
-    names = ["alpha", "beta", f"rogue {ESCAPES}", "delta"]
     lines = []
     for i in range(24):
         players = (names[i % 4], names[(i + 1) % 4], names[(i + 2) % 4])
@@ -139,15 +143,18 @@ def _night() -> Summary:
         )
     final = board([("night", line) for line in lines], names, seed=1)
     return Summary(
-        Path("/results/night"),
+        folder,
         RunStatus.INTERRUPTED,
         final.table,
         24,
         30,
         None,
         faults=faults_by_kind(lines),
-        slowest=(SlowDecision(812.25, "alpha", "g3", 2, "bid 3 4"),),
-        times=(BotTimes("alpha", 40, 3.1, 700.2, 812.25, 2, 812.25, 900.0),),
+        slowest=(SlowDecision(812.25, names[0], "g3", 2, "bid 3 4"),),
+        times=tuple(
+            BotTimes(name, 40, 3.1 + i, 700.2 + i, 812.25 + i, 2, 812.25, 900.0)
+            for i, name in enumerate(names)
+        ),
         skipped=(("ghost", f"no bot.toml {ESCAPES}"),),
         notes=("the machine was busy",),
         board=final,
@@ -192,3 +199,48 @@ def test_only_a_resumed_run_says_how_many_games_it_had_played(tmp_path: Path) ->
         said[done] = out.getvalue()
     assert "already played" not in said[0]  # a fresh run has played nothing yet
     assert "12/40 games already played" in said[12]
+
+
+LONG_NAMES = (
+    "a-bot-with-a-rather-long-name-v2",
+    "montecarlo_bluffer_2026",
+    "beta",
+    "tit-for-tat-liar.cpp",
+)
+FOLDER = Path("/home/organiser/perudo-league/results/20261201-214503-first-night")
+
+
+@pytest.mark.parametrize("width", [80, 120])
+@pytest.mark.parametrize("finished", [False, True])
+def test_the_report_breaks_no_word_path_name_or_command(width: int, finished: bool) -> None:
+    night = _night(LONG_NAMES, FOLDER)
+    report = night.report()
+    if finished:
+        report = dataclasses.replace(report, status=RunStatus.FINISHED, seed_hex="ab" * 32)
+    resume = f"arena run --resume {FOLDER} --cluster 127.0.0.1:50070"
+    out = io.StringIO()
+    print_report(Console(file=out, width=width, force_terminal=False), report, resume)
+    lines = out.getvalue().splitlines()
+    commands = [f"arena leaderboard --cross --tournament {FOLDER.name}"]
+    commands.append(f"arena verify {FOLDER}" if finished else resume)
+    alone = [line.strip() for line in lines]
+    for command in commands:
+        assert command in alone, command  # on a line of its own: it copies and pastes
+    # Every line fits but a command longer than the screen: the terminal folds that one
+    # softly, and a copy of it is still one line.
+    assert all(len(line.rstrip()) <= width for line in lines if line.strip() not in commands)
+    tokens = [*LONG_NAMES, str(FOLDER), FOLDER.name, *commands, "(check"]
+    for token in tokens:
+        said = sum(line.count(token) for line in lines)
+        assert said == out.getvalue().replace("\n", " ").count(token), token
+        assert said >= 1 or token == "(check", token  # whole, never split over two lines
+    text = out.getvalue()
+    header = next(line for line in lines if " bot " in line)
+    if width >= 120:  # the board uses the width: the outliers beside each bot's row
+        assert "p99" in header and "slowest" in header
+        assert "Decision times" not in text
+        for t in night.times:
+            row = next(line for line in lines if f" {t.bot} " in line)
+            assert f"{t.p99_ms:.1f}" in row and f"{t.slowest_ms:.1f}" in row
+    else:  # at 80 columns they are told under it
+        assert "p99" not in header and "Decision times" in text

@@ -93,7 +93,7 @@ def test_cross_prints_every_pair(tmp_path: Path, capsys: pytest.CaptureFixture[s
 
 def test_the_table_with_the_fit_stays_within_80_columns(tmp_path: Path) -> None:
     long = ("a-bot-with-a-long-name-" * 2, "pat", "sam")
-    standing = board(_league(tmp_path / "league.sqlite", groups=8, names=long))
+    standing = board(_league(tmp_path / "league.sqlite", groups=12, names=long))
     for s in standing.table:  # figures as wide as a long night makes them
         s.games, s.wins, s.faults, s.think = 12345, 6789, 1234, [999.99]
     console = Console(width=80, record=True, file=io.StringIO())
@@ -101,3 +101,16 @@ def test_the_table_with_the_fit_stays_within_80_columns(tmp_path: Path) -> None:
     text = console.export_text()
     assert max(len(line) for line in text.splitlines()) <= 80
     assert "…" not in text and "ranks" in text and "12345" in text
+
+
+@pytest.mark.parametrize("groups", [2, 9])
+def test_a_tiny_tournament_shows_no_rank_range_nor_p1_and_says_why(
+    tmp_path: Path, groups: int, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _league(tmp_path / "league.sqlite", groups=groups)  # ace wins all: 100% on any copy
+    assert main(["leaderboard", "--league", str(tmp_path / "league.sqlite")]) == 0
+    out = capsys.readouterr().out
+    header = next(line for line in out.splitlines() if " bot " in line)
+    assert "P1" not in header and "ranks" not in header and "100%" not in out
+    assert "separated" not in out.replace("nor separation", "")  # no share of copies at all
+    assert f"{groups} rotation groups played, fewer than the 10 a bootstrap needs" in out

@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 from pl_sample import draw
 
-from arena.rankings import confidence, finishes, group_keys
+from arena.rankings import Finish, confidence, finishes, group_keys
 from arena.rankings.bootstrap import draws
 from arena.records import GameLine
 from arena.tournament.schedule.round_robin import Deals, build
@@ -98,3 +98,17 @@ def test_no_games_and_no_bots_is_an_empty_answer() -> None:
     assert empty.bots == () and empty.games == 0
     alone = confidence([], ["solo"])
     assert alone.bot("solo").rank_range == "1" and alone.unseparated(["solo"]) == []
+
+
+def test_a_tie_in_a_copy_counts_half_for_the_rank_as_for_the_share_ahead() -> None:
+    # Six games, three rotation groups: A won one group, the two others were split. A copy
+    # of only split groups leaves A and B level; ranked by the order of the names, such a
+    # copy made A first every time: P(rank 1) 100% beside "not separated (87%)".
+    played = [("g1", "AB"), ("g1", "AB"), ("g2", "AB"), ("g2", "BA"), ("g3", "AB"), ("g3", "BA")]
+    games = [Finish(group, tuple(order)) for group, order in played]
+    for names in (["A", "B"], ["B", "A"]):
+        sure = confidence(games, names)
+        ahead = sure.p_ahead("A", "B")
+        assert ahead < 0.95  # not separated
+        assert sure.bot("A").p_first < 1.0
+        assert abs(sure.bot("A").p_first - ahead) < 0.1  # two bots: the same share, near enough

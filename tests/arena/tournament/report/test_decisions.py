@@ -3,15 +3,18 @@
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
+from rich.console import Console
 from tournament_harness import minimal_info
 
 from arena.cli import live
 from arena.records import Deal, Decision, LeaderboardRow, Replay
 from arena.tournament.report.decisions import decision_timing, percentile
 from arena.tournament.report.ratings import Standing
+from arena.tournament.report.summary import Summary
 from arena.tournament.results.folder import TournamentFolder
 from engine import Ruleset
 
@@ -76,3 +79,34 @@ def test_the_leaderboard_files_carry_each_bots_p99_and_slowest(tmp_path: Path) -
     [header, quick, mute] = (folder.root / "leaderboard.csv").read_text().splitlines()
     assert header.endswith("median_decision_ms,p99_decision_ms,slowest_decision_ms")
     assert quick.endswith(",9.5,12.0") and mute.endswith(",,")
+
+
+def test_an_answer_over_its_limit_that_was_not_charged_is_told_once_with_its_reason(
+    tmp_path: Path,
+) -> None:
+    # "even" answered once in 4335 ms of its 1000 ms while the referee was held up; "edgy"
+    # once in 1050 ms, let in by the time margin. Neither was charged: no fault anywhere.
+    even = [Decision(0, "dudo", 10.0) for _ in range(20)]
+    even.append(Decision(0, "dudo", 4335.0, referee_ms=3900.0))
+    edgy = [Decision(1, "dudo", 12.0) for _ in range(20)] + [Decision(1, "dudo", 1050.0)]
+    _write(tmp_path, "g1", [*even, *edgy])
+    timing = decision_timing(tmp_path, ["g1"], move_time=1.0)
+    by_bot = {t.bot: t for t in timing.bots}
+    assert by_bot["even"].slowest_ms == 4335.0  # the outliers keep it
+    assert by_bot["even"].near_limit == 0 and by_bot["edgy"].near_limit == 0
+    report = Summary(
+        tmp_path, "finished", [], 1, 1, None, slowest=timing.slowest, times=timing.bots,
+        notes=tuple(timing.notes()),
+    ).report()  # fmt: skip
+    out = io.StringIO()
+    live.print_report(Console(file=out, width=200, force_terminal=False), report)
+    text = out.getvalue()
+    assert "No faults." in text
+    assert "ms it had" not in text  # never "took 4335 ms of the 1000 ms it had", uncharged
+    lines = text.splitlines()
+    [said] = [line for line in lines if line.startswith("even:")]  # once, all in one sentence
+    assert "4335 ms of 1000 ms" in said and "referee itself was late" in said
+    assert "not charged" in said
+    [margin] = [line for line in lines if line.startswith("edgy:")]
+    assert "1050 ms of 1000 ms" in margin and "time margin" in margin
+    assert "not charged" in margin and "referee" not in margin

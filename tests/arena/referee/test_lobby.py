@@ -1,0 +1,32 @@
+"""The lobby forgets a session whose stream ended, even when the end comes as a cancellation
+while someone else holds the lobby's lock."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+from arena.referee.auth import TokenBook
+from arena.referee.lobby import Lobby
+from arena.referee.session import Session
+
+
+def test_a_removal_cancelled_while_it_waits_for_the_lock_still_forgets_the_session() -> None:
+    async def body() -> None:
+        lobby = Lobby(TokenBook())
+        context: Any = None  # never spoken to: the lobby only files sessions
+        session = Session("alpha", "s1", context)
+        lobby._held["alpha"] += 1  # what `admit` does for an admitted Hello
+        await lobby.add(session)
+        assert lobby.connected() == {"alpha": 1}
+        async with lobby._changed:  # another task is in the lobby right now
+            removal = asyncio.ensure_future(lobby.remove(session))
+            await asyncio.sleep(0)  # the removal waits for the lock
+            removal.cancel()  # and the call's end cancels it there
+            with contextlib.suppress(asyncio.CancelledError):
+                await removal
+        assert lobby.connected() == {}
+        assert not lobby.has(session)
+
+    asyncio.run(body())
