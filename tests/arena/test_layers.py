@@ -2,7 +2,8 @@
 
 engine <- protocol <- referee <- {tournament, checkbot, bench} <- {league, ab, web, cluster} <- cli;
 `store` (the league store) imports only records and below, and the tournament, the league and
-the CLI use it; `bots` imports no other arena package; `kit` only engine and protocol. Every
+the CLI use it; `ladder` (the matchmaker) imports no other arena package, and the bench, the
+league and the CLI use it; `bots` imports no other arena package; `kit` only engine and protocol. Every
 part may import `arena.errors`, the root of the arena's errors, and `arena.text` (a bot's text
 made fit to show), which import nothing.
 """
@@ -28,6 +29,7 @@ ALLOWED: dict[str, set[str]] = {
     "conformance": {"engine", "errors", "text"},
     "records": {"engine", "protocol", "errors", "text"},
     "rankings": {"engine", "protocol", "records", "errors", "text"},
+    "ladder": {"errors", "text"},
     "store": {"engine", "protocol", "records", "errors", "text"},
     "referee": {"engine", "protocol", "records", "errors", "text"},
     "tournament": {
@@ -43,6 +45,7 @@ ALLOWED: dict[str, set[str]] = {
     },
     "checkbot": {"engine", "protocol", "records", "referee", "bots", "kit", "errors", "text"},
     "bench": {
+        "ladder",
         "engine",
         "protocol",
         "records",
@@ -65,6 +68,7 @@ ALLOWED: dict[str, set[str]] = {
         "text",
     },
     "league": {
+        "ladder",
         "engine",
         "protocol",
         "records",
@@ -101,6 +105,7 @@ ALLOWED: dict[str, set[str]] = {
         "text",
     },
     "cli": {
+        "ladder",
         "ab",
         "engine",
         "protocol",
