@@ -37,7 +37,6 @@ import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import pairwise
 
 from arena.ladder.draw import Draw
 from arena.ladder.field import Entrant, LadderError, Rules
@@ -91,11 +90,10 @@ def choose(entrants: Sequence[Entrant], rules: Rules, draw: Draw) -> Table:
     else:
         seated, reason = _least_apart(field, rng), Reason.UNCERTAIN
     seated = seated[:size]
-    seated += [e for e in starved if e not in seated][: size - len(seated)]
-    rest = [e for e in field if e not in seated]
-    while len(seated) < size:
-        pick = rng.choices(range(len(rest)), weights=[_overlap(e, seated) for e in rest])[0]
-        seated.append(rest.pop(pick))
+    taken = {e.name for e in seated}
+    seated += [e for e in starved if e.name not in taken][: size - len(seated)]
+    taken = {e.name for e in seated}
+    seated += _around(seated, [e for e in field if e.name not in taken], size - len(seated), rng)
     rng.shuffle(seated)
     return Table(tuple(e.name for e in seated), reason)
 
@@ -105,23 +103,44 @@ def _games(entrant: Entrant) -> int:
 
 
 def _least_apart(field: Sequence[Entrant], rng: random.Random) -> list[Entrant]:
-    """Two neighbours in order of mu, drawn by the chance they are the wrong way round."""
+    """Two neighbours in order of mu, drawn by the chance they are the wrong way round:
+    Phi(-z) = erfc(z / sqrt 2) / 2, z the gap over the spread (the halving left out)."""
     ladder = sorted(field, key=lambda e: -e.rating.mu)
+    mus = [e.rating.mu for e in ladder]
+    sigmas = [e.rating.sigma for e in ladder]
     weights = [
         OVERLAP_FLOOR
-        + _phi((b.rating.mu - a.rating.mu) / math.hypot(a.rating.sigma, b.rating.sigma))
-        for a, b in pairwise(ladder)
+        + math.erfc((mus[i] - mus[i + 1]) / math.hypot(sigmas[i], sigmas[i + 1]) * _ROOT_HALF)
+        for i in range(len(ladder) - 1)
     ]
     i = rng.choices(range(len(weights)), weights=weights)[0]
     return [ladder[i], ladder[i + 1]]
 
 
-def _overlap(entrant: Entrant, seated: Sequence[Entrant]) -> float:
-    """How much `entrant`'s rating overlaps the nearest seated one's."""
-    mu, sigma = entrant.rating.mu, entrant.rating.sigma
-    nearest = min((mu - s.rating.mu) ** 2 / (2 * (sigma**2 + s.rating.sigma**2)) for s in seated)
-    return OVERLAP_FLOOR + math.exp(-nearest)
+_ROOT_HALF = math.sqrt(0.5)
 
 
-def _phi(x: float) -> float:
-    return 0.5 * math.erfc(-x / math.sqrt(2))
+def _around(
+    seated: Sequence[Entrant], rest: Sequence[Entrant], seats: int, rng: random.Random
+) -> list[Entrant]:
+    """`seats` more of `rest`, drawn one by one by their overlap with the nearest one seated:
+    exp(-d^2 / 2 s^2), d the distance in mu, s the two sigmas together."""
+    left = list(rest)
+    mus = [e.rating.mu for e in left]
+    variances = [e.rating.sigma**2 for e in left]
+    nearest = [math.inf] * len(left)
+    drawn: list[Entrant] = []
+    newest = list(seated)
+    for _ in range(seats):
+        for s in newest:
+            mu, variance = s.rating.mu, s.rating.sigma**2
+            nearest = [
+                n if n < (d := (m - mu) ** 2 / (2 * (v + variance))) else d
+                for n, m, v in zip(nearest, mus, variances, strict=True)
+            ]
+        weights = [OVERLAP_FLOOR + math.exp(-d) for d in nearest]
+        pick = rng.choices(range(len(left)), weights=weights)[0]
+        newest = [left.pop(pick)]
+        drawn += newest
+        del mus[pick], variances[pick], nearest[pick]
+    return drawn
