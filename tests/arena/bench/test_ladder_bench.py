@@ -1,0 +1,45 @@
+"""`arena bench --ladder`: a tiny run of it gives figures that add up (no speed asserted)."""
+
+from __future__ import annotations
+
+import json
+
+from arena.bench.ladder import TABLE, choose_ms, noises, report, run_ladder
+
+
+def test_a_tiny_run_reports_sane_figures() -> None:
+    said: list[str] = []
+    figures = run_ladder(2, 1, said.append, bots=5, cap_units=3)
+    assert len(said) == 2 and all("round robin" in line for line in said)
+    cap = 3 * 10 * TABLE  # three units of every table of 3 of 5, in every rotation
+    assert figures.cap == cap
+    for leagues in (figures.round_robin, figures.ladder):
+        assert len(leagues) == 2
+        for league in leagues:
+            assert league.games is None or TABLE <= league.games <= cap
+            assert league.games is None or league.games % TABLE == 0  # whole rotation groups
+            assert 0 < league.least_share <= 1
+    assert all(not league.reasons for league in figures.round_robin)
+    assert all(sum(league.reasons.values()) > 0 for league in figures.ladder)
+    assert figures.ratio is not None and figures.ratio_low is not None
+    assert figures.ratio_high is not None
+    assert 0 < figures.ratio_low <= figures.ratio <= figures.ratio_high
+    assert figures.choose_ms > 0
+    data = json.loads(json.dumps(figures.to_json()))
+    assert set(DESIGNS) == {"round robin", "ladder"}
+    assert (
+        data["round_robin"]["sure"] + len([g for g in data["round_robin"]["games"] if g is None])
+        == 2
+    )
+    assert data["noises"] == [0.0, 0.25, 0.5, 0.75, 1.0]
+    text = "\n".join(report(figures))
+    assert "ladder / round robin games" in text and "order then true" in text
+
+
+def test_the_field_is_graded_from_no_noise_to_all() -> None:
+    assert noises(8)[0] == 0.0 and noises(8)[-1] == 1.0
+    assert list(noises(8)) == sorted(noises(8))
+
+
+def test_choosing_is_timed_on_a_field_of_the_size_asked() -> None:
+    assert choose_ms(20, 5) > 0
