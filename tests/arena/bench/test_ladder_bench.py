@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 from arena.bench.ladder import TABLE, choose_ms, noises, report, run_ladder
+
+COMMAND = (sys.executable, "-m", "arena.cli.main", "bench")
 
 
 def test_a_tiny_run_reports_sane_figures() -> None:
@@ -42,3 +46,32 @@ def test_the_field_is_graded_from_no_noise_to_all() -> None:
 
 def test_choosing_is_timed_on_a_field_of_the_size_asked() -> None:
     assert choose_ms(20, 5) > 0
+
+
+def test_the_command_prints_the_figures_as_json() -> None:
+    """The command's whole path, two workers and all, at its smallest: four bots, two
+    leagues."""
+    done = subprocess.run(
+        [*COMMAND, "--ladder", "--json", "--ladder-leagues", "2", "--ladder-bots", "4"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(done.stdout)
+    assert figures["bots"] == 4 and figures["leagues"] == 2
+    assert len(figures["ladder"]["games"]) == len(figures["round_robin"]["games"]) == 2
+    assert "league 2 of 2" in done.stderr
+
+
+def test_a_field_the_bench_cannot_play_is_refused_in_one_line() -> None:
+    done = subprocess.run(
+        [*COMMAND, "--ladder", "--ladder-bots", "40"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode != 0
+    assert "--ladder-bots" in done.stderr and "Traceback" not in done.stderr
