@@ -8,7 +8,7 @@ placement burst's signal. The batch fit is the better judge of a finished
 set of games, but it refits every game (and bootstraps them for its
 uncertainty), seconds a look at a league's size, so it could only be read
 stale. Its dynamics keep TrueSkill's sigma above about 0.7, so sigma alone
-never separates two bots closer than about 1.6 mu; the matchmaker uses it
+never separates two bots closer than about 1.7 mu; the matchmaker uses it
 only to tell which neighbours are least apart, which it still does.
 
 A bot has no say in any of these: the server fills them from the games on
