@@ -50,6 +50,8 @@ LOOK_GROWTH = 1.1
 MIN_GROUPS = 8
 RESAMPLES = 100
 CAP_UNITS = 25
+CHOOSE_FIELD = 500
+"""Entrants of the field `choose` is timed on: a large league's."""
 DESIGNS = ("round robin", "ladder")
 _TS = trueskill.TrueSkill(draw_probability=0.0)
 """As the league's ratings."""
@@ -122,10 +124,8 @@ class LadderFigures:
         }
 
 
-CHOOSE_FIELD = 500
-
-
 def noises(bots: int) -> tuple[float, ...]:
+    """The field's noises, best bot first: the true order is this one."""
     return tuple(round(i / (bots - 1), 3) for i in range(bots))
 
 
@@ -216,10 +216,12 @@ class _League:
         order = play([self.noises[b] for b in seats], self.dice, deal, self.rng, self.ruleset)
         ranking = [seats[s] for s in order]
         self.finished.append(Finish(group, tuple(self.names[b] for b in ranking)))
-        rated = _TS.rate([(self.ratings[b],) for b in ranking], ranks=list(range(len(seats))))
-        for b, (rating,) in zip(ranking, rated, strict=True):
-            self.ratings[b] = rating
+        for b in seats:
             self.games[b] += 1
+        if self.design == "ladder":  # the round robin reads no rating: a fifth of its time
+            rated = _TS.rate([(self.ratings[b],) for b in ranking], ranks=list(range(len(seats))))
+            for b, (rating,) in zip(ranking, rated, strict=True):
+                self.ratings[b] = rating
 
     def _look(self, number: int) -> tuple[bool, bool]:
         """Whether the bootstrap separates every adjacent pair, and the fitted order is true."""
