@@ -143,7 +143,8 @@ class Ladder:
 
     @property
     def paused(self) -> bool:
-        return self.active and not self._running.is_set()
+        """Held for a night, with no game of its own in flight any more."""
+        return self.active and not self._running.is_set() and self._round is None
 
     def start(self) -> None:
         """Play (a stopped ladder starts again, a paused one stays paused for its night)."""
