@@ -90,6 +90,12 @@ def add_commands(commands: Any) -> None:
         default=3,
         help="the ladder's table size (default 3)",
     )
+    serve.add_argument(
+        "--ladder-jobs",
+        type=validate.int_at_least(1),
+        default=2,
+        help="the ladder's games at a time (default 2)",
+    )
 
     token = commands.add_parser("token", help="register entrants of the league server")
     token.add_argument("--league", type=validate.league_store, default=DEFAULT_LEAGUE)
@@ -273,6 +279,7 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
         submissions=submit.limits_of(args),
         ladder=args.ladder,
         ladder_table_size=args.ladder_table_size,
+        ladder_jobs=args.ladder_jobs,
     )
     return asyncio.run(_serve(config, args.web, args.log_format))
 

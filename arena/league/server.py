@@ -88,6 +88,8 @@ class LeagueConfig:
     ladder: bool = False
     """Whether the ladder plays from the start (`arena serve --ladder`)."""
     ladder_table_size: int = 3
+    ladder_jobs: int = 2
+    """Its games at a time: a night's `--jobs` is the night's own."""
 
 
 def admin_token_path(league: Path | str, out: Path = Path("results")) -> Path:
@@ -215,7 +217,7 @@ class LeagueServer:
         self._verdicts = verdicts
         self._submissions = SubmissionService(self.versions, config.limits.max_message_bytes)
         self.observer = EventObserver()
-        self.ladder = Ladder(self, config.ladder_table_size, config.defaults.jobs, tell)
+        self.ladder = Ladder(self, config.ladder_table_size, config.ladder_jobs, tell)
         self.port = 0
         self.admin_port = 0
         self._admin_server: grpc.aio.Server | None = None
