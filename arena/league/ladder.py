@@ -16,20 +16,22 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import hashlib
-import hmac
-import os
-import re
-import secrets
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from arena.ladder import Draw, Entrant, LadderError, Rating, Rules, Table, choose
+from arena.league.ladder_rounds import (
+    PREFIX,
+    ROUND,
+    is_ladder,
+    load_secret,
+    round_seed,
+    secret_path,
+)
 from arena.league.screen import Kind, Screen, ScreenEvent
 from arena.protocol.messages import admin as apb
-from arena.store import is_url
 from arena.submissions.lineups import compose, make_way
 from arena.tournament.config import TournamentConfig, TournamentError, Venue
 from arena.tournament.info import RunStatus
@@ -41,42 +43,10 @@ if TYPE_CHECKING:
     from arena.league.server import LeagueServer
     from arena.records import GameLine
 
-PREFIX = "ladder-"
-ROUND = re.compile(r"ladder-(\d{6,})")
 IDLE_S = 1.0
 """How often a ladder with too few entrants looks again."""
 LATEST = 20
 """Ladder games kept for its status."""
-
-
-def is_ladder(tournament_id: str) -> bool:
-    """Whether a tournament of the league store is one of the ladder's rounds."""
-    return ROUND.fullmatch(tournament_id) is not None
-
-
-def secret_path(league: Path | str, out: Path) -> Path:
-    """Beside an SQLite league (as the admin token); in the results folder for a server's."""
-    return out / "ladder.secret" if is_url(league) else Path(league).with_name("ladder.secret")
-
-
-def load_secret(path: Path) -> bytes:
-    """The ladder's secret, made (private) on first use; kept so a restart draws as before."""
-    if not path.is_file():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with contextlib.suppress(FileExistsError):
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-            with os.fdopen(fd, "w") as out:
-                out.write(secrets.token_hex(32) + "\n")
-                out.flush()
-                os.fsync(out.fileno())
-    try:
-        return bytes.fromhex(path.read_text().strip())
-    except ValueError:
-        raise LadderError(f"{path} is not a ladder secret (hex); remove it to make one") from None
-
-
-def round_seed(secret: bytes, number: int) -> bytes:
-    return hmac.digest(secret, b"perudo-arena/ladder-round/" + str(number).encode(), hashlib.sha256)
 
 
 @dataclass(frozen=True, slots=True)

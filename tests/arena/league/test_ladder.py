@@ -6,9 +6,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from league_harness import SAMPLE_BOTS, League, eventually, league, run
 
-from arena.league.ladder import is_ladder
+from arena.cli.main import main
+from arena.league.ladder_rounds import is_ladder
 from arena.protocol.messages import admin as apb
 
 SCRIPTS = {"alpha": "binomial_bot.py", "beta": "random_bot.py", "gamma": "strong_bot.py"}
@@ -71,7 +73,16 @@ def test_the_ladder_plays_records_and_stops_after_its_games_in_flight(tmp_path: 
     run(body)
 
 
-def test_a_night_pauses_the_ladder_and_it_goes_on_after(tmp_path: Path) -> None:
+def board_games(league_file: Path, which: str, capsys: pytest.CaptureFixture[str]) -> int:
+    """Seats of `arena leaderboard --json` with `which` (--ladder or --nights): games x 3."""
+    capsys.readouterr()
+    assert main(["leaderboard", "--league", str(league_file), "--json", which]) == 0
+    return sum(row["games"] for row in json.loads(capsys.readouterr().out))
+
+
+def test_a_night_pauses_the_ladder_and_it_goes_on_after(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     async def body() -> None:
         async with league(tmp_path) as lg:
             await connect(lg)
@@ -93,6 +104,10 @@ def test_a_night_pauses_the_ladder_and_it_goes_on_after(tmp_path: Path) -> None:
             await ladder(lg, apb.LadderRequest.ACTION_STOP)
             assert stored(lg) == journaled(tmp_path / "results")
             assert len(lg.server.store.games_of("night-1")) == 3
+            # The leaderboard shows either: the night's 3 games, or the ladder's.
+            league_file = tmp_path / "league" / "league.sqlite"
+            assert board_games(league_file, "--nights", capsys) == 3 * 3
+            assert board_games(league_file, "--ladder", capsys) == 3 * ladder_games(lg)
 
     run(body)
 
