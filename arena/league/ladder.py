@@ -187,15 +187,23 @@ class Ladder:
             await self._running.wait()
             if self._stopping:
                 break
+            if not self._running.is_set():  # paused between the wait and now: a night is on
+                continue
             try:
                 played = await self._next_round()
             except (TournamentError, LadderError, OSError) as error:
-                self.error = str(error)
-                if self._tell is not None:
-                    self._tell(ScreenEvent(Kind.NOTE, f"ladder: {error}"))
-                played = False
+                played = self._failed(str(error))
+            except Exception as error:  # the server stays up; its log says what went wrong
+                played = self._failed(f"{type(error).__name__}: {error}")
             if not played:
                 await asyncio.sleep(IDLE_S)
+
+    def _failed(self, why: str) -> bool:
+        """A round that could not be played: said, kept for the status, tried again later."""
+        self.error = why
+        if self._tell is not None:
+            self._tell(ScreenEvent(Kind.NOTE, f"ladder: {why}"))
+        return False
 
     async def _next_round(self) -> bool:
         """Resume a round a kill or a pause left unfinished, else play a new one; False when
