@@ -29,6 +29,8 @@ mark errors that are also those, since callers catch them as such:
     + TablesGoneError - no table is left to play on (every host of a cluster is gone).
     rankings:
     + RankingError (ValueError) - finishing orders that cannot be fitted.
+    ladder:
+    + LadderError (ValueError) - a field, rules or secret the matchmaker cannot choose from.
     store:
     + StoreError - the league store cannot be used as it is.
         + LeagueConflictError - the league holds another run under a name, or another game record.

@@ -11,7 +11,7 @@ from typing import Any
 from rich.console import Console
 
 from arena.bots.capacity import default_jobs
-from arena.cli import rankbench, validate
+from arena.cli import ladderbench, rankbench, validate
 from arena.tournament.config import TournamentError
 
 
@@ -56,6 +56,7 @@ def add_command(commands: Any) -> None:
         "position, as a deterministic bot does (default 0.1,0.2,0.3)",
     )
     rankbench.add_flags(bench)
+    ladderbench.add_flags(bench)
     web = bench.add_argument_group("what spectators cost (--web)")
     web.add_argument(
         "--web",
@@ -154,6 +155,8 @@ def cmd_bench(args: argparse.Namespace, console: Console) -> int:
         return _bench_ab(args, console)
     if args.rankings:
         return rankbench.cmd_bench_rankings(args, console)
+    if args.ladder:
+        return ladderbench.cmd_bench_ladder(args, console)
     if args.web:
         return _bench_web(args, console)
     if args.cluster:

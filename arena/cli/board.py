@@ -18,6 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from arena.cli import live, validate
+from arena.league.ladder_rounds import is_ladder
 from arena.rankings import Pairing
 from arena.store import open_store
 from arena.text import printable
@@ -62,6 +63,11 @@ def add_command(commands: Any) -> None:
         type=validate.int_between(2, MAX_TABLE),
         help="only tournaments with tables of this size",
     )
+    which = board.add_mutually_exclusive_group()
+    which.add_argument("--ladder", action="store_true", help="only the ladder's games (its rounds)")
+    which.add_argument(
+        "--nights", action="store_true", help="only the nights' games, not the ladder's"
+    )
 
 
 _ABSENT = object()
@@ -84,6 +90,8 @@ def _chosen(args: argparse.Namespace, infos: list[tuple[str, dict[str, Any]]]) -
         and (rules is None or played[tid] == rules)
         and all(played[tid].get(k, _ABSENT) == v for k, v in args.rule)
         and (args.table_size is None or info.get("table_size") == args.table_size)
+        and not (args.ladder and not is_ladder(tid))
+        and not (args.nights and is_ladder(tid))
     ]
 
 
@@ -104,7 +112,14 @@ def cmd_leaderboard(args: argparse.Namespace, console: Console) -> int:
         raise TournamentError(f"no league store at {args.league}; run a tournament first")
     store = open_store(args.league)
     try:
-        filtered = bool(args.tournament or args.rules or args.rule or args.table_size)
+        filtered = bool(
+            args.tournament
+            or args.rules
+            or args.rule
+            or args.table_size
+            or args.ladder
+            or args.nights
+        )
         chosen = _chosen(args, store.tournament_infos())
         lines = store.lines(set(chosen)) if filtered else store.lines()
         counts = dict(store.tournaments())

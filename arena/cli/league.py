@@ -29,6 +29,7 @@ from arena.referee.server import ServerLimits, Tls
 from arena.store import is_url, open_store, shown
 from arena.text import printable
 from arena.tournament.config import TournamentError
+from arena.tournament.kinds import MAX_TABLE
 from arena.tournament.options import Command
 from arena.web.league_view import League
 from arena.web.spectator import Spectator
@@ -78,6 +79,24 @@ def add_commands(commands: Any) -> None:
         "with its time, for a log shipper",
     )
     submit.add_serve_flags(serve)
+    serve.add_argument(
+        "--ladder",
+        action="store_true",
+        help="play the ladder from the start: games all the time among the league's entrants "
+        "(`arena admin ladder` starts, stops and shows it)",
+    )
+    serve.add_argument(
+        "--ladder-table-size",
+        type=validate.int_between(2, MAX_TABLE),
+        default=3,
+        help="the ladder's table size (default 3)",
+    )
+    serve.add_argument(
+        "--ladder-jobs",
+        type=validate.int_at_least(1),
+        default=2,
+        help="the ladder's games at a time (default 2)",
+    )
 
     token = commands.add_parser("token", help="register entrants of the league server")
     token.add_argument("--league", type=validate.league_store, default=DEFAULT_LEAGUE)
@@ -259,6 +278,9 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
         reflection=not args.no_reflection,
         defaults=options.config(args, Command.SERVE, bots_dir=None),
         submissions=submit.limits_of(args),
+        ladder=args.ladder,
+        ladder_table_size=args.ladder_table_size,
+        ladder_jobs=args.ladder_jobs,
     )
     return asyncio.run(_serve(config, args.web, args.log_format))
 

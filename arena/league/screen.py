@@ -36,6 +36,7 @@ class Kind(enum.StrEnum):
     TOURNAMENT_START = "tournament_start"
     GAME_START = "game_start"
     GAME_END = "game_end"
+    LADDER_GAME = "ladder_game"
     FAULT = "fault"
     SUBMISSION = "submission"
     """A bot sent, waiting, judged, or left half done by a killed server."""

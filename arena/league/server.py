@@ -24,7 +24,9 @@ from typing import TYPE_CHECKING, Any
 
 import grpc
 
+from arena.ladder import LadderError
 from arena.league.admin_stream import LAST, EventObserver
+from arena.league.ladder import Ladder
 from arena.league.local_tls import LocalTls, decide_local_tls
 from arena.league.narrator import Arrivals, Narrator, Refusals
 from arena.league.screen import Kind, Screen, ScreenEvent
@@ -83,6 +85,11 @@ class LeagueConfig:
     )
     submissions: SubmissionLimits = dataclasses.field(default_factory=SubmissionLimits)
     """Quotas on what entrants submit; their builds and checks get `defaults`' limits."""
+    ladder: bool = False
+    """Whether the ladder plays from the start (`arena serve --ladder`)."""
+    ladder_table_size: int = 3
+    ladder_jobs: int = 2
+    """Its games at a time: a night's `--jobs` is the night's own."""
 
 
 def admin_token_path(league: Path | str, out: Path = Path("results")) -> Path:
@@ -146,6 +153,20 @@ class _Admin(apb_grpc.AdminServiceServicer):
             await context.abort(grpc.StatusCode.NOT_FOUND, str(error))
         return apb.WithdrawSubmissionResponse(playing=playing)
 
+    async def Ladder(  # noqa: N802 (grpc's method name)
+        self, request: apb.LadderRequest, context: Any
+    ) -> apb.LadderResponse:
+        await self._authorize(context)
+        ladder = self._league.ladder
+        try:
+            if request.action == apb.LadderRequest.ACTION_START:
+                ladder.start()
+            elif request.action == apb.LadderRequest.ACTION_STOP:
+                await ladder.stop()
+        except LadderError as error:
+            await context.abort(grpc.StatusCode.FAILED_PRECONDITION, str(error))
+        return ladder.report()
+
 
 class LeagueServer:
     def __init__(
@@ -196,6 +217,7 @@ class LeagueServer:
         self._verdicts = verdicts
         self._submissions = SubmissionService(self.versions, config.limits.max_message_bytes)
         self.observer = EventObserver()
+        self.ladder = Ladder(self, config.ladder_table_size, config.ladder_jobs, tell)
         self.port = 0
         self.admin_port = 0
         self._admin_server: grpc.aio.Server | None = None
@@ -267,6 +289,8 @@ class LeagueServer:
         self._watch = asyncio.ensure_future(self._close_revoked())
         if self._tell is not None:
             self._arrivals = asyncio.ensure_future(Arrivals(self.lobby, self._tell).follow())
+        if self.config.ladder:
+            self.ladder.start()
         return token
 
     async def stop(self) -> None:
@@ -277,9 +301,11 @@ class LeagueServer:
         if started:
             self._told(Kind.STOPPING, "Stopping: finishing the games in flight.")
         self.stop_tournament()
+        ladder = asyncio.ensure_future(self.ladder.stop())
         if self._task is not None:
             with contextlib.suppress(Exception):
                 await self._task
+        await ladder
         for task in (self._watch, self._arrivals):
             if task is not None:
                 task.cancel()
@@ -362,6 +388,8 @@ class LeagueServer:
         venue = Venue(self.referee, self.port, tuple(remote), local_ca)
 
         async def run() -> None:
+            night = object()
+            await self.ladder.pause(night)  # its games in flight finish first
             try:
                 if lineup is not None:
                     await make_way(lineup, self.referee, self.observer.note)
@@ -373,6 +401,8 @@ class LeagueServer:
                 if narrator is not None:
                     narrator.failed(text)
                 return
+            finally:
+                self.ladder.go_on(night)
             if narrator is not None:
                 narrator.ended(summary)
             if self._finished is not None:

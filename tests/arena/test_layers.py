@@ -3,7 +3,8 @@
 engine <- protocol <- referee <- {tournament, checkbot, bench} <- {league, ab, web, cluster} <- cli;
 `store` (the league store) imports only records and below, and the tournament, the league and
 the CLI use it; `submissions` (the bots entrants send a league server) sits above the tournament
-and check-bot, and the league and the CLI import it; `bots` imports no other arena package;
+and check-bot, and the league and the CLI import it; `ladder` (the matchmaker) imports no other
+arena package, and the bench, the league and the CLI use it; `bots` imports no other arena package;
 `kit` only engine and protocol. Every
 part may import `arena.errors`, the root of the arena's errors, and `arena.text` (a bot's text
 made fit to show), which import nothing; `arena.metrics` (the metrics for Prometheus) imports
@@ -32,6 +33,7 @@ ALLOWED: dict[str, set[str]] = {
     "conformance": {"engine", "errors", "text"},
     "records": {"engine", "protocol", "errors", "text"},
     "rankings": {"engine", "protocol", "records", "errors", "text"},
+    "ladder": {"errors", "text"},
     "store": {"engine", "protocol", "records", "errors", "text"},
     "referee": {"engine", "protocol", "records", "errors", "text"},
     "tournament": {
@@ -61,6 +63,7 @@ ALLOWED: dict[str, set[str]] = {
         "text",
     },
     "bench": {
+        "ladder",
         "engine",
         "protocol",
         "records",
@@ -89,6 +92,7 @@ ALLOWED: dict[str, set[str]] = {
     "league": {
         "metrics",
         "submissions",
+        "ladder",
         "engine",
         "protocol",
         "records",
@@ -127,6 +131,7 @@ ALLOWED: dict[str, set[str]] = {
     "cli": {
         "metrics",
         "submissions",
+        "ladder",
         "ab",
         "engine",
         "protocol",

@@ -441,3 +441,59 @@ class WithdrawSubmissionResponse(_message.Message):
     PLAYING_FIELD_NUMBER: _ClassVar[int]
     playing: int
     def __init__(self, playing: _Optional[int] = ...) -> None: ...
+
+class LadderRequest(_message.Message):
+    __slots__ = ("action",)
+    class Action(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+        __slots__ = ()
+        ACTION_UNSPECIFIED: _ClassVar[LadderRequest.Action]
+        ACTION_STATUS: _ClassVar[LadderRequest.Action]
+        ACTION_START: _ClassVar[LadderRequest.Action]
+        ACTION_STOP: _ClassVar[LadderRequest.Action]
+    ACTION_UNSPECIFIED: LadderRequest.Action
+    ACTION_STATUS: LadderRequest.Action
+    ACTION_START: LadderRequest.Action
+    ACTION_STOP: LadderRequest.Action
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    action: LadderRequest.Action
+    def __init__(self, action: _Optional[_Union[LadderRequest.Action, str]] = ...) -> None: ...
+
+class LadderResponse(_message.Message):
+    __slots__ = ("running", "paused", "table", "standings", "latest", "error", "table_size")
+    RUNNING_FIELD_NUMBER: _ClassVar[int]
+    PAUSED_FIELD_NUMBER: _ClassVar[int]
+    TABLE_FIELD_NUMBER: _ClassVar[int]
+    STANDINGS_FIELD_NUMBER: _ClassVar[int]
+    LATEST_FIELD_NUMBER: _ClassVar[int]
+    ERROR_FIELD_NUMBER: _ClassVar[int]
+    TABLE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    running: bool
+    paused: bool
+    table: _containers.RepeatedScalarFieldContainer[str]
+    standings: _containers.RepeatedCompositeFieldContainer[LadderStanding]
+    latest: _containers.RepeatedCompositeFieldContainer[LadderGame]
+    error: str
+    table_size: int
+    def __init__(self, running: _Optional[bool] = ..., paused: _Optional[bool] = ..., table: _Optional[_Iterable[str]] = ..., standings: _Optional[_Iterable[_Union[LadderStanding, _Mapping]]] = ..., latest: _Optional[_Iterable[_Union[LadderGame, _Mapping]]] = ..., error: _Optional[str] = ..., table_size: _Optional[int] = ...) -> None: ...
+
+class LadderStanding(_message.Message):
+    __slots__ = ("name", "mu", "sigma", "games")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    MU_FIELD_NUMBER: _ClassVar[int]
+    SIGMA_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    mu: float
+    sigma: float
+    games: int
+    def __init__(self, name: _Optional[str] = ..., mu: _Optional[float] = ..., sigma: _Optional[float] = ..., games: _Optional[int] = ...) -> None: ...
+
+class LadderGame(_message.Message):
+    __slots__ = ("round", "game_id", "ranking")
+    ROUND_FIELD_NUMBER: _ClassVar[int]
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    RANKING_FIELD_NUMBER: _ClassVar[int]
+    round: str
+    game_id: str
+    ranking: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, round: _Optional[str] = ..., game_id: _Optional[str] = ..., ranking: _Optional[_Iterable[str]] = ...) -> None: ...

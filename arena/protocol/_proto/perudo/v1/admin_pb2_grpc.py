@@ -60,6 +60,11 @@ class AdminServiceStub:
                 request_serializer=perudo_dot_v1_dot_admin__pb2.WithdrawSubmissionRequest.SerializeToString,
                 response_deserializer=perudo_dot_v1_dot_admin__pb2.WithdrawSubmissionResponse.FromString,
                 _registered_method=True)
+        self.Ladder = channel.unary_unary(
+                '/perudo.v1.AdminService/Ladder',
+                request_serializer=perudo_dot_v1_dot_admin__pb2.LadderRequest.SerializeToString,
+                response_deserializer=perudo_dot_v1_dot_admin__pb2.LadderResponse.FromString,
+                _registered_method=True)
 
 
 class AdminServiceServicer:
@@ -103,6 +108,14 @@ class AdminServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Ladder(self, request, context):
+        """Start or stop the ladder (games all the time among the league's entrants),
+        or only ask how it stands.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_AdminServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -130,6 +143,11 @@ def add_AdminServiceServicer_to_server(servicer, server):
                     servicer.WithdrawSubmission,
                     request_deserializer=perudo_dot_v1_dot_admin__pb2.WithdrawSubmissionRequest.FromString,
                     response_serializer=perudo_dot_v1_dot_admin__pb2.WithdrawSubmissionResponse.SerializeToString,
+            ),
+            'Ladder': grpc.unary_unary_rpc_method_handler(
+                    servicer.Ladder,
+                    request_deserializer=perudo_dot_v1_dot_admin__pb2.LadderRequest.FromString,
+                    response_serializer=perudo_dot_v1_dot_admin__pb2.LadderResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -268,6 +286,33 @@ class AdminService:
             '/perudo.v1.AdminService/WithdrawSubmission',
             perudo_dot_v1_dot_admin__pb2.WithdrawSubmissionRequest.SerializeToString,
             perudo_dot_v1_dot_admin__pb2.WithdrawSubmissionResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Ladder(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/perudo.v1.AdminService/Ladder',
+            perudo_dot_v1_dot_admin__pb2.LadderRequest.SerializeToString,
+            perudo_dot_v1_dot_admin__pb2.LadderResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -1,0 +1,67 @@
+"""`arena admin ladder start|stop|status`: the ladder of a running league server."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from arena.protocol.messages import admin as apb
+from arena.protocol.messages import admin_grpc as apb_grpc
+from arena.tournament.config import TournamentError
+
+ACTIONS = {
+    "start": apb.LadderRequest.ACTION_START,
+    "stop": apb.LadderRequest.ACTION_STOP,
+    "status": apb.LadderRequest.ACTION_STATUS,
+}
+
+
+async def ladder_action(
+    stub: apb_grpc.AdminServiceStub,
+    metadata: list[tuple[str, str]],
+    args: argparse.Namespace,
+    console: Console,
+) -> int:
+    action = args.target or "status"
+    if action not in ACTIONS:
+        raise TournamentError(f"arena admin ladder takes start, stop or status, not {action!r}")
+    # A stop waits for the games in flight: as long as a game may take.
+    request = apb.LadderRequest(action=ACTIONS[action])
+    reply: Any = await stub.Ladder(request, metadata=metadata, timeout=None)
+    console.print(_headline(reply), highlight=False, markup=False)
+    if reply.table:
+        console.print(f"In play: {', '.join(reply.table)}", highlight=False, markup=False)
+    if reply.error:
+        console.print(f"Last trouble: {reply.error}", highlight=False, markup=False)
+    if reply.standings:
+        board = Table(title="Ladder (TrueSkill)", title_justify="left", header_style="bold")
+        for column in ("#", "bot", "mu - 3 sigma", "mu", "sigma", "games"):
+            board.add_column(column, justify="left" if column == "bot" else "right")
+        for place, row in enumerate(reply.standings, start=1):
+            board.add_row(
+                str(place),
+                row.name,
+                f"{row.mu - 3 * row.sigma:.1f}",
+                f"{row.mu:.1f}",
+                f"{row.sigma:.2f}",
+                str(row.games),
+            )
+        console.print(board)
+    if reply.latest:
+        console.print("Latest games:", highlight=False)
+        for game in reply.latest:
+            console.print(
+                f"  {game.game_id}: {', '.join(game.ranking)}", highlight=False, markup=False
+            )
+    return 0
+
+
+def _headline(reply: Any) -> str:
+    if reply.paused:
+        return f"The ladder is paused for a league night (tables of {reply.table_size})."
+    if reply.running:
+        return f"The ladder is running (tables of {reply.table_size})."
+    return "The ladder is stopped."

@@ -1,0 +1,35 @@
+"""The ladder: games played all the time among the league's entrants, each table chosen where
+the ranking is least sure, every entrant given a fair share.
+
+Pure: no store, no server, no grpc. The server hands `choose` the entrants available
+(their TrueSkill rating and games on record), the organiser's `Rules` and the table's
+`Draw`, keyed by a secret of its own, and plays the `Table` it gets in every rotation.
+"""
+
+from arena.ladder.draw import Draw
+from arena.ladder.field import (
+    FLOOR,
+    FRESH,
+    PLACEMENT_GAMES,
+    Entrant,
+    LadderError,
+    Rating,
+    Rules,
+    starting_rating,
+)
+from arena.ladder.matchmaking import Reason, Table, choose
+
+__all__ = [
+    "FLOOR",
+    "FRESH",
+    "PLACEMENT_GAMES",
+    "Draw",
+    "Entrant",
+    "LadderError",
+    "Rating",
+    "Reason",
+    "Rules",
+    "Table",
+    "choose",
+    "starting_rating",
+]

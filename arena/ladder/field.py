@@ -1,0 +1,106 @@
+"""What the matchmaker knows of the field: each entrant's rating and games, and the rules.
+
+The ratings are TrueSkill's mu and sigma, as the league keeps them. TrueSkill,
+not the batch fit: it is updated game by game at no cost, so the rating the
+matchmaker reads is never stale; each entrant has a sigma of its own that
+says how much its games have told; and a new entrant's wide sigma is the
+placement burst's signal. The batch fit is the better judge of a finished
+set of games, but it refits every game (and bootstraps them for its
+uncertainty), seconds a look at a league's size, so it could only be read
+stale. Its dynamics keep TrueSkill's sigma above about 0.7, so sigma alone
+never separates two bots closer than about 1.7 mu; the matchmaker uses it
+only to tell which neighbours are least apart, which it still does.
+
+A bot has no say in any of these: the server fills them from the games on
+record, and a name is only compared (see `matchmaking`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from arena.errors import ArenaError
+
+
+class LadderError(ArenaError, ValueError):
+    """A field, rules or secret the matchmaker cannot choose a table from; the message says
+    which."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    """A belief about an entrant's strength: TrueSkill's mean and standard deviation."""
+
+    mu: float
+    sigma: float
+
+    def __post_init__(self) -> None:
+        if not (math.isfinite(self.mu) and math.isfinite(self.sigma) and self.sigma > 0):
+            raise LadderError(f"a rating needs a finite mu and a positive sigma, not {self}")
+
+
+FRESH = Rating(25.0, 25.0 / 3)
+"""TrueSkill's default: an entrant the league knows nothing of."""
+WIDEN = FRESH.sigma / 2
+"""How far a new version may have moved from its last, one sigma: half the field's spread
+of a fresh rating, so that two sigmas still reach past most of a league."""
+
+
+def starting_rating(previous: Rating | None) -> Rating:
+    """A new version's first rating: its last version's mu, with sigma widened by `WIDEN`.
+
+    Why not fresh: most new versions are small changes, so the last version's
+    mu is a far better first guess than the league's middle, and the placement
+    burst then spends its games against the neighbours it most likely has,
+    not against the middle of the field. The widened sigma lets a version that
+    moved a lot travel fast (TrueSkill moves a rating in proportion to its
+    sigma squared), and puts a new version below its last on a leaderboard of
+    mu - 3 sigma until its own games have earned it more: an author gains
+    nothing by submitting a new version of a strong bot. A first version, with
+    no last, starts fresh.
+    """
+    if previous is None:
+        return FRESH
+    return Rating(previous.mu, min(FRESH.sigma, math.hypot(previous.sigma, WIDEN)))
+
+
+@dataclass(frozen=True, slots=True)
+class Entrant:
+    """One entrant the matchmaker may seat, as the server has it on record."""
+
+    name: str
+    rating: Rating
+    games: int
+    """Ladder games played, and in play: a table chosen counts at once, so that tables
+    chosen while others are in play see it."""
+
+    def __post_init__(self) -> None:
+        if not self.name:
+            raise LadderError("an entrant needs a name")
+        if self.games < 0:
+            raise LadderError(f"{self.name} cannot have played {self.games} games")
+
+
+PLACEMENT_GAMES = 12
+"""Games a new entrant is given before any other is seated ahead of it: against neighbours,
+about what TrueSkill needs to take a sigma of 4 to under 2."""
+FLOOR = 0.5
+"""An entrant below this share of the field's mean games is seated before any other."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The organiser's: the table sizes allowed, the placement burst, the fairness floor."""
+
+    sizes: tuple[int, ...] = (3,)
+    placement: int = PLACEMENT_GAMES
+    floor: float = FLOOR
+
+    def __post_init__(self) -> None:
+        if not self.sizes or min(self.sizes) < 2 or len(set(self.sizes)) != len(self.sizes):
+            raise LadderError(f"table sizes are distinct numbers of at least 2, not {self.sizes}")
+        if self.placement < 0:
+            raise LadderError(f"a placement burst is 0 games or more, not {self.placement}")
+        if not 0 <= self.floor <= 1:
+            raise LadderError(f"the fairness floor is a share of the mean games, not {self.floor}")

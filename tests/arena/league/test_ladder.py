@@ -1,0 +1,142 @@
+"""The ladder on a real league server: kit bots in processes of their own, rounds chosen by
+the matchmaker, played, and recorded in the league store and the results folder."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from league_harness import SAMPLE_BOTS, League, eventually, league, run
+
+from arena.cli.main import main
+from arena.league.ladder_rounds import is_ladder
+from arena.protocol.messages import admin as apb
+
+SCRIPTS = {"alpha": "binomial_bot.py", "beta": "random_bot.py", "gamma": "strong_bot.py"}
+
+
+async def connect(lg: League) -> None:
+    tokens = lg.register(*SCRIPTS)
+    for name, script in SCRIPTS.items():
+        lg.launch(name, tokens[name], sessions=3, script=SAMPLE_BOTS / script)
+    await lg.wait_connected(dict.fromkeys(SCRIPTS, 3))
+
+
+async def ladder(lg: League, action: int) -> apb.LadderResponse:
+    request = apb.LadderRequest(action=action)  # type: ignore[arg-type]
+    return await lg.admin.Ladder(request, metadata=lg.metadata, timeout=60)  # type: ignore[no-any-return]
+
+
+def stored(lg: League) -> dict[str, list[str]]:
+    """The ladder's game ids in the league store, by round."""
+    store = lg.server.store
+    rounds = [tid for tid, _ in store.tournaments() if is_ladder(tid)]
+    return {tid: sorted(store.games_of(tid)) for tid in rounds}
+
+
+def journaled(results: Path) -> dict[str, list[str]]:
+    """The ladder's game ids in its rounds' games.jsonl, by round."""
+    found = {}
+    for folder in sorted(results.glob("ladder-*")):
+        journal = folder / "games.jsonl"
+        lines = journal.read_text().splitlines() if journal.is_file() else []
+        found[folder.name] = sorted(json.loads(line)["game"] for line in lines)
+    return {k: v for k, v in found.items() if v}
+
+
+def ladder_games(lg: League) -> int:
+    return sum(len(ids) for ids in stored(lg).values())
+
+
+def test_the_ladder_plays_records_and_stops_after_its_games_in_flight(tmp_path: Path) -> None:
+    async def body() -> None:
+        async with league(tmp_path) as lg:
+            await connect(lg)
+            started = await ladder(lg, apb.LadderRequest.ACTION_START)
+            assert started.running and not started.paused and started.table_size == 3
+            await eventually(lambda: ladder_games(lg) >= 6, "two rounds recorded", 30)
+            stopped = await ladder(lg, apb.LadderRequest.ACTION_STOP)
+            assert not stopped.running
+            # Stopped with nothing in flight: every game it began is on record both ways.
+            on_record = stored(lg)
+            assert on_record == journaled(tmp_path / "results")
+            ids = [(tid, game) for tid, games in on_record.items() for game in games]
+            assert len(ids) == len(set(ids))
+            assert {s.name for s in stopped.standings} == set(SCRIPTS)
+            assert sum(s.games for s in stopped.standings) == 3 * len(ids)
+            assert stopped.latest and all(len(g.ranking) == 3 for g in stopped.latest)
+            after = ladder_games(lg)
+            assert (await ladder(lg, apb.LadderRequest.ACTION_STATUS)).running is False
+            assert ladder_games(lg) == after
+
+    run(body)
+
+
+def board_games(league_file: Path, which: str, capsys: pytest.CaptureFixture[str]) -> int:
+    """Seats of `arena leaderboard --json` with `which` (--ladder or --nights): games x 3."""
+    capsys.readouterr()
+    assert main(["leaderboard", "--league", str(league_file), "--json", which]) == 0
+    return sum(row["games"] for row in json.loads(capsys.readouterr().out))
+
+
+def test_a_night_pauses_the_ladder_and_it_goes_on_after(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    async def body() -> None:
+        async with league(tmp_path) as lg:
+            await connect(lg)
+            await ladder(lg, apb.LadderRequest.ACTION_START)
+            await eventually(lambda: ladder_games(lg) >= 3, "a round recorded", 30)
+            stream = lg.start(games=3, jobs=1, move_time=2.0, name="night-1")
+
+            async def paused() -> bool:
+                return (await ladder(lg, apb.LadderRequest.ACTION_STATUS)).paused
+
+            await eventually(paused, "the ladder paused for the night", 20)
+            held = ladder_games(lg)
+            async for event in stream:
+                if event.WhichOneof("kind") == "finished":
+                    break
+            # Nothing of the ladder was played while the night was.
+            assert ladder_games(lg) == held
+            await eventually(lambda: ladder_games(lg) > held, "the ladder went on", 30)
+            await ladder(lg, apb.LadderRequest.ACTION_STOP)
+            assert stored(lg) == journaled(tmp_path / "results")
+            assert len(lg.server.store.games_of("night-1")) == 3
+            # The leaderboard shows either: the night's 3 games, or the ladder's.
+            league_file = tmp_path / "league" / "league.sqlite"
+            assert board_games(league_file, "--nights", capsys) == 3 * 3
+            assert board_games(league_file, "--ladder", capsys) == 3 * ladder_games(lg)
+
+    run(body)
+
+
+def test_a_restarted_ladder_goes_on_from_its_last_round(tmp_path: Path) -> None:
+    async def first() -> None:
+        async with league(tmp_path) as lg:
+            await connect(lg)
+            await ladder(lg, apb.LadderRequest.ACTION_START)
+            await eventually(lambda: ladder_games(lg) >= 3, "a round recorded", 30)
+            await ladder(lg, apb.LadderRequest.ACTION_STOP)
+            before.update(stored(lg))
+
+    async def second() -> None:
+        async with league(tmp_path) as lg:
+            await connect(lg)
+            await ladder(lg, apb.LadderRequest.ACTION_START)
+            await eventually(lambda: len(stored(lg)) > len(before), "a new round recorded", 30)
+            await ladder(lg, apb.LadderRequest.ACTION_STOP)
+            after.update(stored(lg))
+
+    before: dict[str, list[str]] = {}
+    after: dict[str, list[str]] = {}
+    run(first)
+    run(second)
+    # The games recorded before are as they were (a round a stop left unfinished is resumed,
+    # never played again), the new rounds numbered after them.
+    assert all(set(games) <= set(after[tid]) for tid, games in before.items())
+    assert min(set(after) - set(before)) > max(before)
+    assert after == journaled(tmp_path / "results")
+    ids = [(tid, game) for tid, games in after.items() for game in games]
+    assert len(ids) == len(set(ids))
