@@ -16,8 +16,8 @@ def add_flags(bench: argparse.ArgumentParser) -> None:
     ladder.add_argument(
         "--ladder",
         action="store_true",
-        help="measure instead the games the ladder's matchmaking needs to a sure order, "
-        "against the round robin's, on simulated bots of known strength",
+        help="measure instead the games the ladder's matchmaking (fed TrueSkill, and fed the "
+        "batch fit) needs to a sure order, against the round robin's, on simulated bots",
     )
     ladder.add_argument(
         "--ladder-leagues",
