@@ -37,7 +37,7 @@ def cmd_bench_ladder(args: argparse.Namespace, console: Console) -> int:
     from arena.bench.ladder import report, run_ladder
 
     def say(text: str) -> None:
-        Console(stderr=True).print(text, highlight=False, markup=False)
+        Console(stderr=True).print(text, highlight=False, markup=False, soft_wrap=True)
 
     figures = run_ladder(
         args.ladder_leagues, 1, say, bots=args.ladder_bots, workers=min(2, default_jobs())
