@@ -241,3 +241,19 @@ def test_the_batch_fits_strength_becomes_a_rating_on_trueskills_scale() -> None:
     assert from_fit(1.0, 0.5, 1.5, 0.95).mu == pytest.approx(25.0 + SCALE)
     assert from_fit(0.3, 0.3, 0.3, 0.95).sigma > 0  # copies that all agree still leave doubt
     assert from_fit(0.0, -1.0, 1.0, 0.5).sigma > from_fit(0.0, -1.0, 1.0, 0.95).sigma
+
+
+def test_two_halves_that_look_far_apart_still_meet() -> None:
+    """Ratings that drifted apart with no game between them (two halves of a field, 7 mu
+    apart, each sure of itself): the halves' nearest two still share a table now and
+    then, so that their games can bring the ratings back."""
+    field = [Entrant(f"top{i}", Rating(30 - i, 0.7), 100) for i in range(4)] + [
+        Entrant(f"bottom{i}", Rating(20 - i, 0.7), 100) for i in range(4)
+    ]
+    rules = Rules(sizes=(3,), placement=0)
+    met = 0
+    for counter in range(1000):
+        table = choose(field, rules, Draw(SECRET, counter))
+        met += {"top3", "bottom0"} <= set(table.seats)
+        field = _played(field, table)
+    assert 5 <= met <= 60  # about 1000 * 0.1 / 7 of the pair draws, and a few fills
