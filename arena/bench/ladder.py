@@ -1,13 +1,16 @@
 """`arena bench --ladder`: the ladder's matchmaking against the round robin, measured.
 
 Simulated leagues of in-process bots of known strength (`simulated`: one
-policy, graded by noise, `noises`) are played two ways at the same table size:
+policy, graded by noise, `noises`) are played three ways at the same table size:
 
 - the round robin, as a night plays it: units of every table in every
   rotation, each unit's tables in a random order, a table's games together;
-- the ladder: each next table chosen by `arena.ladder.choose` from TrueSkill
-  ratings updated after every game, as the server keeps them, and played in
-  every rotation.
+- the ladder fed TrueSkill: each next table chosen by `arena.ladder.choose`
+  from TrueSkill ratings updated after every game, and played in every
+  rotation;
+- the ladder fed the batch fit: the same, from the batch fit's strengths and
+  bootstrap intervals as of the last look (`arena.ladder.from_fit`), fresh
+  ratings before the first.
 
 Both are looked at by one measure, the league's own: the batch fit's bootstrap
 over the tables (each a rotation group), as `arena run --until-confident`
@@ -36,7 +39,7 @@ import trueskill
 
 import engine
 from arena.bench.simulated import play
-from arena.ladder import Draw, Entrant, Rating, Reason, Rules, choose
+from arena.ladder import FRESH, Draw, Entrant, Rating, Reason, Rules, choose, from_fit
 from arena.rankings import Finish, confidence, wilson
 
 BOTS = 8
@@ -52,7 +55,13 @@ RESAMPLES = 100
 CAP_UNITS = 25
 CHOOSE_FIELD = 500
 """Entrants of the field `choose` is timed on: a large league's."""
-DESIGNS = ("round robin", "ladder")
+GOAL = 0.7
+"""The ladder's games to a sure order, at most this share of the round robin's."""
+ROUND_ROBIN = "round robin"
+BY_TRUESKILL = "ladder, TrueSkill"
+BY_FIT = "ladder, batch fit"
+DESIGNS = (ROUND_ROBIN, BY_TRUESKILL, BY_FIT)
+LADDERS = DESIGNS[1:]
 _TS = trueskill.TrueSkill(draw_probability=0.0)
 """As the league's ratings."""
 
@@ -71,7 +80,22 @@ class League:
     least_share: float
     """The fewest games any bot had then, over the mean: the fairness floor, as played."""
     reasons: dict[str, int]
-    """Tables by why they were chosen (the ladder's)."""
+    """Tables by why they were chosen (a ladder's)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Ratio:
+    """A ladder's mean games over the round robin's, and its 95% interval: a bootstrap over
+    the leagues of each."""
+
+    mean: float
+    low: float
+    high: float
+
+    def verdict(self) -> str:
+        if self.high <= GOAL:
+            return "met"
+        return "met on the mean" if self.mean <= GOAL else "NOT met"
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,13 +103,9 @@ class LadderFigures:
     bots: int
     leagues: int
     cap: int
-    round_robin: tuple[League, ...]
-    ladder: tuple[League, ...]
-    ratio: float | None
-    """Mean games of the ladder's leagues over the round robin's, both counted when sure."""
-    ratio_low: float | None
-    ratio_high: float | None
-    """The ratio's 95% interval, a bootstrap over the leagues of each design."""
+    designs: dict[str, tuple[League, ...]]
+    ratios: dict[str, Ratio]
+    """Each ladder's, over the round robin."""
     choose_ms: float
     """The median time to choose a table among `CHOOSE_FIELD` entrants."""
     seconds: float
@@ -97,7 +117,7 @@ class LadderFigures:
             low, high = wilson(right, len(sure)) if sure else (0.0, 1.0)
             return {
                 "games": [x.games for x in leagues],
-                "mean_games": _mean(leagues, self.cap),
+                "mean_games": round(_mean(leagues, self.cap), 1),
                 "median_games": statistics.median(_counted(leagues, self.cap)),
                 "sure": len(sure),
                 "right": right,
@@ -114,11 +134,15 @@ class LadderFigures:
             "dice": DICE,
             "leagues": self.leagues,
             "cap_games": self.cap,
-            "round_robin": design(self.round_robin),
-            "ladder": design(self.ladder),
-            "ratio": _round(self.ratio),
-            "ratio_low": _round(self.ratio_low),
-            "ratio_high": _round(self.ratio_high),
+            **{_key(d): design(self.designs[d]) for d in DESIGNS},
+            "ratios": {
+                _key(d): {
+                    "mean": round(r.mean, 3),
+                    "low": round(r.low, 3),
+                    "high": round(r.high, 3),
+                }
+                for d, r in self.ratios.items()
+            },
             "choose_ms_at_500": round(self.choose_ms, 3),
             "seconds": round(self.seconds, 1),
         }
@@ -151,21 +175,14 @@ def run_ladder(
         for (design, *_), league in zip(plays, outcomes, strict=True):
             results[design].append(league)
             if design == DESIGNS[-1]:
-                rr, ladder = (results[d][-1].games for d in DESIGNS)
-                say(
-                    f"league {len(results[design])} of {leagues}: sure after "
-                    f"{_games(rr, cap)} (round robin), {_games(ladder, cap)} (ladder)"
-                )
-    ratio, low, high = _ratio(results["ladder"], results["round robin"], cap, seed)
+                each = ", ".join(f"{_games(results[d][-1].games, cap)} ({d})" for d in DESIGNS)
+                say(f"league {len(results[design])} of {leagues}: sure after {each}")
     return LadderFigures(
         bots,
         leagues,
         cap,
-        tuple(results["round robin"]),
-        tuple(results["ladder"]),
-        ratio,
-        low,
-        high,
+        {d: tuple(results[d]) for d in DESIGNS},
+        {d: _ratio(results[d], results[ROUND_ROBIN], cap, seed) for d in LADDERS},
         choose_ms(CHOOSE_FIELD, 200),
         time.perf_counter() - started,
     )
@@ -185,16 +202,18 @@ class _League:
         self.dice = hashlib.sha256(f"bench-ladder/{seed}/{design}/{number}".encode()).digest()
         self.secret = hashlib.sha256(f"bench-ladder-secret/{seed}/{number}".encode()).digest()
         self.ruleset = engine.Ruleset(dice_per_player=DICE)
-        self.ratings = [_TS.create_rating() for _ in self.noises]
+        self.online = [_TS.create_rating() for _ in self.noises]
+        self.fitted = [FRESH] * bots
+        """The batch fit's at the last look, as ratings; fresh until the first."""
         self.games = [0] * bots
         self.finished: list[Finish] = []
         self.reasons: Counter[str] = Counter()
 
     def run(self, cap: int) -> League:
-        groups = self._round_robin() if self.design == "round robin" else self._ladder()
+        groups = self._round_robin() if self.design == ROUND_ROBIN else self._ladder()
         look_at = MIN_GROUPS * TABLE
         looks = number = 0
-        while True:  # both designs' groups go on for ever: the looks end a league
+        while True:  # every design's groups go on for ever: the looks end a league
             for g, seats in enumerate(next(groups)):
                 self._play(seats, f"t{number}", f"t{number}-r{g}")
             played = len(self.finished)
@@ -218,14 +237,15 @@ class _League:
         self.finished.append(Finish(group, tuple(self.names[b] for b in ranking)))
         for b in seats:
             self.games[b] += 1
-        if self.design == "ladder":  # the round robin reads no rating: a fifth of its time
-            rated = _TS.rate([(self.ratings[b],) for b in ranking], ranks=list(range(len(seats))))
+        if self.design == BY_TRUESKILL:  # no other design reads it: a fifth of their time
+            rated = _TS.rate([(self.online[b],) for b in ranking], ranks=list(range(len(seats))))
             for b, (rating,) in zip(ranking, rated, strict=True):
-                self.ratings[b] = rating
+                self.online[b] = rating
 
     def _look(self, number: int) -> tuple[bool, bool]:
         """Whether the bootstrap separates every adjacent pair, and the fitted order is true."""
         sure = confidence(self.finished, self.names, resamples=RESAMPLES, seed=number)
+        self.fitted = [from_fit(b.strength, b.low, b.high, sure.level) for b in sure.bots]
         order = sorted(range(len(self.names)), key=lambda b: -sure.bots[b].strength)
         unseparated = sure.unseparated([self.names[b] for b in order])
         return not unseparated, order == list(range(len(self.names)))
@@ -245,9 +265,13 @@ class _League:
         index = {name: b for b, name in enumerate(self.names)}
         counter = 0
         while True:
+            if self.design == BY_TRUESKILL:
+                ratings = [Rating(r.mu, r.sigma) for r in self.online]
+            else:
+                ratings = self.fitted
             field = [
-                Entrant(name, Rating(r.mu, r.sigma), g)
-                for name, r, g in zip(self.names, self.ratings, self.games, strict=True)
+                Entrant(name, rating, g)
+                for name, rating, g in zip(self.names, ratings, self.games, strict=True)
             ]
             table = choose(field, rules, Draw(self.secret, counter))
             counter += 1
@@ -280,44 +304,29 @@ def _mean(leagues: Sequence[League], cap: int) -> float:
     return statistics.fmean(_counted(leagues, cap))
 
 
-def _ratio(
-    top: Sequence[League], bottom: Sequence[League], cap: int, seed: int
-) -> tuple[float | None, float | None, float | None]:
-    if not top or not bottom:
-        return None, None, None
+def _ratio(top: Sequence[League], bottom: Sequence[League], cap: int, seed: int) -> Ratio:
     a, b = _counted(top, cap), _counted(bottom, cap)
     rng = random.Random(seed)
     copies = sorted(
         statistics.fmean(rng.choices(a, k=len(a))) / statistics.fmean(rng.choices(b, k=len(b)))
         for _ in range(2000)
     )
-    return statistics.fmean(a) / statistics.fmean(b), copies[50], copies[1949]
+    return Ratio(statistics.fmean(a) / statistics.fmean(b), copies[50], copies[1949])
 
 
 def _games(games: int | None, cap: int) -> str:
-    return f"> {cap:,} games" if games is None else f"{games:,} games"
+    return f"> {cap:,}" if games is None else f"{games:,}"
 
 
-def _round(x: float | None) -> float | None:
-    return None if x is None else round(x, 3)
-
-
-def _reason_share(leagues: Sequence[League]) -> str:
-    total = sum((Counter(x.reasons) for x in leagues), Counter())
-    tables = sum(total.values()) or 1
-    return ", ".join(f"{r.value} {100 * total[r.value] / tables:.0f}%" for r in Reason)
-
-
-GOAL = 0.7
-"""The ladder's games to a sure order, at most this share of the round robin's."""
+def _key(design: str) -> str:
+    return design.replace(", ", "_").replace(" ", "_").lower()
 
 
 def report(f: LadderFigures) -> list[str]:
     """The figures side by side, as lines of plain text."""
-    rr, ladder = f.round_robin, f.ladder
 
-    def cells(cell: Callable[[tuple[League, ...]], str]) -> str:
-        return f"{cell(rr):>22}{cell(ladder):>22}"
+    def row(title: str, cell: Callable[[tuple[League, ...]], str]) -> str:
+        return f"{title:30}" + "".join(f"{cell(f.designs[d]):>22}" for d in DESIGNS)
 
     def spread(leagues: tuple[League, ...]) -> str:
         games = sorted(_counted(leagues, f.cap))
@@ -331,34 +340,30 @@ def report(f: LadderFigures) -> list[str]:
         low, high = wilson(hits, len(sure))
         return f"{hits}/{len(sure)} ({100 * low:.0f}-{100 * high:.0f}%)"
 
+    def reasons(leagues: tuple[League, ...]) -> str:
+        total = sum((Counter(x.reasons) for x in leagues), Counter())
+        tables = sum(total.values()) or 1
+        return ", ".join(f"{r.value} {100 * total[r.value] / tables:.0f}%" for r in Reason)
+
     lines = [
         f"{f.bots} simulated bots (noise 0 to 1), tables of {TABLE}, {DICE} dice; "
         f"{f.leagues} leagues each way, in {f.seconds:.0f} s",
         "sure: the batch fit's bootstrap separates every adjacent pair at 95% "
         "(looked at as --until-confident looks)",
         "",
-        f"{'':30}{'round robin':>22}{'ladder':>22}",
-        f"{'games until sure, mean':30}" + cells(lambda x: f"{_mean(x, f.cap):,.0f}"),
-        f"{'  median (least-most)':30}" + cells(spread),
-        f"{'  not sure by ' + format(f.cap, ',') + ' games':30}"
-        + cells(lambda x: str(sum(y.games is None for y in x))),
-        f"{'order then true (95% interval)':30}" + cells(right),
-        f"{'fewest games of a bot / mean':30}"
-        + cells(lambda x: f"{min(y.least_share for y in x):.2f}"),
+        f"{'':30}" + "".join(f"{d:>22}" for d in DESIGNS),
+        row("games until sure, mean", lambda x: f"{_mean(x, f.cap):,.0f}"),
+        row("  median (least-most)", spread),
+        row(f"  not sure by {f.cap:,} games", lambda x: str(sum(y.games is None for y in x))),
+        row("order then true (95% interval)", right),
+        row("fewest games of a bot / mean", lambda x: f"{min(y.least_share for y in x):.2f}"),
         "",
     ]
-    if f.ratio is None or f.ratio_low is None or f.ratio_high is None:
-        lines.append("ladder / round robin games: -")
-    else:
-        verdict = (
-            "met" if f.ratio_high <= GOAL else "met on the mean" if f.ratio <= GOAL else "NOT met"
-        )
+    for d, r in f.ratios.items():
         lines.append(
-            f"ladder / round robin games: {f.ratio:.2f} (95% interval {f.ratio_low:.2f}-"
-            f"{f.ratio_high:.2f}); the goal, at most {GOAL}: {verdict}"
+            f"{d} / round robin games: {r.mean:.2f} (95% interval {r.low:.2f}-{r.high:.2f}); "
+            f"the goal, at most {GOAL}: {r.verdict()}"
         )
-    lines += [
-        f"the ladder's tables, by why: {_reason_share(ladder)}",
-        f"choosing a table among {CHOOSE_FIELD} entrants: {f.choose_ms:.2f} ms (median)",
-    ]
+    lines += [f"{d}'s tables, by why: {reasons(f.designs[d])}" for d in LADDERS]
+    lines.append(f"choosing a table among {CHOOSE_FIELD} entrants: {f.choose_ms:.2f} ms (median)")
     return lines

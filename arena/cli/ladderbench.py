@@ -16,8 +16,8 @@ def add_flags(bench: argparse.ArgumentParser) -> None:
     ladder.add_argument(
         "--ladder",
         action="store_true",
-        help="measure instead the games the ladder's matchmaking needs to a sure order, "
-        "against the round robin's, on simulated bots of known strength",
+        help="measure instead the games the ladder's matchmaking (fed TrueSkill, and fed the "
+        "batch fit) needs to a sure order, against the round robin's, on simulated bots",
     )
     ladder.add_argument(
         "--ladder-leagues",
@@ -37,7 +37,7 @@ def cmd_bench_ladder(args: argparse.Namespace, console: Console) -> int:
     from arena.bench.ladder import report, run_ladder
 
     def say(text: str) -> None:
-        Console(stderr=True).print(text, highlight=False, markup=False)
+        Console(stderr=True).print(text, highlight=False, markup=False, soft_wrap=True)
 
     figures = run_ladder(
         args.ladder_leagues, 1, say, bots=args.ladder_bots, workers=min(2, default_jobs())

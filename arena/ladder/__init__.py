@@ -1,9 +1,10 @@
 """The ladder: games played all the time among the league's entrants, each table chosen where
 the ranking is least sure, every entrant given a fair share.
 
-Pure: no store, no server, no grpc. The server hands `choose` the entrants available
-(their TrueSkill rating and games on record), the organiser's `Rules` and the table's
-`Draw`, keyed by a secret of its own, and plays the `Table` it gets in every rotation.
+Pure: no store, no server, no grpc. The server hands `choose` the entrants available (their
+rating, TrueSkill's or the batch fit's, and their games on record), the organiser's `Rules`
+and the table's `Draw`, keyed by a secret of its own, and plays the `Table` it gets in every
+rotation.
 """
 
 from arena.ladder.draw import Draw
@@ -15,6 +16,7 @@ from arena.ladder.field import (
     LadderError,
     Rating,
     Rules,
+    from_fit,
     starting_rating,
 )
 from arena.ladder.matchmaking import Reason, Table, choose
@@ -31,5 +33,6 @@ __all__ = [
     "Rules",
     "Table",
     "choose",
+    "from_fit",
     "starting_rating",
 ]

@@ -1,15 +1,21 @@
 """What the matchmaker knows of the field: each entrant's rating and games, and the rules.
 
-The ratings are TrueSkill's mu and sigma, as the league keeps them. TrueSkill,
-not the batch fit: it is updated game by game at no cost, so the rating the
-matchmaker reads is never stale; each entrant has a sigma of its own that
-says how much its games have told; and a new entrant's wide sigma is the
-placement burst's signal. The batch fit is the better judge of a finished
-set of games, but it refits every game (and bootstraps them for its
-uncertainty), seconds a look at a league's size, so it could only be read
-stale. Its dynamics keep TrueSkill's sigma above about 0.7, so sigma alone
-never separates two bots closer than about 1.7 mu; the matchmaker uses it
-only to tell which neighbours are least apart, which it still does.
+A rating is a belief about strength, a mean and a standard deviation on one
+scale for the whole field: TrueSkill's mu and sigma as the league keeps them,
+or the batch fit's strength and its bootstrap interval put on TrueSkill's
+scale (`from_fit`). Either can feed the matchmaker; `arena bench --ladder`
+measures both (docs/ladder.md has the figures):
+
+- TrueSkill is updated game by game at no cost, so it is never stale. But
+  its dynamics keep every sigma above about 0.7, so once the field has
+  played a while every pair of neighbours looks about as unsure as any other,
+  and the games are spread over all of them alike.
+- The batch fit's bootstrap is the league's own judge of which neighbours
+  are told apart, so the games go to the pairs it has not yet separated. It
+  refits every game, seconds at a league's size, so it is read as of its last
+  look, and an entrant it does not hold yet (a new version) is fed its
+  `starting_rating` until it does. Measured, it needs fewer games, and the
+  difference is in the last pair to be separated.
 
 A bot has no say in any of these: the server fills them from the games on
 record, and a name is only compared (see `matchmaking`).
@@ -19,6 +25,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from statistics import NormalDist
 
 from arena.errors import ArenaError
 
@@ -42,6 +49,23 @@ class Rating:
 
 FRESH = Rating(25.0, 25.0 / 3)
 """TrueSkill's default: an entrant the league knows nothing of."""
+SCALE = 0.25 * math.sqrt(2) * (FRESH.sigma / 2) / NormalDist().pdf(0)
+"""TrueSkill units per unit of the batch fit's log strength, about 3.7: where two bots are
+even, one more unit of log strength moves the chance one finishes ahead of the other by
+1/4 (the logistic's slope), and so does this many units of mu with TrueSkill's beta of
+sigma/2 (the slope of Phi(d / (beta sqrt 2)))."""
+MIN_SIGMA = 0.01
+"""Sigma at the least: a bootstrap whose copies all agree says nothing is certain."""
+
+
+def from_fit(strength: float, low: float, high: float, level: float) -> Rating:
+    """The batch fit's strength (log scale, the field's average at 0) and its bootstrap's
+    interval at `level`, as a rating on TrueSkill's scale: the interval's half width over
+    the normal quantile of the level is sigma."""
+    half = (high - low) / 2 / NormalDist().inv_cdf((1 + level) / 2)
+    return Rating(FRESH.mu + SCALE * strength, max(MIN_SIGMA, SCALE * half))
+
+
 WIDEN = FRESH.sigma / 2
 """How far a new version may have moved from its last, one sigma: half the field's spread
 of a fresh rating, so that two sigmas still reach past most of a league."""

@@ -6,37 +6,39 @@ import json
 import subprocess
 import sys
 
-from arena.bench.ladder import TABLE, choose_ms, noises, report, run_ladder
+from arena.bench.ladder import DESIGNS, LADDERS, TABLE, choose_ms, noises, report, run_ladder
 
 COMMAND = (sys.executable, "-m", "arena.cli.main", "bench")
 
 
 def test_a_tiny_run_reports_sane_figures() -> None:
     said: list[str] = []
-    figures = run_ladder(2, 1, said.append, bots=5, cap_units=3)
-    assert len(said) == 2 and all("round robin" in line for line in said)
-    cap = 3 * 10 * TABLE  # three units of every table of 3 of 5, in every rotation
+    figures = run_ladder(2, 1, said.append, bots=4, cap_units=8)
+    assert len(said) == 2 and all(d in said[1] for d in DESIGNS)
+    cap = 8 * 4 * TABLE  # eight units of every table of 3 of 4, in every rotation
     assert figures.cap == cap
-    for leagues in (figures.round_robin, figures.ladder):
+    assert set(figures.designs) == set(DESIGNS)
+    for design, leagues in figures.designs.items():
         assert len(leagues) == 2
         for league in leagues:
             assert league.games is None or TABLE <= league.games <= cap
             assert league.games is None or league.games % TABLE == 0  # whole rotation groups
             assert 0 < league.least_share <= 1
-    assert all(not league.reasons for league in figures.round_robin)
-    assert all(sum(league.reasons.values()) > 0 for league in figures.ladder)
-    assert figures.ratio is not None and figures.ratio_low is not None
-    assert figures.ratio_high is not None
-    assert 0 < figures.ratio_low <= figures.ratio <= figures.ratio_high
+            assert (sum(league.reasons.values()) > 0) == (design in LADDERS)
+    assert any(x.games is not None for leagues in figures.designs.values() for x in leagues)
+    assert set(figures.ratios) == set(LADDERS)
+    for ratio in figures.ratios.values():
+        assert 0 < ratio.low <= ratio.mean <= ratio.high
     assert figures.choose_ms > 0
     data = json.loads(json.dumps(figures.to_json()))
-    for design in ("round_robin", "ladder"):
-        games = data[design]["games"]
-        assert data[design]["sure"] == sum(g is not None for g in games)
-        assert data[design]["right"] <= data[design]["sure"]
-    assert data["noises"] == [0.0, 0.25, 0.5, 0.75, 1.0]
+    for key in ("round_robin", "ladder_trueskill", "ladder_batch_fit"):
+        games = data[key]["games"]
+        assert data[key]["sure"] == sum(g is not None for g in games)
+        assert data[key]["right"] <= data[key]["sure"]
+    assert set(data["ratios"]) == {"ladder_trueskill", "ladder_batch_fit"}
+    assert data["noises"] == [0.0, 0.333, 0.667, 1.0]
     text = "\n".join(report(figures))
-    assert "ladder / round robin games" in text and "order then true" in text
+    assert "ladder, batch fit / round robin games" in text and "order then true" in text
 
 
 def test_the_field_is_graded_from_no_noise_to_all() -> None:
@@ -61,7 +63,7 @@ def test_the_command_prints_the_figures_as_json() -> None:
     assert done.returncode == 0, done.stderr
     figures = json.loads(done.stdout)
     assert figures["bots"] == 4 and figures["leagues"] == 2
-    assert len(figures["ladder"]["games"]) == len(figures["round_robin"]["games"]) == 2
+    assert len(figures["ladder_batch_fit"]["games"]) == len(figures["round_robin"]["games"]) == 2
     assert "league 2 of 2" in done.stderr
 
 

@@ -23,8 +23,10 @@ from arena.ladder import (
     Rules,
     Table,
     choose,
+    from_fit,
     starting_rating,
 )
+from arena.ladder.field import SCALE
 
 SECRET = b"the server's own secret, 32 byte"
 
@@ -227,3 +229,31 @@ def test_what_cannot_be_used_is_refused_with_a_reason(
 ) -> None:
     with pytest.raises(LadderError, match=says):
         make()
+
+
+def test_the_batch_fits_strength_becomes_a_rating_on_trueskills_scale() -> None:
+    """The field's average strength is a fresh mu; a 95% interval of +-1.96 units of log
+    strength is a sigma of one unit, about 3.7 TrueSkill points: where two bots are even,
+    one unit of log strength and that many points of mu tell them apart alike."""
+    even = from_fit(0.0, -1.96, 1.96, 0.95)
+    assert even.mu == 25.0 and even.sigma == pytest.approx(SCALE, rel=1e-4)
+    assert 3.6 < SCALE < 3.8
+    assert from_fit(1.0, 0.5, 1.5, 0.95).mu == pytest.approx(25.0 + SCALE)
+    assert from_fit(0.3, 0.3, 0.3, 0.95).sigma > 0  # copies that all agree still leave doubt
+    assert from_fit(0.0, -1.0, 1.0, 0.5).sigma > from_fit(0.0, -1.0, 1.0, 0.95).sigma
+
+
+def test_two_halves_that_look_far_apart_still_meet() -> None:
+    """Ratings that drifted apart with no game between them (two halves of a field, 7 mu
+    apart, each sure of itself): the halves' nearest two still share a table now and
+    then, so that their games can bring the ratings back."""
+    field = [Entrant(f"top{i}", Rating(30 - i, 0.7), 100) for i in range(4)] + [
+        Entrant(f"bottom{i}", Rating(20 - i, 0.7), 100) for i in range(4)
+    ]
+    rules = Rules(sizes=(3,), placement=0)
+    met = 0
+    for counter in range(1000):
+        table = choose(field, rules, Draw(SECRET, counter))
+        met += {"top3", "bottom0"} <= set(table.seats)
+        field = _played(field, table)
+    assert 5 <= met <= 60  # about 1000 * 0.1 / 7 of the pair draws, and a few fills
