@@ -232,26 +232,32 @@ class Arrivals:
     async def follow(self) -> None:
         said: dict[str, int] = {}
         """Per bot connected, the most sessions said."""
-        while True:
-            await self._lobby.changed(1.0)
-            now = self._lobby.connected()
-            if now.keys() - said.keys():
-                self._seen = dict(now)
-                try:
+        try:
+            while True:
+                await self._lobby.changed(1.0)
+                now = self._lobby.connected()
+                if now.keys() - said.keys():
+                    self._seen = dict(now)
                     now = await self._settled()
-                except asyncio.CancelledError:  # the server stops: say who had come
-                    self._told_arrivals(self._seen, said)
-                    raise
-            self._told_arrivals(now, said)
-            for name in sorted(now.keys() & said.keys()):
-                if now[name] > said[name]:
-                    text = f"{name} opened more sessions ({_sessions(now[name])} now)"
-                    self._arrived(name, text, now[name])
-            for name in sorted(said.keys() - now.keys()):
-                self._tell(
-                    ScreenEvent(Kind.DISCONNECT, f"{name} left (no session open)", {"bot": name})
-                )
-            said = {name: max(count, said.get(name, 0)) for name, count in now.items()}
+                    self._seen = {}
+                self._told_arrivals(now, said)
+                for name in sorted(now.keys() & said.keys()):
+                    if now[name] > said[name]:
+                        text = f"{name} opened more sessions ({_sessions(now[name])} now)"
+                        self._arrived(name, text, now[name])
+                self._told_departures(now, said)
+                said = {name: max(count, said.get(name, 0)) for name, count in now.items()}
+        except asyncio.CancelledError:
+            # The server stops: who had come is said, and who has gone since the last look.
+            self._told_arrivals(self._seen, said)
+            said = {**self._seen, **said}
+            self._told_departures(self._lobby.connected(), said)
+            raise
+
+    def _told_departures(self, now: dict[str, int], said: dict[str, int]) -> None:
+        for name in sorted(said.keys() - now.keys()):
+            text = f"{name} left (no session open)"
+            self._tell(ScreenEvent(Kind.DISCONNECT, text, {"bot": name}))
 
     def _told_arrivals(self, now: dict[str, int], said: dict[str, int]) -> None:
         for name in sorted(now.keys() - said.keys()):

@@ -298,6 +298,10 @@ class LeagueServer:
         self.health.drain()
         self.admin_health.drain()
         started = self._admin_server is not None  # else a start that failed: nothing to tell
+        if self._arrivals is not None:  # who came and went before the stop is said before it
+            self._arrivals.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._arrivals
         if started:
             self._told(Kind.STOPPING, "Stopping: finishing the games in flight.")
         self.stop_tournament()
@@ -306,9 +310,8 @@ class LeagueServer:
             with contextlib.suppress(Exception):
                 await self._task
         await ladder
-        for task in (self._watch, self._arrivals):
-            if task is not None:
-                task.cancel()
+        if self._watch is not None:
+            self._watch.cancel()
         if self._admin_server is not None:
             await self._admin_server.stop(grace=1)
         await self.versions.stop()
