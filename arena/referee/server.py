@@ -207,6 +207,7 @@ class Referee:
             self.lobby.crash_probes.get(hello.name),
             self.lag,
         )
+        session.answers_ping = hello.answers_ping
         try:
             session.token_hash = token_hash(hello.token)
             self._find_cpu(session, context.peer())
@@ -257,6 +258,7 @@ class Referee:
         )
         if not welcomed:
             return False
+        await session.ping()  # the link timed before its first game, where the bot answers
         await self.lobby.add(session)
         return True
 

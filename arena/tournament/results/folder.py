@@ -289,6 +289,9 @@ class TournamentFolder:
             ruleset=record.spec.ruleset,
             ranking=record.ranking,
             events=tuple(record.events),
+            round_trip_ms=tuple(
+                None if rtt is None else round(rtt * 1_000_000) / 1000 for rtt in record.round_trips
+            ),
         )
         text = json.dumps(replay.to_json()) + "\n"
         write_atomic(self.replays / f"{record.spec.game_id}.json", text)

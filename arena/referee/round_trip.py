@@ -1,0 +1,72 @@
+"""A session's network round trip, timed by pings that the bot cannot hurry.
+
+A decision is timed from writing its request to reading its reply, so a bot far
+away pays its link on every one. To credit that (`deadline.network_credit`) the
+referee must know the link, and in a way the bot cannot shrink. The kernel's TCP
+estimate misses delay added above TCP (a proxy on the way), and gRPC's own
+HTTP/2 pings are not timed for Python; so the referee sends its own `Ping`,
+between decisions, to a bot whose Hello said it answers them. Each carries a
+random nonce that its `Pong` must echo: no Pong can leave before its Ping has
+arrived. Timed from the moment the Ping begins to be written to the moment its
+Pong is read, no measurement is shorter than the link's round trip; a bot can
+delay its Pongs and seem farther away, never nearer.
+
+The estimate is the least of the last `WINDOW` measurements: one made long by
+a busy bot, a busy link or a busy referee (whose hold-ups are left in: taking
+them out would let the least measurement undercut the link) is outvoted, and
+the least is what the link itself takes. One Ping is out at a time, at most one every
+`PING_INTERVAL`: a few small messages a second per session, which the referee
+does not notice beside its games.
+"""
+
+from __future__ import annotations
+
+import math
+import secrets
+from collections import deque
+
+WINDOW = 12
+"""Measurements the estimate is the least of: six seconds of a session in play, and
+enough that a few slow Pongs among them change nothing."""
+
+PING_INTERVAL = 0.5
+"""Seconds at least between two Pings on one session."""
+
+
+class RoundTrip:
+    """One session's Ping in flight and its recent measurements."""
+
+    __slots__ = ("_began", "_nonce", "_samples", "estimate")
+
+    def __init__(self) -> None:
+        self._samples: deque[float] = deque(maxlen=WINDOW)
+        self._nonce: int | None = None
+        """The Ping awaiting its Pong, if one is."""
+        self._began = -math.inf
+        """When the last Ping began to be written (loop time)."""
+        self.estimate: float | None = None
+        """The link's round trip in seconds: the least of the recent measurements; None
+        before the first Pong."""
+
+    def due(self, now: float) -> bool:
+        """Whether a Ping may be sent at `now`: none is awaiting its Pong, and the last one
+        was long enough ago."""
+        return self._nonce is None and now - self._began >= PING_INTERVAL
+
+    def start(self, now: float) -> int:
+        """A new Ping begins to be written at `now`: its nonce, never 0 (the value of a Pong
+        that sets none)."""
+        nonce = secrets.randbits(64) or 1
+        self._nonce = nonce
+        self._began = now
+        return nonce
+
+    def answered(self, nonce: int, at: float) -> bool:
+        """A Pong read at `at`: whether it answers the Ping in flight, which it then times."""
+        if nonce != self._nonce:
+            return False
+        self._nonce = None
+        samples = self._samples
+        samples.append(at - self._began)
+        self.estimate = min(samples)
+        return True
