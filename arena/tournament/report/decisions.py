@@ -63,6 +63,10 @@ class BotTimes:
     closest_limit_ms: float
     """The decision that came closest to its limit (the largest share of it): its time, and
     the time the bot had for it."""
+    round_trip_ms: float | None = None
+    """Its network round trip, the median over its games (each game's as the referee's pings
+    last measured it); None for a bot that does not answer them. Its times above are its
+    own: any of it a lag allowance credited is not in them."""
 
     def to_json(self) -> dict[str, object]:
         return dataclasses.asdict(self)
@@ -78,11 +82,12 @@ class Timing:
 def decision_timing(
     replays: Path, games: Iterable[str], move_time: float, count: int = 5
 ) -> Timing:
-    """The `count` slowest answers in the replays of `games`, and each bot's times;
-    an unreadable replay is skipped. A decision's limit is the one its replay
+    """The `count` slowest answers in the replays of `games`, and each bot's times and round
+    trip; an unreadable replay is skipped. A decision's limit is the one its replay
     recorded (under a time bank), else `move_time`."""
     found: list[SlowDecision] = []
     times: dict[str, list[float]] = {}
+    links: dict[str, list[float]] = {}
     near: dict[str, int] = {}
     closest: dict[str, tuple[float, float]] = {}
     default_ms = move_time * 1000
@@ -92,6 +97,9 @@ def decision_timing(
         except (OSError, ValueError):
             continue  # reported by whoever checks the replays; it has no times to give here
         decisions = _decisions(replay)
+        for bot, link in zip(replay.players, replay.round_trip_ms, strict=False):
+            if link is not None:
+                links.setdefault(bot, []).append(link)
         found = heapq.nlargest(count, [*found, *decisions], key=lambda d: d.ms)
         for d in decisions:
             limit = d.limit_ms if d.limit_ms is not None else default_ms
@@ -109,6 +117,7 @@ def decision_timing(
             max(ms),
             near[bot],
             *closest[bot],
+            round(statistics.median(links[bot]), 3) if bot in links else None,
         )
         for bot, ms in sorted(times.items())
     )

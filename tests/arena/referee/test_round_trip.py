@@ -62,8 +62,6 @@ def test_a_ping_is_due_only_an_interval_after_the_last() -> None:
     assert trip.due(100.0 + PING_INTERVAL)
 
 
-
-
 async def _pinged_session(live: Arena, name: str) -> tuple[RawClient, Session, int]:
     """A hand-driven stream whose Hello says it answers Pings, its session borrowed, and
     the nonce of the Ping that came after its Welcome (not yet answered)."""
