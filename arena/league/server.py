@@ -206,6 +206,7 @@ class LeagueServer:
         sessions is one arrival, not eight.
         """
         known: dict[str, int] = {}
+        timed: set[str] = set()
         while True:
             await self.lobby.changed(1.0)
             now = self.lobby.connected()
@@ -214,6 +215,11 @@ class LeagueServer:
             for name in sorted(known.keys() - now.keys()):
                 say(f"{name} left (no session open)")
             known = now
+            timed &= now.keys()  # told again when it comes back: its link may have changed
+            for name, seconds in sorted(self.lobby.round_trips().items()):
+                if name not in timed:
+                    timed.add(name)
+                    say(f"{name}: network round trip {seconds * 1000:.1f} ms")
 
     async def _close_revoked(self) -> None:
         while True:
@@ -225,9 +231,12 @@ class LeagueServer:
                     await self.referee.goodbye(session, f"the token of {session.name!r} was {why}")
 
     def status(self) -> apb.GetStatusResponse:
+        links = self.lobby.round_trips()
         reply = apb.GetStatusResponse(
             bots=[
-                apb.ConnectedBot(name=n, sessions=c)
+                apb.ConnectedBot(
+                    name=n, sessions=c, round_trip_ms=links[n] * 1000 if n in links else None
+                )
                 for n, c in sorted(self.lobby.connected().items())
             ]
         )
