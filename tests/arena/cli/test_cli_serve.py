@@ -1,4 +1,4 @@
-"""`arena serve` tells the organiser who comes and goes."""
+"""`arena serve` tells the organiser who comes and goes, and how far away each bot is."""
 
 from __future__ import annotations
 
@@ -27,6 +27,8 @@ def test_serve_prints_who_connects_and_who_leaves(
     bot = launch_bot(LEAGUE_BOT, "alpha", token, serve.port, tmp_path / "alpha.log", processes)
     arrived = ("alpha connected (1 session(s))", "alpha connected (2 session(s))")
     wait_for(lambda: any(said(x) for x in arrived), "serve says alpha connected", 20)
+    timed = "alpha: network round trip "
+    wait_for(lambda: timed in serve.log.read_text(), "serve says alpha's round trip", 20)
     assert not said("alpha left (no session open)")
     bot.kill()
     bot.wait(timeout=10)
@@ -34,3 +36,4 @@ def test_serve_prints_who_connects_and_who_leaves(
     # One arrival and one departure, however many sessions the bot opened.
     log = serve.log.read_text()
     assert log.count("alpha connected") == 1 and log.count("alpha left") == 1
+    assert log.count(timed) == 1  # told once, for all its sessions
