@@ -114,7 +114,7 @@ class Lobby:
         sessions (a bot's sessions share its link)."""
         found: dict[str, float] = {}
         for session in self.all_sessions():
-            seconds = session.round_trip.estimate
+            seconds = session.pinger.round_trip.estimate
             if seconds is not None:
                 found[session.name] = min(seconds, found.get(session.name, seconds))
         return found

@@ -21,9 +21,13 @@ does not notice beside its games.
 
 from __future__ import annotations
 
+import asyncio
 import math
 import secrets
 from collections import deque
+from collections.abc import Awaitable, Callable
+
+from arena.protocol.messages import referee as pb
 
 WINDOW = 12
 """Measurements the estimate is the least of: six seconds of a session in play, and
@@ -70,3 +74,47 @@ class RoundTrip:
         samples.append(at - self._began)
         self.estimate = min(samples)
         return True
+
+
+class Pinger:
+    """When a session's Pings go out, and what their Pongs tell (`round_trip`).
+
+    Only to a bot whose Hello said it answers them (`answers`). The first goes
+    once the session is welcomed, before its first game; then one after a reply
+    read in time, when one is due, from a task of its own: its write must
+    neither hold up the game nor come before the session's next request, and
+    the task sends nothing if a request awaits its reply by the time it runs.
+    """
+
+    def __init__(
+        self,
+        loop: asyncio.AbstractEventLoop,
+        send: Callable[[pb.RefereeMessage], Awaitable[bool]],
+        awaiting: Callable[[], bool],
+    ) -> None:
+        """`send` writes a message on the session; `awaiting` says whether a request awaits
+        its reply there (or the session is closed): no Ping then."""
+        self.answers = False
+        self.round_trip = RoundTrip()
+        self._loop = loop
+        self._send = send
+        self._awaiting = awaiting
+        self._task: asyncio.Task[bool] | None = None
+
+    async def ping(self) -> bool:
+        """One Ping, if the bot answers them, one is due and no request awaits its reply;
+        whether one was written."""
+        now = self._loop.time()
+        if not self.answers or self._awaiting() or not self.round_trip.due(now):
+            return False
+        return await self._send(pb.RefereeMessage(ping=pb.Ping(nonce=self.round_trip.start(now))))
+
+    def after_reply(self, at: float) -> None:
+        """A reply was read in time at `at`: a Ping, if one is due, once the game moves on."""
+        if self.answers and self.round_trip.due(at):
+            self._task = self._loop.create_task(self.ping())
+
+    def stop(self) -> None:
+        """The session is closed: a Ping still to be written never will be."""
+        if self._task is not None and not self._task.done():
+            self._task.cancel()

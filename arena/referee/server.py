@@ -207,7 +207,7 @@ class Referee:
             self.lobby.crash_probes.get(hello.name),
             self.lag,
         )
-        session.answers_ping = hello.answers_ping
+        session.pinger.answers = hello.answers_ping
         try:
             session.token_hash = token_hash(hello.token)
             self._find_cpu(session, context.peer())
@@ -258,7 +258,7 @@ class Referee:
         )
         if not welcomed:
             return False
-        await session.ping()  # the link timed before its first game, where the bot answers
+        await session.pinger.ping()  # the link timed before its first game, if the bot answers
         await self.lobby.add(session)
         return True
 

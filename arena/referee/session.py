@@ -16,10 +16,8 @@ sent, or answers a request twice, is unexpected, and a bot that keeps sending
 those has its session closed (INVALID_ARGUMENT, a malformed-message fault).
 
 A bot that said in its Hello that it answers pings is pinged between
-decisions, to time its link (`RoundTrip`); a tournament that allows it credits
-that time to each decision (`deadline.network_credit`). A Ping is never written
-while a request awaits its reply, nor in the way of one: it goes after a reply
-read in time, from a task of its own, so the game goes on meanwhile.
+decisions, to time its link (`Pinger`); a tournament that allows it credits
+that time to each decision (`deadline.network_credit`).
 """
 
 from __future__ import annotations
@@ -38,7 +36,7 @@ from arena.referee.exits import ExitProbe, describe_exit
 from arena.referee.late_replies import LateReplies
 from arena.referee.loop_lag import LoopLag
 from arena.referee.reply import Arrival, Reply, reply_of
-from arena.referee.round_trip import RoundTrip
+from arena.referee.round_trip import Pinger
 from arena.referee.write_turn import WriteTurn
 
 MAX_STRAY_MESSAGES = 20
@@ -100,13 +98,10 @@ class Session:
         self.last_data = 0.0
         """When the bot's last message was read (loop time)."""
         self._late = LateReplies(self._loop, self._lag)
-        self.answers_ping = False
-        """Whether the bot's Hello said it answers pings: only then is it pinged."""
-        self.round_trip = RoundTrip()
-        """Its link's round trip, as its Pongs tell it."""
-        self._credit = 0.0
-        """Seconds of the request in flight credited to the bot's link."""
-        self._pinger: asyncio.Task[None] | None = None
+        self.pinger = Pinger(
+            self._loop, self.send, lambda: self._pending is not None or self.closed
+        )
+        """Times the bot's link (`pinger.round_trip`), if its Hello said it answers pings."""
 
     @property
     def closed(self) -> bool:
@@ -183,17 +178,6 @@ class Session:
     def _closed_fault(self, request_id: int) -> Reply:
         return Reply(None, Fault(self.close_kind, self.close_reason, "", request_id), 0.0)
 
-    async def ping(self) -> None:
-        """Time the link with one Ping, if the bot answers them, one is due, and no request
-        awaits its reply; its Pong is read like any message (`on_data`)."""
-        round_trip = self.round_trip
-        if not self.answers_ping or self._pending is not None or self.closed:
-            return
-        if not round_trip.due(self._loop.time()):
-            return
-        nonce = round_trip.start(self._loop.time())
-        await self.send(pb.RefereeMessage(ping=pb.Ping(nonce=nonce)))
-
     async def ask(
         self, request: bytes, request_id: int, timeout: float, allowance: float = 0.0
     ) -> Reply:
@@ -216,7 +200,8 @@ class Session:
         self._pending = (request_id, future)
         self._started = started = loop.time()
         self._sent_at = 0.0
-        credit = self._credit = network_credit(self.round_trip.estimate, allowance)
+        round_trip = self.pinger.round_trip.estimate  # as it stood when asked
+        credit = network_credit(round_trip, allowance)
         self._limit = timeout + credit
         deadline = started + timeout + credit
         timer = self._timer
@@ -241,28 +226,31 @@ class Session:
             arrival = await future
         finally:
             self._pending = None
-        reply = self._reply(arrival, request_id, timeout)
-        if self.answers_ping and reply.fault is None and self.round_trip.due(self._arrived):
-            # A task: its write must neither hold up the game nor come before the next request.
-            self._pinger = loop.create_task(self.ping())
+        reply = self._reply(arrival, request_id, timeout, credit)
+        # Made just now and no one else's yet: filled in, not copied (`dataclasses.replace`
+        # took longer than reading the reply did).
+        reply.credit, reply.round_trip = credit, round_trip
+        if reply.fault is None:
+            self.pinger.after_reply(self._arrived)
         if meter is None or before is None:
             return reply
         after = meter.sample()
         if after is None:
             return reply
-        # Made just now and no one else's yet: filled in, not copied (`dataclasses.replace`
-        # took longer than reading the reply did).
         reply.cpu = after.on_cpu - before.on_cpu
         reply.cpu_wait = after.waiting - before.waiting
         return reply
 
     def _reply(
-        self, arrival: pb.BotMessage | Arrival | None, request_id: int, timeout: float
+        self,
+        arrival: pb.BotMessage | Arrival | None,
+        request_id: int,
+        timeout: float,
+        credit: float,
     ) -> Reply:
-        """What reached the request in flight (None: its time ran out), as its reply."""
+        """What reached the request in flight (None: its time ran out), as its reply, with
+        `credit` seconds of it the link's."""
         started = self._started
-        credit = self._credit
-        round_trip = self.round_trip.estimate
         if arrival is None:
             now = self._loop.time()
             sent = clock_start(started, self._sent_at, writing=False)
@@ -277,8 +265,6 @@ class Session:
                 referee_lag=self._lag.between(sent, now),
                 wall=now - started,
                 late=self._late.expect(request_id, sent, timeout, credit),
-                credit=credit,
-                round_trip=round_trip,
             )
         at = arrival.at if isinstance(arrival, Arrival) else self._arrived
         sent = reply_clock_start(self._sent_at, at)
@@ -286,18 +272,9 @@ class Session:
         if isinstance(arrival, Arrival):
             fault = Fault(arrival.kind, arrival.problem, "", request_id)
             return Reply(
-                None,
-                fault,
-                at - sent,
-                request_id=request_id,
-                referee_lag=lag,
-                wall=at - started,
-                credit=credit,
-                round_trip=round_trip,
+                None, fault, at - sent, request_id=request_id, referee_lag=lag, wall=at - started
             )
         reply = reply_of(arrival, request_id, at - sent, lag, at - started, timeout, credit)
-        # Made just now and no one else's yet: filled in, not copied.
-        reply.round_trip = round_trip
         if reply.fault is not None and reply.fault.kind is FaultKind.TIMEOUT:
             self._late.expect(request_id, sent, timeout, credit)  # a second copy is no stray
         return reply
@@ -382,7 +359,7 @@ class Session:
         kind = message.WhichOneof("kind")
         if kind != "reply":
             if kind == "pong":  # times the link, or (any other nonce) is ignored, as a stray
-                if not self.round_trip.answered(message.pong.nonce, at):
+                if not self.pinger.round_trip.answered(message.pong.nonce, at):
                     self._stray_message(f"a Pong with nonce {message.pong.nonce}, not the Ping's")
                 return
             what = "a second Hello" if kind == "hello" else "a message with no kind set"
@@ -445,5 +422,4 @@ class Session:
         if pending is not None and not pending[1].done():
             pending[1].set_result(Arrival(kind, reason, self._loop.time()))
         self._interrupt_write()
-        if self._pinger is not None and not self._pinger.done():
-            self._pinger.cancel()
+        self.pinger.stop()

@@ -85,10 +85,10 @@ def _play_tls(folder: Path, tmp: Path) -> None:
             assert ready == {spec.name}, log.read_text(errors="replace")
             # Every sample answers the referee's Pings (the Rust one through the bridge).
             for _ in range(600):
-                if all(s.round_trip.estimate is not None for s in lobby.all_sessions()):
+                if all(s.pinger.round_trip.estimate is not None for s in lobby.all_sessions()):
                     break
                 await asyncio.sleep(0.1)
-            timed = [s.round_trip.estimate for s in lobby.all_sessions()]
+            timed = [s.pinger.round_trip.estimate for s in lobby.all_sessions()]
             assert len(timed) == 2 and None not in timed, log.read_text(errors="replace")
         finally:
             await referee.stop()

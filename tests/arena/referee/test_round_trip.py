@@ -98,11 +98,11 @@ def test_no_credit_without_a_timed_pong_and_none_for_a_pong_with_another_nonce(
             await client.send(_pong(nonce + 1))  # read before the reply below: ignored
             first = await _answered(client, session, next_request_id(), ALLOWANCE)
             assert first.fault is None and first.credit == 0.0
-            assert session.round_trip.estimate is None and not session.closed
+            assert session.pinger.round_trip.estimate is None and not session.closed
             await client.send(_pong(nonce))
-            assert await until(lambda: session.round_trip.estimate is not None, 10)
+            assert await until(lambda: session.pinger.round_trip.estimate is not None, 10)
             second = await _answered(client, session, next_request_id(), ALLOWANCE)
-            expected = network_credit(session.round_trip.estimate, ALLOWANCE)
+            expected = network_credit(session.pinger.round_trip.estimate, ALLOWANCE)
             assert second.credit == expected <= ALLOWANCE
             third = await _answered(client, session, next_request_id(), 0.0)
             assert third.credit == 0.0  # no allowance, no credit
@@ -116,8 +116,8 @@ def test_a_bot_that_delays_its_pongs_gains_no_more_than_the_allowance(live: Aren
             client, session, nonce = await _pinged_session(live, "liar")
             await asyncio.sleep(0.5)  # seeming half a second away
             await client.send(_pong(nonce))
-            assert await until(lambda: session.round_trip.estimate is not None, 10)
-            assert session.round_trip.estimate >= 0.5  # type: ignore[operator]
+            assert await until(lambda: session.pinger.round_trip.estimate is not None, 10)
+            assert session.pinger.round_trip.estimate >= 0.5  # type: ignore[operator]
             rid = next_request_id()
             # 0.2 s to think, and 0.1 s for its link at most: no reply is a timeout after 0.3 s.
             asked = await session.ask(request(rid), rid, 0.2, 0.1)
@@ -136,10 +136,10 @@ def test_a_bot_that_says_nothing_of_pings_is_never_pinged_nor_credited(live: Are
             for _ in range(3):  # the message after each reply is the next request, no Ping
                 answered = await _answered(client, session, next_request_id(), ALLOWANCE)
                 assert answered.credit == 0.0
-            assert session.round_trip.estimate is None
+            assert session.pinger.round_trip.estimate is None
             await client.send(_pong(1))  # unasked for: a stray, ignored
             await _answered(client, session, next_request_id(), ALLOWANCE)
-            assert session.round_trip.estimate is None and not session.closed
+            assert session.pinger.round_trip.estimate is None and not session.closed
 
     run(main())
 
@@ -154,14 +154,13 @@ def test_no_ping_is_written_while_a_request_awaits_its_reply(
             client, session, nonce = await _pinged_session(live, "busy")
             await client.send(_pong(nonce))
             pings: list[bool] = []
-            send = session.send
 
-            async def spy(message: pb.RefereeMessage | bytes, timeout: float = 5.0) -> bool:
-                if isinstance(message, pb.RefereeMessage) and message.HasField("ping"):
-                    pings.append(session._pending is None)  # the property itself
-                return await send(message, timeout)
+            async def spy(message: pb.RefereeMessage) -> bool:
+                assert message.HasField("ping")
+                pings.append(session._pending is None)  # the property itself
+                return await session.send(message)
 
-            session.send = spy  # type: ignore[method-assign]
+            session.pinger._send = spy  # what the pinger writes its Pings through
             for _ in range(8):
                 rid = next_request_id()
                 asking = asyncio.ensure_future(session.ask(request(rid), rid, 5.0))
@@ -189,9 +188,9 @@ def test_a_kit_bot_far_away_is_credited_its_link_and_a_near_one_next_to_nothing(
             await live.wait_connected(["far", "near"])
             seats = await live.borrow(["far", "near"])
             far, near = seats
-            assert await until(lambda: far.round_trip.estimate is not None, 20)
-            assert await until(lambda: near.round_trip.estimate is not None, 20)
-            assert far.round_trip.estimate >= 0.1  # type: ignore[operator]  # 50 ms each way
+            assert await until(lambda: far.pinger.round_trip.estimate is not None, 20)
+            assert await until(lambda: near.pinger.round_trip.estimate is not None, 20)
+            assert far.pinger.round_trip.estimate >= 0.1  # type: ignore[operator]  # 50 ms each way
             spec = GameSpec("far-game", ("far", "near"), "far-game", Ruleset())
             try:
                 record = await Match(spec, seats, SEED, TimeControl(2.0), lag_allowance=0.25).play()
