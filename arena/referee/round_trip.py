@@ -15,8 +15,8 @@ The estimate is the least of the last `WINDOW` measurements: one made long by
 a busy bot, a busy link or a busy referee (whose hold-ups are left in: taking
 them out would let the least measurement undercut the link) is outvoted, and
 the least is what the link itself takes. One Ping is out at a time, at most one every
-`PING_INTERVAL`: a few small messages a second per session, which the referee
-does not notice beside its games.
+`PING_INTERVAL` once the first `WARM_UP` are in: a few small messages a second
+per session, which the referee does not notice beside its games.
 """
 
 from __future__ import annotations
@@ -34,7 +34,12 @@ WINDOW = 12
 enough that a few slow Pongs among them change nothing."""
 
 PING_INTERVAL = 0.5
-"""Seconds at least between two Pings on one session."""
+"""Seconds at least between two Pings on one session, once it is warmed up."""
+
+WARM_UP = 4
+"""Pings a session gets back to back when it opens, each as soon as the last one's Pong is
+read: its link is known from several before its first game, not from one Pong that a bot
+still busy starting up was slow to send."""
 
 
 class RoundTrip:
@@ -52,10 +57,17 @@ class RoundTrip:
         """The link's round trip in seconds: the least of the recent measurements; None
         before the first Pong."""
 
+    @property
+    def warming(self) -> bool:
+        """Whether the first `WARM_UP` Pongs are not all in yet."""
+        return len(self._samples) < WARM_UP
+
     def due(self, now: float) -> bool:
         """Whether a Ping may be sent at `now`: none is awaiting its Pong, and the last one
-        was long enough ago."""
-        return self._nonce is None and now - self._began >= PING_INTERVAL
+        was long enough ago (or the session is still warming up)."""
+        return self._nonce is None and (
+            len(self._samples) < WARM_UP or now - self._began >= PING_INTERVAL
+        )
 
     def start(self, now: float) -> int:
         """A new Ping begins to be written at `now`: its nonce, never 0 (the value of a Pong
@@ -80,10 +92,11 @@ class Pinger:
     """When a session's Pings go out, and what their Pongs tell (`round_trip`).
 
     Only to a bot whose Hello said it answers them (`answers`). The first goes
-    once the session is welcomed, before its first game; then one after a reply
-    read in time, when one is due, from a task of its own: its write must
-    neither hold up the game nor come before the session's next request, and
-    the task sends nothing if a request awaits its reply by the time it runs.
+    once the session is welcomed, before its first game, and the next `WARM_UP`
+    as each Pong comes; then one after a reply read in time, when one is due.
+    Each from a task of its own: its write must neither hold up the game nor
+    come before the session's next request, and the task sends nothing if a
+    request awaits its reply by the time it runs.
     """
 
     def __init__(
@@ -113,6 +126,15 @@ class Pinger:
         """A reply was read in time at `at`: a Ping, if one is due, once the game moves on."""
         if self.answers and self.round_trip.due(at):
             self._task = self._loop.create_task(self.ping())
+
+    def pong(self, nonce: int, at: float) -> bool:
+        """A Pong read at `at`: whether it answers the Ping in flight (`RoundTrip.answered`);
+        while the session warms up, the next Ping follows it."""
+        if not self.round_trip.answered(nonce, at):
+            return False
+        if self.round_trip.warming:
+            self._task = self._loop.create_task(self.ping())
+        return True
 
     def stop(self) -> None:
         """The session is closed: a Ping still to be written never will be."""

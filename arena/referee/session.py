@@ -359,7 +359,7 @@ class Session:
         kind = message.WhichOneof("kind")
         if kind != "reply":
             if kind == "pong":  # times the link, or (any other nonce) is ignored, as a stray
-                if not self.pinger.round_trip.answered(message.pong.nonce, at):
+                if not self.pinger.pong(message.pong.nonce, at):
                     self._stray_message(f"a Pong with nonce {message.pong.nonce}, not the Ping's")
                 return
             what = "a second Hello" if kind == "hello" else "a message with no kind set"

@@ -22,7 +22,7 @@ from arena.records import Decision
 from arena.referee.deadline import TimeControl, network_credit
 from arena.referee.match import GameSpec, Match
 from arena.referee.reply import Reply, next_request_id
-from arena.referee.round_trip import PING_INTERVAL, WINDOW, RoundTrip
+from arena.referee.round_trip import PING_INTERVAL, WARM_UP, WINDOW, RoundTrip
 from arena.referee.session import Session
 from engine import Ruleset
 
@@ -55,11 +55,16 @@ def test_the_estimate_is_the_least_of_the_recent_window() -> None:
     assert trip.estimate == pytest.approx(0.4)
 
 
-def test_a_ping_is_due_only_an_interval_after_the_last() -> None:
+def test_a_ping_is_due_at_once_while_warming_up_then_only_an_interval_after_the_last() -> None:
     trip = RoundTrip()
-    trip.answered(trip.start(100.0), 100.01)
-    assert not trip.due(100.0 + PING_INTERVAL / 2)
-    assert trip.due(100.0 + PING_INTERVAL)
+    at = 100.0
+    for _ in range(WARM_UP):
+        assert trip.warming and trip.due(at)
+        trip.answered(trip.start(at), at + 0.01)
+        at += 0.01
+    assert not trip.warming
+    assert not trip.due(at + PING_INTERVAL / 2)
+    assert trip.due(at + PING_INTERVAL)
 
 
 async def _pinged_session(live: Arena, name: str) -> tuple[RawClient, Session, int]:
@@ -82,8 +87,10 @@ def _pong(nonce: int) -> pb.BotMessage:
 
 
 async def _answered(client: RawClient, session: Session, rid: int, allowance: float) -> Reply:
+    """Ask `rid` and answer it at once; a Ping read first is left unanswered."""
     asking = asyncio.ensure_future(session.ask(request(rid), rid, 5.0, allowance))
-    message = await client.read()
+    while (message := await client.read()) is not None and message.HasField("ping"):
+        pass
     assert message is not None and message.request.request_id == rid
     await client.send(reply(rid))
     return await asking
@@ -129,12 +136,40 @@ def test_a_bot_that_delays_its_pongs_gains_no_more_than_the_allowance(live: Aren
     run(main())
 
 
+def test_a_session_warms_up_with_pings_back_to_back_before_its_first_game(
+    live: Arena,
+) -> None:
+    async def main() -> None:
+        async with live.serving():
+            client, session, nonce = await _pinged_session(live, "idle")
+            for _ in range(WARM_UP - 1):  # each Pong brings the next Ping, with no game
+                await client.send(_pong(nonce))
+                ping = await client.read()
+                assert ping is not None and ping.HasField("ping") and ping.ping.nonce != nonce
+                nonce = ping.ping.nonce
+            await client.send(_pong(nonce))
+            assert await until(lambda: not session.pinger.round_trip.warming, 10)
+            rid = next_request_id()  # warmed up: the next message is the request, no Ping
+            asking = asyncio.ensure_future(session.ask(request(rid), rid, 5.0))
+            message = await client.read()
+            assert message is not None and message.request.request_id == rid
+            await client.send(reply(rid))
+            assert (await asking).fault is None
+
+    run(main())
+
+
 def test_a_bot_that_says_nothing_of_pings_is_never_pinged_nor_credited(live: Arena) -> None:
     async def main() -> None:
         async with live.serving():
             client, session = await live.raw_session("plain")
             for _ in range(3):  # the message after each reply is the next request, no Ping
-                answered = await _answered(client, session, next_request_id(), ALLOWANCE)
+                rid = next_request_id()
+                asking = asyncio.ensure_future(session.ask(request(rid), rid, 5.0, ALLOWANCE))
+                message = await client.read()
+                assert message is not None and message.request.request_id == rid
+                await client.send(reply(rid))
+                answered = await asking
                 assert answered.credit == 0.0
             assert session.pinger.round_trip.estimate is None
             await client.send(_pong(1))  # unasked for: a stray, ignored
