@@ -123,7 +123,7 @@ def reply_of(
     Late by the referee's clock, less the `lag` in which the referee itself
     was held up and the `credit` for the bot's link, it is a timeout (the loop
     was slow to notice; the bot was not on time); an action that is no action
-    is a malformed message.
+    is a malformed message. The session records the credit on the reply.
     """
     reply = message.reply
     action = reply.action
@@ -138,19 +138,13 @@ def reply_of(
             detail += f" (its link's {credit * 1000:.0f} ms not counted)"
         shown = Reply(None, None, elapsed, action, request_id, reason=reason)
         fault = Fault(FaultKind.TIMEOUT, shown.explained(detail), shown.sent, request_id)
-        return Reply(
-            None, fault, elapsed, request_id=request_id, referee_lag=lag, wall=wall, credit=credit
-        )
+        return Reply(None, fault, elapsed, request_id=request_id, referee_lag=lag, wall=wall)
     try:
         answer = wire.answer_from_proto(action)
     except MalformedActionError as error:
         bad = Reply(None, None, elapsed, action, request_id, reason=reason)
         fault = Fault(FaultKind.MALFORMED_MESSAGE, bad.explained(str(error)), bad.sent, request_id)
-        return Reply(
-            None, fault, elapsed, request_id=request_id, referee_lag=lag, wall=wall, credit=credit
-        )
+        return Reply(None, fault, elapsed, request_id=request_id, referee_lag=lag, wall=wall)
     # Every field in order, none by keyword: a decision's reply is built here, and keywords
     # take a dataclass's __init__ twice as long.
-    return Reply(
-        answer, None, elapsed, action, request_id, lag, wall, None, None, reason, None, credit
-    )
+    return Reply(answer, None, elapsed, action, request_id, lag, wall, None, None, reason)
