@@ -246,3 +246,19 @@ def test_a_kit_bot_far_away_is_credited_its_link_and_a_near_one_next_to_nothing(
             )
 
     run(main())
+
+
+def test_a_bot_behind_the_bridge_answers_pings_without_its_program(live: Arena) -> None:
+    async def main() -> None:
+        async with live.serving():
+            live.spawn("bridged", "bridged", sessions=2)
+            await live.wait_connected(["bridged"], sessions=2)
+            sessions = live.lobby.all_sessions()
+
+            def warmed() -> bool:  # every Ping of the warm-up answered, on both sessions
+                return not any(s.pinger.round_trip.warming for s in sessions)
+
+            assert await until(warmed, 20), live.log("bridged")
+            assert all(s.pinger.round_trip.estimate is not None for s in sessions)
+
+    run(main())
