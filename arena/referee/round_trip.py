@@ -125,7 +125,7 @@ class Pinger:
     def after_reply(self, at: float) -> None:
         """A reply was read in time at `at`: a Ping, if one is due, once the game moves on."""
         if self.answers and self.round_trip.due(at):
-            self._task = self._loop.create_task(self.ping())
+            self._soon()
 
     def pong(self, nonce: int, at: float) -> bool:
         """A Pong read at `at`: whether it answers the Ping in flight (`RoundTrip.answered`);
@@ -133,8 +133,13 @@ class Pinger:
         if not self.round_trip.answered(nonce, at):
             return False
         if self.round_trip.warming:
-            self._task = self._loop.create_task(self.ping())
+            self._soon()
         return True
+
+    def _soon(self) -> None:
+        """`ping` from a task of its own, unless one is already on its way."""
+        if self._task is None or self._task.done():
+            self._task = self._loop.create_task(self.ping())
 
     def stop(self) -> None:
         """The session is closed: a Ping still to be written never will be."""
