@@ -14,9 +14,10 @@ delay its Pongs and seem farther away, never nearer.
 The estimate is the least of the last `WINDOW` measurements: one made long by
 a busy bot, a busy link or a busy referee (whose hold-ups are left in: taking
 them out would let the least measurement undercut the link) is outvoted, and
-the least is what the link itself takes. One Ping is out at a time, at most one every
-`PING_INTERVAL` once the first `WARM_UP` are in: a few small messages a second
-per session, which the referee does not notice beside its games.
+the least is what the link itself takes. One Ping is out at a time, at most
+one every `PING_INTERVAL` once the first `WARM_UP` are in: a few small
+messages a second per session, which the referee does not notice beside its
+games.
 """
 
 from __future__ import annotations
