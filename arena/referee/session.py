@@ -201,7 +201,7 @@ class Session:
         self._started = started = loop.time()
         self._sent_at = 0.0
         round_trip = self.pinger.round_trip.estimate  # as it stood when asked
-        credit = network_credit(round_trip, allowance)
+        credit = network_credit(round_trip, allowance) if allowance else 0.0
         self._limit = timeout + credit
         deadline = started + timeout + credit
         timer = self._timer
