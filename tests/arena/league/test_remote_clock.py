@@ -106,10 +106,14 @@ def test_the_screen_and_the_status_show_each_bots_link_and_a_night_credits_it(
 
 @pytest.mark.slow
 @pytest.mark.timeout(900)
-def test_a_bot_across_a_continent_plays_on_its_own_clock_and_a_liar_gains_the_allowance_at_most(
+def test_a_bot_across_the_world_plays_on_its_own_clock_and_a_liar_gains_the_allowance_at_most(
     tmp_path: Path,
 ) -> None:
-    """The issue's night: a link of 200 ms round trip, a move time of 150 ms, local bots."""
+    """The issue's night, with room for a loaded machine's jitter: a link of 300 ms round
+    trip, 150 ms a decision and a 100 ms margin (250 ms for the bot's own time), local bots.
+
+    Without credit the link alone is over the limit, every decision; with it (an
+    allowance of 0.4 s) the bot has its 250 ms to think, of which it needs a few."""
     local = tmp_path / "local"
     local.mkdir()
     for script in ("binomial_bot.py", "random_bot.py"):
@@ -118,31 +122,34 @@ def test_a_bot_across_a_continent_plays_on_its_own_clock_and_a_liar_gains_the_al
 
     async def body() -> None:
         async with league(tmp_path) as lg:
-            proxy = LagProxy(lg.server.port, 0.1)
+            proxy = LagProxy(lg.server.port, 0.15)
             await proxy.start()
             try:
                 tokens = lg.register("faraway", "liar")
                 lg.launch("faraway", tokens["faraway"], address=proxy.address)
-                # Thinks 0.5 s, and delays its Pongs 1 s to make up for it: credited 0.25 s at
-                # most, it is late all the same (0.25 s of its own over a 0.175 s limit).
-                lg.launch("liar", tokens["liar"], script=LIAR, PERUDO_TEST_DELAY="0.5")
+                # Thinks 0.7 s, and delays its Pongs 1 s to make up for it: credited 0.4 s at
+                # most, it is late all the same (0.3 s of its own over a 0.25 s limit).
+                lg.launch("liar", tokens["liar"], script=LIAR, PERUDO_TEST_DELAY="0.7")
                 await lg.wait_connected({"faraway": 1, "liar": 1})
 
                 async def timed() -> bool:
                     return set(await _round_trips(lg)) == {"faraway", "liar"}
 
                 await eventually(timed, "the links are timed", 30)
-                common = {"games": 12, "jobs": 2, "move_time": 0.15, "sandbox": "auto"}
+                common = {
+                    "games": 8,
+                    "jobs": 2,
+                    "move_time": 0.15,
+                    "time_margin": 0.1,
+                    "sandbox": "auto",
+                    "bots_dir": str(local),
+                }
                 nights["credited"] = await lg.play(
-                    name="credited", bots_dir=str(local), only=["faraway", "liar"], **common
+                    name="credited", only=["faraway", "liar"], lag_allowance=0.4, **common
                 )
                 await lg.wait_connected({"faraway": 1, "liar": 1})
                 nights["uncredited"] = await lg.play(
-                    name="uncredited",
-                    bots_dir=str(local),
-                    only=["faraway"],
-                    lag_allowance=0.0,
-                    **common,
+                    name="uncredited", only=["faraway"], lag_allowance=0.0, **common
                 )
             finally:
                 await proxy.stop()
@@ -153,12 +160,12 @@ def test_a_bot_across_a_continent_plays_on_its_own_clock_and_a_liar_gains_the_al
     assert "faraway" not in credited.faults, credited.faults  # not faulted below its link
     assert set(credited.faults["liar"]) == {"timeout"}  # the allowance did not cover it
     liar = [e for e in _events(nights["credited"].folder, "liar") if isinstance(e, FaultEvent)]
-    assert liar and all(e.credit_ms == LEAGUE_LAG_ALLOWANCE * 1000 for e in liar), liar
+    assert liar and all(e.credit_ms == 400.0 for e in liar), liar  # the allowance, no more
     assert all(e.rtt_ms is not None and e.rtt_ms >= 1000.0 for e in liar), liar
     far = _times(credited, "faraway")
-    assert far.round_trip_ms is not None and far.round_trip_ms >= 200.0
+    assert far.round_trip_ms is not None and far.round_trip_ms >= 300.0
     local_medians = [t.median_ms for t in credited.times if t.bot not in {"faraway", "liar"}]
-    # Its own time: a few ms, like the local bots', not its 200 ms link.
+    # Its own time: a few ms, like the local bots', not its 300 ms link.
     assert far.median_ms < 20.0, far
     print(
         f"credited: faraway link {far.round_trip_ms:.1f} ms, median own {far.median_ms:.2f} ms "
@@ -169,4 +176,4 @@ def test_a_bot_across_a_continent_plays_on_its_own_clock_and_a_liar_gains_the_al
     assert set(uncredited.faults["faraway"]) == {"timeout"}
     [note] = [n for n in uncredited.notes if n.startswith("faraway: ")]
     assert "its link alone took" in note and "of 150" in note, note
-    print(f"uncredited: {uncredited.faults['faraway']} — {note}")
+    print(f"uncredited: {uncredited.faults['faraway']}: {note}")
