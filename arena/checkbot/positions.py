@@ -55,7 +55,9 @@ class HouseSeat:
     def __init__(self, name: str) -> None:
         self.name = name
 
-    async def ask(self, request: bytes, request_id: int, timeout: float) -> Reply:
+    async def ask(
+        self, request: bytes, request_id: int, timeout: float, allowance: float = 0.0
+    ) -> Reply:
         obs = wire.observation_from_proto(pb.RefereeMessage.FromString(request).request, ())
         return Reply(house_policy(obs), None, 0.0)
 

@@ -82,7 +82,14 @@ async def _admin(args: argparse.Namespace, console: Console) -> int:
             status = await stub.GetStatus(apb.GetStatusRequest(), metadata=metadata, timeout=10)
             console.print(f"{len(status.bots)} bots connected", highlight=False)
             for bot in status.bots:
-                console.print(f"  {bot.name}: {bot.sessions} session(s)", highlight=False)
+                link = (
+                    f", network round trip {bot.round_trip_ms:.1f} ms"
+                    if bot.HasField("round_trip_ms")
+                    else ""
+                )
+                console.print(
+                    f"  {bot.name}: {bot.sessions} session(s){link}", highlight=False, markup=False
+                )
             if status.tournament:
                 console.print(
                     f"Tournament {status.tournament}: "

@@ -246,7 +246,7 @@ def report_lines(
         lines.append("Decision times (ms: median, 99th percentile, slowest):")
         lines += [
             f"  {t.bot}: {t.median_ms:.1f}, {t.p99_ms:.1f}, {t.slowest_ms:.1f}"
-            f" ({t.decisions} decisions)"
+            f" ({t.decisions} decisions{_link(t)})"
             for t in times
         ]
     close = [t for t in (times if near is None else near) if t.near_limit]
@@ -258,6 +258,13 @@ def report_lines(
             for t in close
         ]
     return [printable(line) for line in lines]
+
+
+def _link(times: BotTimes) -> str:
+    """A bot's network round trip, where the referee's pings measured it."""
+    if times.round_trip_ms is None:
+        return ""
+    return f"; network round trip {times.round_trip_ms:.1f} ms"
 
 
 def print_report(console: Console, report: RunReport, resume: str = "") -> None:

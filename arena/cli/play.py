@@ -89,7 +89,9 @@ class PatientSeat:
         self._session = session
         self.name = session.name
 
-    async def ask(self, request: bytes, request_id: int, timeout: float) -> Reply:
+    async def ask(
+        self, request: bytes, request_id: int, timeout: float, allowance: float = 0.0
+    ) -> Reply:
         return await self._session.ask(request, request_id, HUMAN_TIME)
 
     async def send(self, message: pb.RefereeMessage) -> bool:

@@ -94,7 +94,9 @@ class Host:
         bots = await lineup.prepare(folder, self.info, self.info.played, lobby.tokens)
         lineup.ready(bots, lobby.tokens, lobby, port, folder, self.plan.jobs)
         clock = self.info.time_control()
-        self._tables = LobbyTables(lobby, self.plan.seed, clock, self.info.time_margin)
+        self._tables = LobbyTables(
+            lobby, self.plan.seed, clock, self.info.time_margin, self.info.lag_allowance
+        )
         where = (
             f"{socket.gethostname()} (pid {os.getpid()}), bots from {self.info.bots_dir}, "
             f"logs in {folder.logs}"

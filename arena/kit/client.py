@@ -3,6 +3,11 @@
 One channel, several `Play` streams (sessions) on it. Each session gets a
 `Handler` of its own that turns requests into actions: `PolicyHandler` for a
 Python function, or the JSON-lines bridge for a program in any language.
+
+Every session says in its Hello that it answers pings, and answers each at
+once, before anything else it reads: the referee times the link by them and,
+where the tournament allows it, does not charge it to the bot's clock. The
+handler never sees them.
 """
 
 from __future__ import annotations
@@ -141,6 +146,7 @@ async def _session(channel: grpc.aio.Channel, conn: Connection, handler: Handler
         token=conn.token,
         protocol_version=wire.PROTOCOL_VERSION,
         bot_version=conn.bot_version,
+        answers_ping=True,
     )
     await call.write(pb.BotMessage(hello=hello))
     try:
@@ -161,19 +167,12 @@ async def _session(channel: grpc.aio.Channel, conn: Connection, handler: Handler
                 else:
                     reply.action.CopyFrom(answer)
                 reply.request_id = message.request.request_id
-                try:
-                    await call.write(out)
-                except (grpc.aio.AioRpcError, asyncio.InvalidStateError):
-                    # The referee ended the stream while the bot was thinking (past
-                    # the grace it gives after a Goodbye, say): the session is over.
-                    # A refusal still says why; grpc reports anything else as INTERNAL.
-                    code = await call.code()
-                    if code in _REFUSALS:
-                        raise RefusedError(f"{code.name}: {await call.details()}") from None
-                    print(
-                        f"{conn.name}: the session ended while answering ({code.name})",
-                        file=sys.stderr,
-                    )
+                if not await _answer(call, out, conn.name):
+                    return
+            elif kind == "ping":
+                pong = pb.BotMessage()
+                pong.pong.nonce = message.ping.nonce
+                if not await _answer(call, pong, conn.name):
                     return
             elif kind == "game_over":
                 await handler.game_over(message.game_over)
@@ -188,6 +187,25 @@ async def _session(channel: grpc.aio.Channel, conn: Connection, handler: Handler
         ) from None
     finally:
         await handler.close()
+
+
+async def _answer(
+    call: grpc.aio.StreamStreamCall[pb.BotMessage, pb.RefereeMessage],
+    message: pb.BotMessage,
+    name: str,
+) -> bool:
+    """Write a reply or a Pong; False when the session is over (the referee ended the
+    stream while the bot was thinking, past the grace it gives after a Goodbye, say)."""
+    try:
+        await call.write(message)
+    except (grpc.aio.AioRpcError, asyncio.InvalidStateError):
+        # A refusal still says why; grpc reports anything else as INTERNAL.
+        code = await call.code()
+        if code in _REFUSALS:
+            raise RefusedError(f"{code.name}: {await call.details()}") from None
+        print(f"{name}: the session ended while answering ({code.name})", file=sys.stderr)
+        return False
+    return True
 
 
 async def _ready(channel: grpc.aio.Channel, conn: Connection) -> None:

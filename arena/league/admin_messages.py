@@ -284,7 +284,7 @@ def _slow_from_proto(msg: apb.SlowDecision) -> SlowDecision:
 
 
 def _times_to_proto(t: BotTimes) -> apb.BotTimes:
-    return apb.BotTimes(
+    msg = apb.BotTimes(
         bot=wire_text(t.bot),
         decisions=t.decisions,
         median_ms=t.median_ms,
@@ -294,6 +294,9 @@ def _times_to_proto(t: BotTimes) -> apb.BotTimes:
         closest_ms=t.closest_ms,
         closest_limit_ms=t.closest_limit_ms,
     )
+    if t.round_trip_ms is not None:
+        msg.round_trip_ms = t.round_trip_ms
+    return msg
 
 
 def _times_from_proto(msg: apb.BotTimes) -> BotTimes:
@@ -306,4 +309,5 @@ def _times_from_proto(msg: apb.BotTimes) -> BotTimes:
         msg.near_limit,
         msg.closest_ms,
         msg.closest_limit_ms,
+        msg.round_trip_ms if msg.HasField("round_trip_ms") else None,
     )

@@ -228,6 +228,8 @@ class Arrivals:
         self._tell = tell
         self._seen: dict[str, int] = {}
         """While the lobby settles: the most sessions each bot has had open so far."""
+        self._timed: set[str] = set()
+        """The bots whose round trip was told since they came."""
 
     async def follow(self) -> None:
         said: dict[str, int] = {}
@@ -247,12 +249,25 @@ class Arrivals:
                         self._arrived(name, text, now[name])
                 self._told_departures(now, said)
                 said = {name: max(count, said.get(name, 0)) for name, count in now.items()}
+                self._told_round_trips(now)
         except asyncio.CancelledError:
             # The server stops: who had come is said, and who has gone since the last look.
             self._told_arrivals(self._seen, said)
             said = {**self._seen, **said}
             self._told_departures(self._lobby.connected(), said)
             raise
+
+    def _told_round_trips(self, now: dict[str, int]) -> None:
+        """Each bot's network round trip, once it is measured: told again when the bot comes
+        back, since its link may have changed."""
+        self._timed &= now.keys()
+        for name, seconds in sorted(self._lobby.round_trips().items()):
+            if name not in self._timed:
+                self._timed.add(name)
+                text = f"{name}: network round trip {seconds * 1000:.1f} ms"
+                self._tell(
+                    ScreenEvent(Kind.NOTE, text, {"bot": name, "round_trip_ms": seconds * 1000})
+                )
 
     def _told_departures(self, now: dict[str, int], said: dict[str, int]) -> None:
         for name in sorted(said.keys() - now.keys()):

@@ -335,9 +335,12 @@ class LeagueServer:
                     await self.referee.goodbye(session, f"the token of {session.name!r} was {why}")
 
     def status(self) -> apb.GetStatusResponse:
+        links = self.lobby.round_trips()
         reply = apb.GetStatusResponse(
             bots=[
-                apb.ConnectedBot(name=n, sessions=c)
+                apb.ConnectedBot(
+                    name=n, sessions=c, round_trip_ms=links[n] * 1000 if n in links else None
+                )
                 for n, c in sorted(self.lobby.connected().items())
             ]
         )

@@ -27,6 +27,10 @@ class LeaderboardRow:
     p99_decision_ms: float | None = None
     slowest_decision_ms: float | None = None
     """Read from the replays at the end of a run (a league's standings have neither)."""
+    round_trip_ms: float | None = None
+    """The bot's network round trip, the median over its games, read from the replays at the
+    end of a run; None for a bot that does not answer the referee's pings. Its decision
+    times are its own: any of it a lag allowance credited is not in them."""
     rank_range: str | None = None
     """The ranks the batch fit's bootstrap gives the bot at 95%, e.g. "1-2"; None (and left
     out of the JSON) where no fit was made, as in leaderboards written before there was one."""
@@ -58,6 +62,7 @@ class LeaderboardRow:
             "strength_high": self.strength_high,
             "p99_decision_ms": self.p99_decision_ms,
             "slowest_decision_ms": self.slowest_decision_ms,
+            "round_trip_ms": self.round_trip_ms,
         }
         return {key: value for key, value in data.items() if value is not None}
 
@@ -78,6 +83,7 @@ class LeaderboardRow:
             median_decision_ms=fields.get("median_decision_ms", number, 0.0),
             p99_decision_ms=fields.optional("p99_decision_ms", number),
             slowest_decision_ms=fields.optional("slowest_decision_ms", number),
+            round_trip_ms=fields.optional("round_trip_ms", number),
             rank_range=fields.optional("rank_range", string),
             p_first=fields.optional("p_first", number),
             strength=fields.optional("strength", number),

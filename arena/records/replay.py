@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import engine
-from arena.records.fields import Fields, Json, RecordError, each, string, strings
+from arena.records.fields import Fields, Json, RecordError, each, number, string, strings
 from arena.records.replay_events import Deal, ReplayEvent, event_from_json
 
 
@@ -20,6 +20,10 @@ class Replay:
     events: tuple[ReplayEvent, ...]
     deal_key: str | None = None
     """The key the game's dice were dealt on (None in replays from before it was kept)."""
+    round_trip_ms: tuple[float | None, ...] = ()
+    """Each seat's link, by seat: its measured network round trip in milliseconds when it
+    was last asked (None: not measured, a bot that does not answer pings); empty in
+    replays from before it was measured."""
 
     def to_json(self) -> Json:
         data: Json = {
@@ -32,6 +36,8 @@ class Replay:
         }
         if self.deal_key is None:
             del data["deal_key"]
+        if self.round_trip_ms:
+            data["round_trip_ms"] = list(self.round_trip_ms)
         return data
 
     @classmethod
@@ -44,12 +50,17 @@ class Replay:
             ranking=fields.get("ranking", strings, ()),
             events=fields.get("events", each(event_from_json), ()),
             deal_key=fields.optional("deal_key", string),
+            round_trip_ms=fields.optional("round_trip_ms", each(_maybe_number)) or (),
         )
         fields.done()
         return replay
 
     def deals(self) -> list[Deal]:
         return [event for event in self.events if isinstance(event, Deal)]
+
+
+def _maybe_number(value: object) -> float | None:
+    return None if value is None else number(value)
 
 
 def _ruleset(value: object) -> engine.Ruleset:

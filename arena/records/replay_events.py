@@ -71,6 +71,9 @@ class Decision:
     referee_ms: float | None = None
     """Where the referee was held up during the decision (a stall, a stop, a long pause
     of its own): that share of the wall time, which is never the bot's."""
+    credit_ms: float | None = None
+    """Where the tournament credits a bot's link (`--lag-allowance`): the share of the wall
+    time taken as its network's round trip, which `ms` does not count."""
 
     @property
     def declined(self) -> bool:
@@ -85,6 +88,8 @@ class Decision:
             data["limit_ms"] = self.limit_ms
         if self.referee_ms is not None:
             data["referee_ms"] = self.referee_ms
+        if self.credit_ms is not None:
+            data["credit_ms"] = self.credit_ms
         return data
 
     @classmethod
@@ -97,6 +102,7 @@ class Decision:
             fields.optional("cpu_ms", number),
             fields.optional("limit_ms", number),
             fields.optional("referee_ms", number),
+            fields.optional("credit_ms", number),
         )
         fields.done()
         return answer
@@ -117,6 +123,11 @@ class FaultEvent:
     cpu_wait_ms: float | None = None
     """For a timeout, where the sandbox could tell: the bot's CPU time, and its time
     waiting for a CPU, so that a busy machine is told from a slow bot."""
+    rtt_ms: float | None = None
+    """For a timeout, where it was measured: the bot's link's round trip, so that a slow
+    link is told from a slow bot."""
+    credit_ms: float | None = None
+    """For a timeout under a lag allowance: how much of its link the limit allowed for."""
 
     def to_json(self) -> Json:
         data: Json = {
@@ -129,6 +140,8 @@ class FaultEvent:
             ("wall_ms", self.wall_ms),
             ("cpu_ms", self.cpu_ms),
             ("cpu_wait_ms", self.cpu_wait_ms),
+            ("rtt_ms", self.rtt_ms),
+            ("credit_ms", self.credit_ms),
         ):
             if value is not None:
                 data[key] = value
@@ -145,6 +158,8 @@ class FaultEvent:
             fields.optional("wall_ms", number),
             fields.optional("cpu_ms", number),
             fields.optional("cpu_wait_ms", number),
+            fields.optional("rtt_ms", number),
+            fields.optional("credit_ms", number),
         )
         fields.done()
         return event

@@ -16,6 +16,14 @@ referee's own event loop was held up (`LoopLag` measures it) is the referee's,
 never the bot's: it is taken off the bot's time and added to the deadline. With
 timeouts off (`--no-timeout`) no decision has a deadline at all.
 
+A bot far away pays its link on every decision: the request's way out and the
+reply's way back are on the referee's clock. Where the organiser allows it
+(`--lag-allowance`), the session's measured round trip (`RoundTrip`) is the
+network's, credited like the referee's lateness: taken off the bot's time and
+added to the deadline, but never more than the allowance, and nothing without
+a measurement. The measurement can be made longer by the bot (a slow Pong),
+never shorter, so the most a bot can win by seeming far away is the allowance.
+
 The machinery stays where it runs (the session's one timer, the late replies
 it remembers, the match's bookkeeping); the arithmetic it runs on is here, in
 one place, with tests of its own.
@@ -31,6 +39,15 @@ from arena.errors import ArenaError
 DEFAULT_TIME_MARGIN = 0.025
 """Seconds a decision may run past the move time before it is a timeout: the scheduling
 jitter of a busy machine (cutechess's timemargin), which bots are not told of."""
+
+
+LEAGUE_LAG_ALLOWANCE = 0.25
+"""Seconds of its measured round trip a league server credits a bot per decision unless
+told otherwise (`--lag-allowance`). Most links between continents are under it (about
+80 ms across the Atlantic, 150-250 ms from Europe to East Asia or Australia), so a
+remote bot's clock counts its thinking; and a bot that delays its Pongs to seem far away
+gains a quarter of the default 1 s move time at most. `arena run`'s bots are local: their
+socket has no network, and the default there is 0."""
 
 
 class TimeControlError(ArenaError, ValueError):
@@ -105,11 +122,22 @@ class GameClock:
         self._bank[seat] = max(0.0, self._bank[seat] - over) + self.control.increment
 
 
-def bot_time(elapsed: float, referee_lag: float) -> float:
+def network_credit(round_trip: float | None, allowance: float) -> float:
+    """Seconds of a decision that are the bot's link's, not its thinking: the session's
+    measured `round_trip` (None: never measured, so none), at most the organiser's
+    `allowance`. A bot can only make its round trip look longer, so this bounds its gain."""
+    if round_trip is None or round_trip <= 0.0 or allowance <= 0.0:
+        return 0.0
+    return round_trip if round_trip < allowance else allowance
+
+
+def bot_time(elapsed: float, referee_lag: float, credit: float = 0.0) -> float:
     """A decision's time that is the bot's: `elapsed` on the referee's clock from the request's
     being written to the reply's being read, less the `referee_lag` in which the referee
-    itself was held up meanwhile."""
-    return elapsed - referee_lag
+    itself was held up meanwhile and the `credit` for its link (`network_credit`); never
+    below 0 (a link quicker this time than its measured round trip)."""
+    own = elapsed - referee_lag - credit
+    return own if own > 0.0 else 0.0
 
 
 def is_late(charged: float, limit: float) -> bool:
@@ -138,15 +166,16 @@ def due(start: float, limit: float, held: float) -> float:
     return start + limit + held
 
 
-def late_by(elapsed: float, held: float, limit: float) -> float:
+def late_by(elapsed: float, held: float, limit: float, credit: float = 0.0) -> float:
     """How far past its `limit` a reply came, read `elapsed` seconds after its request was
-    written, the referee's hold-ups (`held`) not counted; 0 when it was in time."""
-    return max(0.0, elapsed - held - limit)
+    written, the referee's hold-ups (`held`) and the link's `credit` not counted; 0 when it
+    was in time."""
+    return max(0.0, elapsed - held - credit - limit)
 
 
-def referee_late(wall: float, limit: float, timed_out: bool) -> bool:
+def referee_late(wall: float, limit: float, timed_out: bool, credit: float = 0.0) -> bool:
     """Whether the referee itself was late for a decision the bot answered in time: by its
-    `wall` time (the referee's own queueing before the request was out included) it is over
-    the limit, though the bot's time is not. Such a decision is the referee's to answer for
-    (a `LateDecision` in the game's record), never charged to the bot."""
-    return wall > limit and not timed_out
+    `wall` time (the referee's own queueing before the request was out included, the link's
+    `credit` not) it is over the limit, though the bot's time is not. Such a decision is the
+    referee's to answer for (a `LateDecision` in the game's record), never charged to the bot."""
+    return wall - credit > limit and not timed_out

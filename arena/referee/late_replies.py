@@ -25,14 +25,19 @@ class LateReplies:
     def __init__(self, loop: asyncio.AbstractEventLoop, lag: LoopLag) -> None:
         self._loop = loop
         self._lag = lag
-        self._expired: OrderedDict[int, tuple[float, float, asyncio.Future[str]]] = OrderedDict()
-        """When each was written, its limit, and the future its late reply resolves."""
+        self._expired: OrderedDict[int, tuple[float, float, float, asyncio.Future[str]]] = (
+            OrderedDict()
+        )
+        """When each was written, its limit, its link's credit, and the future its late reply
+        resolves."""
 
-    def expect(self, request_id: int, sent: float, limit: float) -> asyncio.Future[str]:
+    def expect(
+        self, request_id: int, sent: float, limit: float, credit: float = 0.0
+    ) -> asyncio.Future[str]:
         """Remember a timed-out request: the future its late reply resolves with how late
-        it was, in words."""
+        it was, in words (its link's `credit` not counted)."""
         late: asyncio.Future[str] = self._loop.create_future()
-        self._expired[request_id] = (sent, limit, late)
+        self._expired[request_id] = (sent, limit, credit, late)
         while len(self._expired) > EXPIRED_KEPT:
             self._expired.popitem(last=False)
         return late
@@ -43,8 +48,8 @@ class LateReplies:
         expired = self._expired.pop(request_id, None)
         if expired is None:
             return False
-        sent, limit, late = expired
+        sent, limit, credit, late = expired
         if not late.done():
-            over = late_by(at - sent, self._lag.between(sent, at), limit)
+            over = late_by(at - sent, self._lag.between(sent, at), limit, credit)
             late.set_result(f"it replied {over:.2f} s after the {limit:.2f} s limit")
         return True

@@ -116,6 +116,16 @@ class Lobby:
         """Open sessions waiting for a game (the rest are lent to one)."""
         return sum(not s.closed for free in self._free.values() for s in free)
 
+    def round_trips(self) -> dict[str, float]:
+        """Per bot name whose link was timed: its round trip in seconds, the least over its
+        sessions (a bot's sessions share its link)."""
+        found: dict[str, float] = {}
+        for session in self.all_sessions():
+            seconds = session.pinger.round_trip.estimate
+            if seconds is not None:
+                found[session.name] = min(seconds, found.get(session.name, seconds))
+        return found
+
     async def wait_for(self, names: Iterable[str], sessions: int, timeout: float) -> set[str]:
         """Wait until each bot has `sessions` open (or the timeout); return those that do."""
         wanted = set(names)

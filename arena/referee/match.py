@@ -36,8 +36,11 @@ class Seat(Protocol):
 
     name: str
 
-    async def ask(self, request: bytes, request_id: int, timeout: float) -> Reply:
-        """Answer an encoded request (`wire.RequestBuilder`)."""
+    async def ask(
+        self, request: bytes, request_id: int, timeout: float, allowance: float = 0.0
+    ) -> Reply:
+        """Answer an encoded request (`wire.RequestBuilder`) within `timeout`, and up to
+        `allowance` more for a link whose round trip was measured (`Reply.credit`)."""
         ...
 
     async def send(self, message: pb.RefereeMessage) -> bool: ...
@@ -54,7 +57,9 @@ class AbsentSeat:
         self.name = name
         self.reason = reason
 
-    async def ask(self, request: bytes, request_id: int, timeout: float) -> Reply:
+    async def ask(
+        self, request: bytes, request_id: int, timeout: float, allowance: float = 0.0
+    ) -> Reply:
         return Reply(None, Fault(FaultKind.DISCONNECT, self.reason, "", request_id), 0.0)
 
     async def send(self, message: pb.RefereeMessage) -> bool:
@@ -89,6 +94,9 @@ class GameRecord:
     referee_late: list[LateDecision] = field(default_factory=list)
     """Decisions the referee itself was late for (its loop held up): over the limit by its
     clock, not charged to the bot. The game is the arena's to answer for, not the players'."""
+    round_trips: list[float | None] = field(default_factory=list)
+    """Each seat's link, by seat: its measured round trip in seconds when it was last asked
+    (None: never measured, a bot that does not answer pings)."""
 
     @property
     def ranking(self) -> tuple[str, ...]:
@@ -132,9 +140,11 @@ class Match:
         time_control: TimeControl,
         time_margin: float = 0.0,
         watch: Callable[[ReplayEvent], None] | None = None,
+        lag_allowance: float = 0.0,
     ) -> None:
         """`watch` is told each event as it happens (a spectator's view, say); the
-        replay keeps them all in any case."""
+        replay keeps them all in any case. Up to `lag_allowance` seconds of each
+        decision are credited to a bot's link (`deadline.network_credit`)."""
         if len(seats) != len(spec.players):
             raise SeatingError(
                 f"one seat per player: {len(seats)} seats for {len(spec.players)} players"
@@ -144,7 +154,10 @@ class Match:
         self.clock = GameClock(time_control, len(seats), time_margin)
         """Each seat's bank, and what its next decision may take before it is a timeout."""
         self.dice = engine.HmacDice(seed, spec.deal_key)
-        self.record = GameRecord(spec, think_ms=[[] for _ in seats])
+        self.record = GameRecord(
+            spec, think_ms=[[] for _ in seats], round_trips=[None] * len(seats)
+        )
+        self._allowance = lag_allowance
         self._requests = wire.RequestBuilder(
             spec.game_id,
             spec.players,
@@ -210,16 +223,19 @@ class Match:
             self._limit_ms[seat] = _ms(self.clock.control.move_time) + bank_ms
         else:
             limit = self._fixed_limit
-        reply = await self.seats[seat].ask(request, request_id, limit)
+        reply = await self.seats[seat].ask(request, request_id, limit, self._allowance)
         self.record.decisions += 1
         fault = reply.fault
-        own = bot_time(reply.elapsed, reply.referee_lag)
+        credit = reply.credit
+        own = bot_time(reply.elapsed, reply.referee_lag, credit)
+        if reply.round_trip is not None:
+            self.record.round_trips[seat] = reply.round_trip
         if fault is None:  # the bot's own time: the referee's hold-ups are its own
             self.record.think_ms[seat].append(own * 1000)
         timed_out = fault is not None and fault.kind is FaultKind.TIMEOUT
         if banked:
             self.clock.charge(seat, own, timed_out)
-        if referee_late(reply.wall, limit, timed_out):
+        if referee_late(reply.wall, limit, timed_out, credit):
             self.record.referee_late.append(
                 LateDecision(
                     seat,
@@ -288,8 +304,12 @@ class Match:
         self.record.faults.append(
             FaultRecord(self.spec.game_id, self.spec.players[seat], seat, state.round, fault)
         )
-        wall_ms = cpu_ms = cpu_wait_ms = None
+        wall_ms = cpu_ms = cpu_wait_ms = rtt_ms = credit_ms = None
         if reply is not None and fault.kind is FaultKind.TIMEOUT:
+            if reply.round_trip is not None:
+                rtt_ms = _ms_to_us(reply.round_trip)
+            if reply.credit:
+                credit_ms = _ms_to_us(reply.credit)
             if reply.late is not None:
                 self._timeouts.append(
                     (len(self.record.faults) - 1, len(self.record.events), reply.late)
@@ -298,7 +318,17 @@ class Match:
             if reply.cpu is not None and reply.cpu_wait is not None:
                 cpu_ms, cpu_wait_ms = _ms_to_us(reply.cpu), _ms_to_us(reply.cpu_wait)
         self._happened(
-            FaultEvent(seat, fault.kind, fault.detail, fault.sent, wall_ms, cpu_ms, cpu_wait_ms)
+            FaultEvent(
+                seat,
+                fault.kind,
+                fault.detail,
+                fault.sent,
+                wall_ms,
+                cpu_ms,
+                cpu_wait_ms,
+                rtt_ms,
+                credit_ms,
+            )
         )
         return engine.fault(state, seat)
 
@@ -341,10 +371,19 @@ class Match:
 
     def _log(self, seat: int, action: str, reply: Reply) -> None:
         cpu_ms = None if reply.cpu is None else _ms_to_us(reply.cpu)
-        own = bot_time(reply.elapsed, reply.referee_lag)
+        credit = reply.credit
+        own = bot_time(reply.elapsed, reply.referee_lag, credit)
         # Held up while the bot thought: the record says whose time was whose.
-        held = _ms_to_us(reply.wall - own) if reply.referee_lag else None
-        event = Decision(seat, action, _ms_to_us(own), cpu_ms, self._limit_ms[seat], held)
+        held = _ms_to_us(reply.wall - credit - own) if reply.referee_lag else None
+        event = Decision(
+            seat,
+            action,
+            _ms_to_us(own),
+            cpu_ms,
+            self._limit_ms[seat],
+            held,
+            _ms_to_us(credit) if credit else None,
+        )
         self.record.events.append(event)  # `_happened`, inline: every decision comes here
         if self._watch is not None:
             self._watch(event)

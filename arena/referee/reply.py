@@ -88,6 +88,12 @@ class Reply:
     late: asyncio.Future[str] | None = None
     """For a timeout: resolved, should the reply come after all, with how late it was
     ("it replied 0.42 s after the 0.20 s limit")."""
+    credit: float = 0.0
+    """Seconds of `elapsed` that were the bot's link's, not its thinking: its measured round
+    trip, within the tournament's lag allowance (`deadline.network_credit`)."""
+    round_trip: float | None = None
+    """The session's measured round trip when it was asked; None where it was never measured
+    (a bot that does not answer pings)."""
 
     def explained(self, detail: str) -> str:
         """A fault's `detail` with the bot's own reason after it, when it gave one: through
@@ -103,24 +109,33 @@ class Reply:
 
 
 def reply_of(
-    message: pb.BotMessage, request_id: int, elapsed: float, lag: float, wall: float, limit: float
+    message: pb.BotMessage,
+    request_id: int,
+    elapsed: float,
+    lag: float,
+    wall: float,
+    limit: float,
+    credit: float = 0.0,
 ) -> Reply:
     """A bot's reply to a request, read `elapsed` seconds after it was written: its answer,
     or the fault it comes to.
 
     Late by the referee's clock, less the `lag` in which the referee itself
-    was held up, it is a timeout (the loop was slow to notice; the bot was
-    not on time); an action that is no action is a malformed message.
+    was held up and the `credit` for the bot's link, it is a timeout (the loop
+    was slow to notice; the bot was not on time); an action that is no action
+    is a malformed message. The session records the credit on the reply.
     """
     reply = message.reply
     action = reply.action
     reason = bot_reason(reply.reason) if reply.reason else ""
-    charged = bot_time(elapsed, lag)
+    charged = bot_time(elapsed, lag, credit)
     if is_late(charged, limit):
         detail = (
             f"reply after {charged * 1000:.0f} ms, {(charged - limit) * 1000:.0f} ms "
             f"over the {limit * 1000:.0f} ms limit"
         )
+        if credit:
+            detail += f" (its link's {credit * 1000:.0f} ms not counted)"
         shown = Reply(None, None, elapsed, action, request_id, reason=reason)
         fault = Fault(FaultKind.TIMEOUT, shown.explained(detail), shown.sent, request_id)
         return Reply(None, fault, elapsed, request_id=request_id, referee_lag=lag, wall=wall)

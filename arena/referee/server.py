@@ -231,6 +231,7 @@ class Referee:
             self.lobby.crash_probes.get(hello.name),
             self.lag,
         )
+        session.pinger.answers = hello.answers_ping
         try:
             session.token_hash = token_hash(hello.token)
             self._find_cpu(session, context.peer())
@@ -281,6 +282,7 @@ class Referee:
         )
         if not welcomed:
             return False
+        await session.pinger.ping()  # the link timed before its first game, if the bot answers
         await self.lobby.add(session)
         return True
 

@@ -14,6 +14,10 @@ dropped, once its lateness is told (`Reply.late`, so that the timeout's
 record can say by how much the bot missed); one that answers a request never
 sent, or answers a request twice, is unexpected, and a bot that keeps sending
 those has its session closed (INVALID_ARGUMENT, a malformed-message fault).
+
+A bot that said in its Hello that it answers pings is pinged between
+decisions, to time its link (`Pinger`); a tournament that allows it credits
+that time to each decision (`deadline.network_credit`).
 """
 
 from __future__ import annotations
@@ -27,11 +31,12 @@ from google.protobuf.message import DecodeError
 from arena.protocol.faults import Fault, FaultKind
 from arena.protocol.messages import referee as pb
 from arena.referee import cputime
-from arena.referee.deadline import clock_start, due, reply_clock_start
+from arena.referee.deadline import clock_start, due, network_credit, reply_clock_start
 from arena.referee.exits import ExitProbe, describe_exit
 from arena.referee.late_replies import LateReplies
 from arena.referee.loop_lag import LoopLag
 from arena.referee.reply import Arrival, Reply, reply_of
+from arena.referee.round_trip import Pinger
 from arena.referee.write_turn import WriteTurn
 
 MAX_STRAY_MESSAGES = 20
@@ -93,6 +98,10 @@ class Session:
         self.last_data = 0.0
         """When the bot's last message was read (loop time)."""
         self._late = LateReplies(self._loop, self._lag)
+        self.pinger = Pinger(
+            self._loop, self.send, lambda: self._pending is not None or self.closed
+        )
+        """Times the bot's link (`pinger.round_trip`), if its Hello said it answers pings."""
 
     @property
     def closed(self) -> bool:
@@ -169,8 +178,12 @@ class Session:
     def _closed_fault(self, request_id: int) -> Reply:
         return Reply(None, Fault(self.close_kind, self.close_reason, "", request_id), 0.0)
 
-    async def ask(self, request: bytes, request_id: int, timeout: float) -> Reply:
-        """Send an encoded request and wait for its reply, or for the fault that replaces it.
+    async def ask(
+        self, request: bytes, request_id: int, timeout: float, allowance: float = 0.0
+    ) -> Reply:
+        """Send an encoded request and wait for its reply, or for the fault that replaces it;
+        up to `allowance` seconds of the link's measured round trip are the link's, not the
+        bot's (`deadline.network_credit`).
 
         One coroutine does it all, with no task and no helper coroutine: each
         would cost every decision a frame or a loop turn. The request is
@@ -187,8 +200,10 @@ class Session:
         self._pending = (request_id, future)
         self._started = started = loop.time()
         self._sent_at = 0.0
-        self._limit = timeout
-        deadline = started + timeout
+        round_trip = self.pinger.round_trip.estimate  # as it stood when asked
+        credit = network_credit(round_trip, allowance) if allowance else 0.0
+        self._limit = timeout + credit
+        deadline = started + timeout + credit
         timer = self._timer
         if timer is not None and timer.when() <= deadline:  # `_arm`'s usual case, inline
             self._deadline = deadline
@@ -211,27 +226,37 @@ class Session:
             arrival = await future
         finally:
             self._pending = None
-        reply = self._reply(arrival, request_id, timeout)
+        reply = self._reply(arrival, request_id, timeout, credit)
+        # Made just now and no one else's yet: filled in, not copied (`dataclasses.replace`
+        # took longer than reading the reply did).
+        reply.credit, reply.round_trip = credit, round_trip
+        if reply.fault is None:
+            self.pinger.after_reply(self._arrived)
         if meter is None or before is None:
             return reply
         after = meter.sample()
         if after is None:
             return reply
-        # Made just now and no one else's yet: filled in, not copied (`dataclasses.replace`
-        # took longer than reading the reply did).
         reply.cpu = after.on_cpu - before.on_cpu
         reply.cpu_wait = after.waiting - before.waiting
         return reply
 
     def _reply(
-        self, arrival: pb.BotMessage | Arrival | None, request_id: int, timeout: float
+        self,
+        arrival: pb.BotMessage | Arrival | None,
+        request_id: int,
+        timeout: float,
+        credit: float,
     ) -> Reply:
-        """What reached the request in flight (None: its time ran out), as its reply."""
+        """What reached the request in flight (None: its time ran out), as its reply, with
+        `credit` seconds of it the link's."""
         started = self._started
         if arrival is None:
             now = self._loop.time()
             sent = clock_start(started, self._sent_at, writing=False)
             detail = f"no reply within {timeout * 1000:.0f} ms"
+            if credit:
+                detail += f" (and {credit * 1000:.0f} ms more for its link)"
             return Reply(
                 None,
                 Fault(FaultKind.TIMEOUT, detail, "", request_id),
@@ -239,7 +264,7 @@ class Session:
                 request_id=request_id,
                 referee_lag=self._lag.between(sent, now),
                 wall=now - started,
-                late=self._late.expect(request_id, sent, timeout),
+                late=self._late.expect(request_id, sent, timeout, credit),
             )
         at = arrival.at if isinstance(arrival, Arrival) else self._arrived
         sent = reply_clock_start(self._sent_at, at)
@@ -249,9 +274,9 @@ class Session:
             return Reply(
                 None, fault, at - sent, request_id=request_id, referee_lag=lag, wall=at - started
             )
-        reply = reply_of(arrival, request_id, at - sent, lag, at - started, timeout)
+        reply = reply_of(arrival, request_id, at - sent, lag, at - started, timeout, credit)
         if reply.fault is not None and reply.fault.kind is FaultKind.TIMEOUT:
-            self._late.expect(request_id, sent, timeout)  # a second copy is no stray
+            self._late.expect(request_id, sent, timeout, credit)  # a second copy is no stray
         return reply
 
     def cut_stalled_write(self, grace: float) -> None:
@@ -333,6 +358,10 @@ class Session:
             return
         kind = message.WhichOneof("kind")
         if kind != "reply":
+            if kind == "pong":  # times the link, or (any other nonce) is ignored, as a stray
+                if not self.pinger.pong(message.pong.nonce, at):
+                    self._stray_message(f"a Pong with nonce {message.pong.nonce}, not the Ping's")
+                return
             what = "a second Hello" if kind == "hello" else "a message with no kind set"
             self._resolve_or_stray(f"expected an ActionReply, got {what}", at)
             return
@@ -393,3 +422,4 @@ class Session:
         if pending is not None and not pending[1].done():
             pending[1].set_result(Arrival(kind, reason, self._loop.time()))
         self._interrupt_write()
+        self.pinger.stop()

@@ -20,7 +20,7 @@ from arena.bots.limits import ResourceLimits
 from arena.bots.sandbox import SandboxMode
 from arena.errors import ArenaError
 from arena.rankings.bootstrap import LEVEL
-from arena.referee.deadline import DEFAULT_TIME_MARGIN, TimeControl
+from arena.referee.deadline import DEFAULT_TIME_MARGIN, LEAGUE_LAG_ALLOWANCE, TimeControl
 from arena.referee.server import Referee
 from arena.tournament.kinds import (
     MAX_GAMES,
@@ -178,6 +178,18 @@ class TournamentConfig:
     25 ms: on a loaded 2-core machine, instant bots at a 50 ms move time were
     late about once in a thousand decisions without it, never with it
     (`arena bench --timing`)."""
+    lag_allowance: float | None = option(
+        None,
+        Seconds(margin=True),
+        "seconds of a bot's measured network round trip credited to its clock on each "
+        "decision, at most (a bot that answers the referee's pings; a bot that seems farther "
+        f"away gains no more) (default: 0 for arena run, {LEAGUE_LAG_ALLOWANCE:g} on a "
+        "league server)",
+        {*NIGHT, Command.SERVE},
+        metavar="S",
+    )
+    """Up to how much of a bot's measured round trip is its link's, not its thinking, per
+    decision (`deadline.network_credit`); None: the venue's default (`lag_allowance_on`)."""
     timeouts: bool = option(
         True,
         Switch(),
@@ -372,6 +384,13 @@ class TournamentConfig:
     def time_control(self) -> TimeControl:
         """The time control asked for; `TimeControlError` when it cannot be played."""
         return TimeControl(self.move_time, self.time_bank, self.increment, self.timeouts)
+
+    def lag_allowance_on(self, server: bool) -> float:
+        """The lag allowance asked for, or the venue's: a league server's remote bots are on
+        a network, `arena run`'s local bots are not (their socket has none to credit)."""
+        if self.lag_allowance is not None:
+            return self.lag_allowance
+        return LEAGUE_LAG_ALLOWANCE if server else 0.0
 
     def check_cores(self) -> None:
         """Refuse more games at once than this machine's cores, unless forced: asked where

@@ -126,6 +126,9 @@ class TournamentInfo:
     """Seconds added to a bot's bank after each decision answered in time."""
     timeouts: bool = True
     """False for a debugging run (`--no-timeout`): no decision has a deadline."""
+    lag_allowance: float = 0.0
+    """Seconds of a bot's measured round trip credited per decision, at most
+    (`--lag-allowance`); 0 in a folder from before it."""
     gauntlet: str | None = None
     """The bot seated at every table (`--gauntlet`), if any."""
     ab: AbPlan | None = None
@@ -248,6 +251,7 @@ class TournamentInfo:
             "time_bank": self.time_bank,
             "increment": self.increment,
             "timeouts": self.timeouts,
+            "lag_allowance": self.lag_allowance,
             "seed_sha256": self.seed_sha256,
             "seed": self.seed,
         }
@@ -305,6 +309,7 @@ class TournamentInfo:
                 time_bank=float(data.get("time_bank", 0.0)),
                 increment=float(data.get("increment", 0.0)),
                 timeouts=bool(data.get("timeouts", True)),
+                lag_allowance=float(data.get("lag_allowance", 0.0)),
                 gauntlet=data.get("gauntlet"),
                 ab=AbPlan(**data["ab"]) if data.get("ab") is not None else None,
                 extra_bots=tuple(str(p) for p in data.get("extra_bots", [])),

@@ -354,6 +354,7 @@ class Tournament:
             time_bank=cfg.time_bank,
             increment=cfg.increment,
             timeouts=cfg.timeouts,
+            lag_allowance=cfg.lag_allowance_on(on_server),
             gauntlet=cfg.gauntlet,
             ab=cfg.ab,
             extra_bots=tuple(str(p.resolve()) for p in cfg.extra_bots),

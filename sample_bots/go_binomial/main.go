@@ -165,6 +165,9 @@ func playSession(ctx context.Context, client pb.RefereeServiceClient, cfg config
 		Token:           cfg.token,
 		ProtocolVersion: protocolVersion,
 		BotVersion:      botVersion,
+		// Pings are answered below: the referee times our link by them, and a
+		// league with a lag allowance does not charge it to our clock.
+		AnswersPing: true,
 	}}}
 	if err := stream.Send(hello); err != nil {
 		return recvError(stream, err)
@@ -192,6 +195,14 @@ func playSession(ctx context.Context, client pb.RefereeServiceClient, cfg config
 				Action:    Decide(req),
 			}}}
 			if err := stream.Send(reply); err != nil {
+				return recvError(stream, err)
+			}
+		case *pb.RefereeMessage_Ping:
+			// At once, before anything else: the time to the Pong is the link's.
+			pong := &pb.BotMessage{Kind: &pb.BotMessage_Pong{Pong: &pb.Pong{
+				Nonce: kind.Ping.GetNonce(),
+			}}}
+			if err := stream.Send(pong); err != nil {
 				return recvError(stream, err)
 			}
 		case *pb.RefereeMessage_GameOver:

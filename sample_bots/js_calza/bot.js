@@ -91,6 +91,10 @@ function playSession(client, cfg, n) {
           call.write({ reply: { request_id: req.request_id, action: choose(req) } });
           break;
         }
+        case 'ping':
+          // At once: the referee times our link by it (the nonce, a uint64 string, echoed).
+          call.write({ pong: { nonce: msg.ping.nonce } });
+          break;
         case 'game_over':
           if (msg.game_over.fault) {
             const f = msg.game_over.fault;
@@ -114,7 +118,13 @@ function playSession(client, cfg, n) {
     call.on('status', () => resolve(welcomed));
 
     call.write({
-      hello: { name: cfg.name, token: cfg.token, protocol_version: 1, bot_version: BOT_VERSION },
+      hello: {
+        name: cfg.name,
+        token: cfg.token,
+        protocol_version: 1,
+        bot_version: BOT_VERSION,
+        answers_ping: true, // pings are answered above: our link is not charged as thinking
+      },
     });
   });
 }

@@ -106,14 +106,16 @@ class League:
         token: str,
         sessions: int = 1,
         script: Path = STEADY,
+        address: str | None = None,
         **env: str,
     ) -> Bot:
-        """Start a kit bot as a process of its own, dialling the referee with its token."""
+        """Start a kit bot as a process of its own, dialling the referee with its token (at
+        `address` if given: a proxy's, say)."""
         log = self.tmp / "bot-logs" / f"{name}-{len(self.bots)}.log"
         log.parent.mkdir(exist_ok=True)
         environment = {
             **{k: v for k, v in os.environ.items() if not k.startswith("PERUDO_")},
-            "PERUDO_ADDRESS": self.address,
+            "PERUDO_ADDRESS": address or self.address,
             "PERUDO_BOT_NAME": name,
             "PERUDO_TOKEN": token,
             "PERUDO_SESSIONS": str(sessions),
@@ -242,8 +244,10 @@ async def league(
     reconnect_grace: float = 5.0,
     tls: Tls | None = None,
     store: Path | str | None = None,
+    say: Callable[[str], None] | None = None,
 ) -> AsyncIterator[League]:
-    """`store`: the league store, a file or a postgresql:// URL (default: an SQLite file)."""
+    """`store`: the league store, a file or a postgresql:// URL (default: an SQLite file);
+    `say`: told what the server's screen says (who connects, their links)."""
     config = LeagueConfig(
         listen="127.0.0.1:0",
         admin_listen="127.0.0.1:0",
@@ -253,7 +257,7 @@ async def league(
         sessions_per_bot=sessions_per_bot,
         defaults=TournamentConfig(bots_dir=None, reconnect_grace=reconnect_grace, move_time=1.0),
     )
-    server = LeagueServer(config)
+    server = LeagueServer(config, say)
     token = await server.start()
     channel = grpc.aio.insecure_channel(f"127.0.0.1:{server.admin_port}")
     stub = apb_grpc.AdminServiceStub(channel)  # type: ignore[no-untyped-call]

@@ -163,12 +163,14 @@ class Arena:
         *,
         sessions: int = 1,
         token: str | None = None,
+        address: str | None = None,
         **env: str | float | int,
     ) -> subprocess.Popen[bytes]:
-        """Start tests/arena/harness_bots/<script>.py as bot `name`, as the arena would."""
+        """Start tests/arena/harness_bots/<script>.py as bot `name`, as the arena would
+        (dialling `address` if given: a proxy's, say)."""
         environment = dict(
             os.environ,
-            PERUDO_ADDRESS=self.address,
+            PERUDO_ADDRESS=address or self.address,
             PERUDO_BOT_NAME=name,
             PERUDO_TOKEN=token if token is not None else self.token(name),
             PERUDO_SESSIONS=str(sessions),

@@ -83,6 +83,13 @@ def _play_tls(folder: Path, tmp: Path) -> None:
         try:
             ready = await lobby.wait_for([spec.name], 2, 60)
             assert ready == {spec.name}, log.read_text(errors="replace")
+            # Every sample answers the referee's Pings (the Rust one through the bridge).
+            for _ in range(600):
+                if all(s.pinger.round_trip.estimate is not None for s in lobby.all_sessions()):
+                    break
+                await asyncio.sleep(0.1)
+            timed = [s.pinger.round_trip.estimate for s in lobby.all_sessions()]
+            assert len(timed) == 2 and None not in timed, log.read_text(errors="replace")
         finally:
             await referee.stop()
             proc.kill()

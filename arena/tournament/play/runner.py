@@ -97,7 +97,9 @@ class GameRunner:
         self.ruleset = info.ruleset
         self.clock = info.time_control()
         self.schedule = folder.schedule(info)
-        self.where = where or LobbyTables(lobby, self.seed, self.clock, info.time_margin)
+        self.where = where or LobbyTables(
+            lobby, self.seed, self.clock, info.time_margin, info.lag_allowance
+        )
         finished = self._check_folder()
         lines = finished.lines
         self.league = LeagueWriter(
@@ -124,7 +126,7 @@ class GameRunner:
         """The absent bots last announced, so that a wait is said once, not per worker."""
         self._gone_since: dict[str, float] = {}
         """When each absent bot was found gone (monotonic): its grace counts from then."""
-        self.timing = TimingReport()
+        self.timing = TimingReport(info.move_time, info.lag_allowance)
         self.reserve = DescriptorReserve()
         self.progress = Progress(len(done), len(self.schedule), time.monotonic(), 0)
         observer.started(folder.root, list(info.players()), self.progress)
@@ -358,9 +360,12 @@ class GameRunner:
             info = info.as_interrupted()
         timing = decision_timing(self.folder.replays, (x.game for x in lines), info.move_time)
         outliers = {t.bot: (t.p99_ms, t.slowest_ms) for t in timing.bots}
+        links = {t.bot: t.round_trip_ms for t in timing.bots if t.round_trip_ms is not None}
         try:
             if self.folder.games_path.is_file():  # books of a lost record would say what is false
-                self.reserve.run(lambda: self.folder.write_leaderboard(table, final.sure, outliers))
+                self.reserve.run(
+                    lambda: self.folder.write_leaderboard(table, final.sure, outliers, links)
+                )
                 self.reserve.run(lambda: self.folder.write_cross(final.cross))
                 self.reserve.run(lambda: self.folder.write_info(info))
             else:

@@ -94,11 +94,19 @@ class Hosts(Tables, Protocol):
 class LobbyTables:
     """Games on the sessions of one referee's lobby, every seat borrowed at once."""
 
-    def __init__(self, lobby: Lobby, seed: bytes, clock: TimeControl, time_margin: float) -> None:
+    def __init__(
+        self,
+        lobby: Lobby,
+        seed: bytes,
+        clock: TimeControl,
+        time_margin: float,
+        lag_allowance: float = 0.0,
+    ) -> None:
         self.lobby = lobby
         self.seed = seed
         self.clock = clock
         self.time_margin = time_margin
+        self.lag_allowance = lag_allowance
 
     async def play(self, spec: GameSpec, watch: Watch | None) -> GameRecord:
         borrowed = await self.lobby.borrow_table(spec.players)
@@ -107,7 +115,9 @@ class LobbyTables:
             for n, s in borrowed.items()
         ]
         try:
-            match = Match(spec, seats, self.seed, self.clock, self.time_margin, watch)
+            match = Match(
+                spec, seats, self.seed, self.clock, self.time_margin, watch, self.lag_allowance
+            )
             return await match.play()
         finally:
             for session in borrowed.values():

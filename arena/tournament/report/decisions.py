@@ -65,6 +65,10 @@ class BotTimes:
     time, and the time the bot had for it. A decision over its limit is never one of these:
     it was not charged (see `OverLimit`), and "took 4335 ms of the 1000 ms it had" beside
     "No faults" would read as a contradiction."""
+    round_trip_ms: float | None = None
+    """Its network round trip, the median over its games (each game's as the referee's pings
+    last measured it); None for a bot that does not answer them. Its times above are its
+    own: any of it a lag allowance credited is not in them."""
 
     def to_json(self) -> dict[str, object]:
         return dataclasses.asdict(self)
@@ -115,11 +119,12 @@ class Timing:
 def decision_timing(
     replays: Path, games: Iterable[str], move_time: float, count: int = 5
 ) -> Timing:
-    """The `count` slowest answers in the replays of `games`, and each bot's times;
-    an unreadable replay is skipped. A decision's limit is the one its replay
+    """The `count` slowest answers in the replays of `games`, and each bot's times and round
+    trip; an unreadable replay is skipped. A decision's limit is the one its replay
     recorded (under a time bank), else `move_time`."""
     found: list[SlowDecision] = []
     times: dict[str, list[float]] = {}
+    links: dict[str, list[float]] = {}
     near: dict[str, int] = {}
     closest: dict[str, tuple[float, float]] = {}
     over: dict[str, list[tuple[SlowDecision, float]]] = {}
@@ -131,6 +136,9 @@ def decision_timing(
             continue  # reported by whoever checks the replays; it has no times to give here
         held = _decisions(replay)
         decisions = [d for d, _ in held]
+        for bot, link in zip(replay.players, replay.round_trip_ms, strict=False):
+            if link is not None:
+                links.setdefault(bot, []).append(link)
         found = heapq.nlargest(count, [*found, *decisions], key=lambda d: d.ms)
         for d, referee_ms in held:
             limit = d.limit_ms if d.limit_ms is not None else default_ms
@@ -153,6 +161,7 @@ def decision_timing(
             max(ms),
             near.get(bot, 0),
             *closest.get(bot, (0.0, default_ms)),
+            round(statistics.median(links[bot]), 3) if bot in links else None,
         )
         for bot, ms in sorted(times.items())
     )

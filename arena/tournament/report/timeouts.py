@@ -1,14 +1,19 @@
-"""The end of a run says what its timeouts look like: the machine's load, or a slow bot.
+"""The end of a run says what its timeouts look like: the machine's load, a slow bot, or a
+slow link.
 
 Timeouts spread evenly over nearly every bot, the quickest included, are the
 machine's doing: too many games at once for its cores, or other work on it.
 Timeouts piled on one bot are that bot's. Where the platform tells it, the
 late decisions' CPU figures back the verdict: a bot that spent the decision
-waiting for a CPU was starved; one that spent it on a CPU was thinking.
+waiting for a CPU was starved; one that spent it on a CPU was thinking. A bot
+whose link (its round trip, as the referee's pings measured it, less what a lag
+allowance credited) took a large share of the move time in its timeouts is
+told apart first: its timeouts are its network's, not its thinking.
 """
 
 from __future__ import annotations
 
+import statistics
 from collections import Counter
 
 from arena.protocol.faults import FaultKind
@@ -21,9 +26,16 @@ SPREAD = 0.75
 PILED = 0.8
 """One bot with at least this share of the timeouts is a slow bot."""
 
+LINK_SHARE = 0.5
+"""A bot whose uncredited link took at least this share of the move time, in the median of
+its timeouts, timed out on its network as much as on its thinking."""
+
 
 class TimingReport:
-    def __init__(self) -> None:
+    def __init__(self, move_time: float = 1.0, lag_allowance: float = 0.0) -> None:
+        """`move_time` and `lag_allowance` in seconds, as the run was given them."""
+        self.move_ms = move_time * 1000
+        self.allowance_ms = lag_allowance * 1000
         self.decisions = 0
         self.timeouts: Counter[str] = Counter()
         self.players: set[str] = set()
@@ -32,6 +44,9 @@ class TimingReport:
         self._cpu_ms = 0.0
         self._wait_ms = 0.0
         self._sampled = 0
+        self._links: dict[str, list[tuple[float, float]]] = {}
+        """Per bot, for each timeout whose link was measured: its round trip and the share
+        of it credited, in ms."""
 
     def add(self, record: GameRecord) -> None:
         players = record.spec.players
@@ -42,6 +57,9 @@ class TimingReport:
             if not isinstance(event, FaultEvent) or event.kind is not FaultKind.TIMEOUT:
                 continue
             self.timeouts[players[event.seat]] += 1
+            if event.rtt_ms is not None:
+                link = (event.rtt_ms, event.credit_ms or 0.0)
+                self._links.setdefault(players[event.seat], []).append(link)
             wall, cpu, wait = event.wall_ms, event.cpu_ms, event.cpu_wait_ms
             if wall is not None and cpu is not None and wait is not None:
                 self._sampled += 1
@@ -57,7 +75,10 @@ class TimingReport:
                 f"the referee itself was late for {self.referee_late} decisions (its event loop "
                 "was held up); no bot was charged for them"
             )
-        total = sum(self.timeouts.values())
+        far = self._far()
+        notes += [self._link_words(bot) for bot in far]
+        timeouts = Counter({bot: n for bot, n in self.timeouts.items() if bot not in far})
+        total = sum(timeouts.values())
         if not total:
             return notes
         rate = 1000 * total / max(self.decisions, 1)
@@ -68,12 +89,12 @@ class TimingReport:
                 f"{100 * self._cpu_ms / self._wall_ms:.0f}% of the time and waited for one "
                 f"{100 * self._wait_ms / self._wall_ms:.0f}%"
             )
-        spread = len(self.timeouts) / max(len(self.players), 1)
-        slowest, most = self.timeouts.most_common(1)[0]
+        spread = len(timeouts) / max(len(self.players), 1)
+        slowest, most = timeouts.most_common(1)[0]
         if total >= 3 and spread >= SPREAD and len(self.players) > 1:
             notes.append(
                 f"{total} timeouts ({rate:.1f} per 1,000 decisions) spread over "
-                f"{len(self.timeouts)} of {len(self.players)} bots: that looks like machine "
+                f"{len(timeouts)} of {len(self.players)} bots: that looks like machine "
                 f"load, not a slow bot{figures}; try fewer --jobs, a --time-margin, or a "
                 "quieter machine"
             )
@@ -85,6 +106,36 @@ class TimingReport:
         else:
             notes.append(
                 f"{total} timeouts ({rate:.1f} per 1,000 decisions) among "
-                f"{len(self.timeouts)} of {len(self.players)} bots{figures}"
+                f"{len(timeouts)} of {len(self.players)} bots{figures}"
             )
         return notes
+
+    def _uncredited_ms(self, bot: str) -> float:
+        """The median, over a bot's timeouts, of its link less what was credited of it."""
+        return statistics.median(rtt - credit for rtt, credit in self._links[bot])
+
+    def _far(self) -> list[str]:
+        """The bots whose timeouts were their link's as much as their thinking's."""
+        return sorted(
+            bot for bot in self._links if self._uncredited_ms(bot) >= LINK_SHARE * self.move_ms
+        )
+
+    def _link_words(self, bot: str) -> str:
+        links = self._links[bot]
+        rtt = statistics.median(rtt for rtt, _ in links)
+        credit = statistics.median(credit for _, credit in links)
+        alone = "alone " if self._uncredited_ms(bot) >= self.move_ms else ""
+        words = (
+            f"{bot}: {self.timeouts[bot]} timeouts, its link {alone}took {rtt:.0f} ms "
+            f"of {self.move_ms:.0f}"
+        )
+        if credit:
+            return (
+                f"{words}, {credit:.0f} ms of it credited (--lag-allowance "
+                f"{self.allowance_ms / 1000:g}): a link longer than the allowance, the rest "
+                "counted as its thinking"
+            )
+        return (
+            f"{words}: its network, not its thinking; --lag-allowance S would credit up to S "
+            "of it on each decision"
+        )

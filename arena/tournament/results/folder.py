@@ -289,6 +289,9 @@ class TournamentFolder:
             ruleset=record.spec.ruleset,
             ranking=record.ranking,
             events=tuple(record.events),
+            round_trip_ms=tuple(
+                None if rtt is None else round(rtt * 1_000_000) / 1000 for rtt in record.round_trips
+            ),
         )
         text = json.dumps(replay.to_json()) + "\n"
         write_atomic(self.replays / f"{record.spec.game_id}.json", text)
@@ -316,15 +319,19 @@ class TournamentFolder:
         table: list[Standing],
         sure: Confidence | None = None,
         outliers: Mapping[str, tuple[float, float]] | None = None,
+        round_trips: Mapping[str, float] | None = None,
     ) -> None:
         """leaderboard.json and .csv; with `sure`, each row has the batch fit's confidence,
-        with `outliers` each bot's 99th percentile and slowest decision (ms), by name."""
+        with `outliers` each bot's 99th percentile and slowest decision (ms), with
+        `round_trips` its network round trip (ms), by name."""
         outliers = outliers or {}
+        round_trips = round_trips or {}
         rows = [
             dataclasses.replace(
                 s.row(rank, sure.bot(s.name) if sure else None),
                 p99_decision_ms=outliers.get(s.name, (None, None))[0],
                 slowest_decision_ms=outliers.get(s.name, (None, None))[1],
+                round_trip_ms=round_trips.get(s.name),
             ).to_json()
             for rank, s in enumerate(table, start=1)
         ]

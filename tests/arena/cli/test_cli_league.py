@@ -9,6 +9,7 @@ commands (`arena token ...`, `arena admin status|stop`) run through the same
 
 from __future__ import annotations
 
+import re
 import signal
 import socket
 import subprocess
@@ -144,14 +145,20 @@ def test_a_league_night_from_the_terminal(
     assert "the league server said UNAUTHENTICATED: wrong or missing admin token" in one_line(err)
 
     def status() -> str:
+        """What `arena admin status` says, each bot's round trip left out (tested below)."""
         code, out, err = cli("admin", "status", *serve.admin)
         assert code == 0, err
-        return out
+        return re.sub(r", network round trip [0-9.]+ ms", "", out)
+
+    def timed() -> bool:
+        code, out, _ = cli("admin", "status", *serve.admin)
+        return code == 0 and out.count(", network round trip ") == 3
 
     everyone = (
         "3 bots connected\n  alpha: 2 session(s)\n  beta: 2 session(s)\n  gamma: 2 session(s)\n"
     )
     wait_for(lambda: status() == everyone, "the three bots connect with two sessions each", 15)
+    wait_for(timed, "each bot's round trip is shown once it is timed", 15)
 
     # A tournament started from a second terminal (the same name again), followed to its end.
     start = [*arena_command(), "admin", "start", *serve.admin, "--jobs", "2", "--move-time", "2"]

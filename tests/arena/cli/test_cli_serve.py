@@ -1,4 +1,4 @@
-"""`arena serve` tells the organiser who comes and goes."""
+"""`arena serve` tells the organiser who comes and goes, and how far away each bot is."""
 
 from __future__ import annotations
 
@@ -28,6 +28,8 @@ def test_serve_prints_who_connects_and_who_leaves(
     # The bot opens two sessions, one after the other: its arrival counts both.
     wait_for(lambda: "alpha connected" in serve.log.read_text(), "serve says alpha connected", 20)
     assert said("alpha connected (2 sessions)"), serve.log.read_text()
+    timed = "alpha: network round trip "
+    wait_for(lambda: timed in serve.log.read_text(), "serve says alpha's round trip", 20)
     assert not said("alpha left (no session open)")
     bot.kill()
     bot.wait(timeout=10)
@@ -35,6 +37,7 @@ def test_serve_prints_who_connects_and_who_leaves(
     # One arrival and one departure, however many sessions the bot opened.
     log = serve.log.read_text()
     assert log.count("alpha connected") == 1 and log.count("alpha left") == 1
+    assert log.count(timed) == 1  # told once, for all its sessions
 
 
 def test_serve_prints_one_line_for_a_wrong_token_and_one_for_an_unknown_name(

@@ -106,7 +106,9 @@ reports = st.builds(
     slowest=st.lists(
         st.builds(SlowDecision, ms, names, names, small, words, st.none() | ms), max_size=3
     ).map(tuple),
-    times=st.lists(st.builds(BotTimes, names, big, ms, ms, ms, big, ms, ms), max_size=3).map(tuple),
+    times=st.lists(
+        st.builds(BotTimes, names, big, ms, ms, ms, big, ms, ms, st.none() | ms), max_size=3
+    ).map(tuple),
     notes=st.lists(words, max_size=3).map(tuple),
 )
 

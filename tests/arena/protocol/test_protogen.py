@@ -21,7 +21,7 @@ def test_a_changed_proto_is_detected(tmp_path: Path, monkeypatch) -> None:  # ty
     referee = copy / "perudo" / "v1" / "referee.proto"
     referee.write_text(
         referee.read_text().replace(
-            "string bot_version = 4;", "string bot_version = 4;\n  string extra = 5;"
+            "string bot_version = 4;", "string bot_version = 4;\n  string extra = 99;"
         )
     )
     monkeypatch.setattr(protogen, "PROTO_ROOT", copy)

@@ -60,7 +60,14 @@ events = st.one_of(
         st.lists(st.lists(st.integers(1, 6), max_size=5).map(tuple), max_size=6).map(tuple),
     ),
     st.builds(
-        Decision, small, st.sampled_from(["bid 3 5", "dudo", "calza", "pass"]), ms, st.none() | ms
+        Decision,
+        small,
+        st.sampled_from(["bid 3 5", "dudo", "calza", "pass"]),
+        ms,
+        st.none() | ms,
+        st.none() | ms,
+        st.none() | ms,
+        st.none() | ms,
     ),
     st.builds(
         FaultEvent,
@@ -68,6 +75,8 @@ events = st.one_of(
         st.sampled_from(FaultKind),
         st.text(),
         st.text(),
+        st.none() | ms,
+        st.none() | ms,
         st.none() | ms,
         st.none() | ms,
         st.none() | ms,
@@ -82,6 +91,7 @@ replays = st.builds(
     ranking=st.lists(names, max_size=6).map(tuple),
     events=st.lists(events, max_size=8).map(tuple),
     deal_key=st.none() | names,
+    round_trip_ms=st.lists(st.none() | ms, max_size=6).map(tuple),
 )
 
 

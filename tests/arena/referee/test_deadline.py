@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from arena.referee.deadline import (
     DEFAULT_TIME_MARGIN,
+    LEAGUE_LAG_ALLOWANCE,
     GameClock,
     TimeControl,
     TimeControlError,
@@ -22,6 +23,7 @@ from arena.referee.deadline import (
     due,
     is_late,
     late_by,
+    network_credit,
     referee_late,
     reply_clock_start,
 )
@@ -175,3 +177,31 @@ def test_a_bot_whose_own_time_is_within_its_limit_is_never_past_its_deadline(
     # read no later than the deadline, which the hold-ups moved.
     if bot <= limit:
         assert start + bot + held <= due(start, limit, held) + 1e-9
+
+
+def test_a_link_is_credited_its_measured_round_trip_never_more_than_the_allowance() -> None:
+    assert network_credit(0.2, 0.25) == 0.2  # a link under the allowance: all of it
+    assert network_credit(0.4, 0.25) == 0.25  # farther (or seeming so): the allowance, no more
+    assert network_credit(None, 0.25) == 0.0  # no Pong ever timed: nothing
+    assert network_credit(0.2, 0.0) == 0.0  # no allowance (arena run): nothing
+    assert 0.0 < LEAGUE_LAG_ALLOWANCE < TimeControl().move_time
+
+
+@given(round_trip=st.none() | seconds, allowance=seconds)
+def test_no_credit_is_ever_more_than_the_allowance_or_the_round_trip(
+    round_trip: float | None, allowance: float
+) -> None:
+    credit = network_credit(round_trip, allowance)
+    assert 0.0 <= credit <= allowance
+    assert credit <= (round_trip or 0.0)
+
+
+def test_the_links_credit_is_taken_off_the_bots_time_as_the_referees_lateness_is() -> None:
+    # 0.2 s of link and 0.05 s of thinking at a 0.15 s move time: in time, its own 0.05 s.
+    charged = bot_time(0.25, 0.0, network_credit(0.2, 0.25))
+    assert math.isclose(charged, 0.05)
+    assert not is_late(charged, 0.15)
+    assert is_late(bot_time(0.25, 0.0), 0.15)  # uncredited, the link alone times it out
+    assert math.isclose(late_by(0.5, 0.0, 0.15, credit=0.2), 0.15)
+    assert bot_time(0.1, 0.0, 0.2) == 0.0  # a link quicker this time: never below nothing
+    assert not referee_late(0.3, 0.15, timed_out=False, credit=0.2)  # the link's, not late

@@ -129,7 +129,9 @@ class Spy(HouseSeat):
         super().__init__(name)
         self.seen: list[bytes] = []
 
-    async def ask(self, request: bytes, request_id: int, timeout: float) -> Reply:
+    async def ask(
+        self, request: bytes, request_id: int, timeout: float, allowance: float = 0.0
+    ) -> Reply:
         self.seen.append(request)
         return await super().ask(request, request_id, timeout)
 

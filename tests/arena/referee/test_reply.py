@@ -84,3 +84,13 @@ def test_a_bid_the_rules_refuse_is_still_an_answer_here() -> None:
 def test_a_pass_and_a_calza_are_answers() -> None:
     assert reply_of(_message(pb.ACTION_KIND_PASS), 7, 0.1, 0.0, 0.1, 1.0).answer is wire.PASS
     assert reply_of(_message(pb.ACTION_KIND_CALZA), 7, 0.1, 0.0, 0.1, 1.0).answer is engine.CALZA
+
+
+def test_the_links_credit_is_taken_off_before_the_limit_and_no_more() -> None:
+    # 0.3 s from write to read at a 0.15 s limit: 0.2 s of link credited, 0.1 s its own.
+    assert reply_of(BID, 7, elapsed=0.3, lag=0.0, wall=0.3, limit=0.15, credit=0.2).fault is None
+    late = reply_of(BID, 7, elapsed=0.3, lag=0.0, wall=0.3, limit=0.15, credit=0.1).fault
+    assert late is not None and late.kind is FaultKind.TIMEOUT
+    assert late.detail == (
+        "reply after 200 ms, 50 ms over the 150 ms limit (its link's 100 ms not counted)"
+    )

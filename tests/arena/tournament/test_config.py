@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from arena.bots.limits import ResourceLimits
+from arena.referee.deadline import LEAGUE_LAG_ALLOWANCE
 from arena.tournament.config import OPTIONS, TournamentConfig
 from arena.tournament.kinds import OptionError
 from arena.tournament.schedule.round_robin import Deals
@@ -88,3 +89,13 @@ def test_the_organisers_limits_are_four_options_the_rest_the_arenas() -> None:
     asked = {"memory_mb": 512, "cpu_s": 60, "build_timeout": 30.0, "scratch_mb": 5}
     made = TournamentConfig(bots_dir=Path("bots"), **asked)
     assert made.limits == dataclasses.replace(ResourceLimits(), **asked)
+
+
+def test_the_lag_allowance_is_the_one_asked_for_or_the_venues() -> None:
+    config = TournamentConfig(bots_dir=None)
+    assert config.lag_allowance_on(server=False) == 0.0  # arena run: local bots, no network
+    assert config.lag_allowance_on(server=True) == LEAGUE_LAG_ALLOWANCE
+    asked = TournamentConfig(bots_dir=None, lag_allowance=0.0)
+    assert asked.lag_allowance_on(server=True) == 0.0  # the organiser's word, even for none
+    with pytest.raises(OptionError, match="--lag-allowance"):
+        TournamentConfig(bots_dir=None, lag_allowance=-0.1)

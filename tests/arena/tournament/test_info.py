@@ -178,3 +178,11 @@ def test_the_time_control_is_the_one_the_run_was_given_and_none_before_banks() -
     data = _info().to_json()
     del data["time_bank"], data["increment"], data["timeouts"]  # a folder from before banks
     assert TournamentInfo.from_json(data).time_control() == TimeControl(0.5)
+
+
+def test_the_lag_allowance_is_kept_and_a_folder_from_before_it_had_none() -> None:
+    info = dataclasses.replace(_info(), lag_allowance=0.25)
+    assert TournamentInfo.from_json(json.loads(json.dumps(info.to_json()))).lag_allowance == 0.25
+    data = _info().to_json()
+    del data["lag_allowance"]  # a folder from before the allowance: no link was credited
+    assert TournamentInfo.from_json(data).lag_allowance == 0.0

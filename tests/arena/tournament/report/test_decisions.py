@@ -110,3 +110,27 @@ def test_an_answer_over_its_limit_that_was_not_charged_is_told_once_with_its_rea
     [margin] = [line for line in lines if line.startswith("edgy:")]
     assert "1050 ms of 1000 ms" in margin and "time margin" in margin
     assert "not charged" in margin and "referee" not in margin
+
+
+def test_each_bots_round_trip_is_its_median_over_its_games_and_in_the_leaderboard(
+    tmp_path: Path,
+) -> None:
+    # "even" is 200 ms away (once 300: the median of its games is 200); "edgy" says nothing
+    # of pings: it has no round trip at all, rather than a round trip of 0.
+    for game, far in (("g1", 200.0), ("g2", 300.0), ("g3", 200.0)):
+        events = [Deal(1, 0, False, ((2, 3), (4, 5))), Decision(0, "dudo", 1.0)]
+        replay = Replay(game, PLAYERS, Ruleset(), PLAYERS, tuple(events), round_trip_ms=(far, None))
+        (tmp_path / f"{game}.json").write_text(json.dumps(replay.to_json()))
+    timing = decision_timing(tmp_path, ["g1", "g2", "g3"], move_time=0.15)
+    [even] = timing.bots
+    assert even.round_trip_ms == 200.0
+    [line] = [x for x in live.report_lines([], {}, (), timing.bots) if x.startswith("  even")]
+    assert line.endswith("(3 decisions; network round trip 200.0 ms)")
+
+    (tmp_path / "t1").mkdir()
+    folder = TournamentFolder.lay_out(tmp_path / "t1", minimal_info("t1"), b"s" * 32)
+    table = [Standing("even", games=3), Standing("edgy", games=3)]
+    folder.write_leaderboard(table, round_trips={"even": 200.0})
+    rows = json.loads((folder.root / "leaderboard.json").read_text())
+    assert rows[0]["round_trip_ms"] == 200.0 and "round_trip_ms" not in rows[1]
+    assert LeaderboardRow.from_json(rows[0]).round_trip_ms == 200.0

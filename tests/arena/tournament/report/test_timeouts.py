@@ -74,3 +74,42 @@ def test_each_decision_records_the_cpu_time_of_the_process_that_made_it(live: Ar
             assert all(e.cpu_ms is not None for e in record.events if isinstance(e, Decision))
 
     run(main())
+
+
+def _far_game(
+    players: tuple[str, ...], seat: int, rtt_ms: float, credit_ms: float | None
+) -> GameRecord:
+    record = GameRecord(GameSpec("g", players, "g", Ruleset()), decisions=10)
+    record.events.append(
+        FaultEvent(seat, FaultKind.TIMEOUT, "late", "", 210.0, 1.0, 0.0, rtt_ms, credit_ms)
+    )
+    return record
+
+
+def test_timeouts_of_a_bot_whose_link_alone_took_the_move_time_are_its_networks() -> None:
+    report = TimingReport(move_time=0.15)
+    bots = ("faraway", "near", "nearer")
+    for _ in range(6):
+        report.add(_far_game(bots, 0, 200.0, None))
+    [note] = report.notes()
+    assert note.startswith("faraway: 6 timeouts, its link alone took 200 ms of 150: ")
+    assert "its network, not its thinking" in note and "--lag-allowance" in note
+    assert "slow bot" not in note
+
+
+def test_a_link_longer_than_the_allowance_is_told_with_what_was_credited() -> None:
+    report = TimingReport(move_time=0.15, lag_allowance=0.25)
+    for _ in range(2):
+        report.add(_far_game(("faraway", "near"), 0, 400.0, 250.0))
+    [note] = report.notes()
+    assert note.startswith("faraway: 2 timeouts, its link alone took 400 ms of 150, 250 ms of")
+    assert "(--lag-allowance 0.25)" in note
+
+
+def test_a_slow_bot_on_a_quick_link_is_still_a_slow_bot() -> None:
+    report = TimingReport(move_time=0.15)
+    bots = tuple(f"b{i}" for i in range(6))
+    for _ in range(5):
+        report.add(_far_game(bots, 2, 0.3, None))
+    [note] = report.notes()
+    assert "5 of them b2's: a slow bot" in note

@@ -22,12 +22,14 @@ class GetStatusRequest(_message.Message):
     def __init__(self) -> None: ...
 
 class ConnectedBot(_message.Message):
-    __slots__ = ("name", "sessions")
+    __slots__ = ("name", "sessions", "round_trip_ms")
     NAME_FIELD_NUMBER: _ClassVar[int]
     SESSIONS_FIELD_NUMBER: _ClassVar[int]
+    ROUND_TRIP_MS_FIELD_NUMBER: _ClassVar[int]
     name: str
     sessions: int
-    def __init__(self, name: _Optional[str] = ..., sessions: _Optional[int] = ...) -> None: ...
+    round_trip_ms: float
+    def __init__(self, name: _Optional[str] = ..., sessions: _Optional[int] = ..., round_trip_ms: _Optional[float] = ...) -> None: ...
 
 class GetStatusResponse(_message.Message):
     __slots__ = ("bots", "tournament", "games_done", "games_total", "waiting")
@@ -52,7 +54,7 @@ class WaitingBot(_message.Message):
     def __init__(self, name: _Optional[str] = ..., grace_left: _Optional[float] = ...) -> None: ...
 
 class StartTournamentRequest(_message.Message):
-    __slots__ = ("games", "table_size", "jobs", "move_time", "bots_dir", "name", "only", "resume", "deals", "sandbox", "time_margin", "force_jobs", "time_bank", "increment", "recover", "rebuild", "gauntlet", "build_network", "store_patience", "seed", "ruleset", "timeouts", "connect_timeout", "memory_mb", "cpu_s", "build_timeout", "until_confident", "scratch_mb")
+    __slots__ = ("games", "table_size", "jobs", "move_time", "bots_dir", "name", "only", "resume", "deals", "sandbox", "time_margin", "force_jobs", "time_bank", "increment", "recover", "rebuild", "gauntlet", "build_network", "store_patience", "seed", "ruleset", "timeouts", "connect_timeout", "memory_mb", "cpu_s", "build_timeout", "until_confident", "scratch_mb", "lag_allowance")
     GAMES_FIELD_NUMBER: _ClassVar[int]
     TABLE_SIZE_FIELD_NUMBER: _ClassVar[int]
     JOBS_FIELD_NUMBER: _ClassVar[int]
@@ -81,6 +83,7 @@ class StartTournamentRequest(_message.Message):
     BUILD_TIMEOUT_FIELD_NUMBER: _ClassVar[int]
     UNTIL_CONFIDENT_FIELD_NUMBER: _ClassVar[int]
     SCRATCH_MB_FIELD_NUMBER: _ClassVar[int]
+    LAG_ALLOWANCE_FIELD_NUMBER: _ClassVar[int]
     games: int
     table_size: int
     jobs: int
@@ -109,7 +112,8 @@ class StartTournamentRequest(_message.Message):
     build_timeout: float
     until_confident: float
     scratch_mb: int
-    def __init__(self, games: _Optional[int] = ..., table_size: _Optional[int] = ..., jobs: _Optional[int] = ..., move_time: _Optional[float] = ..., bots_dir: _Optional[str] = ..., name: _Optional[str] = ..., only: _Optional[_Iterable[str]] = ..., resume: _Optional[str] = ..., deals: _Optional[str] = ..., sandbox: _Optional[str] = ..., time_margin: _Optional[float] = ..., force_jobs: _Optional[bool] = ..., time_bank: _Optional[float] = ..., increment: _Optional[float] = ..., recover: _Optional[int] = ..., rebuild: _Optional[bool] = ..., gauntlet: _Optional[str] = ..., build_network: _Optional[str] = ..., store_patience: _Optional[float] = ..., seed: _Optional[bytes] = ..., ruleset: _Optional[_Union[_referee_pb2.Ruleset, _Mapping]] = ..., timeouts: _Optional[bool] = ..., connect_timeout: _Optional[float] = ..., memory_mb: _Optional[int] = ..., cpu_s: _Optional[int] = ..., build_timeout: _Optional[float] = ..., until_confident: _Optional[float] = ..., scratch_mb: _Optional[int] = ...) -> None: ...
+    lag_allowance: float
+    def __init__(self, games: _Optional[int] = ..., table_size: _Optional[int] = ..., jobs: _Optional[int] = ..., move_time: _Optional[float] = ..., bots_dir: _Optional[str] = ..., name: _Optional[str] = ..., only: _Optional[_Iterable[str]] = ..., resume: _Optional[str] = ..., deals: _Optional[str] = ..., sandbox: _Optional[str] = ..., time_margin: _Optional[float] = ..., force_jobs: _Optional[bool] = ..., time_bank: _Optional[float] = ..., increment: _Optional[float] = ..., recover: _Optional[int] = ..., rebuild: _Optional[bool] = ..., gauntlet: _Optional[str] = ..., build_network: _Optional[str] = ..., store_patience: _Optional[float] = ..., seed: _Optional[bytes] = ..., ruleset: _Optional[_Union[_referee_pb2.Ruleset, _Mapping]] = ..., timeouts: _Optional[bool] = ..., connect_timeout: _Optional[float] = ..., memory_mb: _Optional[int] = ..., cpu_s: _Optional[int] = ..., build_timeout: _Optional[float] = ..., until_confident: _Optional[float] = ..., scratch_mb: _Optional[int] = ..., lag_allowance: _Optional[float] = ...) -> None: ...
 
 class TournamentEvent(_message.Message):
     __slots__ = ("note", "error", "build", "started", "game", "finished")
@@ -365,7 +369,7 @@ class SlowDecision(_message.Message):
     def __init__(self, ms: _Optional[float] = ..., bot: _Optional[str] = ..., game: _Optional[str] = ..., round: _Optional[int] = ..., action: _Optional[str] = ..., limit_ms: _Optional[float] = ...) -> None: ...
 
 class BotTimes(_message.Message):
-    __slots__ = ("bot", "decisions", "median_ms", "p99_ms", "slowest_ms", "near_limit", "closest_ms", "closest_limit_ms")
+    __slots__ = ("bot", "decisions", "median_ms", "p99_ms", "slowest_ms", "near_limit", "closest_ms", "closest_limit_ms", "round_trip_ms")
     BOT_FIELD_NUMBER: _ClassVar[int]
     DECISIONS_FIELD_NUMBER: _ClassVar[int]
     MEDIAN_MS_FIELD_NUMBER: _ClassVar[int]
@@ -374,6 +378,7 @@ class BotTimes(_message.Message):
     NEAR_LIMIT_FIELD_NUMBER: _ClassVar[int]
     CLOSEST_MS_FIELD_NUMBER: _ClassVar[int]
     CLOSEST_LIMIT_MS_FIELD_NUMBER: _ClassVar[int]
+    ROUND_TRIP_MS_FIELD_NUMBER: _ClassVar[int]
     bot: str
     decisions: int
     median_ms: float
@@ -382,7 +387,8 @@ class BotTimes(_message.Message):
     near_limit: int
     closest_ms: float
     closest_limit_ms: float
-    def __init__(self, bot: _Optional[str] = ..., decisions: _Optional[int] = ..., median_ms: _Optional[float] = ..., p99_ms: _Optional[float] = ..., slowest_ms: _Optional[float] = ..., near_limit: _Optional[int] = ..., closest_ms: _Optional[float] = ..., closest_limit_ms: _Optional[float] = ...) -> None: ...
+    round_trip_ms: float
+    def __init__(self, bot: _Optional[str] = ..., decisions: _Optional[int] = ..., median_ms: _Optional[float] = ..., p99_ms: _Optional[float] = ..., slowest_ms: _Optional[float] = ..., near_limit: _Optional[int] = ..., closest_ms: _Optional[float] = ..., closest_limit_ms: _Optional[float] = ..., round_trip_ms: _Optional[float] = ...) -> None: ...
 
 class StopTournamentRequest(_message.Message):
     __slots__ = ()

@@ -107,36 +107,54 @@ FAULT_KIND_CRASH: FaultKind
 FAULT_KIND_STALL: FaultKind
 
 class BotMessage(_message.Message):
-    __slots__ = ("hello", "reply")
+    __slots__ = ("hello", "reply", "pong")
     HELLO_FIELD_NUMBER: _ClassVar[int]
     REPLY_FIELD_NUMBER: _ClassVar[int]
+    PONG_FIELD_NUMBER: _ClassVar[int]
     hello: Hello
     reply: ActionReply
-    def __init__(self, hello: _Optional[_Union[Hello, _Mapping]] = ..., reply: _Optional[_Union[ActionReply, _Mapping]] = ...) -> None: ...
+    pong: Pong
+    def __init__(self, hello: _Optional[_Union[Hello, _Mapping]] = ..., reply: _Optional[_Union[ActionReply, _Mapping]] = ..., pong: _Optional[_Union[Pong, _Mapping]] = ...) -> None: ...
 
 class RefereeMessage(_message.Message):
-    __slots__ = ("welcome", "request", "game_over", "goodbye")
+    __slots__ = ("welcome", "request", "game_over", "goodbye", "ping")
     WELCOME_FIELD_NUMBER: _ClassVar[int]
     REQUEST_FIELD_NUMBER: _ClassVar[int]
     GAME_OVER_FIELD_NUMBER: _ClassVar[int]
     GOODBYE_FIELD_NUMBER: _ClassVar[int]
+    PING_FIELD_NUMBER: _ClassVar[int]
     welcome: Welcome
     request: ActionRequest
     game_over: GameOver
     goodbye: Goodbye
-    def __init__(self, welcome: _Optional[_Union[Welcome, _Mapping]] = ..., request: _Optional[_Union[ActionRequest, _Mapping]] = ..., game_over: _Optional[_Union[GameOver, _Mapping]] = ..., goodbye: _Optional[_Union[Goodbye, _Mapping]] = ...) -> None: ...
+    ping: Ping
+    def __init__(self, welcome: _Optional[_Union[Welcome, _Mapping]] = ..., request: _Optional[_Union[ActionRequest, _Mapping]] = ..., game_over: _Optional[_Union[GameOver, _Mapping]] = ..., goodbye: _Optional[_Union[Goodbye, _Mapping]] = ..., ping: _Optional[_Union[Ping, _Mapping]] = ...) -> None: ...
 
 class Hello(_message.Message):
-    __slots__ = ("name", "token", "protocol_version", "bot_version")
+    __slots__ = ("name", "token", "protocol_version", "bot_version", "answers_ping")
     NAME_FIELD_NUMBER: _ClassVar[int]
     TOKEN_FIELD_NUMBER: _ClassVar[int]
     PROTOCOL_VERSION_FIELD_NUMBER: _ClassVar[int]
     BOT_VERSION_FIELD_NUMBER: _ClassVar[int]
+    ANSWERS_PING_FIELD_NUMBER: _ClassVar[int]
     name: str
     token: str
     protocol_version: int
     bot_version: str
-    def __init__(self, name: _Optional[str] = ..., token: _Optional[str] = ..., protocol_version: _Optional[int] = ..., bot_version: _Optional[str] = ...) -> None: ...
+    answers_ping: bool
+    def __init__(self, name: _Optional[str] = ..., token: _Optional[str] = ..., protocol_version: _Optional[int] = ..., bot_version: _Optional[str] = ..., answers_ping: _Optional[bool] = ...) -> None: ...
+
+class Ping(_message.Message):
+    __slots__ = ("nonce",)
+    NONCE_FIELD_NUMBER: _ClassVar[int]
+    nonce: int
+    def __init__(self, nonce: _Optional[int] = ...) -> None: ...
+
+class Pong(_message.Message):
+    __slots__ = ("nonce",)
+    NONCE_FIELD_NUMBER: _ClassVar[int]
+    nonce: int
+    def __init__(self, nonce: _Optional[int] = ...) -> None: ...
 
 class Welcome(_message.Message):
     __slots__ = ("session_id", "protocol_version", "limits")
