@@ -3,9 +3,9 @@
 engine <- protocol <- referee <- {tournament, checkbot, bench} <- {league, ab, web, cluster} <- cli;
 `store` (the league store) imports only records and below, and the tournament, the league and
 the CLI use it; `ladder` (the matchmaker) imports no other arena package, and the bench, the
-league and the CLI use it; `bots` imports no other arena package; `kit` only engine and protocol. Every
-part may import `arena.errors`, the root of the arena's errors, and `arena.text` (a bot's text
-made fit to show), which import nothing.
+league and the CLI use it; `bots` imports no other arena package; `kit` only engine and
+protocol. Every part may import `arena.errors`, the root of the arena's errors, and
+`arena.text` (a bot's text made fit to show), which import nothing.
 """
 
 from __future__ import annotations
