@@ -13,9 +13,10 @@ measures both (docs/ladder.md has the figures):
 - The batch fit's bootstrap is the league's own judge of which neighbours
   are told apart, so the games go to the pairs it has not yet separated. It
   refits every game, seconds at a league's size, so it is read as of its last
-  look, and an entrant it does not hold yet (a new version) is fed its
-  `starting_rating` until it does. Measured, it needs fewer games, and the
-  difference is in the last pair to be separated.
+  look; an entrant it does not hold yet (a new version) is fed its TrueSkill
+  rating, which began at its `starting_rating`, until it does. Measured, it
+  needs as many games as TrueSkill or fewer, and its slowest leagues are
+  faster: it is the one to feed.
 
 A bot has no say in any of these: the server fills them from the games on
 record, and a name is only compared (see `matchmaking`).

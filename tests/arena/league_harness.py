@@ -20,6 +20,7 @@ import grpc
 import pytest
 
 from arena.league.admin_stream import tell
+from arena.league.screen import ScreenEvent
 from arena.league.server import LeagueConfig, LeagueServer, admin_token_path
 from arena.protocol.messages import admin as apb
 from arena.protocol.messages import admin_grpc as apb_grpc
@@ -244,10 +245,10 @@ async def league(
     reconnect_grace: float = 5.0,
     tls: Tls | None = None,
     store: Path | str | None = None,
-    say: Callable[[str], None] | None = None,
+    say: Callable[[ScreenEvent], None] | None = None,
 ) -> AsyncIterator[League]:
     """`store`: the league store, a file or a postgresql:// URL (default: an SQLite file);
-    `say`: told what the server's screen says (who connects, their links)."""
+    `say`: told the server's screen events (who connects, their links)."""
     config = LeagueConfig(
         listen="127.0.0.1:0",
         admin_listen="127.0.0.1:0",

@@ -69,7 +69,7 @@ def test_the_screen_and_the_status_show_each_bots_link_and_a_night_credits_it(
     said: list[str] = []
 
     async def body() -> None:
-        async with league(tmp_path, say=said.append) as lg:
+        async with league(tmp_path, say=lambda event: said.append(event.text)) as lg:
             proxy = LagProxy(lg.server.port, 0.05)  # 100 ms of round trip
             await proxy.start()
             try:
