@@ -2,7 +2,6 @@
 
 engine <- protocol <- referee <- {tournament, checkbot, bench} <- {league, ab, web, cluster} <- cli;
 `store` (the league store) imports only records and below, and the tournament, the league and
-<<<<<<< HEAD
 the CLI use it; `submissions` (the bots entrants send a league server) sits above the tournament
 and check-bot, and the league and the CLI import it; `ladder` (the matchmaker) imports no other
 arena package, and the bench, the league and the CLI use it; `bots` imports no other arena package;
@@ -10,12 +9,6 @@ arena package, and the bench, the league and the CLI use it; `bots` imports no o
 part may import `arena.errors`, the root of the arena's errors, and `arena.text` (a bot's text
 made fit to show), which import nothing; `arena.metrics` (the metrics for Prometheus) imports
 nothing of the arena either, and the parts that count may import it.
-=======
-the CLI use it; `ladder` (the matchmaker) imports no other arena package, and the bench, the
-league and the CLI use it; `bots` imports no other arena package; `kit` only engine and
-protocol. Every part may import `arena.errors`, the root of the arena's errors, and
-`arena.text` (a bot's text made fit to show), which import nothing.
->>>>>>> ladder
 """
 
 from __future__ import annotations
