@@ -77,7 +77,8 @@ def check_final_board(page: Any) -> None:
     assert [a.endswith("%") for a in above] == [True, True, False]  # the last has no next
     ranks = page.locator("#standings td.ranks").all_inner_texts()
     assert all(r.replace("-", "").isdigit() for r in ranks)
-    assert "separated at 95%" in page.inner_text("#separation")
+    separation = page.inner_text("#separation")  # a verdict, or why a small night has none
+    assert "separated at 95%" in separation or "fewer than the 10 a bootstrap needs" in separation
     assert layout_problems(page) == []  # the final board's columns fit: none scrolled away
 
 
