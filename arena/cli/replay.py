@@ -101,23 +101,15 @@ def cmd_replay(args: argparse.Namespace, console: Console) -> int:
             args.html.write_text(page)
         except OSError as error:
             raise ResultsError(f"cannot write {args.html}: {error.strerror or error}") from None
-        console.print(
-            f"Wrote {args.html} (open it in a browser)",
-            highlight=False,
-            markup=False,
-            soft_wrap=True,
-        )
-        if also:
-            console.print(also, highlight=False, markup=False, soft_wrap=True)
+        lead = f"Wrote {args.html} (open it in a browser)"
+    else:
+        lead = f"Tournament {tournament_of(path)} ({path})"
+    # A path is copied from the screen: one line each, however narrow the terminal.
+    for line in (lead, also):
+        if line:
+            console.print(line, highlight=False, markup=False, soft_wrap=True)
+    if args.html is not None:
         return 0
-    console.print(  # a path is copied from the screen: one line, however narrow the terminal
-        f"Tournament {tournament_of(path)} ({path})",
-        highlight=False,
-        markup=False,
-        soft_wrap=True,
-    )
-    if also:
-        console.print(also, highlight=False, markup=False, soft_wrap=True)
     try:
         game = load(path)
     except (OSError, ValueError) as error:  # a file that is not a replay

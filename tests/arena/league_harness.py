@@ -8,6 +8,7 @@ import contextlib
 import dataclasses
 import json
 import os
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -295,3 +296,19 @@ def opened_databases(monkeypatch: pytest.MonkeyPatch) -> dict[str, sqlite3.Conne
 
     monkeypatch.setattr(sqlite3, "connect", connect)
     return opened
+
+
+async def gamma_killed_mid_game(lg: League, tmp: Path) -> asyncio.Future[Tournament]:
+    """Three bots, a night of six games at tables of two, and gamma SIGKILLed while it is
+    asked for a move: the night, still being followed."""
+    tokens = lg.register("alpha", "beta", "gamma")
+    hang = tmp / "gamma-is-thinking"
+    lg.launch("alpha", tokens["alpha"], sessions=2)
+    lg.launch("beta", tokens["beta"], sessions=2)
+    victim = lg.launch("gamma", tokens["gamma"], sessions=2, PERUDO_TEST_HANG_FILE=str(hang))
+    await lg.wait_connected({"alpha": 2, "beta": 2, "gamma": 2})
+    call = lg.start(games=6, table_size=2, jobs=2, move_time=3.0, name="killed")
+    follow = asyncio.ensure_future(Tournament.follow(call))
+    await eventually(hang.exists, "gamma is asked for a move", 15)
+    victim.process.send_signal(signal.SIGKILL)
+    return follow

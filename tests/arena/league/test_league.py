@@ -12,7 +12,6 @@ import asyncio
 import json
 import re
 import shutil
-import signal
 import socket
 import subprocess
 import time
@@ -29,6 +28,7 @@ from league_harness import (
     Tournament,
     assert_refused,
     eventually,
+    gamma_killed_mid_game,
     league,
     run,
 )
@@ -294,18 +294,7 @@ def test_a_server_that_cannot_listen_says_where_and_leaves_the_running_one_alone
 def test_a_bot_killed_mid_game_is_faulted_and_the_tournament_finishes(tmp_path: Path) -> None:
     async def body() -> None:
         async with league(tmp_path, reconnect_grace=1.0) as lg:
-            tokens = lg.register("alpha", "beta", "gamma")
-            hang = tmp_path / "gamma-is-thinking"
-            lg.launch("alpha", tokens["alpha"], sessions=2)
-            lg.launch("beta", tokens["beta"], sessions=2)
-            victim = lg.launch(
-                "gamma", tokens["gamma"], sessions=2, PERUDO_TEST_HANG_FILE=str(hang)
-            )
-            await lg.wait_connected({"alpha": 2, "beta": 2, "gamma": 2})
-            call = lg.start(games=6, table_size=2, jobs=2, move_time=3.0, name="killed")
-            follow = asyncio.ensure_future(Tournament.follow(call))
-            await eventually(hang.exists, "gamma is asked for a move", 15)
-            victim.process.send_signal(signal.SIGKILL)
+            follow = await gamma_killed_mid_game(lg, tmp_path)
             night = await follow
 
             assert night.finished.status == "finished"

@@ -3,11 +3,10 @@ the lobby with every session it had, idle or in the middle of a game."""
 
 from __future__ import annotations
 
-import asyncio
 import signal
 from pathlib import Path
 
-from league_harness import Tournament, eventually, league, run
+from league_harness import eventually, gamma_killed_mid_game, league, run
 
 GONE_WITHIN_S = 30.0
 """A generous limit: the stream of a killed process ends as soon as its socket is closed."""
@@ -37,18 +36,7 @@ def test_a_bot_killed_mid_game_leaves_the_status_while_the_tournament_plays_on(
 ) -> None:
     async def body() -> None:
         async with league(tmp_path, reconnect_grace=1.0) as lg:
-            tokens = lg.register("alpha", "beta", "gamma")
-            hang = tmp_path / "gamma-is-thinking"
-            lg.launch("alpha", tokens["alpha"], sessions=2)
-            lg.launch("beta", tokens["beta"], sessions=2)
-            victim = lg.launch(
-                "gamma", tokens["gamma"], sessions=2, PERUDO_TEST_HANG_FILE=str(hang)
-            )
-            await lg.wait_connected({"alpha": 2, "beta": 2, "gamma": 2})
-            call = lg.start(games=6, table_size=2, jobs=2, move_time=3.0, name="killed")
-            follow = asyncio.ensure_future(Tournament.follow(call))
-            await eventually(hang.exists, "gamma is asked for a move", 15)
-            victim.process.send_signal(signal.SIGKILL)
+            follow = await gamma_killed_mid_game(lg, tmp_path)
 
             async def gone() -> bool:
                 return "gamma" not in await lg.connected()
