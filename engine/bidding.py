@@ -116,7 +116,7 @@ def _why_face_refused(
 
 
 def _describe(standing: Bid | None) -> str:
-    return "no bid" if standing is None else f"{standing.count} x {_face_name(standing.face)}"
+    return "no bid" if standing is None else f"{standing.count} {_face_name(standing.face)}"
 
 
 def _face_name(face: int) -> str:
