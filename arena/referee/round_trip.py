@@ -113,7 +113,9 @@ class Pinger:
         self._loop = loop
         self._send = send
         self._awaiting = awaiting
-        self._task: asyncio.Task[bool] | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._wanted = False
+        """Whether `_soon` was asked for a Ping that its running task has not yet tried."""
 
     async def ping(self) -> bool:
         """One Ping, if the bot answers them, one is due and no request awaits its reply;
@@ -138,9 +140,17 @@ class Pinger:
         return True
 
     def _soon(self) -> None:
-        """`ping` from a task of its own, unless one is already on its way."""
+        """`ping` from a task of its own. A Pong can be read while the task that wrote its
+        Ping still awaits the write's end; the task then tries once more before it ends,
+        or the warm-up would stall on that Pong."""
+        self._wanted = True
         if self._task is None or self._task.done():
-            self._task = self._loop.create_task(self.ping())
+            self._task = self._loop.create_task(self._pings())
+
+    async def _pings(self) -> None:
+        while self._wanted:
+            self._wanted = False
+            await self.ping()
 
     def stop(self) -> None:
         """The session is closed: a Ping still to be written never will be."""

@@ -22,7 +22,7 @@ from arena.records import Decision
 from arena.referee.deadline import TimeControl, network_credit
 from arena.referee.match import GameSpec, Match
 from arena.referee.reply import Reply, next_request_id
-from arena.referee.round_trip import PING_INTERVAL, WARM_UP, WINDOW, RoundTrip
+from arena.referee.round_trip import PING_INTERVAL, WARM_UP, WINDOW, Pinger, RoundTrip
 from arena.referee.session import Session
 from engine import Ruleset
 
@@ -65,6 +65,38 @@ def test_a_ping_is_due_at_once_while_warming_up_then_only_an_interval_after_the_
     assert not trip.warming
     assert not trip.due(at + PING_INTERVAL / 2)
     assert trip.due(at + PING_INTERVAL)
+
+
+def test_the_warm_up_goes_on_when_a_pong_is_read_before_its_pings_write_has_ended() -> None:
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        written: list[int] = []
+        write_ended = asyncio.Event()
+
+        async def send(message: pb.RefereeMessage) -> bool:
+            written.append(message.ping.nonce)
+            if len(written) == 2:  # the second Ping's write is slow to end
+                await write_ended.wait()
+            return True
+
+        pinger = Pinger(loop, send, lambda: False)
+        pinger.answers = True
+        assert await pinger.ping()
+        pinger.pong(written[-1], loop.time())  # the first Pong: the second Ping, on a task
+        while len(written) < 2:
+            await asyncio.sleep(0)
+        pinger.pong(written[-1], loop.time())  # its Pong, read while its write has not ended
+        write_ended.set()
+        answered = 2
+        for _ in range(100):  # each later Ping answered as soon as it is written
+            await asyncio.sleep(0)
+            if len(written) > answered:
+                pinger.pong(written[-1], loop.time())
+                answered += 1
+        assert not pinger.round_trip.warming, f"{len(written)} Pings written"
+        pinger.stop()
+
+    asyncio.run(main())
 
 
 async def _pinged_session(live: Arena, name: str) -> tuple[RawClient, Session, int]:
