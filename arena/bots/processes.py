@@ -23,6 +23,10 @@ from arena.bots.manifest import BotSpec, resolve_command
 from arena.bots.spawn import bot_group, launch_command, signal_group
 from arena.bots.warden import Warden
 
+REAPED_S = 10.0
+"""The longest wait for a process seen to have exited to be reaped: generous, as a busy
+machine is slow to run the loop's child watcher."""
+
 
 class BotProcess:
     """One running bot."""
@@ -83,6 +87,14 @@ class BotProcess:
     @property
     def alive(self) -> bool:
         return self.process.returncode is None and not _is_zombie(self.process.pid)
+
+    async def exit_status(self) -> int | None:
+        """The exit status of a process seen to have exited (`alive` is False). A zombie is
+        seen before asyncio has reaped it, which a busy machine may take a while to do: the
+        status is waited for, up to `REAPED_S`, so that the fault can name it."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.process.wait(), REAPED_S)
+        return self.process.returncode
 
     async def stop(self, grace: float = 3.0) -> int | None:
         """Wait up to `grace` for a clean exit, then end the whole process group."""

@@ -226,10 +226,7 @@ async def _check_running(
     while not lobby.connected().get(name) and process.alive and time.monotonic() < deadline:
         await asyncio.sleep(0.05)
     if not lobby.connected().get(name):
-        if not process.alive:  # seen to have exited: its status is known once it is reaped
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(process.process.wait(), 10)
-        code = process.process.returncode
+        code = None if process.alive else await process.exit_status()
         last = last_line(logs / "bot.log", 300)
         if process.alive:
             why = f"nothing within {connect_timeout:g} s ({given})"

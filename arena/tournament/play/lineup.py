@@ -95,7 +95,7 @@ class Lineup:
                 why = f"did not connect within {seconds:g} s ({given}); stopped"
                 await process.stop(grace=0)
             else:
-                code = process.process.returncode
+                code = await process.exit_status()
                 how = "exited" if code is None else describe_exit(code)
                 why = f"{how} before connecting"
             self._skip(name, f"{why}: {last_line(log)}", f"{why}: {last_line(log)} (log: {log})")

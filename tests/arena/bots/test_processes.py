@@ -102,6 +102,22 @@ def test_a_quiet_log_is_not_marked_capped(tmp_path: Path) -> None:
     assert log.read_text() == "just this\n"
 
 
+def test_the_exit_status_of_a_bot_seen_exited_is_named_before_asyncio_has_reaped_it(
+    tmp_path: Path,
+) -> None:
+    spec = _script_bot(tmp_path, "quitter", "raise SystemExit(3)\n")
+
+    async def scenario() -> tuple[int | None, bool, int | None]:
+        bot = await BotProcess.start(spec, {}, tmp_path / "quitter.log", ResourceLimits())
+        assert _wait_gone(bot.process.pid, 30)  # the loop blocked: seen exited, not yet reaped
+        unreaped, alive = bot.process.returncode, bot.alive
+        return unreaped, alive, await bot.exit_status()
+
+    unreaped, alive, status = asyncio.run(scenario())
+    assert unreaped is None and not alive
+    assert status == 3
+
+
 def test_stop_ends_a_stubborn_bot_and_its_grandchild(tmp_path: Path) -> None:
     spec = _script_bot(
         tmp_path,
