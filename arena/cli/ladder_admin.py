@@ -7,6 +7,7 @@ from typing import Any
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from arena.protocol.messages import admin as apb
 from arena.protocol.messages import admin_grpc as apb_grpc
@@ -38,12 +39,13 @@ async def ladder_action(
         console.print(f"Last trouble: {reply.error}", highlight=False, markup=False)
     if reply.standings:
         board = Table(title="Ladder (TrueSkill)", title_justify="left", header_style="bold")
-        for column in ("#", "bot", "mu - 3 sigma", "mu", "sigma", "games"):
+        for column in ("#", "bot", "version", "mu - 3 sigma", "mu", "sigma", "games"):
             board.add_column(column, justify="left" if column == "bot" else "right")
         for place, row in enumerate(reply.standings, start=1):
             board.add_row(
                 str(place),
-                row.name,
+                Text(row.name),  # a bot's name is its author's: never read as markup
+                f"v{row.version}" if row.version else "dialled in",
                 f"{row.mu - 3 * row.sigma:.1f}",
                 f"{row.mu:.1f}",
                 f"{row.sigma:.2f}",

@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from arena.ladder import Draw, Entrant, LadderError, Rating, Rules, Table, choose
+from arena.ladder import Draw, Entrant, LadderError, Rules, Table, choose
+from arena.league.ladder_ratings import Rated, Version, VersionRatings
 from arena.league.ladder_rounds import (
     PREFIX,
     ROUND,
@@ -35,7 +36,7 @@ from arena.protocol.messages import admin as apb
 from arena.submissions.lineups import compose, make_way
 from arena.tournament.config import TournamentConfig, TournamentError, Venue
 from arena.tournament.info import RunStatus
-from arena.tournament.report.ratings import Standing, rate_all, result_of
+from arena.tournament.report.ratings import Standing
 from arena.tournament.results.resuming import read_info
 from arena.tournament.tournament import Observer, Progress, Tournament
 
@@ -105,6 +106,7 @@ class Ladder:
         self._round: Tournament | None = None
         self._task: asyncio.Task[None] | None = None
         self._night: object | None = None
+        self._ratings = VersionRatings(server.config.out)
         self.error: str | None = None
 
     @property
@@ -163,8 +165,10 @@ class Ladder:
             error=self.error or "",
             table_size=self.rules.sizes[0],
         )
-        for s in self.standings():
-            reply.standings.add(name=s.name, mu=s.mu, sigma=s.sigma, games=s.games)
+        for version, s in self.rated().current(self._field()):
+            reply.standings.add(
+                name=s.name, mu=s.mu, sigma=s.sigma, games=s.games, version=version.number or 0
+            )
         for game in self.latest:
             reply.latest.add(round=game.round, game_id=game.game_id, ranking=list(game.ranking))
         return reply
@@ -176,11 +180,11 @@ class Ladder:
         found = [(ROUND.fullmatch(p.name), p) for p in out.iterdir() if p.is_dir()]
         return sorted((int(m.group(1)), p) for m, p in found if m is not None)
 
-    def standings(self) -> list[Standing]:
+    def rated(self) -> Rated:
+        """Every version's rating over the ladder's games on record (`ladder_ratings`)."""
         store = self._server.store
         ids = {tid for tid, _ in store.tournaments() if is_ladder(tid)}
-        lines = [line for _, line in store.lines(ids)] if ids else []
-        return rate_all([result_of(line) for line in lines]).table()
+        return self._ratings.rate(store.lines(ids) if ids else [])
 
     async def _loop(self) -> None:
         while not self._stopping:
@@ -224,26 +228,22 @@ class Ladder:
         await self._play(number, table, None)
         return True
 
-    def _field(self) -> tuple[list[str], set[str]]:
-        """The entrants who can play now: those with a playing version, and the connected."""
+    def _field(self) -> dict[str, Version]:
+        """The entrants who can play now, each by the version it would play: its playing
+        submitted version, or (with none) itself dialled in."""
         server = self._server
-        submitted = set(server.store.playing_versions(None))
         known = server.store.entrants()
-        connected = {n for n in server.lobby.connected() if known.get(n)}
-        return sorted(submitted | connected), submitted
+        field = {n: Version(n, None) for n in server.lobby.connected() if known.get(n)}
+        for name, row in server.store.playing_versions(None).items():
+            field[name] = Version(name, row.version)
+        return field
 
     def _choose(self, number: int) -> Table | None:
-        names, _ = self._field()
-        size = self.rules.sizes[0]
-        if len(names) < size:
+        field = self._field()
+        if len(field) < self.rules.sizes[0]:
             return None
-        rated = {s.name: s for s in self.standings()}
-        entrants = [
-            Entrant(n, Rating(rated[n].mu, rated[n].sigma), rated[n].games)
-            if n in rated
-            else Entrant(n, Rating(25.0, 25.0 / 3), 0)
-            for n in names
-        ]
+        rated = self.rated()
+        entrants = [Entrant(v.name, *rated.of(v)) for _, v in sorted(field.items())]
         return choose(entrants, self.rules, Draw(self.secret, number))
 
     async def _play(self, number: int, table: Table | None, resume: Path | None) -> None:
@@ -264,9 +264,9 @@ class Ladder:
         remote: list[str] = []
         lineup = None
         if resume is None and table is not None:
-            _, submitted = self._field()
-            pinned = [n for n in table.seats if n in submitted]
-            remote = [n for n in table.seats if n not in submitted]
+            field = self._field()
+            pinned = [n for n in table.seats if n in field and field[n].number is not None]
+            remote = [n for n in table.seats if n not in pinned]
             lineup = compose(server.store, server.versions.files, pinned) if pinned else None
             if lineup is not None:
                 base = dataclasses.replace(base, bots_dir=lineup.folder)

@@ -109,6 +109,13 @@ class Ratings:
     def __init__(self, names: Iterable[str] = ()) -> None:
         self.standings: dict[str, Standing] = {n: Standing(n) for n in names}
 
+    def begin(self, name: str, mu: float, sigma: float) -> None:
+        """A player new to these standings starts at this rating, not TrueSkill's default
+        (a ladder's new version starts from its last)."""
+        if name in self.standings:
+            raise ValueError(f"{name} is already rated")
+        self.standings[name] = Standing(name, mu, sigma)
+
     def add(self, game: GameResult) -> None:
         players = [self.standings.setdefault(n, Standing(n)) for n in game.ranking]
         groups = [(_ENV.create_rating(p.mu, p.sigma),) for p in players]

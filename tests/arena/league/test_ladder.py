@@ -64,6 +64,7 @@ def test_the_ladder_plays_records_and_stops_after_its_games_in_flight(tmp_path: 
             ids = [(tid, game) for tid, games in on_record.items() for game in games]
             assert len(ids) == len(set(ids))
             assert {s.name for s in stopped.standings} == set(SCRIPTS)
+            assert all(s.version == 0 for s in stopped.standings)  # all dialled in
             assert sum(s.games for s in stopped.standings) == 3 * len(ids)
             assert stopped.latest and all(len(g.ranking) == 3 for g in stopped.latest)
             after = ladder_games(lg)

@@ -483,16 +483,18 @@ class LadderResponse(_message.Message):
     def __init__(self, running: _Optional[bool] = ..., paused: _Optional[bool] = ..., table: _Optional[_Iterable[str]] = ..., standings: _Optional[_Iterable[_Union[LadderStanding, _Mapping]]] = ..., latest: _Optional[_Iterable[_Union[LadderGame, _Mapping]]] = ..., error: _Optional[str] = ..., table_size: _Optional[int] = ...) -> None: ...
 
 class LadderStanding(_message.Message):
-    __slots__ = ("name", "mu", "sigma", "games")
+    __slots__ = ("name", "mu", "sigma", "games", "version")
     NAME_FIELD_NUMBER: _ClassVar[int]
     MU_FIELD_NUMBER: _ClassVar[int]
     SIGMA_FIELD_NUMBER: _ClassVar[int]
     GAMES_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
     name: str
     mu: float
     sigma: float
     games: int
-    def __init__(self, name: _Optional[str] = ..., mu: _Optional[float] = ..., sigma: _Optional[float] = ..., games: _Optional[int] = ...) -> None: ...
+    version: int
+    def __init__(self, name: _Optional[str] = ..., mu: _Optional[float] = ..., sigma: _Optional[float] = ..., games: _Optional[int] = ..., version: _Optional[int] = ...) -> None: ...
 
 class LadderGame(_message.Message):
     __slots__ = ("round", "game_id", "ranking")

@@ -1,0 +1,128 @@
+"""The ladder's ratings, one per version of each entrant.
+
+A new version is a new bot as far as its strength goes: rated under its
+entrant's name, its games would drag the old version's rating along slowly,
+and its placement burst would never come (the entrant has played for weeks).
+So the ladder rates each version apart, the version each game was played by
+read from its round's `tournament.json` (the pins the round recorded, which
+`arena verify` checks), and a version's first rating is its last version's mu
+with a widened sigma (`arena.ladder.starting_rating`, which says why). A bot
+that dials in, not submitted, is one version all along.
+
+The ratings are made again from the games on record whenever they are asked
+for, in the order the store keeps them: a server killed and started again
+rates exactly as one that went on. A finished round's pins never change, so
+they are read once.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from arena.ladder import FRESH, Rating, starting_rating
+from arena.records import GameLine
+from arena.tournament.config import TournamentError
+from arena.tournament.info import RunStatus
+from arena.tournament.report.ratings import GameResult, Ratings, Standing, result_of
+from arena.tournament.results.resuming import read_info
+
+
+@dataclass(frozen=True, slots=True)
+class Version:
+    """One version of an entrant: its number, or None for a bot that dials in."""
+
+    name: str
+    number: int | None
+
+    @property
+    def label(self) -> str:
+        """How the ladder's table names it: `name v3`, or the name alone for one dialled in."""
+        return self.name if self.number is None else f"{self.name} v{self.number}"
+
+
+class VersionRatings:
+    """Rates the ladder's games per version (`rate`), reading each round's pins once."""
+
+    def __init__(self, results: Path) -> None:
+        self._results = results
+        self._pins: dict[str, Mapping[str, int | None]] = {}
+        """The version each entrant played, by finished round."""
+
+    def versions_in(self, round_id: str) -> Mapping[str, int | None]:
+        """Each entrant's version number in a round (None: it dialled in); {} for a round
+        whose folder is gone or was never begun, whose games are then rated as dialled in."""
+        if (kept := self._pins.get(round_id)) is not None:
+            return kept
+        try:
+            info = read_info(self._results / round_id)
+        except TournamentError:
+            return {}
+        pins = {
+            name: entrant.version.number if entrant.version is not None else None
+            for name, entrant in info.bots.items()
+        }
+        if info.status is RunStatus.FINISHED:
+            self._pins[round_id] = pins
+        return pins
+
+    def rate(self, lines: Iterable[tuple[str, GameLine]]) -> Rated:
+        """Every version's standing after these games (round id, line), in their order."""
+        ratings = Ratings()
+        last: dict[str, Version] = {}
+        """Each entrant's version rated most recently: the one a new version starts from."""
+        for round_id, line in lines:
+            pins = self.versions_in(round_id)
+            seats = [Version(name, pins.get(name)) for name in line.ranking]
+            for version in seats:
+                if version.label not in ratings.standings:
+                    start = _start(ratings, last.get(version.name))
+                    ratings.begin(version.label, start.mu, start.sigma)
+                last[version.name] = version
+            result = result_of(line)
+            labels = {v.name: v.label for v in seats}
+            ratings.add(
+                GameResult(
+                    tuple(labels[n] for n in result.ranking),
+                    {labels[n]: k for n, k in result.faults.items() if n in labels},
+                    {labels[n]: ms for n, ms in result.think_ms.items() if n in labels},
+                )
+            )
+        return Rated(ratings, last)
+
+
+def _start(ratings: Ratings, previous: Version | None) -> Rating:
+    if previous is None:
+        return FRESH
+    standing = ratings.standings[previous.label]
+    return starting_rating(Rating(standing.mu, standing.sigma))
+
+
+class Rated:
+    """The ratings of every version the ladder's games were played by."""
+
+    def __init__(self, ratings: Ratings, last: Mapping[str, Version]) -> None:
+        self._ratings = ratings
+        self._last = last
+
+    def of(self, version: Version) -> tuple[Rating, int]:
+        """A version's rating and games; one not yet played is rated as it will start."""
+        standing = self._ratings.standings.get(version.label)
+        if standing is not None:
+            return Rating(standing.mu, standing.sigma), standing.games
+        previous = self._last.get(version.name)
+        return _start(self._ratings, previous if previous != version else None), 0
+
+    def current(self, playing: Mapping[str, Version]) -> list[tuple[Version, Standing]]:
+        """The table of the ladder, best first: each entrant's version that plays now if it
+        has played, else its version rated most recently; each standing under the entrant's
+        name."""
+        rows = []
+        for name, version in self._last.items():
+            now = playing.get(name)
+            chosen = now if now is not None and now.label in self._ratings.standings else version
+            standing = dataclasses.replace(self._ratings.standings[chosen.label], name=name)
+            rows.append((chosen, standing))
+        return sorted(rows, key=lambda r: (-r[1].conservative, -r[1].mu, r[1].name))

@@ -1,0 +1,116 @@
+"""The ladder's ratings per version: each version rated apart from the version each round
+recorded, a new one starting from its last with a widened sigma, read back from real round
+folders."""
+
+from __future__ import annotations
+
+import dataclasses
+import shutil
+from pathlib import Path
+
+import pytest
+from tournament_harness import minimal_info
+
+from arena.ladder import FRESH, Rating, starting_rating
+from arena.league.ladder_ratings import Version, VersionRatings
+from arena.records import GameLine
+from arena.tournament.info import Entrant, RunStatus
+from arena.tournament.results.folder import TournamentFolder
+from arena.tournament.versions import Pin
+
+NAMES = ("alpha", "beta", "gamma")
+
+
+def _round(results: Path, round_id: str, versions: dict[str, int | None], finished: bool) -> None:
+    bots = {
+        name: Entrant(f"/lineup/{name}", "ab" * 32, version=Pin(n, "cd" * 32, "/kept"))
+        if n is not None
+        else Entrant(remote=True)
+        for name, n in versions.items()
+    }
+    info = dataclasses.replace(
+        minimal_info(round_id, tuple(versions)),
+        bots=bots,
+        status=RunStatus.FINISHED if finished else RunStatus.RUNNING,
+    )
+    folder = results / round_id
+    if folder.is_dir():
+        TournamentFolder(folder).write_info(info)
+    else:
+        folder.mkdir()
+        TournamentFolder.lay_out(folder, info, b"\0" * 32)
+
+
+def _game(n: int, ranking: tuple[str, ...]) -> GameLine:
+    return GameLine(f"g{n:03d}", n, NAMES, ranking, (), {})
+
+
+def test_a_new_version_is_rated_apart_starting_from_its_last_with_a_wider_sigma(
+    tmp_path: Path,
+) -> None:
+    _round(tmp_path, "ladder-000000", {"alpha": 1, "beta": 1, "gamma": None}, finished=True)
+    _round(tmp_path, "ladder-000001", {"alpha": 2, "beta": 1, "gamma": None}, finished=True)
+    first = [("ladder-000000", _game(i, ("alpha", "beta", "gamma"))) for i in range(8)]
+    ratings = VersionRatings(tmp_path)
+
+    before = ratings.rate(first)
+    old, old_games = before.of(Version("alpha", 1))
+    assert old_games == 8 and old.mu > FRESH.mu
+    waiting, games = before.of(Version("alpha", 2))  # submitted, not yet played
+    assert games == 0 and waiting == starting_rating(old)
+    assert waiting.mu == old.mu and old.sigma < waiting.sigma <= FRESH.sigma
+
+    second = [("ladder-000001", _game(8 + i, ("gamma", "beta", "alpha"))) for i in range(3)]
+    after = ratings.rate(first + second)
+    new, new_games = after.of(Version("alpha", 2))
+    assert new_games == 3 and new.mu < old.mu  # its own games moved it, from where v1 stood
+    assert after.of(Version("alpha", 1)) == (old, 8)  # the old version's games stay its own
+    assert after.of(Version("beta", 1))[1] == 11
+    assert after.of(Version("gamma", None))[1] == 11  # dialled in: one version all along
+
+
+def test_the_table_shows_the_version_that_plays_once_it_has_played(tmp_path: Path) -> None:
+    _round(tmp_path, "ladder-000000", {"alpha": 1, "beta": 1, "gamma": 1}, finished=True)
+    _round(tmp_path, "ladder-000001", {"alpha": 2, "beta": 1, "gamma": 1}, finished=False)
+    lines = [("ladder-000000", _game(i, ("alpha", "beta", "gamma"))) for i in range(5)]
+    rated = VersionRatings(tmp_path).rate(lines)
+    playing = {n: Version(n, 1) for n in NAMES} | {"alpha": Version("alpha", 2)}
+    table = rated.current(playing)
+    assert table[0][0] == Version("alpha", 1)  # v2 has not played: v1 is shown
+    assert [s.name for _, s in table] == ["alpha", "beta", "gamma"]
+
+    lines.append(("ladder-000001", _game(5, ("beta", "gamma", "alpha"))))
+    table = VersionRatings(tmp_path).rate(lines).current(playing)
+    shown = {s.name: (v, s.games) for v, s in table}
+    assert shown["alpha"] == (Version("alpha", 2), 1)
+
+
+def test_an_unfinished_rounds_pins_are_read_again_and_a_finished_ones_once(
+    tmp_path: Path,
+) -> None:
+    _round(tmp_path, "ladder-000000", {"alpha": 1, "beta": 1, "gamma": 1}, finished=False)
+    ratings = VersionRatings(tmp_path)
+    assert ratings.versions_in("ladder-000000")["alpha"] == 1
+    _round(tmp_path, "ladder-000000", {"alpha": 2, "beta": 1, "gamma": 1}, finished=True)
+    assert ratings.versions_in("ladder-000000")["alpha"] == 2  # read again: it was unfinished
+    shutil.rmtree(tmp_path / "ladder-000000")
+    assert ratings.versions_in("ladder-000000")["alpha"] == 2  # kept once finished
+
+
+def test_a_round_whose_folder_is_gone_is_rated_as_dialled_in(tmp_path: Path) -> None:
+    rated = VersionRatings(tmp_path).rate([("ladder-000009", _game(0, NAMES))])
+    dialled, games = rated.of(Version("alpha", None))
+    assert games == 1
+    assert rated.of(Version("alpha", 4)) == (starting_rating(dialled), 0)
+
+
+def test_a_player_begun_twice_is_refused() -> None:
+    from arena.tournament.report.ratings import Ratings
+
+    ratings = Ratings()
+    ratings.begin("alpha", 30.0, 2.0)
+    with pytest.raises(ValueError, match="already rated"):
+        ratings.begin("alpha", 25.0, 8.0)
+    assert Rating(ratings.standings["alpha"].mu, ratings.standings["alpha"].sigma) == Rating(
+        30.0, 2.0
+    )
