@@ -33,8 +33,9 @@ async def ladder_action(
     request = apb.LadderRequest(action=ACTIONS[action])
     reply: Any = await stub.Ladder(request, metadata=metadata, timeout=None)
     console.print(_headline(reply), highlight=False, markup=False)
-    if reply.table:
-        console.print(f"In play: {', '.join(reply.table)}", highlight=False, markup=False)
+    for table in reply.tables:
+        seats = ", ".join(table.seats)
+        console.print(f"In play ({table.round}): {seats}", highlight=False, markup=False)
     if reply.error:
         console.print(f"Last trouble: {reply.error}", highlight=False, markup=False)
     if reply.standings:

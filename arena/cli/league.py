@@ -95,7 +95,8 @@ def add_commands(commands: Any) -> None:
         "--ladder-jobs",
         type=validate.int_at_least(1),
         default=2,
-        help="the ladder's games at a time (default 2)",
+        help="the ladder's games at a time (default 2): a round plays its table in every "
+        "rotation, so jobs / table size tables play at once (at least one), no entrant at two",
     )
 
     token = commands.add_parser("token", help="register entrants of the league server")

@@ -86,8 +86,30 @@ class _Recorder:
             self._tell(ScreenEvent(Kind.LADDER_GAME, f"ladder {line.game}: {order}", fields))
 
 
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """A round to play next: a new table, or an unfinished round's folder to resume."""
+
+    number: int
+    table: Table | None
+    resume: Path | None
+    seats: tuple[str, ...]
+    """The table's entrants by seat (a resumed round's entrants)."""
+
+    @property
+    def round_id(self) -> str:
+        return f"{PREFIX}{self.number:06d}"
+
+
 class Ladder:
-    """Rounds played one after another until stopped; paused while a night plays."""
+    """Rounds played until stopped, several tables at once; paused while a night plays.
+
+    `jobs` games at a time: a round plays its table in every rotation, `table_size` games, so
+    `jobs // table_size` tables are in play at once (at least one), each with up to
+    `table_size` of the jobs. The tables in play are disjoint: no entrant sits at two, so a
+    bot's games, logs and limits are one round's at a time, and a remote bot's sessions are
+    never shared between rounds.
+    """
 
     def __init__(
         self, server: LeagueServer, table_size: int, jobs: int, tell: Screen | None
@@ -95,18 +117,27 @@ class Ladder:
         self._server = server
         self._tell = tell
         self.rules = Rules(sizes=(table_size,))
-        self.jobs = jobs
+        self.jobs = min(jobs, table_size)
+        """Each round's games at a time."""
+        self.tables_at_once = max(1, jobs // table_size)
         self.secret = b""
         """Read (or made) at the first start: a server that never plays the ladder has none."""
         self.latest: deque[LadderGame] = deque(maxlen=LATEST)
-        self.table: Table | None = None
-        """The table in play, if any."""
+        self.tables: dict[str, tuple[str, ...]] = {}
+        """The tables in play, by round, each by seat (a resumed round's entrants)."""
         self._running = asyncio.Event()
         self._stopping = False
-        self._round: Tournament | None = None
+        self._busy: set[int] = set()
+        """The rounds taken, from their choosing to their end, by number."""
+        self._rounds: dict[int, Tournament] = {}
+        """The rounds in play, by number: what a stop or a pause asks to stop."""
+        self._finished: set[int] = set()
+        """Rounds known to be finished: never read again."""
         self._task: asyncio.Task[None] | None = None
         self._night: object | None = None
         self._ratings = VersionRatings(server.config.out)
+        self._trouble = False
+        """Whether a round just failed: the next waits `IDLE_S`, not to spin on it."""
         self.error: str | None = None
 
     @property
@@ -116,7 +147,7 @@ class Ladder:
     @property
     def paused(self) -> bool:
         """Held for a night, with no game of its own in flight any more."""
-        return self.active and not self._running.is_set() and self._round is None
+        return self.active and not self._running.is_set() and not self._busy
 
     def start(self) -> None:
         """Play (a stopped ladder starts again, a paused one stays paused for its night)."""
@@ -133,20 +164,20 @@ class Ladder:
         """Finish the games in flight, then end."""
         self._stopping = True
         self._running.set()
-        if self._round is not None:
-            self._round.request_stop()
+        for tournament in self._rounds.values():
+            tournament.request_stop()
         if self._task is not None:
             with contextlib.suppress(Exception):
                 await self._task
 
     async def pause(self, night: object) -> None:
-        """Finish the round's games in flight and hold while `night` plays; its round is
+        """Finish the rounds' games in flight and hold while `night` plays; the rounds are
         resumed when the ladder goes on."""
         self._night = night
         self._running.clear()
-        if self._round is not None:
-            self._round.request_stop()
-        while self._round is not None:
+        for tournament in self._rounds.values():
+            tournament.request_stop()
+        while self._busy:
             await asyncio.sleep(0.05)
 
     def go_on(self, night: object) -> None:
@@ -161,10 +192,11 @@ class Ladder:
         reply = apb.LadderResponse(
             running=self.active and not self._stopping,
             paused=self.paused,
-            table=list(self.table.seats) if self.table is not None else [],
             error=self.error or "",
             table_size=self.rules.sizes[0],
         )
+        for round_id, seats in sorted(self.tables.items()):
+            reply.tables.add(round=round_id, seats=list(seats))
         for version, s in self.rated().current(self._field()):
             reply.standings.add(
                 name=s.name, mu=s.mu, sigma=s.sigma, games=s.games, version=version.number or 0
@@ -187,46 +219,68 @@ class Ladder:
         return self._ratings.rate(store.lines(ids) if ids else [])
 
     async def _loop(self) -> None:
-        while not self._stopping:
-            await self._running.wait()
-            if self._stopping:
-                break
-            if not self._running.is_set():  # paused between the wait and now: a night is on
-                continue
-            try:
-                played = await self._next_round()
-            except (TournamentError, LadderError, OSError) as error:
-                played = self._failed(str(error))
-            except Exception as error:  # the server stays up; its log says what went wrong
-                played = self._failed(f"{type(error).__name__}: {error}")
-            if not played:
-                await asyncio.sleep(IDLE_S)
+        flying: set[asyncio.Task[None]] = set()
+        try:
+            while not self._stopping:
+                await self._running.wait()
+                if self._stopping:
+                    break
+                if not self._running.is_set():  # paused between the wait and now
+                    continue
+                self._fill(flying)
+                if not flying or self._trouble:
+                    self._trouble = False
+                    await asyncio.sleep(IDLE_S)
+                    continue
+                done, _ = await asyncio.wait(
+                    flying, timeout=IDLE_S, return_when=asyncio.FIRST_COMPLETED
+                )
+                flying -= done
+        finally:
+            if flying:
+                await asyncio.gather(*flying, return_exceptions=True)
 
-    def _failed(self, why: str) -> bool:
+    def _fill(self, flying: set[asyncio.Task[None]]) -> None:
+        """Start rounds until `tables_at_once` are in play or there is nothing to play."""
+        flying -= {task for task in flying if task.done()}
+        while len(flying) < self.tables_at_once:
+            try:
+                plan = self._next()
+            except (TournamentError, LadderError, OSError) as error:
+                self._failed(str(error))
+                return
+            if plan is None:
+                return
+            self._busy.add(plan.number)  # taken now: the next choice sees it
+            self.tables[plan.round_id] = plan.seats
+            flying.add(asyncio.ensure_future(self._round(plan)))
+
+    def _failed(self, why: str) -> None:
         """A round that could not be played: said, kept for the status, tried again later."""
         self.error = why
+        self._trouble = True
         if self._tell is not None:
             self._tell(ScreenEvent(Kind.NOTE, f"ladder: {why}"))
-        return False
 
-    async def _next_round(self) -> bool:
-        """Resume a round a kill or a pause left unfinished, else play a new one; False when
-        there is nothing to play."""
-        rounds = self.rounds()
-        if rounds:
-            number, folder = rounds[-1]
+    def _next(self) -> _Plan | None:
+        """A round a kill or a pause left unfinished, else a new table; None when there is
+        nothing to play now."""
+        fresh = None
+        highest = max(self._busy, default=-1)
+        for number, folder in self.rounds():
+            highest = max(highest, number)
+            if number in self._finished or number in self._busy:
+                continue
             info = read_info(folder)
-            if info.status is not RunStatus.FINISHED and info.played:
-                await self._play(number, None, folder)
-                return True
-            number += 1 if info.played else 0  # a folder that never began is laid out anew
-        else:
-            number = 0
+            if info.status is RunStatus.FINISHED:
+                self._finished.add(number)
+            elif info.played:
+                return _Plan(number, None, folder, info.players())
+            elif fresh is None:
+                fresh = number  # a folder that never began is laid out anew
+        number = highest + 1 if fresh is None else fresh
         table = self._choose(number)
-        if table is None:
-            return False
-        await self._play(number, table, None)
-        return True
+        return None if table is None else _Plan(number, table, None, table.seats)
 
     def _field(self) -> dict[str, Version]:
         """The entrants who can play now, each by the version it would play: its playing
@@ -239,23 +293,36 @@ class Ladder:
         return field
 
     def _choose(self, number: int) -> Table | None:
-        field = self._field()
+        seated = {name for seats in self.tables.values() for name in seats}
+        field = {n: v for n, v in self._field().items() if n not in seated}
         if len(field) < self.rules.sizes[0]:
             return None
         rated = self.rated()
         entrants = [Entrant(v.name, *rated.of(v)) for _, v in sorted(field.items())]
         return choose(entrants, self.rules, Draw(self.secret, number))
 
-    async def _play(self, number: int, table: Table | None, resume: Path | None) -> None:
+    async def _round(self, plan: _Plan) -> None:
+        """One round played to its end or its stop; a failure said, never raised."""
+        try:
+            await self._play(plan)
+        except (TournamentError, LadderError, OSError) as error:
+            self._failed(str(error))
+        except Exception as error:  # the server stays up; its log says what went wrong
+            self._failed(f"{type(error).__name__}: {error}")
+        finally:
+            self._busy.discard(plan.number)
+            del self.tables[plan.round_id]
+
+    async def _play(self, plan: _Plan) -> None:
         server = self._server
         config = server.config
-        round_id = f"{PREFIX}{number:06d}"
+        round_id = plan.round_id
         base: TournamentConfig = dataclasses.replace(
             config.defaults,
             out=config.out,
             league=config.league,
             name=round_id,
-            seed=round_seed(self.secret, number),
+            seed=round_seed(self.secret, plan.number),
             table_size=self.rules.sizes[0],
             games=self.rules.sizes[0],
             jobs=self.jobs,
@@ -263,26 +330,25 @@ class Ladder:
         )
         remote: list[str] = []
         lineup = None
-        if resume is None and table is not None:
+        if plan.table is not None:
             field = self._field()
-            pinned = [n for n in table.seats if n in field and field[n].number is not None]
-            remote = [n for n in table.seats if n not in pinned]
+            pinned = [n for n in plan.seats if n in field and field[n].number is not None]
+            remote = [n for n in plan.seats if n not in pinned]
             lineup = compose(server.store, server.versions.files, pinned) if pinned else None
             if lineup is not None:
                 base = dataclasses.replace(base, bots_dir=lineup.folder)
-        elif resume is not None:
-            info = read_info(resume)
-            remote = [n for n in info.entrants or () if n in server.lobby.connected()]
-        self.table = table
+        else:
+            remote = [n for n in plan.seats if n in server.lobby.connected()]
         observer: Observer = _Recorder(self._tell, self.latest, round_id)
         tournament = Tournament(base, observer)
-        self._round = tournament
+        self._rounds[plan.number] = tournament
         local_ca = server.local_tls.ca_file if server.local_tls is not None else None
         venue = Venue(server.referee, server.port, tuple(remote), local_ca)
         try:
+            if self._stopping or not self._running.is_set():
+                return  # stopped or paused while it was being chosen: played later, if ever
             if lineup is not None:
                 await make_way(lineup, server.referee, observer.note)
-            await tournament.run(resume, venue=venue)
+            await tournament.run(plan.resume, venue=venue)
         finally:
-            self._round = None
-            self.table = None
+            del self._rounds[plan.number]

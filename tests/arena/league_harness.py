@@ -247,6 +247,8 @@ async def league(
     tls: Tls | None = None,
     store: Path | str | None = None,
     say: Callable[[ScreenEvent], None] | None = None,
+    ladder_table_size: int = 3,
+    ladder_jobs: int = 2,
 ) -> AsyncIterator[League]:
     """`store`: the league store, a file or a postgresql:// URL (default: an SQLite file);
     `say`: told the server's screen events (who connects, their links)."""
@@ -258,6 +260,8 @@ async def league(
         tls=tls,
         sessions_per_bot=sessions_per_bot,
         defaults=TournamentConfig(bots_dir=None, reconnect_grace=reconnect_grace, move_time=1.0),
+        ladder_table_size=ladder_table_size,
+        ladder_jobs=ladder_jobs,
     )
     server = LeagueServer(config, say)
     token = await server.start()

@@ -14,13 +14,15 @@ from arena.league.ladder_rounds import is_ladder
 from arena.protocol.messages import admin as apb
 
 SCRIPTS = {"alpha": "binomial_bot.py", "beta": "random_bot.py", "gamma": "strong_bot.py"}
+FOUR = SCRIPTS | {"delta": "bluffer_bot.py"}
+"""Enough for two tables of two at once."""
 
 
-async def connect(lg: League) -> None:
-    tokens = lg.register(*SCRIPTS)
-    for name, script in SCRIPTS.items():
+async def connect(lg: League, scripts: dict[str, str] = SCRIPTS) -> None:
+    tokens = lg.register(*scripts)
+    for name, script in scripts.items():
         lg.launch(name, tokens[name], sessions=3, script=SAMPLE_BOTS / script)
-    await lg.wait_connected(dict.fromkeys(SCRIPTS, 3))
+    await lg.wait_connected(dict.fromkeys(scripts, 3))
 
 
 async def ladder(lg: League, action: int) -> apb.LadderResponse:
@@ -81,6 +83,35 @@ def board_games(league_file: Path, which: str, capsys: pytest.CaptureFixture[str
     return sum(row["games"] for row in json.loads(capsys.readouterr().out))
 
 
+def test_jobs_for_two_tables_play_two_disjoint_tables_at_once(tmp_path: Path) -> None:
+    async def body() -> None:
+        async with league(tmp_path, ladder_table_size=2, ladder_jobs=4) as lg:
+            await connect(lg, FOUR)
+            await ladder(lg, apb.LadderRequest.ACTION_START)
+            seen: list[dict[str, tuple[str, ...]]] = []
+
+            def two_tables() -> bool:
+                seen.append(dict(lg.server.ladder.tables))
+                return len(seen[-1]) == 2
+
+            await eventually(two_tables, "two tables in play at once", 30)
+            status = await ladder(lg, apb.LadderRequest.ACTION_STATUS)
+            await eventually(lambda: ladder_games(lg) >= 8, "four rounds recorded", 60)
+            await ladder(lg, apb.LadderRequest.ACTION_STOP)
+            # No entrant at two tables at once, in any look at the tables in play.
+            for tables in seen:
+                seats = [name for table in tables.values() for name in table]
+                assert len(seats) == len(set(seats)), tables
+            assert len(status.tables) in (1, 2)
+            on_record = stored(lg)
+            assert on_record == journaled(tmp_path / "results")
+            ids = [(tid, game) for tid, games in on_record.items() for game in games]
+            assert len(ids) == len(set(ids))
+            assert all(len(games) == 2 for games in on_record.values())  # every round whole
+
+    run(body)
+
+
 def test_a_night_pauses_the_ladder_and_it_goes_on_after(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -113,18 +144,21 @@ def test_a_night_pauses_the_ladder_and_it_goes_on_after(
     run(body)
 
 
-def test_a_restarted_ladder_goes_on_from_its_last_round(tmp_path: Path) -> None:
+@pytest.mark.parametrize("tables", [1, pytest.param(2, marks=pytest.mark.slow)])
+def test_a_restarted_ladder_goes_on_from_its_last_rounds(tmp_path: Path, tables: int) -> None:
+    scripts, size = (SCRIPTS, 3) if tables == 1 else (FOUR, 2)
+
     async def first() -> None:
-        async with league(tmp_path) as lg:
-            await connect(lg)
+        async with league(tmp_path, ladder_table_size=size, ladder_jobs=size * tables) as lg:
+            await connect(lg, scripts)
             await ladder(lg, apb.LadderRequest.ACTION_START)
             await eventually(lambda: ladder_games(lg) >= 3, "a round recorded", 30)
             await ladder(lg, apb.LadderRequest.ACTION_STOP)
             before.update(stored(lg))
 
     async def second() -> None:
-        async with league(tmp_path) as lg:
-            await connect(lg)
+        async with league(tmp_path, ladder_table_size=size, ladder_jobs=size * tables) as lg:
+            await connect(lg, scripts)
             await ladder(lg, apb.LadderRequest.ACTION_START)
             await eventually(lambda: len(stored(lg)) > len(before), "a new round recorded", 30)
             await ladder(lg, apb.LadderRequest.ACTION_STOP)
@@ -138,6 +172,5 @@ def test_a_restarted_ladder_goes_on_from_its_last_round(tmp_path: Path) -> None:
     # never played again), the new rounds numbered after them.
     assert all(set(games) <= set(after[tid]) for tid, games in before.items())
     assert min(set(after) - set(before)) > max(before)
+    assert all(len(set(games)) == len(games) for games in after.values())
     assert after == journaled(tmp_path / "results")
-    ids = [(tid, game) for tid, games in after.items() for game in games]
-    assert len(ids) == len(set(ids))

@@ -465,22 +465,30 @@ class LadderRequest(_message.Message):
     def __init__(self, action: _Optional[_Union[LadderRequest.Action, str]] = ...) -> None: ...
 
 class LadderResponse(_message.Message):
-    __slots__ = ("running", "paused", "table", "standings", "latest", "error", "table_size")
+    __slots__ = ("running", "paused", "standings", "latest", "error", "table_size", "tables")
     RUNNING_FIELD_NUMBER: _ClassVar[int]
     PAUSED_FIELD_NUMBER: _ClassVar[int]
-    TABLE_FIELD_NUMBER: _ClassVar[int]
     STANDINGS_FIELD_NUMBER: _ClassVar[int]
     LATEST_FIELD_NUMBER: _ClassVar[int]
     ERROR_FIELD_NUMBER: _ClassVar[int]
     TABLE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    TABLES_FIELD_NUMBER: _ClassVar[int]
     running: bool
     paused: bool
-    table: _containers.RepeatedScalarFieldContainer[str]
     standings: _containers.RepeatedCompositeFieldContainer[LadderStanding]
     latest: _containers.RepeatedCompositeFieldContainer[LadderGame]
     error: str
     table_size: int
-    def __init__(self, running: _Optional[bool] = ..., paused: _Optional[bool] = ..., table: _Optional[_Iterable[str]] = ..., standings: _Optional[_Iterable[_Union[LadderStanding, _Mapping]]] = ..., latest: _Optional[_Iterable[_Union[LadderGame, _Mapping]]] = ..., error: _Optional[str] = ..., table_size: _Optional[int] = ...) -> None: ...
+    tables: _containers.RepeatedCompositeFieldContainer[LadderTable]
+    def __init__(self, running: _Optional[bool] = ..., paused: _Optional[bool] = ..., standings: _Optional[_Iterable[_Union[LadderStanding, _Mapping]]] = ..., latest: _Optional[_Iterable[_Union[LadderGame, _Mapping]]] = ..., error: _Optional[str] = ..., table_size: _Optional[int] = ..., tables: _Optional[_Iterable[_Union[LadderTable, _Mapping]]] = ...) -> None: ...
+
+class LadderTable(_message.Message):
+    __slots__ = ("round", "seats")
+    ROUND_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    round: str
+    seats: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, round: _Optional[str] = ..., seats: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class LadderStanding(_message.Message):
     __slots__ = ("name", "mu", "sigma", "games", "version")
