@@ -21,6 +21,7 @@ mark errors that are also those, since callers catch them as such:
     tournament:
     + TournamentError - the tournament cannot go on; `Tournament.run` raises only this.
         + StoppedError - stopped by a fault of the disk or the store; `.summary`: what it played.
+        + TooFewBotsError - fewer than two bots could play; `.skipped`: the ones that could not.
     + OptionError (ValueError) - a tournament option's value it cannot have, or two that clash.
     + ScheduleError (ValueError) - entrants, table size and deal mode make no schedule.
     + ResultsError - a tournament folder holds what the arena cannot use.

@@ -36,6 +36,12 @@ async def ladder_action(
     for table in reply.tables:
         seats = ", ".join(table.seats)
         console.print(f"In play ({table.round}): {seats}", highlight=False, markup=False)
+    for out in reply.sitting_out:
+        console.print(
+            f"Sitting out: {out.name}, {out.seconds:.0f} s more ({out.why})",
+            highlight=False,
+            markup=False,
+        )
     if reply.error:
         console.print(f"Last trouble: {reply.error}", highlight=False, markup=False)
     if reply.standings:

@@ -31,10 +31,11 @@ from arena.league.ladder_rounds import (
     round_seed,
     secret_path,
 )
+from arena.league.ladder_sideline import SITS_OUT, Sideline
 from arena.league.screen import Kind, Screen, ScreenEvent
 from arena.protocol.messages import admin as apb
 from arena.submissions.lineups import compose, make_way
-from arena.tournament.config import TournamentConfig, TournamentError, Venue
+from arena.tournament.config import TooFewBotsError, TournamentConfig, TournamentError, Venue
 from arena.tournament.info import RunStatus
 from arena.tournament.report.ratings import Standing
 from arena.tournament.results.resuming import read_info
@@ -136,6 +137,7 @@ class Ladder:
         self._task: asyncio.Task[None] | None = None
         self._night: object | None = None
         self._ratings = VersionRatings(server.config.out)
+        self.sideline = Sideline()
         self._trouble = False
         """Whether a round just failed: the next waits `IDLE_S`, not to spin on it."""
         self.error: str | None = None
@@ -203,6 +205,8 @@ class Ladder:
             )
         for game in self.latest:
             reply.latest.add(round=game.round, game_id=game.game_id, ranking=list(game.ranking))
+        for out in self.sideline.now():
+            reply.sitting_out.add(name=out.name, seconds=out.seconds, why=out.why)
         return reply
 
     def rounds(self) -> list[tuple[int, Path]]:
@@ -294,7 +298,11 @@ class Ladder:
 
     def _choose(self, number: int) -> Table | None:
         seated = {name for seats in self.tables.values() for name in seats}
-        field = {n: v for n, v in self._field().items() if n not in seated}
+        field = {
+            n: v
+            for n, v in self._field().items()
+            if n not in seated and (v.number is None or not self.sideline.sitting_out(n, v.number))
+        }
         if len(field) < self.rules.sizes[0]:
             return None
         rated = self.rated()
@@ -330,14 +338,19 @@ class Ladder:
         )
         remote: list[str] = []
         lineup = None
+        local: dict[str, int | None] = {}
+        """The submitted entrants, by version: the ones a crash sits out."""
         if plan.table is not None:
             field = self._field()
-            pinned = [n for n in plan.seats if n in field and field[n].number is not None]
-            remote = [n for n in plan.seats if n not in pinned]
-            lineup = compose(server.store, server.versions.files, pinned) if pinned else None
+            local = {n: field[n].number for n in plan.seats if n in field and field[n].number}
+            remote = [n for n in plan.seats if n not in local]
+            lineup = compose(server.store, server.versions.files, list(local)) if local else None
             if lineup is not None:
                 base = dataclasses.replace(base, bots_dir=lineup.folder)
         else:
+            assert plan.resume is not None
+            bots = read_info(plan.resume).bots
+            local = {n: b.version.number for n, b in bots.items() if b.version is not None}
             remote = [n for n in plan.seats if n in server.lobby.connected()]
         observer: Observer = _Recorder(self._tell, self.latest, round_id)
         tournament = Tournament(base, observer)
@@ -349,6 +362,25 @@ class Ladder:
                 return  # stopped or paused while it was being chosen: played later, if ever
             if lineup is not None:
                 await make_way(lineup, server.referee, observer.note)
-            await tournament.run(plan.resume, venue=venue)
+            summary = await tournament.run(plan.resume, venue=venue)
+        except TooFewBotsError as error:
+            for name in set(error.skipped) & set(local):
+                self._sit_out(name, local[name], f"could not play {round_id}")
+            raise
         finally:
             del self._rounds[plan.number]
+        skipped = dict(summary.skipped)
+        for name, version in local.items():
+            faults = summary.faults.get(name, {})
+            kinds = sorted(k for k, n in faults.items() if n and k in SITS_OUT)
+            if name in skipped:
+                self._sit_out(name, version, f"could not play {round_id}: {skipped[name]}")
+            elif kinds:
+                self._sit_out(name, version, f"{' and '.join(kinds)} in {round_id}")
+            else:
+                self.sideline.cleared(name)
+
+    def _sit_out(self, name: str, version: int | None, why: str) -> None:
+        seconds = self.sideline.out(name, version, why)
+        if self._tell is not None:
+            self._tell(ScreenEvent(Kind.NOTE, f"ladder: {name} sits out {seconds:g} s: {why}"))

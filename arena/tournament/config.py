@@ -53,6 +53,15 @@ class TournamentError(ArenaError):
     """The tournament cannot go on; the message says why."""
 
 
+class TooFewBotsError(TournamentError):
+    """Fewer than two bots could play: `skipped` names the ones that could not (each one's
+    reason is in the message)."""
+
+    def __init__(self, message: str, skipped: Sequence[str]) -> None:
+        super().__init__(message)
+        self.skipped = tuple(skipped)
+
+
 class StoppedError(TournamentError):
     """The run stopped before its end for a fault of the disk or the store, its books closed
     as far as they could be: `summary` says what it played (for the HTML replays, say)."""

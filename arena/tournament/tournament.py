@@ -262,7 +262,7 @@ class Tournament:
             if starting:
                 entrants = sorted(connected)
                 if len(entrants) < 2:
-                    raise TournamentError(lineup.too_few(entrants))
+                    raise lineup.too_few(entrants)
                 info = enter(info, entrants, bots, lineup.skipped)
                 folder.write_info(info)
             await self._patiently(

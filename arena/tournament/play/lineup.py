@@ -25,7 +25,7 @@ from arena.referee.exits import describe_exit, exit_probe
 from arena.referee.lobby import Lobby
 from arena.referee.server import Referee, ServerLimits
 from arena.text import printable
-from arena.tournament.config import TournamentConfig, TournamentError, too_few
+from arena.tournament.config import TooFewBotsError, TournamentConfig, too_few
 from arena.tournament.info import Skipped, TournamentInfo
 from arena.tournament.play.observer import Observer
 from arena.tournament.results.folder import TournamentFolder
@@ -126,10 +126,10 @@ class Lineup:
         self.skipped.append(Skipped(name, reason))
         self.observer.note(f"{name}: {printable(said) if said else f'skipped: {reason}'}")
 
-    def too_few(self, playing: list[str]) -> str:
+    def too_few(self, playing: list[str]) -> TooFewBotsError:
         """Why there is no tournament: who could play, and each other bot's reason."""
         reasons = "".join(f"; {s.name}: {s.reason}" for s in self.skipped)
-        return too_few(playing) + reasons
+        return TooFewBotsError(too_few(playing) + reasons, [s.name for s in self.skipped])
 
     async def prepare(
         self,
@@ -172,7 +172,7 @@ class Lineup:
         builds = await asyncio.gather(*(self._build(b, folder) for b in usable))
         ready = [bot for bot, built in zip(usable, builds, strict=True) if built]
         if len(ready) < need and not resuming:
-            raise TournamentError(self.too_few([b.name for b in ready]))
+            raise self.too_few([b.name for b in ready])
         return ready
 
     def _with_extra(self, found: list[BotSpec], extra: Sequence[str]) -> list[BotSpec]:

@@ -112,8 +112,7 @@ class Ratings:
     def begin(self, name: str, mu: float, sigma: float) -> None:
         """A player new to these standings starts at this rating, not TrueSkill's default
         (a ladder's new version starts from its last)."""
-        if name in self.standings:
-            raise ValueError(f"{name} is already rated")
+        assert name not in self.standings, f"{name} is already rated"
         self.standings[name] = Standing(name, mu, sigma)
 
     def add(self, game: GameResult) -> None:

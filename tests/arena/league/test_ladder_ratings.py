@@ -8,10 +8,9 @@ import dataclasses
 import shutil
 from pathlib import Path
 
-import pytest
 from tournament_harness import minimal_info
 
-from arena.ladder import FRESH, Rating, starting_rating
+from arena.ladder import FRESH, starting_rating
 from arena.league.ladder_ratings import Version, VersionRatings
 from arena.records import GameLine
 from arena.tournament.info import Entrant, RunStatus
@@ -102,15 +101,3 @@ def test_a_round_whose_folder_is_gone_is_rated_as_dialled_in(tmp_path: Path) -> 
     dialled, games = rated.of(Version("alpha", None))
     assert games == 1
     assert rated.of(Version("alpha", 4)) == (starting_rating(dialled), 0)
-
-
-def test_a_player_begun_twice_is_refused() -> None:
-    from arena.tournament.report.ratings import Ratings
-
-    ratings = Ratings()
-    ratings.begin("alpha", 30.0, 2.0)
-    with pytest.raises(ValueError, match="already rated"):
-        ratings.begin("alpha", 25.0, 8.0)
-    assert Rating(ratings.standings["alpha"].mu, ratings.standings["alpha"].sigma) == Rating(
-        30.0, 2.0
-    )

@@ -465,7 +465,7 @@ class LadderRequest(_message.Message):
     def __init__(self, action: _Optional[_Union[LadderRequest.Action, str]] = ...) -> None: ...
 
 class LadderResponse(_message.Message):
-    __slots__ = ("running", "paused", "standings", "latest", "error", "table_size", "tables")
+    __slots__ = ("running", "paused", "standings", "latest", "error", "table_size", "tables", "sitting_out")
     RUNNING_FIELD_NUMBER: _ClassVar[int]
     PAUSED_FIELD_NUMBER: _ClassVar[int]
     STANDINGS_FIELD_NUMBER: _ClassVar[int]
@@ -473,6 +473,7 @@ class LadderResponse(_message.Message):
     ERROR_FIELD_NUMBER: _ClassVar[int]
     TABLE_SIZE_FIELD_NUMBER: _ClassVar[int]
     TABLES_FIELD_NUMBER: _ClassVar[int]
+    SITTING_OUT_FIELD_NUMBER: _ClassVar[int]
     running: bool
     paused: bool
     standings: _containers.RepeatedCompositeFieldContainer[LadderStanding]
@@ -480,7 +481,18 @@ class LadderResponse(_message.Message):
     error: str
     table_size: int
     tables: _containers.RepeatedCompositeFieldContainer[LadderTable]
-    def __init__(self, running: _Optional[bool] = ..., paused: _Optional[bool] = ..., standings: _Optional[_Iterable[_Union[LadderStanding, _Mapping]]] = ..., latest: _Optional[_Iterable[_Union[LadderGame, _Mapping]]] = ..., error: _Optional[str] = ..., table_size: _Optional[int] = ..., tables: _Optional[_Iterable[_Union[LadderTable, _Mapping]]] = ...) -> None: ...
+    sitting_out: _containers.RepeatedCompositeFieldContainer[LadderSittingOut]
+    def __init__(self, running: _Optional[bool] = ..., paused: _Optional[bool] = ..., standings: _Optional[_Iterable[_Union[LadderStanding, _Mapping]]] = ..., latest: _Optional[_Iterable[_Union[LadderGame, _Mapping]]] = ..., error: _Optional[str] = ..., table_size: _Optional[int] = ..., tables: _Optional[_Iterable[_Union[LadderTable, _Mapping]]] = ..., sitting_out: _Optional[_Iterable[_Union[LadderSittingOut, _Mapping]]] = ...) -> None: ...
+
+class LadderSittingOut(_message.Message):
+    __slots__ = ("name", "seconds", "why")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    SECONDS_FIELD_NUMBER: _ClassVar[int]
+    WHY_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    seconds: float
+    why: str
+    def __init__(self, name: _Optional[str] = ..., seconds: _Optional[float] = ..., why: _Optional[str] = ...) -> None: ...
 
 class LadderTable(_message.Message):
     __slots__ = ("round", "seats")
