@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from arena.ladder import Draw, Entrant, LadderError, Rules, Table, choose
-from arena.league.ladder_ratings import Rated, Version, VersionRatings
+from arena.league.ladder_fit import LadderFit
+from arena.league.ladder_ratings import Labelled, Rated, Version, VersionRatings
 from arena.league.ladder_rounds import (
     PREFIX,
     ROUND,
@@ -138,6 +139,8 @@ class Ladder:
         self._night: object | None = None
         self._ratings = VersionRatings(server.config.out)
         self.sideline = Sideline()
+        self.fit = LadderFit()
+        """The batch fit's ratings, which feed the matchmaker (`ladder_fit` says why)."""
         self._trouble = False
         """Whether a round just failed: the next waits `IDLE_S`, not to spin on it."""
         self.error: str | None = None
@@ -171,6 +174,7 @@ class Ladder:
         if self._task is not None:
             with contextlib.suppress(Exception):
                 await self._task
+        await self.fit.stop()
 
     async def pause(self, night: object) -> None:
         """Finish the rounds' games in flight and hold while `night` plays; the rounds are
@@ -218,9 +222,13 @@ class Ladder:
 
     def rated(self) -> Rated:
         """Every version's rating over the ladder's games on record (`ladder_ratings`)."""
+        return self._labelled().rated()
+
+    def _labelled(self) -> Labelled:
+        """The ladder's games on record, each seat named by its version's label."""
         store = self._server.store
         ids = {tid for tid, _ in store.tournaments() if is_ladder(tid)}
-        return self._ratings.rate(store.lines(ids) if ids else [])
+        return self._ratings.labelled(store.lines(ids) if ids else [])
 
     async def _loop(self) -> None:
         flying: set[asyncio.Task[None]] = set()
@@ -305,8 +313,15 @@ class Ladder:
         }
         if len(field) < self.rules.sizes[0]:
             return None
-        rated = self.rated()
-        entrants = [Entrant(v.name, *rated.of(v)) for _, v in sorted(field.items())]
+        labelled = self._labelled()
+        if self.fit.due(len(labelled.lines)):
+            self.fit.refit(labelled.lines)
+        rated = labelled.rated()
+        fitted = self.fit.ratings
+        entrants = []
+        for _, version in sorted(field.items()):
+            rating, games = rated.of(version)
+            entrants.append(Entrant(version.name, fitted.get(version.label, rating), games))
         return choose(entrants, self.rules, Draw(self.secret, number))
 
     async def _round(self, plan: _Plan) -> None:

@@ -26,7 +26,7 @@ from arena.ladder import FRESH, Rating, starting_rating
 from arena.records import GameLine
 from arena.tournament.config import TournamentError
 from arena.tournament.info import RunStatus
-from arena.tournament.report.ratings import GameResult, Ratings, Standing, result_of
+from arena.tournament.report.ratings import Ratings, Standing, result_of
 from arena.tournament.results.resuming import read_info
 
 
@@ -68,29 +68,59 @@ class VersionRatings:
             self._pins[round_id] = pins
         return pins
 
+    def labelled(self, lines: Iterable[tuple[str, GameLine]]) -> Labelled:
+        """These games (round id, line), each seat named by its version's label."""
+        out: list[tuple[str, GameLine]] = []
+        versions: dict[str, Version] = {}
+        for round_id, line in lines:
+            pins = self.versions_in(round_id)
+            labels = {}
+            for name in line.players:
+                version = Version(name, pins.get(name))
+                labels[name] = version.label
+                versions[version.label] = version
+            out.append((round_id, _relabelled(line, labels)))
+        return Labelled(out, versions)
+
     def rate(self, lines: Iterable[tuple[str, GameLine]]) -> Rated:
         """Every version's standing after these games (round id, line), in their order."""
+        return self.labelled(lines).rated()
+
+
+@dataclass(frozen=True, slots=True)
+class Labelled:
+    """Games with each seat named by its version's label, and the version of each label."""
+
+    lines: list[tuple[str, GameLine]]
+    versions: Mapping[str, Version]
+
+    def rated(self) -> Rated:
+        """Every version's standing after these games, in their order; a version new to them
+        starting from the last one of its entrant rated before it."""
         ratings = Ratings()
         last: dict[str, Version] = {}
         """Each entrant's version rated most recently: the one a new version starts from."""
-        for round_id, line in lines:
-            pins = self.versions_in(round_id)
-            seats = [Version(name, pins.get(name)) for name in line.ranking]
-            for version in seats:
-                if version.label not in ratings.standings:
+        for _, line in self.lines:
+            for label in line.ranking:
+                version = self.versions[label]
+                if label not in ratings.standings:
                     start = _start(ratings, last.get(version.name))
-                    ratings.begin(version.label, start.mu, start.sigma)
+                    ratings.begin(label, start.mu, start.sigma)
                 last[version.name] = version
-            result = result_of(line)
-            labels = {v.name: v.label for v in seats}
-            ratings.add(
-                GameResult(
-                    tuple(labels[n] for n in result.ranking),
-                    {labels[n]: k for n, k in result.faults.items() if n in labels},
-                    {labels[n]: ms for n, ms in result.think_ms.items() if n in labels},
-                )
-            )
+            ratings.add(result_of(line))
         return Rated(ratings, last)
+
+
+def _relabelled(line: GameLine, labels: Mapping[str, str]) -> GameLine:
+    if all(label == name for name, label in labels.items()):
+        return line
+    return dataclasses.replace(
+        line,
+        players=tuple(labels[n] for n in line.players),
+        ranking=tuple(labels[n] for n in line.ranking),
+        faults=tuple(dataclasses.replace(f, bot=labels.get(f.bot, f.bot)) for f in line.faults),
+        think_ms={labels.get(n, n): ms for n, ms in line.think_ms.items()},
+    )
 
 
 def _start(ratings: Ratings, previous: Version | None) -> Rating:
