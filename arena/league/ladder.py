@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import dataclasses
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -35,18 +36,19 @@ from arena.protocol.messages import admin as apb
 from arena.submissions.lineups import compose, make_way
 from arena.tournament.config import TournamentConfig, TournamentError, Venue
 from arena.tournament.info import RunStatus
-from arena.tournament.report.ratings import Standing, rate_all, result_of
+from arena.tournament.report.ratings import Ratings, Standing, result_of
 from arena.tournament.results.resuming import read_info
 from arena.tournament.tournament import Observer, Progress, Tournament
 
 if TYPE_CHECKING:
     from arena.league.server import LeagueServer
-    from arena.records import GameLine
+    from arena.records import GameLine, LeaderboardRow
+    from arena.store import LeagueStore
 
 IDLE_S = 1.0
 """How often a ladder with too few entrants looks again."""
 LATEST = 20
-"""Ladder games kept for its status."""
+"""Ladder games in its status, the newest."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,12 +60,82 @@ class LadderGame:
     ranking: tuple[str, ...]
 
 
-class _Recorder:
-    """The rounds' observer: tells the screen each game's end and keeps the latest."""
+@dataclass(frozen=True, slots=True)
+class LadderStatus:
+    """How the ladder stands, as `arena admin ladder status` and the web pages show it."""
 
-    def __init__(self, tell: Screen | None, latest: deque[LadderGame], round_id: str) -> None:
+    running: bool
+    paused: bool
+    table_size: int
+    round: str
+    """The round in play ("" when none)..."""
+    table: tuple[str, ...]
+    """... and its entrants, by seat."""
+    standings: tuple[LeaderboardRow, ...]
+    """Its TrueSkill board over every ladder game on record, best first."""
+    latest: tuple[LadderGame, ...]
+    """Its last LATEST games on record, oldest first."""
+    error: str | None
+    """Why the last round could not be played, if it could not."""
+
+    @property
+    def shown(self) -> bool:
+        """Whether there is a ladder to show: playing, held for a night, or on record."""
+        return self.running or self.paused or bool(self.standings) or self.error is not None
+
+
+class _Board:
+    """The ladder's board, rated as its rounds are recorded.
+
+    Rating every ladder game afresh costs about 0.4 ms a game (two seconds at 5,000), in the
+    event loop the referee runs in, at every round and every look at the status. Only the
+    last round on record can still gain games (rounds are played one after another, and a
+    killed server resumes only its last), so the rounds before it are rated once, in the
+    store's order, and the last one on top of them at each look: the same board as rating
+    them all, at the cost of one round's games. A round removed from the store, or changed,
+    makes it rate everything afresh.
+    """
+
+    def __init__(self) -> None:
+        self._settled: list[tuple[str, int]] = []
+        self._ratings = Ratings()
+        self._latest: deque[LadderGame] = deque(maxlen=LATEST)
+
+    def read(self, store: LeagueStore) -> tuple[list[Standing], list[LadderGame]]:
+        """The board and the latest games, as the store holds them now."""
+        rounds = [(tid, games) for tid, games in store.tournaments() if is_ladder(tid)]
+        settled = rounds[:-1]
+        if settled[: len(self._settled)] != self._settled:
+            self._settled, self._ratings, self._latest = [], Ratings(), deque(maxlen=LATEST)
+        for tid, _ in settled[len(self._settled) :]:
+            _rate(store, tid, self._ratings, self._latest)
+        self._settled = settled
+        ratings, latest = _copy(self._ratings), deque(self._latest, maxlen=LATEST)
+        for tid, _ in rounds[-1:]:
+            _rate(store, tid, ratings, latest)
+        return ratings.table(), list(latest)
+
+
+def _rate(store: LeagueStore, tid: str, ratings: Ratings, latest: deque[LadderGame]) -> None:
+    for line in store.games_of(tid).values():  # in the order of the round's schedule
+        ratings.add(result_of(line))
+        latest.append(LadderGame(tid, line.game, tuple(line.ranking)))
+
+
+def _copy(ratings: Ratings) -> Ratings:
+    copied = Ratings()
+    copied.standings = {
+        name: dataclasses.replace(s, think=list(s.think)) for name, s in ratings.standings.items()
+    }
+    return copied
+
+
+class _Recorder:
+    """The rounds' observer: tells the screen each game's end, and the ladder that it moved."""
+
+    def __init__(self, tell: Screen | None, changed: Callable[[], None], round_id: str) -> None:
         self._tell = tell
-        self._latest = latest
+        self._changed = changed
         self._round = round_id
 
     def note(self, text: str) -> None:
@@ -78,7 +150,7 @@ class _Recorder:
 
     def game_finished(self, line: GameLine, table: list[Standing], progress: Progress) -> None:
         game = LadderGame(self._round, line.game, tuple(line.ranking))
-        self._latest.append(game)
+        self._changed()
         if self._tell is not None:
             order = ", ".join(game.ranking)
             fields = {"round": self._round, "game": line.game, "ranking": list(game.ranking)}
@@ -97,9 +169,12 @@ class Ladder:
         self.jobs = jobs
         self.secret = b""
         """Read (or made) at the first start: a server that never plays the ladder has none."""
-        self.latest: deque[LadderGame] = deque(maxlen=LATEST)
-        self.table: Table | None = None
-        """The table in play, if any."""
+        self.playing: tuple[str, tuple[str, ...]] | None = None
+        """The round in play and its entrants, if any."""
+        self.changes = 0
+        """Counts every change of its status: a page looks at the status again only when this
+        has moved (the status reads the store)."""
+        self._board = _Board()
         self._running = asyncio.Event()
         self._stopping = False
         self._round: Tournament | None = None
@@ -116,6 +191,9 @@ class Ladder:
         """Held for a night, with no game of its own in flight any more."""
         return self.active and not self._running.is_set() and self._round is None
 
+    def _changed(self) -> None:
+        self.changes += 1
+
     def start(self) -> None:
         """Play (a stopped ladder starts again, a paused one stays paused for its night)."""
         if not self.secret:
@@ -126,16 +204,19 @@ class Ladder:
             self._running.set()
         if not self.active:
             self._task = asyncio.ensure_future(self._loop())
+        self._changed()
 
     async def stop(self) -> None:
         """Finish the games in flight, then end."""
         self._stopping = True
         self._running.set()
+        self._changed()
         if self._round is not None:
             self._round.request_stop()
         if self._task is not None:
             with contextlib.suppress(Exception):
                 await self._task
+        self._changed()
 
     async def pause(self, night: object) -> None:
         """Finish the round's games in flight and hold while `night` plays; its round is
@@ -146,6 +227,7 @@ class Ladder:
             self._round.request_stop()
         while self._round is not None:
             await asyncio.sleep(0.05)
+        self._changed()
 
     def go_on(self, night: object) -> None:
         """The night is over: play again, if the ladder was not stopped meanwhile."""
@@ -153,21 +235,45 @@ class Ladder:
             self._night = None
             if self.active:
                 self._running.set()
+            self._changed()
 
-    def report(self) -> apb.LadderResponse:
-        """How it stands, for `arena admin ladder status`."""
-        reply = apb.LadderResponse(
+    def status(self) -> LadderStatus:
+        """How it stands now: for `arena admin ladder status` and the web pages."""
+        standings, latest = self._board.read(self._server.store)
+        round_id, table = self.playing or ("", ())
+        return LadderStatus(
             running=self.active and not self._stopping,
             paused=self.paused,
-            table=list(self.table.seats) if self.table is not None else [],
-            error=self.error or "",
             table_size=self.rules.sizes[0],
+            round=round_id,
+            table=table,
+            standings=tuple(s.row(rank) for rank, s in enumerate(standings, start=1)),
+            latest=tuple(latest),
+            error=self.error,
         )
-        for s in self.standings():
-            reply.standings.add(name=s.name, mu=s.mu, sigma=s.sigma, games=s.games)
-        for game in self.latest:
+
+    def report(self) -> apb.LadderResponse:
+        """The status as the admin service sends it."""
+        status = self.status()
+        reply = apb.LadderResponse(
+            running=status.running,
+            paused=status.paused,
+            table=list(status.table),
+            error=status.error or "",
+            table_size=status.table_size,
+        )
+        for s in status.standings:
+            reply.standings.add(name=s.bot, mu=s.mu, sigma=s.sigma, games=s.games)
+        for game in status.latest:
             reply.latest.add(round=game.round, game_id=game.game_id, ranking=list(game.ranking))
         return reply
+
+    def lines(self) -> list[tuple[str, GameLine]]:
+        """Every ladder game on record, in the order its board rates them (an author's
+        ladder history is drawn from them)."""
+        store = self._server.store
+        ids = {tid for tid, _ in store.tournaments() if is_ladder(tid)}
+        return store.lines(ids) if ids else []
 
     def rounds(self) -> list[tuple[int, Path]]:
         out = self._server.config.out
@@ -177,10 +283,7 @@ class Ladder:
         return sorted((int(m.group(1)), p) for m, p in found if m is not None)
 
     def standings(self) -> list[Standing]:
-        store = self._server.store
-        ids = {tid for tid, _ in store.tournaments() if is_ladder(tid)}
-        lines = [line for _, line in store.lines(ids)] if ids else []
-        return rate_all([result_of(line) for line in lines]).table()
+        return self._board.read(self._server.store)[0]
 
     async def _loop(self) -> None:
         while not self._stopping:
@@ -201,6 +304,7 @@ class Ladder:
     def _failed(self, why: str) -> bool:
         """A round that could not be played: said, kept for the status, tried again later."""
         self.error = why
+        self._changed()
         if self._tell is not None:
             self._tell(ScreenEvent(Kind.NOTE, f"ladder: {why}"))
         return False
@@ -263,7 +367,9 @@ class Ladder:
         )
         remote: list[str] = []
         lineup = None
+        seats: tuple[str, ...] = ()
         if resume is None and table is not None:
+            seats = table.seats
             _, submitted = self._field()
             pinned = [n for n in table.seats if n in submitted]
             remote = [n for n in table.seats if n not in submitted]
@@ -272,9 +378,11 @@ class Ladder:
                 base = dataclasses.replace(base, bots_dir=lineup.folder)
         elif resume is not None:
             info = read_info(resume)
-            remote = [n for n in info.entrants or () if n in server.lobby.connected()]
-        self.table = table
-        observer: Observer = _Recorder(self._tell, self.latest, round_id)
+            seats = tuple(info.entrants or ())
+            remote = [n for n in seats if n in server.lobby.connected()]
+        self.playing = (round_id, seats)
+        self._changed()
+        observer: Observer = _Recorder(self._tell, self._changed, round_id)
         tournament = Tournament(base, observer)
         self._round = tournament
         local_ca = server.local_tls.ca_file if server.local_tls is not None else None
@@ -285,4 +393,5 @@ class Ladder:
             await tournament.run(resume, venue=venue)
         finally:
             self._round = None
-            self.table = None
+            self.playing = None
+            self._changed()
