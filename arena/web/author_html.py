@@ -279,7 +279,8 @@ def _ladder(name: str, ladder: LadderHistory) -> str:
     cut = len(ladder.games) - len(listed)
     more = f"<p>The newest {len(listed)} of {len(ladder.games)} ladder games.</p>" if cut else ""
     return (
-        f"<h2>Ladder</h2>{row}{_history(ladder.ratings, 'ladder-rating-history')}"
+        f"<h2>Ladder</h2><p>Its rating on the ladder, TrueSkill over the ladder's games alone, "
+        f"after each of its own.</p>{row}{_history(ladder.ratings, 'ladder-rating-history')}"
         f"<h3>Ladder games</h3>{more}{_games(name, listed, 'ladder-games', 'round')}"
     )
 
