@@ -107,9 +107,10 @@ class _Board:
         settled = rounds[:-1]
         if settled[: len(self._settled)] != self._settled:
             self._settled, self._ratings, self._latest = [], Ratings(), deque(maxlen=LATEST)
-        for tid, _ in settled[len(self._settled) :]:
-            _rate(store, tid, self._ratings, self._latest)
-        self._settled = settled
+        # One round at a time, each read whole first: a read that fails leaves none half rated.
+        for entry in settled[len(self._settled) :]:
+            _rate(store, entry[0], self._ratings, self._latest)
+            self._settled.append(entry)
         ratings, latest = _copy(self._ratings), deque(self._latest, maxlen=LATEST)
         for tid, _ in rounds[-1:]:
             _rate(store, tid, ratings, latest)
@@ -117,7 +118,8 @@ class _Board:
 
 
 def _rate(store: LeagueStore, tid: str, ratings: Ratings, latest: deque[LadderGame]) -> None:
-    for line in store.games_of(tid).values():  # in the order of the round's schedule
+    """One round's games, in the order of its schedule."""
+    for line in store.games_of(tid).values():
         ratings.add(result_of(line))
         latest.append(LadderGame(tid, line.game, tuple(line.ranking)))
 

@@ -18,6 +18,7 @@ from arena.league.ladder_rounds import is_ladder
 from arena.league.server import LeagueConfig, LeagueServer
 from arena.protocol.messages import admin as apb
 from arena.records import GameLine
+from arena.store import StoreError
 from arena.tournament.report.ratings import rate_all, result_of
 
 SCRIPTS = {"alpha": "binomial_bot.py", "beta": "random_bot.py", "gamma": "strong_bot.py"}
@@ -149,7 +150,9 @@ def test_a_restarted_ladder_goes_on_from_its_last_round(tmp_path: Path) -> None:
     assert len(ids) == len(set(ids))
 
 
-def test_the_status_board_is_the_board_of_every_ladder_game_on_record(tmp_path: Path) -> None:
+def test_the_status_board_is_the_board_of_every_ladder_game_on_record(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Rated round by round as they are recorded, the status's board and latest games are
     those of every ladder game in the store, rated afresh in its order: as games arrive out
     of their schedule's order in the last round, with a night between the rounds, and after
@@ -190,8 +193,22 @@ def test_the_status_board_is_the_board_of_every_ladder_game_on_record(tmp_path: 
         assert server.ladder.status().shown
         assert store.remove_tournament("ladder-000003") == 3
         assert seen(server) == expected(server)
-        store.add_tournament("ladder-000012", {"name": "x"}, started=2000.0)
-        store.add_game("ladder-000012", line(0))
+        # A store that fails while the new rounds are read leaves none of them rated twice.
+        for number in (12, 13, 14):
+            tid = f"ladder-{number:06d}"
+            store.add_tournament(tid, {"name": tid}, started=2000.0 + number)
+            store.add_game(tid, line(0))
+        games_of = store.games_of
+
+        def failing(tid: str) -> dict[str, GameLine]:
+            if tid == "ladder-000013":
+                raise StoreError("the disk is full")
+            return games_of(tid)
+
+        monkeypatch.setattr(store, "games_of", failing)
+        with pytest.raises(StoreError):
+            server.ladder.status()
+        monkeypatch.undo()
         assert seen(server) == expected(server)
         # What a look costs once the rounds before the last are rated (not asserted).
         began = time.perf_counter()
