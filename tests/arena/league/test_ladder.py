@@ -37,9 +37,10 @@ async def ladder(lg: League, action: int) -> apb.LadderResponse:
 
 
 def stored(lg: League) -> dict[str, list[str]]:
-    """The ladder's game ids in the league store, by round."""
+    """The ladder's game ids in the league store, by round (a round stopped before its first
+    game is in the league with none, as it has none in its journal: left out of both)."""
     store = lg.server.store
-    rounds = [tid for tid, _ in store.tournaments() if is_ladder(tid)]
+    rounds = [tid for tid, games in store.tournaments() if is_ladder(tid) and games]
     return {tid: sorted(store.games_of(tid)) for tid in rounds}
 
 
