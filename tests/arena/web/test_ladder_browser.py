@@ -63,6 +63,35 @@ def token_for(name: str, league: Path) -> str:
     return done.stdout.split()[-1]
 
 
+def launch(port: str, tokens: dict[str, str]) -> list[subprocess.Popen[bytes]]:
+    """The sample bots as remote entrants, each in a process of its own."""
+    bots = []
+    for name, script in SCRIPTS.items():
+        env = {
+            **{k: v for k, v in os.environ.items() if not k.startswith("PERUDO_")},
+            "PERUDO_ADDRESS": f"127.0.0.1:{port}",
+            "PERUDO_BOT_NAME": name,
+            "PERUDO_TOKEN": tokens[name],
+            "PERUDO_SESSIONS": "3",
+        }
+        command = [sys.executable, str(SAMPLES / script)]
+        bots.append(subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL))
+    return bots
+
+
+def sees_her_ladder(author: Any, url: str, token: str, tmp_path: Path) -> None:
+    """alpha, logged in, finds her ladder games and her row of the ladder's board."""
+    author.set_default_timeout(WAIT_MS)
+    author.goto(url + "author")
+    author.fill("input[name=name]", "alpha")
+    author.fill("input[name=token]", token)
+    author.click("button[type=submit]")
+    author.wait_for_url(url + "author")
+    assert author.locator("#ladder-games tr").count() > 1  # her ladder games
+    assert author.locator("#ladder-standings td").nth(1).inner_text() == "alpha"
+    author.screenshot(path=str(screenshots(tmp_path) / "author.png"), full_page=True)
+
+
 def test_the_live_page_shows_the_ladder_as_it_plays(tmp_path: Path, browser: Any) -> None:
     league, out = tmp_path / "league.sqlite", tmp_path / "results"
     tokens = {name: token_for(name, league) for name in SCRIPTS}
@@ -75,16 +104,7 @@ def test_the_live_page_shows_the_ladder_as_it_plays(tmp_path: Path, browser: Any
         try:
             url = server.url()
             port = said(server, r"Referee listening on 127\.0\.0\.1:(\d+)").group(1)
-            for name, script in SCRIPTS.items():
-                env = {
-                    **{k: v for k, v in os.environ.items() if not k.startswith("PERUDO_")},
-                    "PERUDO_ADDRESS": f"127.0.0.1:{port}",
-                    "PERUDO_BOT_NAME": name,
-                    "PERUDO_TOKEN": tokens[name],
-                    "PERUDO_SESSIONS": "3",
-                }
-                command = [sys.executable, str(SAMPLES / script)]
-                bots.append(subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL))
+            bots.extend(launch(port, tokens))
             page = browser.new_page(viewport={"width": 1280, "height": 900})
             page.set_default_timeout(WAIT_MS)
             errors: list[str] = []
@@ -106,20 +126,15 @@ def test_the_live_page_shows_the_ladder_as_it_plays(tmp_path: Path, browser: Any
             assert re.fullmatch(r"league/replay/ladder-\d{6}/" + re.escape(game), href), href
             assert layout_problems(page) == []
             page.screenshot(path=str(screenshots(tmp_path) / "ladder.png"), full_page=True)
+            phone = browser.new_page(viewport={"width": 390, "height": 844})
+            phone.goto(url)
+            phone.wait_for_selector("#ladder-latest li a", timeout=WAIT_MS)
+            assert layout_problems(phone) == []  # on a phone too, every name in its panel
+            phone.screenshot(path=str(screenshots(tmp_path) / "ladder-phone.png"), full_page=True)
             replay = browser.new_page()
             replay.goto(url + href)
             assert game in replay.inner_text("#title")  # its replay, from the league's pages
-
-            author = browser.new_page()
-            author.set_default_timeout(WAIT_MS)
-            author.goto(url + "author")
-            author.fill("input[name=name]", "alpha")
-            author.fill("input[name=token]", tokens["alpha"])
-            author.click("button[type=submit]")
-            author.wait_for_url(url + "author")
-            assert author.locator("#ladder-games tr").count() > 1  # her ladder games
-            assert author.locator("#ladder-standings td").nth(1).inner_text() == "alpha"
-            author.screenshot(path=str(screenshots(tmp_path) / "author.png"), full_page=True)
+            sees_her_ladder(browser.new_page(), url, tokens["alpha"], tmp_path)
             assert not errors, errors
         finally:
             for bot in bots:
