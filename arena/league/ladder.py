@@ -16,14 +16,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from arena.ladder import Draw, Entrant, LadderError, Rules, Table, choose
+from arena.league.ladder_board import LadderBoard
 from arena.league.ladder_fit import LadderFit
-from arena.league.ladder_ratings import Labelled, Rated, Version, VersionRatings
+from arena.league.ladder_ratings import Version, VersionRatings
 from arena.league.ladder_rounds import (
     PREFIX,
     ROUND,
@@ -33,8 +34,8 @@ from arena.league.ladder_rounds import (
     secret_path,
 )
 from arena.league.ladder_sideline import SITS_OUT, Sideline
+from arena.league.ladder_status import LadderStatus, LadderTable
 from arena.league.screen import Kind, Screen, ScreenEvent
-from arena.protocol.messages import admin as apb
 from arena.submissions.lineups import compose, make_way
 from arena.tournament.config import TooFewBotsError, TournamentConfig, TournamentError, Venue
 from arena.tournament.info import RunStatus
@@ -48,25 +49,14 @@ if TYPE_CHECKING:
 
 IDLE_S = 1.0
 """How often a ladder with too few entrants looks again."""
-LATEST = 20
-"""Ladder games kept for its status."""
-
-
-@dataclass(frozen=True, slots=True)
-class LadderGame:
-    """A ladder game on record, for the status: its round, id and finishing order."""
-
-    round: str
-    game_id: str
-    ranking: tuple[str, ...]
 
 
 class _Recorder:
-    """The rounds' observer: tells the screen each game's end and keeps the latest."""
+    """The rounds' observer: tells the screen each game's end, and the ladder that it moved."""
 
-    def __init__(self, tell: Screen | None, latest: deque[LadderGame], round_id: str) -> None:
+    def __init__(self, tell: Screen | None, changed: Callable[[], None], round_id: str) -> None:
         self._tell = tell
-        self._latest = latest
+        self._changed = changed
         self._round = round_id
 
     def note(self, text: str) -> None:
@@ -80,11 +70,10 @@ class _Recorder:
         pass
 
     def game_finished(self, line: GameLine, table: list[Standing], progress: Progress) -> None:
-        game = LadderGame(self._round, line.game, tuple(line.ranking))
-        self._latest.append(game)
+        self._changed()
         if self._tell is not None:
-            order = ", ".join(game.ranking)
-            fields = {"round": self._round, "game": line.game, "ranking": list(game.ranking)}
+            order = ", ".join(line.ranking)
+            fields = {"round": self._round, "game": line.game, "ranking": list(line.ranking)}
             self._tell(ScreenEvent(Kind.LADDER_GAME, f"ladder {line.game}: {order}", fields))
 
 
@@ -124,7 +113,9 @@ class Ladder:
         self.tables_at_once = max(1, jobs // table_size)
         self.secret = b""
         """Read (or made) at the first start: a server that never plays the ladder has none."""
-        self.latest: deque[LadderGame] = deque(maxlen=LATEST)
+        self.changes = 0
+        """Counts every change of its status: a page looks at the status again only when this
+        has moved (the status reads the store)."""
         self.tables: dict[str, tuple[str, ...]] = {}
         """The tables in play, by round, each by seat (a resumed round's entrants)."""
         self._running = asyncio.Event()
@@ -138,12 +129,16 @@ class Ladder:
         self._task: asyncio.Task[None] | None = None
         self._night: object | None = None
         self._ratings = VersionRatings(server.config.out)
+        self._board = LadderBoard(self._ratings)
         self.sideline = Sideline()
         self.fit = LadderFit()
         """The batch fit's ratings, which feed the matchmaker (`ladder_fit` says why)."""
         self._trouble = False
         """Whether a round just failed: the next waits `IDLE_S`, not to spin on it."""
         self.error: str | None = None
+
+    def _changed(self) -> None:
+        self.changes += 1
 
     @property
     def active(self) -> bool:
@@ -164,17 +159,20 @@ class Ladder:
             self._running.set()
         if not self.active:
             self._task = asyncio.ensure_future(self._loop())
+        self._changed()
 
     async def stop(self) -> None:
         """Finish the games in flight, then end."""
         self._stopping = True
         self._running.set()
+        self._changed()
         for tournament in self._rounds.values():
             tournament.request_stop()
         if self._task is not None:
             with contextlib.suppress(Exception):
                 await self._task
         await self.fit.stop()
+        self._changed()
 
     async def pause(self, night: object) -> None:
         """Finish the rounds' games in flight and hold while `night` plays; the rounds are
@@ -185,6 +183,7 @@ class Ladder:
             tournament.request_stop()
         while self._busy:
             await asyncio.sleep(0.05)
+        self._changed()
 
     def go_on(self, night: object) -> None:
         """The night is over: play again, if the ladder was not stopped meanwhile."""
@@ -192,26 +191,39 @@ class Ladder:
             self._night = None
             if self.active:
                 self._running.set()
+            self._changed()
 
-    def report(self) -> apb.LadderResponse:
-        """How it stands, for `arena admin ladder status`."""
-        reply = apb.LadderResponse(
+    def status(self) -> LadderStatus:
+        """How it stands now: for `arena admin ladder status` and the web pages."""
+        state, latest = self._board.read(self._server.store, self._busy_rounds())
+        table = state.rated().current(self._field())
+        return LadderStatus(
             running=self.active and not self._stopping,
             paused=self.paused,
-            error=self.error or "",
             table_size=self.rules.sizes[0],
+            tables=tuple(LadderTable(r, seats) for r, seats in sorted(self.tables.items())),
+            standings=tuple(s.row(rank) for rank, (_, s) in enumerate(table, start=1)),
+            versions={s.name: version.number for version, s in table},
+            latest=tuple(latest),
+            sitting_out=tuple(self.sideline.now()),
+            error=self.error,
         )
-        for round_id, seats in sorted(self.tables.items()):
-            reply.tables.add(round=round_id, seats=list(seats))
-        for version, s in self.rated().current(self._field()):
-            reply.standings.add(
-                name=s.name, mu=s.mu, sigma=s.sigma, games=s.games, version=version.number or 0
-            )
-        for game in self.latest:
-            reply.latest.add(round=game.round, game_id=game.game_id, ranking=list(game.ranking))
-        for out in self.sideline.now():
-            reply.sitting_out.add(name=out.name, seconds=out.seconds, why=out.why)
-        return reply
+
+    def lines(self) -> list[tuple[str, GameLine]]:
+        """Every ladder game on record, in the order its board rates them (an author's
+        ladder games are drawn from them)."""
+        store = self._server.store
+        ids = {tid for tid, _ in store.tournaments() if is_ladder(tid)}
+        return store.lines(ids) if ids else []
+
+    def rating_path(self, name: str) -> list[float]:
+        """`name`'s rating (mu - 3 sigma of the version that played) after each of its ladder
+        games: its last is its row's on the board while that version plays."""
+        state, _ = self._board.read(self._server.store, self._busy_rounds())
+        return state.paths.get(name, [])
+
+    def _busy_rounds(self) -> set[str]:
+        return {f"{PREFIX}{number:06d}" for number in self._busy}
 
     def rounds(self) -> list[tuple[int, Path]]:
         out = self._server.config.out
@@ -219,16 +231,6 @@ class Ladder:
             return []
         found = [(ROUND.fullmatch(p.name), p) for p in out.iterdir() if p.is_dir()]
         return sorted((int(m.group(1)), p) for m, p in found if m is not None)
-
-    def rated(self) -> Rated:
-        """Every version's rating over the ladder's games on record (`ladder_ratings`)."""
-        return self._labelled().rated()
-
-    def _labelled(self) -> Labelled:
-        """The ladder's games on record, each seat named by its version's label."""
-        store = self._server.store
-        ids = {tid for tid, _ in store.tournaments() if is_ladder(tid)}
-        return self._ratings.labelled(store.lines(ids) if ids else [])
 
     async def _loop(self) -> None:
         flying: set[asyncio.Task[None]] = set()
@@ -265,12 +267,14 @@ class Ladder:
                 return
             self._busy.add(plan.number)  # taken now: the next choice sees it
             self.tables[plan.round_id] = plan.seats
+            self._changed()
             flying.add(asyncio.ensure_future(self._round(plan)))
 
     def _failed(self, why: str) -> None:
         """A round that could not be played: said, kept for the status, tried again later."""
         self.error = why
         self._trouble = True
+        self._changed()
         if self._tell is not None:
             self._tell(ScreenEvent(Kind.NOTE, f"ladder: {why}"))
 
@@ -313,10 +317,10 @@ class Ladder:
         }
         if len(field) < self.rules.sizes[0]:
             return None
-        labelled = self._labelled()
-        if self.fit.due(len(labelled.lines)):
-            self.fit.refit(labelled.lines)
-        rated = labelled.rated()
+        rounds = [(tid, n) for tid, n in self._server.store.tournaments() if is_ladder(tid)]
+        if self.fit.due(sum(n for _, n in rounds)):
+            self.fit.refit(self._ratings.labelled(self.lines()).lines)
+        rated = self._board.read(self._server.store, self._busy_rounds())[0].rated()
         fitted = self.fit.ratings
         entrants = []
         for _, version in sorted(field.items()):
@@ -335,6 +339,7 @@ class Ladder:
         finally:
             self._busy.discard(plan.number)
             del self.tables[plan.round_id]
+            self._changed()
 
     async def _play(self, plan: _Plan) -> None:
         server = self._server
@@ -367,7 +372,7 @@ class Ladder:
             bots = read_info(plan.resume).bots
             local = {n: b.version.number for n, b in bots.items() if b.version is not None}
             remote = [n for n in plan.seats if n in server.lobby.connected()]
-        observer: Observer = _Recorder(self._tell, self.latest, round_id)
+        observer: Observer = _Recorder(self._tell, self._changed, round_id)
         tournament = Tournament(base, observer)
         self._rounds[plan.number] = tournament
         local_ca = server.local_tls.ca_file if server.local_tls is not None else None
@@ -397,5 +402,6 @@ class Ladder:
 
     def _sit_out(self, name: str, version: int | None, why: str) -> None:
         seconds = self.sideline.out(name, version, why)
+        self._changed()
         if self._tell is not None:
             self._tell(ScreenEvent(Kind.NOTE, f"ladder: {name} sits out {seconds:g} s: {why}"))

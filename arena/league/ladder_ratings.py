@@ -68,6 +68,11 @@ class VersionRatings:
             self._pins[round_id] = pins
         return pins
 
+    def finished(self, round_id: str) -> bool:
+        """Whether a round's folder says it finished: its games on record are all it has."""
+        self.versions_in(round_id)
+        return round_id in self._pins
+
     def labelled(self, lines: Iterable[tuple[str, GameLine]]) -> Labelled:
         """These games (round id, line), each seat named by its version's label."""
         out: list[tuple[str, GameLine]] = []
@@ -95,20 +100,49 @@ class Labelled:
     versions: Mapping[str, Version]
 
     def rated(self) -> Rated:
-        """Every version's standing after these games, in their order; a version new to them
-        starting from the last one of its entrant rated before it."""
-        ratings = Ratings()
-        last: dict[str, Version] = {}
+        """Every version's standing after these games, in their order."""
+        state = RatingState()
+        state.add(self)
+        return state.rated()
+
+
+class RatingState:
+    """Ratings as games are added, a version new to them starting from the last one of its
+    entrant rated before it; each entrant's rating after each of its games, for its chart."""
+
+    def __init__(self) -> None:
+        self._ratings = Ratings()
+        self._last: dict[str, Version] = {}
         """Each entrant's version rated most recently: the one a new version starts from."""
-        for _, line in self.lines:
+        self.paths: dict[str, list[float]] = {}
+        """By entrant: the conservative rating of the version that played, after each game."""
+
+    def add(self, games: Labelled) -> None:
+        ratings = self._ratings
+        for _, line in games.lines:
             for label in line.ranking:
-                version = self.versions[label]
+                version = games.versions[label]
                 if label not in ratings.standings:
-                    start = _start(ratings, last.get(version.name))
+                    start = _start(ratings, self._last.get(version.name))
                     ratings.begin(label, start.mu, start.sigma)
-                last[version.name] = version
+                self._last[version.name] = version
             ratings.add(result_of(line))
-        return Rated(ratings, last)
+            for label in line.ranking:
+                name = games.versions[label].name
+                self.paths.setdefault(name, []).append(ratings.standings[label].conservative)
+
+    def copy(self) -> RatingState:
+        copied = RatingState()
+        copied._ratings.standings = {
+            label: dataclasses.replace(s, think=list(s.think))
+            for label, s in self._ratings.standings.items()
+        }
+        copied._last = dict(self._last)
+        copied.paths = {name: list(path) for name, path in self.paths.items()}
+        return copied
+
+    def rated(self) -> Rated:
+        return Rated(self._ratings, self._last)
 
 
 def _relabelled(line: GameLine, labels: Mapping[str, str]) -> GameLine:

@@ -165,7 +165,7 @@ class _Admin(apb_grpc.AdminServiceServicer):
                 await ladder.stop()
         except LadderError as error:
             await context.abort(grpc.StatusCode.FAILED_PRECONDITION, str(error))
-        return ladder.report()
+        return ladder.status().reply()
 
 
 class LeagueServer:

@@ -22,7 +22,12 @@ from arena.store.submissions import SubmissionRow
 from arena.submissions.report import check_from_json
 from arena.submissions.versions import Verdict
 from arena.text import printable
+from arena.web.ladder_view import LadderHistory, LadderStatusView, state_word
 from arena.web.league_view import PlayedGame
+
+LADDER_GAMES = 200
+"""An entrant's ladder games listed on its page at most, newest first (a ladder that plays
+for weeks gives each bot thousands)."""
 
 _STYLE = """
 body{font-family:system-ui,sans-serif;margin:1.5em auto;max-width:60em;padding:0 1em}
@@ -81,7 +86,47 @@ def leaderboard(rows: Sequence[LeaderboardRow], mark: str = "") -> str:
     return f"<table id=leaderboard>{head}{body}</table>"
 
 
-def public_page(rows: Sequence[LeaderboardRow], games: Sequence[tuple[str, GameLine]]) -> str:
+def ladder_board(rows: Sequence[LeaderboardRow], mark: str = "") -> str:
+    """The ladder's own board: TrueSkill over its games alone."""
+    head = "<tr><th>#</th><th>bot</th><th>rating</th><th>mu</th><th>sigma</th><th>games</th></tr>"
+    body = "".join(
+        f"<tr{' class=ok' if r.bot == mark else ''}><td>{r.rank}</td><td>{shown(r.bot)}</td>"
+        f"<td>{r.rating:.2f}</td><td>{r.mu:.2f}</td><td>{r.sigma:.2f}</td><td>{r.games}</td></tr>"
+        for r in rows
+    )
+    return f"<table id=ladder-standings>{head}{body}</table>"
+
+
+def ladder_section(status: LadderStatusView) -> str:
+    """The public page's ladder: its board, its round in play, its latest games."""
+    if status.tables:
+        playing = "In play: " + "; ".join(
+            f"{shown(t.round)}, {shown(', '.join(t.seats))}" for t in status.tables
+        )
+        playing += "."
+    else:
+        playing = "No table in play."
+    trouble = f"<p class=bad>Last trouble: {shown(status.error)}</p>" if status.error else ""
+    latest = "".join(
+        f"<tr><td>{shown(g.round)}</td><td><a href='{link(replay_href(g.round, g.game_id))}'>"
+        f"{shown(g.game_id)}</a></td><td>{shown(', '.join(g.ranking))}</td></tr>"
+        for g in reversed(status.latest)
+    )
+    return (
+        f"<section id=ladder><h2>Ladder</h2><p>The ladder is {state_word(status)} "
+        f"(tables of {status.table_size}; rating = mu - 3 sigma of each entrant's version "
+        "over its ladder games).</p>"
+        f"<p id=ladder-table>{playing}</p>{trouble}{ladder_board(status.standings)}"
+        "<h3>Latest ladder games</h3><table id=ladder-games><tr><th>round</th><th>game</th>"
+        f"<th>finish (winner first)</th></tr>{latest}</table></section>"
+    )
+
+
+def public_page(
+    rows: Sequence[LeaderboardRow],
+    games: Sequence[tuple[str, GameLine]],
+    ladder: LadderStatusView | None = None,
+) -> str:
     listed = "".join(
         f"<tr><td>{shown(tid)}</td><td><a href='{link(replay_href(tid, g.game))}'>"
         f"{shown(g.game)}</a></td><td>{shown(', '.join(g.ranking))}</td>"
@@ -90,7 +135,8 @@ def public_page(rows: Sequence[LeaderboardRow], games: Sequence[tuple[str, GameL
     )
     body = (
         "<h1>League</h1><p><a href='/author'>Author's page (log in)</a></p>"
-        f"<h2>Leaderboard</h2>{leaderboard(rows)}<h2>Finished games</h2>"
+        f"<h2>Leaderboard</h2>{leaderboard(rows)}"
+        f"{ladder_section(ladder) if ladder is not None else ''}<h2>Finished games</h2>"
         "<table id=games><tr><th>tournament</th><th>game</th><th>finish (winner first)</th>"
         f"<th>started</th></tr>{listed}</table>"
     )
@@ -143,7 +189,7 @@ def _version(row: SubmissionRow, playing: int | None) -> str:
     )
 
 
-def _history(ratings: Sequence[float]) -> str:
+def _history(ratings: Sequence[float], ident: str = "rating-history") -> str:
     """The rating after each game as a small line drawing (no script, no data from a bot)."""
     if len(ratings) < 2:
         return "<p>Too few games for a curve.</p>" if not ratings else ""
@@ -155,7 +201,7 @@ def _history(ratings: Sequence[float]) -> str:
         for i, r in enumerate(ratings)
     )
     return (
-        f"<svg id=rating-history width={width} height={height + 10} role=img "
+        f"<svg id={ident} width={width} height={height + 10} role=img "
         f"aria-label='rating after each game, {low:.2f} to {high:.2f}'>"
         f"<polyline fill=none stroke='#36c' stroke-width=2 points='{points}'/></svg>"
         f"<p>from {ratings[0]:.2f} to {ratings[-1]:.2f} over {len(ratings)} games "
@@ -188,16 +234,10 @@ def author_page(
     ratings: Sequence[float],
     board: Sequence[LeaderboardRow],
     pairings: Sequence[Pairing],
+    ladder: LadderHistory | None = None,
 ) -> str:
     token = html.escape(csrf, quote=True)
     mine = [r for r in board if r.bot == name]
-    played = "".join(
-        f"<tr><td>{shown(g.tournament)}</td><td><a href='{link(replay_href(g.tournament, g.game))}'"
-        f">{shown(g.game)}</a></td><td>{g.place} of {len(g.players)}</td>"
-        f"<td>{shown(', '.join(p for p in g.players if p != name))}</td>"
-        f"<td><a class=log href='{link(log_href(g.tournament, g.game))}'>stderr</a></td></tr>"
-        for g in games
-    )
     body = (
         f"<h1>{shown(name)}</h1>"
         f"<form class=inline method=post action='/author/logout'>"
@@ -211,11 +251,42 @@ def author_page(
         "it is taken in, built and checked as <code>arena submit</code>'s is.</p>"
         f"<h2>Standing</h2>{leaderboard(mine, mark=name)}{_history(ratings)}"
         f"<h3>Against each other bot</h3>{_cross(name, pairings)}"
-        f"<h2>Games</h2><table id=games><tr><th>tournament</th><th>game (replay)</th>"
-        f"<th>place</th><th>with</th><th>its log</th></tr>{played}</table>"
+        f"{_ladder(name, ladder) if ladder is not None else ''}"
+        f"<h2>Games</h2>{_games(name, games, 'games', 'tournament')}"
         f"<h2>Versions</h2>{''.join(_version(r, playing) for r in versions) or '<p>None.</p>'}"
     )
     return page(name, body)
+
+
+def _games(name: str, games: Sequence[PlayedGame], ident: str, first: str) -> str:
+    """The entrant's games, each with its replay and the entrant's own log."""
+    played = "".join(
+        f"<tr><td>{shown(g.tournament)}</td><td><a href='{link(replay_href(g.tournament, g.game))}'"
+        f">{shown(g.game)}</a></td><td>{g.place} of {len(g.players)}</td>"
+        f"<td>{shown(', '.join(p for p in g.players if p != name))}</td>"
+        f"<td><a class=log href='{link(log_href(g.tournament, g.game))}'>stderr</a></td></tr>"
+        for g in games
+    )
+    return (
+        f"<table id={ident}><tr><th>{first}</th><th>game (replay)</th>"
+        f"<th>place</th><th>with</th><th>its log</th></tr>{played}</table>"
+    )
+
+
+def _ladder(name: str, ladder: LadderHistory) -> str:
+    """The entrant's ladder: its row of the ladder's board, its ladder rating after each of
+    its ladder games, and those games."""
+    row = ladder_board([ladder.row], mark=name) if ladder.row is not None else ""
+    if not ladder.games:
+        return f"<h2>Ladder</h2>{row}<p>No ladder game yet.</p>"
+    listed = ladder.games[:LADDER_GAMES]
+    cut = len(ladder.games) - len(listed)
+    more = f"<p>The newest {len(listed)} of {len(ladder.games)} ladder games.</p>" if cut else ""
+    return (
+        f"<h2>Ladder</h2><p>Its rating on the ladder, TrueSkill over the ladder's games alone, "
+        f"after each of its own.</p>{row}{_history(ladder.ratings, 'ladder-rating-history')}"
+        f"<h3>Ladder games</h3>{more}{_games(name, listed, 'ladder-games', 'round')}"
+    )
 
 
 def verdict_page(verdict: Verdict, lines: Sequence[str]) -> str:

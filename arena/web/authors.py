@@ -27,6 +27,7 @@ from arena.submissions.service import take
 from arena.submissions.versions import Verdict, Versions
 from arena.tournament.report.standings import Board, board
 from arena.web import author_html as pages
+from arena.web.ladder_view import LadderFeed, LadderHistory, history_of
 from arena.web.league_view import (
     League,
     LogUnavailableError,
@@ -64,6 +65,8 @@ class AuthorPages:
         """The league server, once made: until then the pages say it is starting."""
         self.league = league
         self.sessions = Sessions(league.store.entrants)
+        if league.ladder is not None and self.spectator is not None:
+            self.spectator.follow_ladder(LadderFeed(league.ladder))
 
     def add_to(self, app: web.Application) -> None:
         app.router.add_get("/league", self._guarded(self._public))
@@ -105,7 +108,9 @@ class AuthorPages:
         lines = self.league.store.lines()
         standings = await self._standings(lines)
         recent = lines[::-1][:PUBLIC_GAMES]
-        return _html(pages.public_page(standings.rows(), recent))
+        ladder = self.league.ladder.status() if self.league.ladder is not None else None
+        shown = ladder if ladder is not None and ladder.shown else None
+        return _html(pages.public_page(standings.rows(), recent, shown))
 
     async def _replay(self, request: web.Request) -> web.Response:
         assert self.league is not None
@@ -176,8 +181,22 @@ class AuthorPages:
             rating_history(lines, name),
             standings.rows(),
             standings.cross,
+            await self._ladder_of(name),
         )
         return _html(text)
+
+    async def _ladder_of(self, name: str) -> LadderHistory | None:
+        """The entrant's ladder history, if the server has a ladder to show; rated away
+        from the event loop (every ladder game, for its rating after each of its own)."""
+        assert self.league is not None
+        ladder = self.league.ladder
+        if ladder is None:
+            return None
+        status = ladder.status()
+        if not status.shown:
+            return None
+        lines, path = ladder.lines(), ladder.rating_path(name)  # the store, on its own thread
+        return await asyncio.to_thread(history_of, status, lines, name, path)
 
     async def _log(self, request: web.Request) -> web.Response:
         assert self.league is not None

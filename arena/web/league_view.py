@@ -17,12 +17,16 @@ import stat
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from arena.errors import ArenaError
 from arena.records import GameLine
 from arena.store import LeagueStore
 from arena.submissions.versions import Versions
 from arena.tournament.report.ratings import Ratings, result_of
+
+if TYPE_CHECKING:
+    from arena.web.ladder_view import LadderSource
 
 LOG_TAIL = 256 * 1024
 """Bytes of a bot's log shown at most: its end, where a crash is."""
@@ -38,6 +42,8 @@ class League:
     versions: Versions
     out: Path
     """The results folder its tournaments are written under."""
+    ladder: LadderSource | None = None
+    """The server's ladder: the live, public and authors' pages show it."""
 
 
 class LogUnavailableError(ArenaError):

@@ -36,6 +36,7 @@ from arena.tournament.play.tables import Watch
 from arena.tournament.report.ratings import Standing
 from arena.tournament.report.summary import Summary
 from arena.web.board import board_json
+from arena.web.ladder_view import LadderFeed
 from arena.web.stream import FrameLog, Subscriber
 
 SENT_CHARS = 200
@@ -142,6 +143,7 @@ class Spectator:
         """The run's final leaderboard with the batch fit's confidence, once it has ended."""
         self.shared_deals = False
         """Whether games of this tournament share deals: then no table's play is shown live."""
+        self._ladder: LadderFeed | None = None
 
     # The page's side.
 
@@ -160,7 +162,19 @@ class Spectator:
     def flush(self) -> None:
         """Take in every game's news and encode what it says (the web server's tick)."""
         self._catch_up()
+        self._look_at_ladder()
         self._log.flush()
+
+    def follow_ladder(self, feed: LadderFeed) -> None:
+        """A league server's ladder, shown beside its tournaments and looked at on each tick:
+        its board, its round in play and its latest games. Their replays may be shown at
+        once: a round's entrants fill one table, so no two of its games share a deal."""
+        self._ladder = feed
+        self._look_at_ladder()
+
+    def _look_at_ladder(self) -> None:
+        if self._ladder is not None and self._ladder.poll():
+            self._send({"kind": "ladder", "ladder": self._ladder.json})
 
     @property
     def log(self) -> FrameLog:
@@ -192,6 +206,7 @@ class Spectator:
             "notes": list(self._notes),
             "building": sorted(self._building),
             "board": self._board,
+            "ladder": self._ladder.json if self._ladder is not None else None,
         }
 
     def _send(self, message: Json) -> None:

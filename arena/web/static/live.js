@@ -141,8 +141,44 @@
     $("notes-title").hidden = !state.notes.length;
   }
 
+  /* A league server's ladder (null elsewhere, and on a server that has none): its board, its
+   * round in play and its latest games, each linked to its replay on the league's pages. While
+   * it plays no night is on, so it comes first. */
+  function drawLadder() {
+    const ladder = state.ladder;
+    $("ladder").hidden = !ladder;
+    document.querySelector("main").classList.toggle("ladder-first", Boolean(ladder) && ladder.state === "running");
+    if (!ladder) return;
+    $("ladder-state").textContent = ladder.state + ", tables of " + ladder.table_size;
+    const playing = [];
+    for (const table of ladder.tables) {
+      playing.push(playing.length ? "; " : "In play: ", el("span", { cls: "round", text: table.round }), " ");
+      table.seats.forEach((name, seat) => playing.push(seat ? ", " : "", Perudo.who(name)));
+    }
+    $("ladder-table").replaceChildren(...(playing.length ? playing : ["No table in play."]));
+    $("ladder-error").textContent = ladder.error ? "Last trouble: " + shown(ladder.error) : "";
+    $("ladder-standings").querySelector("tbody").replaceChildren(...ladder.standings.map((row) =>
+      el("tr", { "data-bot": row.bot },
+        el("td", { cls: "num", text: String(row.rank) }),
+        el("td", { cls: "bot", title: shown(row.bot), text: row.bot }),
+        el("td", { cls: "num", text: row.rating.toFixed(2) }),
+        el("td", { cls: "num", text: row.mu.toFixed(2) }),
+        el("td", { cls: "num", text: row.sigma.toFixed(2) }),
+        el("td", { cls: "num", text: String(row.games) }))));
+    const list = $("ladder-latest");
+    list.replaceChildren();
+    for (const game of ladder.latest) {
+      const href = "league/replay/" + encodeURIComponent(game.round) + "/" + encodeURIComponent(game.game);
+      const order = [];
+      for (const name of game.ranking) order.push(order.length ? ", " : "", Perudo.who(name));
+      list.append(el("li", { "data-game": game.round + "/" + game.game },
+        el("a", { href, text: game.game }), " ", el("span", { cls: "round", text: game.round }), ": ", ...order));
+    }
+    if (!ladder.latest.length) list.append(el("li", { cls: "none", text: "No ladder game yet" }));
+  }
+
   const DRAW = { progress: drawProgress, standings: drawStandings, tables: drawTables,
-    finished: drawFinished, faults: drawFaults, notes: drawNotes };
+    finished: drawFinished, faults: drawFaults, notes: drawNotes, ladder: drawLadder };
   const dirty = new Set();
 
   /* Draw the parts that changed once per frame: a burst of events (the server sends what
@@ -209,6 +245,10 @@
       stopped = true;
       $("link").textContent = "ended";
       $("link").className = "link";
+    },
+    ladder(m) { // the ladder moved: its whole view, as the state would give it
+      state.ladder = m.ladder;
+      want("ladder");
     },
     board(m) { // the run is over: its final leaderboard, with the batch fit's confidence
       state.board = m;

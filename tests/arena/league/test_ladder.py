@@ -3,15 +3,23 @@ the matchmaker, played, and recorded in the league store and the results folder.
 
 from __future__ import annotations
 
+import asyncio
 import json
+import random
+import time
 from pathlib import Path
 
 import pytest
 from league_harness import SAMPLE_BOTS, League, eventually, league, run
 
 from arena.cli.main import main
+from arena.league.ladder_board import LATEST
 from arena.league.ladder_rounds import is_ladder
+from arena.league.server import LeagueConfig, LeagueServer
 from arena.protocol.messages import admin as apb
+from arena.records import GameLine
+from arena.store import StoreError
+from arena.tournament.report.ratings import rate_all, result_of
 
 SCRIPTS = {"alpha": "binomial_bot.py", "beta": "random_bot.py", "gamma": "strong_bot.py"}
 FOUR = SCRIPTS | {"delta": "bluffer_bot.py"}
@@ -177,3 +185,74 @@ def test_a_restarted_ladder_goes_on_from_its_last_rounds(tmp_path: Path, tables:
     assert min(set(after) - set(before)) > max(before)
     assert all(len(set(games)) == len(games) for games in after.values())
     assert after == journaled(tmp_path / "results")
+    ids = [(tid, game) for tid, games in after.items() for game in games]
+    assert len(ids) == len(set(ids))
+
+
+def test_the_status_board_is_the_board_of_every_ladder_game_on_record(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rated round by round as they are recorded, the status's board and latest games are
+    those of every ladder game in the store, rated afresh in its order: as games arrive out
+    of their schedule's order in the last round, with a night between the rounds, and after
+    a round is taken out of the store."""
+    rng = random.Random(7)
+    names = [f"bot{i}" for i in range(6)]
+
+    def line(index: int) -> GameLine:
+        seats = tuple(rng.sample(names, 3))
+        ranking = tuple(rng.sample(seats, 3))
+        return GameLine(f"g{index}", index, seats, ranking, (), {n: 1.0 for n in seats})
+
+    def expected(server: LeagueServer) -> tuple[list[tuple[str, float, float, int]], list[str]]:
+        lines = [(t, g) for t, g in server.store.lines() if is_ladder(t)]
+        table = rate_all([result_of(g) for _, g in lines]).table()
+        board = [(s.name, round(s.mu, 3), round(s.sigma, 3), s.games) for s in table]
+        return board, [f"{t}/{g.game}" for t, g in lines[-LATEST:]]
+
+    def seen(server: LeagueServer) -> tuple[list[tuple[str, float, float, int]], list[str]]:
+        status = server.ladder.status()
+        board = [(r.bot, r.mu, r.sigma, r.games) for r in status.standings]
+        return board, [f"{g.round}/{g.game_id}" for g in status.latest]
+
+    async def body() -> None:
+        config = LeagueConfig(league=tmp_path / "league.sqlite", out=tmp_path / "results")
+        server = LeagueServer(config)
+        store = server.store
+        assert not server.ladder.status().shown
+        for number in range(12):
+            tid = f"ladder-{number:06d}"
+            store.add_tournament(tid, {"name": tid}, started=1000.0 + number)
+            if number == 5:
+                store.add_tournament("night-1", {"name": "night-1"}, started=1005.5)
+                store.add_game("night-1", line(0))
+            for index in rng.sample(range(3), 3):  # out of the schedule's order
+                store.add_game(tid, line(index))
+                assert seen(server) == expected(server)
+        assert server.ladder.status().shown
+        assert store.remove_tournament("ladder-000003") == 3
+        assert seen(server) == expected(server)
+        # A store that fails while the new rounds are read leaves none of them rated twice.
+        for number in (12, 13, 14):
+            tid = f"ladder-{number:06d}"
+            store.add_tournament(tid, {"name": tid}, started=2000.0 + number)
+            store.add_game(tid, line(0))
+        games_of = store.games_of
+
+        def failing(tid: str) -> dict[str, GameLine]:
+            if tid == "ladder-000013":
+                raise StoreError("the disk is full")
+            return games_of(tid)
+
+        monkeypatch.setattr(store, "games_of", failing)
+        with pytest.raises(StoreError):
+            server.ladder.status()
+        monkeypatch.undo()
+        assert seen(server) == expected(server)
+        # What a look costs once the rounds before the last are rated (not asserted).
+        began = time.perf_counter()
+        server.ladder.status()
+        print(f"a look at the status: {1000 * (time.perf_counter() - began):.2f} ms")
+        await server.stop()
+
+    asyncio.run(body())

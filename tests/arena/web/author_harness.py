@@ -138,7 +138,7 @@ async def serving(played: Played) -> AsyncIterator[Site]:
     web = WebServer(spectator, "127.0.0.1:0", pages=(pages,))
     await web.start()
     server = LeagueServer(config(played.league, played.out), watcher=spectator, tables=spectator)
-    pages.attach(League(server.store, server.versions, played.out))
+    pages.attach(League(server.store, server.versions, played.out, server.ladder))
     await server.start()
     try:
         yield Site(server, web)

@@ -1,0 +1,144 @@
+"""The ladder as the league's pages show it: its board, the round in play, its latest games,
+and an entrant's ladder history.
+
+The CLI hands the pages the league server's ladder, as it hands the server its spectator:
+the web imports no part of the league, so what it reads of the ladder is said here as
+protocols, which the ladder's status record (`arena.league.ladder.LadderStatus`) fits.
+Its status reads the league store, so the live page looks at it again only when the
+ladder says it has changed (`LadderFeed`), on the web server's tick.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from arena.records import GameLine, Json, LeaderboardRow
+from arena.store import StoreError
+from arena.web.league_view import PlayedGame, games_of
+
+
+class LadderGameView(Protocol):
+    @property
+    def round(self) -> str: ...
+    @property
+    def game_id(self) -> str: ...
+    @property
+    def ranking(self) -> tuple[str, ...]: ...
+
+
+class LadderTableView(Protocol):
+    @property
+    def round(self) -> str: ...
+    @property
+    def seats(self) -> tuple[str, ...]: ...
+
+
+class LadderStatusView(Protocol):
+    @property
+    def running(self) -> bool: ...
+    @property
+    def paused(self) -> bool: ...
+    @property
+    def table_size(self) -> int: ...
+    @property
+    def tables(self) -> Sequence[LadderTableView]: ...
+    @property
+    def standings(self) -> Sequence[LeaderboardRow]: ...
+    @property
+    def latest(self) -> Sequence[LadderGameView]: ...
+    @property
+    def error(self) -> str | None: ...
+    @property
+    def shown(self) -> bool: ...
+
+
+class LadderSource(Protocol):
+    """A league server's ladder, as the pages read it."""
+
+    @property
+    def changes(self) -> int: ...
+    def status(self) -> LadderStatusView: ...
+    def lines(self) -> list[tuple[str, GameLine]]: ...
+    def rating_path(self, name: str) -> list[float]: ...
+
+
+def state_word(status: LadderStatusView) -> str:
+    if status.paused:
+        return "paused for a league night"
+    if status.running:
+        return "running"
+    return "stopping: its games in flight finish" if status.tables else "stopped"
+
+
+def ladder_json(status: LadderStatusView) -> Json:
+    """The live page's ladder: names as their bots gave them (the page sets them as text),
+    the latest games newest first."""
+    return {
+        "state": state_word(status),
+        "table_size": status.table_size,
+        "tables": [{"round": t.round, "seats": list(t.seats)} for t in status.tables],
+        "standings": [
+            {
+                "rank": r.rank,
+                "bot": r.bot,
+                "rating": r.rating,
+                "mu": r.mu,
+                "sigma": r.sigma,
+                "games": r.games,
+            }
+            for r in status.standings
+        ],
+        "latest": [
+            {"round": g.round, "game": g.game_id, "ranking": list(g.ranking)}
+            for g in reversed(status.latest)
+        ],
+        "error": status.error,
+    }
+
+
+class LadderFeed:
+    """The ladder's status for the live page, read again only when the ladder has changed."""
+
+    def __init__(self, source: LadderSource) -> None:
+        self._source = source
+        self._seen: int | None = None
+        self.json: Json | None = None
+        """The page's ladder; None while there is none to show (never started, none on
+        record)."""
+
+    def poll(self) -> bool:
+        """Whether the ladder changed since the last look (`json` is then the new one). A
+        store that cannot be read now leaves the last one shown, and is asked again at the
+        next look."""
+        changes = self._source.changes
+        if changes == self._seen:
+            return False
+        try:
+            status = self._source.status()
+        except StoreError:
+            return False
+        self._seen = changes
+        self.json = ladder_json(status) if status.shown else None
+        return True
+
+
+@dataclass(frozen=True, slots=True)
+class LadderHistory:
+    """An entrant's ladder, for its page: its row of the board, its ladder games (newest
+    first) and its rating after each of them."""
+
+    row: LeaderboardRow | None
+    games: list[PlayedGame]
+    ratings: list[float]
+
+
+def history_of(
+    status: LadderStatusView, lines: Sequence[tuple[str, GameLine]], name: str, path: list[float]
+) -> LadderHistory:
+    """`name`'s ladder history: its games from the ladder's, and its rating after each (the
+    ladder's `rating_path`: of the version that played, so its last is its row's while that
+    version plays)."""
+    row = next((r for r in status.standings if r.bot == name), None)
+    return LadderHistory(row, games_of(lines, name), path)

@@ -1,0 +1,142 @@
+"""The ladder on a real `arena serve --web --ladder` in a real browser (Debian's chromium,
+driven by Playwright): three remote kit bots play it, and the live page shows its board,
+its table in play and its latest games as they come, each linked to its replay; the
+author's page shows the bot's ladder games and its ladder rating over time."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from web_harness import WAIT_S, Run, arena_command, layout_problems, running, screenshots
+
+playwright = pytest.importorskip("playwright.sync_api")
+CHROMIUM = Path("/usr/bin/chromium")
+WAIT_MS = 90_000
+SAMPLES = Path(__file__).resolve().parents[3] / "sample_bots"
+SCRIPTS = {"alpha": "binomial_bot.py", "beta": "random_bot.py", "gamma": "strong_bot.py"}
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium"),
+]
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    with playwright.sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=str(CHROMIUM))
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+def said(run: Run, pattern: str) -> re.Match[str]:
+    """The first line of the server's output matching `pattern`, waited for."""
+    deadline = time.monotonic() + WAIT_S
+    while time.monotonic() < deadline:
+        for line in list(run.lines):
+            found = re.search(pattern, line)
+            if found:
+                return found
+        assert run.proc.poll() is None, run.output
+        time.sleep(0.05)
+    raise AssertionError(f"nothing like {pattern!r}:\n{run.output}")
+
+
+def token_for(name: str, league: Path) -> str:
+    done = subprocess.run(  # noqa: PLW1510 (the code is asserted, with the output)
+        arena_command("token", "add", name, "--league", str(league)),
+        capture_output=True,
+        text=True,
+        timeout=WAIT_S,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout.split()[-1]
+
+
+def launch(port: str, tokens: dict[str, str]) -> list[subprocess.Popen[bytes]]:
+    """The sample bots as remote entrants, each in a process of its own."""
+    bots = []
+    for name, script in SCRIPTS.items():
+        env = {
+            **{k: v for k, v in os.environ.items() if not k.startswith("PERUDO_")},
+            "PERUDO_ADDRESS": f"127.0.0.1:{port}",
+            "PERUDO_BOT_NAME": name,
+            "PERUDO_TOKEN": tokens[name],
+            "PERUDO_SESSIONS": "3",
+        }
+        command = [sys.executable, str(SAMPLES / script)]
+        bots.append(subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL))
+    return bots
+
+
+def sees_her_ladder(author: Any, url: str, token: str, tmp_path: Path) -> None:
+    """alpha, logged in, finds her ladder games and her row of the ladder's board."""
+    author.set_default_timeout(WAIT_MS)
+    author.goto(url + "author")
+    author.fill("input[name=name]", "alpha")
+    author.fill("input[name=token]", token)
+    author.click("button[type=submit]")
+    author.wait_for_url(url + "author")
+    assert author.locator("#ladder-games tr").count() > 1  # her ladder games
+    assert author.locator("#ladder-standings td").nth(1).inner_text() == "alpha"
+    author.screenshot(path=str(screenshots(tmp_path) / "author.png"), full_page=True)
+
+
+def test_the_live_page_shows_the_ladder_as_it_plays(tmp_path: Path, browser: Any) -> None:
+    league, out = tmp_path / "league.sqlite", tmp_path / "results"
+    tokens = {name: token_for(name, league) for name in SCRIPTS}
+    serve = [
+        "serve", "--listen", "127.0.0.1:0", "--admin", "127.0.0.1:0", "--league", str(league),
+        "--out", str(out), "--web", "127.0.0.1:0", "--ladder",
+    ]  # fmt: skip
+    bots: list[subprocess.Popen[bytes]] = []
+    with running(serve) as server:
+        try:
+            url = server.url()
+            port = said(server, r"Referee listening on 127\.0\.0\.1:(\d+)").group(1)
+            bots.extend(launch(port, tokens))
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.set_default_timeout(WAIT_MS)
+            errors: list[str] = []
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            page.goto(url)
+            page.wait_for_selector("#ladder:not([hidden])")
+            page.wait_for_selector("#ladder-table .who")  # a table in play, by its entrants
+            page.wait_for_selector("#ladder-latest li a")  # a game recorded, with no reload
+            page.wait_for_function(
+                "document.querySelectorAll('#ladder-standings tbody tr').length === 3"
+            )
+            names = page.locator("#ladder-standings td.bot").all_inner_texts()
+            assert sorted(names) == sorted(SCRIPTS)
+            assert page.inner_text("#ladder-state").startswith("running, tables of 3")
+            assert page.locator("main.ladder-first").count() == 1  # first while it plays
+            game, href = page.locator("#ladder-latest li a").first.evaluate(
+                "a => [a.textContent, a.getAttribute('href')]"
+            )
+            assert re.fullmatch(r"league/replay/ladder-\d{6}/" + re.escape(game), href), href
+            assert layout_problems(page) == []
+            page.screenshot(path=str(screenshots(tmp_path) / "ladder.png"), full_page=True)
+            phone = browser.new_page(viewport={"width": 390, "height": 844})
+            phone.goto(url)
+            phone.wait_for_selector("#ladder-latest li a", timeout=WAIT_MS)
+            assert layout_problems(phone) == []  # on a phone too, every name in its panel
+            phone.screenshot(path=str(screenshots(tmp_path) / "ladder-phone.png"), full_page=True)
+            replay = browser.new_page()
+            replay.goto(url + href)
+            assert game in replay.inner_text("#title")  # its replay, from the league's pages
+            sees_her_ladder(browser.new_page(), url, tokens["alpha"], tmp_path)
+            assert not errors, errors
+        finally:
+            for bot in bots:
+                bot.kill()
+                bot.wait(10)
