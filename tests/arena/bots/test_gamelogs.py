@@ -1,0 +1,52 @@
+"""A log's index of games: appended whole, read back as checked parts, never through a link."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from arena.bots.gamelogs import GameSlice, append_slice, index_of, parse_index
+
+
+def test_parts_are_read_back_the_last_of_a_game_winning(tmp_path: Path) -> None:
+    log = tmp_path / "alice.log"
+    assert index_of(log) == tmp_path / "alice.log.index"
+    parts = [GameSlice("g1", 0, 10), GameSlice("g2", 10, 30), GameSlice("g1", 30, 45)]
+    for part in parts:
+        append_slice(log, part)
+    assert parse_index(index_of(log).read_bytes()) == {
+        "g1": GameSlice("g1", 30, 45),  # played again after a crash: its last part
+        "g2": GameSlice("g2", 10, 30),
+    }
+
+
+def test_torn_and_foreign_lines_are_left_out(tmp_path: Path) -> None:
+    data = b"".join(
+        [
+            GameSlice("g1", 0, 10).line(),
+            b"not json\n",
+            b'["a", "list"]\n',
+            b'{"game": "g2", "start": 20, "end": 5}\n',  # ends before it starts
+            b'{"game": "g3", "start": -1, "end": 5}\n',
+            b'{"game": "g4", "start": true, "end": 5}\n',
+            b'{"game": 7, "start": 0, "end": 5}\n',
+            b'{"game": "g5", "start": 0, "end": 5.5}\n',
+            GameSlice("g6", 10, 20).line(),
+            b'{"game": "g7", "start": 20, "e',  # torn by a crash
+        ]
+    )
+    assert parse_index(data) == {"g1": GameSlice("g1", 0, 10), "g6": GameSlice("g6", 10, 20)}
+
+
+def test_a_link_or_a_pipe_where_the_index_goes_is_refused(tmp_path: Path) -> None:
+    target = tmp_path / "elsewhere"
+    target.write_bytes(b"kept\n")
+    index_of(tmp_path / "alice.log").symlink_to(target)
+    with pytest.raises(OSError):
+        append_slice(tmp_path / "alice.log", GameSlice("g1", 0, 1))
+    assert target.read_bytes() == b"kept\n"
+    os.mkfifo(index_of(tmp_path / "bob.log"))
+    with pytest.raises(OSError):  # and at once: nothing reads the pipe
+        append_slice(tmp_path / "bob.log", GameSlice("g1", 0, 1))
