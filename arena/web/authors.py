@@ -6,8 +6,9 @@ replay. `/author` shows an entrant, once logged in with its name and token
 standing, and takes a new version: the upload goes through the one intake
 `arena submit` goes through (`arena.submissions.service.take`). Nothing of
 another entrant is shown there: the entrant is the session's, never a
-request's, and a game's log is served only for a game it played, from its
-own file (`league_view.read_log`).
+request's, and a game's part of its log is served only for a game it played,
+its whole log only for a tournament it played in, from its own file
+(`league_view.read_game_log`, `league_view.read_log`).
 """
 
 from __future__ import annotations
@@ -33,8 +34,10 @@ from arena.web.league_view import (
     games_of,
     played_in,
     rating_history,
+    read_game_log,
     read_log,
     replay_file,
+    took_part,
 )
 from arena.web.replay_page import ReplayPageError, replay_page
 from arena.web.sessions import COOKIE, Session, Sessions, csrf_ok
@@ -74,6 +77,7 @@ class AuthorPages:
         app.router.add_post("/author/logout", self._guarded(self._logout))
         app.router.add_post("/author/upload", self._guarded(self._upload))
         app.router.add_get("/author/log/{tournament}/{game}", self._guarded(self._log))
+        app.router.add_get("/author/log/{tournament}", self._guarded(self._whole_log))
 
     def _guarded(self, handler: Handler) -> Handler:
         """The league attached, and its store's failures a page of one line, not a trace."""
@@ -187,6 +191,21 @@ class AuthorPages:
         tid, game = request.match_info["tournament"], request.match_info["game"]
         if not played_in(self.league.store.lines([tid]), session.name, tid, game):
             return _text(404, "no game of yours by this id")
+        out = self.league.out
+        try:
+            log = await asyncio.to_thread(read_game_log, out, tid, session.name, game)
+        except LogUnavailableError as error:
+            return _text(404, str(error))
+        return _html(pages.game_log_page(session.name, tid, game, log))
+
+    async def _whole_log(self, request: web.Request) -> web.Response:
+        assert self.league is not None
+        session = self._session(request)
+        if session is None:
+            return _see_other("/author/login")
+        tid = request.match_info["tournament"]
+        if not took_part(self.league.store.lines([tid]), session.name, tid):
+            return _text(404, "no tournament of yours by this id")
         try:
             text = await asyncio.to_thread(read_log, self.league.out, tid, session.name)
         except LogUnavailableError as error:
