@@ -33,6 +33,7 @@ from arena.submissions.versions import Verdict
 from arena.tournament.config import TournamentConfig
 from arena.web.authors import AuthorPages
 from arena.web.league_view import League
+from arena.web.login_limits import LoginLimits
 from arena.web.server import WebServer
 from arena.web.spectator import Spectator
 
@@ -143,9 +144,9 @@ class Site:
 
 
 @contextlib.asynccontextmanager
-async def serving(played: Played) -> AsyncIterator[Site]:
+async def serving(played: Played, logins: LoginLimits | None = None) -> AsyncIterator[Site]:
     spectator = Spectator()
-    pages = AuthorPages(spectator)
+    pages = AuthorPages(spectator, logins)
     web = WebServer(spectator, "127.0.0.1:0", pages=(pages,))
     await web.start()
     server = LeagueServer(config(played.league, played.out), watcher=spectator, tables=spectator)

@@ -24,6 +24,7 @@ from author_harness import (
     turn_mark,
 )
 
+from arena.web.login_limits import LoginLimits
 from arena.web.sessions import COOKIE
 
 
@@ -74,6 +75,48 @@ def test_login_is_refused_with_a_wrong_token_and_sets_no_cookie(played: Played) 
                     assert COOKIE not in response.cookies
             async with http.get(f"{site.url}/author", allow_redirects=False) as response:
                 assert response.status == 303
+
+    run(body())
+
+
+def client_from(address: str) -> aiohttp.ClientSession:
+    """A client whose connections come from `address` (any of 127.0.0.0/8 on loopback)."""
+    connector = aiohttp.TCPConnector(local_addr=(address, 0))
+    return aiohttp.ClientSession(connector=connector, cookie_jar=aiohttp.CookieJar(unsafe=True))
+
+
+async def try_login(
+    http: aiohttp.ClientSession, site: Site, name: str, token: str
+) -> tuple[int, str, aiohttp.ClientResponse]:
+    form = {"name": name, "token": token}
+    async with http.post(f"{site.url}/author/login", data=form, allow_redirects=False) as response:
+        return response.status, await response.text(), response
+
+
+def test_the_sixth_failed_login_gets_429_and_another_entrant_still_logs_in(played: Played) -> None:
+    """Five wrong tokens for alice from 127.0.0.1: the sixth try from there is refused, and
+    so is alice's name from anywhere; bob logs in from 127.0.0.2 all the while."""
+
+    async def body() -> None:
+        stopped = LoginLimits(clock=lambda: 1000.0)  # no failure leaves its minute mid-test
+        async with serving(played, stopped) as site:
+            async with client_from("127.0.0.1") as guesser:
+                for n in range(5):
+                    status, _, _ = await try_login(guesser, site, "alice", f"guess-{n}")
+                    assert status == 403, n
+                status, page, response = await try_login(guesser, site, "alice", "guess-5")
+                assert status == 429, page
+                assert "Too many failed logins for this address: try again in 60 seconds" in page
+                assert response.headers["Retry-After"] == "60"
+                assert "name=token" in page and COOKIE not in response.cookies
+                # Refused before the token is looked at: the right one too, from there.
+                status, _, _ = await try_login(guesser, site, "bob", played.tokens["bob"])
+                assert status == 429
+            async with client_from("127.0.0.2") as other:
+                status, page, response = await try_login(other, site, "bob", played.tokens["bob"])
+                assert status == 303 and COOKIE in response.cookies, page
+                status, page, _ = await try_login(other, site, "alice", played.tokens["alice"])
+                assert status == 429 and "for this name" in page
 
     run(body())
 
