@@ -56,16 +56,22 @@ def index_of(log: Path) -> Path:
     return log.with_name(log.name + INDEX_SUFFIX)
 
 
-def append_slice(log: Path, part: GameSlice) -> None:
+def append_slice(log: Path, part: GameSlice) -> str | None:
     """Add a game's part to `log`'s index in one write (several games may end at once);
-    an OSError if it cannot be written, or is not a regular file."""
-    fd = os.open(index_of(log), _APPEND, 0o666)
+    why not, if it could not be written."""
+    try:
+        fd = os.open(index_of(log), _APPEND, 0o666)
+    except OSError as error:
+        return str(error.strerror or error)
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise OSError(f"{index_of(log)} is not a regular file")
+            return f"{index_of(log)} is not a regular file"
         os.write(fd, part.line())
+    except OSError as error:
+        return str(error.strerror or error)
     finally:
         os.close(fd)
+    return None
 
 
 def parse_index(data: bytes) -> dict[str, GameSlice]:

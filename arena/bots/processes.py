@@ -2,9 +2,9 @@
 
 Each bot runs in a process group of its own (and a cgroup of its own where
 the machine allows), so stopping it stops whatever it started too. Its
-stdout and stderr go into one pipe of the arena's (`arena.bots.outpipe`),
-drained continuously into a capped log (`arena.bots.logdrain`), and it gets
-an environment built from an allow-list, never the arena's own
+stdout and stderr are drained continuously into a capped log
+(`arena.bots.logdrain`), counted as they are written (`arena.bots.outpipe`),
+and it gets an environment built from an allow-list, never the arena's own
 (`arena.bots.environment`).
 """
 
@@ -21,7 +21,7 @@ from arena.bots.environment import bot_environment
 from arena.bots.limits import Confinement, ResourceLimits
 from arena.bots.logdrain import LogDrain
 from arena.bots.manifest import BotSpec, resolve_command
-from arena.bots.outpipe import OutputPipe
+from arena.bots.outpipe import OutputCount, start_counted
 from arena.bots.spawn import bot_group, launch_command, signal_group
 from arena.bots.warden import Warden
 
@@ -37,13 +37,13 @@ class BotProcess:
         group: BotGroup | None = None,
         sandboxed: bool = False,
         log: LogDrain | None = None,
-        pipe: OutputPipe | None = None,
+        written: OutputCount | None = None,
     ) -> None:
         self.spec = spec
         self.process = process
         self._drain = drain
         self._log = log
-        self._pipe = pipe
+        self._written = written
         self._group = group
         self._sandboxed = sandboxed
 
@@ -59,34 +59,32 @@ class BotProcess:
         confinement = confinement or Confinement()
         group = bot_group(spec, limits, confinement)
         log.parent.mkdir(parents=True, exist_ok=True)
-        pipe = OutputPipe()
         try:
-            process = await asyncio.create_subprocess_exec(
+            process, written = await start_counted(
                 *launch_command(spec, resolve_command(spec.run), limits, confinement, group, None),
                 cwd=spec.workdir,
                 env=bot_environment(env, confinement.sandbox.active),
                 stdin=asyncio.subprocess.DEVNULL,
-                stdout=pipe.write_fd,
                 stderr=asyncio.subprocess.STDOUT,
                 start_new_session=True,
             )
         except OSError:
-            pipe.abandon()
             if group is not None:
                 group.remove()
             raise
         Warden.watch(process.pid)
+        assert process.stdout is not None
         keeper = LogDrain(log, limits.log_bytes)
         keeper.open()  # its offsets are known from the start
-        drain = asyncio.ensure_future(keeper.run(await pipe.open()))
-        return cls(spec, process, drain, group, confinement.sandbox.active, keeper, pipe)
+        drain = asyncio.ensure_future(keeper.run(process.stdout))
+        return cls(spec, process, drain, group, confinement.sandbox.active, keeper, written)
 
     def log_offset(self) -> int | None:
         """Where the bot's log ends once all it has written so far is in: exact now, however
         far behind the drain is. None if its log is not being kept."""
-        if self._log is None or self._pipe is None:
+        if self._log is None or self._written is None:
             return None
-        return self._log.offset(self._pipe.sent())
+        return self._log.offset(self._written.sent())
 
     @property
     def log(self) -> Path | None:
@@ -118,8 +116,6 @@ class BotProcess:
             await asyncio.wait_for(self.process.wait(), 2.0)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._drain, 2.0)
-        if self._pipe is not None:  # a writer that escaped the group is not waited for
-            self._pipe.close()
         if self._group is not None:
             self._group.remove()
         if self.process.returncode is not None:

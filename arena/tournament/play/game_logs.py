@@ -45,12 +45,10 @@ class GameLogMarks:
                 self._add(name, log, GameSlice(spec.game_id, start, end))
 
     def _add(self, name: str, log: Path, part: GameSlice) -> None:
-        try:
-            append_slice(log, part)
-        except OSError as error:  # the games go on; the page shows the whole log instead
-            if name not in self._unmarked:
-                self._unmarked.add(name)
-                self._note(
-                    f"{name}: which part of its log each game holds cannot be kept "
-                    f"({error.strerror or error}); its whole log is kept"
-                )
+        failure = append_slice(log, part)
+        if failure is not None and name not in self._unmarked:  # the games go on regardless
+            self._unmarked.add(name)
+            self._note(
+                f"{name}: which part of its log each game holds cannot be kept ({failure}); "
+                "its whole log is kept, and its page shows that"
+            )
