@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena.bots.gamelogs import INDEX_SUFFIX, GameSlice, parse_index
+from arena.bots.gamelogs import INDEX_SUFFIX, GameSlice, find_part
 from arena.errors import ArenaError
 from arena.records import GameLine
 from arena.store import LeagueStore
@@ -165,7 +165,7 @@ def _part(logs: int, name: str, game: str) -> GameSlice | None:
             data = os.pread(fd, INDEX_TAIL, start)
     if start:  # the first line read may be the end of one
         data = data.partition(b"\n")[2]
-    return parse_index(data).get(game)
+    return find_part(data, game)
 
 
 @contextmanager

@@ -6,7 +6,7 @@ import contextlib
 import os
 from pathlib import Path
 
-from arena.bots.gamelogs import GameSlice, append_slice, index_of, parse_index
+from arena.bots.gamelogs import GameSlice, append_slice, find_part, index_of, parse_index
 
 
 def test_parts_are_read_back_the_last_of_a_game_winning(tmp_path: Path) -> None:
@@ -19,6 +19,22 @@ def test_parts_are_read_back_the_last_of_a_game_winning(tmp_path: Path) -> None:
         "g1": GameSlice("g1", 30, 45),  # played again after a crash: its last part
         "g2": GameSlice("g2", 10, 30),
     }
+
+
+def test_one_games_part_is_found_by_its_own_id_alone(tmp_path: Path) -> None:
+    data = b"".join(
+        part.line()
+        for part in (
+            GameSlice("g1", 0, 5),
+            GameSlice("g10", 5, 9),
+            GameSlice("g1", 9, 12),
+            GameSlice("xg1", 12, 20),
+        )
+    )
+    assert find_part(data, "g1") == GameSlice("g1", 9, 12)
+    assert find_part(data, "g10") == GameSlice("g10", 5, 9)
+    assert find_part(data, "g2") is None
+    assert find_part(data + b'{"game": "g2", "start": 1', "g2") is None  # torn
 
 
 def test_torn_and_foreign_lines_are_left_out(tmp_path: Path) -> None:
