@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import os
 from pathlib import Path
+from typing import BinaryIO
 
 from arena.text import printable
 
@@ -49,6 +50,12 @@ class LogDrain:
     spending a core to throw it away (measured: half a core for a build
     writing 466 MiB/s). Not for a running bot, whose writes must not block
     its moves however much it logs.
+
+    The log is opened without following a link and without waiting on a pipe
+    (a bot may have left either where its log goes), and appended to: a
+    resumed night, or a bot started again, adds to it. `offset` says where in
+    the log a given byte of the output lands, which is how a game's part of
+    the log is found (`arena.bots.gamelogs`).
     """
 
     def __init__(self, log: Path, cap: int, pace: int | None = None) -> None:
@@ -57,6 +64,26 @@ class LogDrain:
         self.pace = pace
         self.lost: str | None = None
         self._tail = b""
+        self._out: BinaryIO | None = None
+        self._base = 0
+        """The log's size when this drain opened it: where its first byte goes."""
+
+    def open(self) -> None:
+        """Open the log, or give it up saying why; `run` does it if it was not done before."""
+        if self._out is not None or self.lost is not None:
+            return
+        try:
+            self._out = _open_log(self.log)
+            self._base = os.fstat(self._out.fileno()).st_size
+        except OSError as error:
+            self._give_up(error, 0)
+
+    def offset(self, sent: int) -> int | None:
+        """Where in the log the output's byte number `sent` (from 0) goes, or went: past the
+        cap, where the kept output ends. None if the log is not open, or was given up."""
+        if self._out is None or self.lost is not None:
+            return None
+        return self._base + min(sent, self.cap)
 
     def last_line(self, width: int = 200) -> str:
         """The last line of output read, kept or not, cut to `width`, as text."""
@@ -65,10 +92,9 @@ class LogDrain:
 
     async def run(self, stream: asyncio.StreamReader) -> None:
         written = dropped = 0
-        try:
-            out = self.log.open("ab")
-        except OSError as error:
-            self._give_up(error, 0)
+        self.open()
+        out = self._out
+        if out is None:
             await self._discard(stream)
             return
         with contextlib.suppress(OSError), out:  # closing may flush into a full disk
@@ -97,7 +123,7 @@ class LogDrain:
             f"its output after {kept} bytes was not kept in {self.log} "
             f"({error.strerror or error}): the rest was discarded"
         )
-        with contextlib.suppress(OSError), self.log.open("ab") as out:
+        with contextlib.suppress(OSError), _open_log(self.log) as out:
             out.write(f"\n[{self.lost}]\n".encode())
 
     async def _discard(self, stream: asyncio.StreamReader) -> None:
@@ -112,3 +138,9 @@ class LogDrain:
     async def _slow_down(self, dropped: int) -> None:
         if self.pace is not None:
             await asyncio.sleep(dropped / self.pace)
+
+
+def _open_log(path: Path) -> BinaryIO:
+    """`path` to append to: never through a link, nor blocking on a pipe left in its place."""
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+    return os.fdopen(os.open(path, flags, 0o666), "ab")

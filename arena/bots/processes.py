@@ -3,8 +3,9 @@
 Each bot runs in a process group of its own (and a cgroup of its own where
 the machine allows), so stopping it stops whatever it started too. Its
 stdout and stderr are drained continuously into a capped log
-(`arena.bots.logdrain`), and it gets an environment built from an
-allow-list, never the arena's own (`arena.bots.environment`).
+(`arena.bots.logdrain`), counted as they are written (`arena.bots.outpipe`),
+and it gets an environment built from an allow-list, never the arena's own
+(`arena.bots.environment`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from arena.bots.environment import bot_environment
 from arena.bots.limits import Confinement, ResourceLimits
 from arena.bots.logdrain import LogDrain
 from arena.bots.manifest import BotSpec, resolve_command
+from arena.bots.outpipe import OutputCount, start_counted
 from arena.bots.spawn import bot_group, launch_command, signal_group
 from arena.bots.warden import Warden
 
@@ -39,11 +41,13 @@ class BotProcess:
         group: BotGroup | None = None,
         sandboxed: bool = False,
         log: LogDrain | None = None,
+        written: OutputCount | None = None,
     ) -> None:
         self.spec = spec
         self.process = process
         self._drain = drain
         self._log = log
+        self._written = written
         self._group = group
         self._sandboxed = sandboxed
 
@@ -60,12 +64,11 @@ class BotProcess:
         group = bot_group(spec, limits, confinement)
         log.parent.mkdir(parents=True, exist_ok=True)
         try:
-            process = await asyncio.create_subprocess_exec(
+            process, written = await start_counted(
                 *launch_command(spec, resolve_command(spec.run), limits, confinement, group, None),
                 cwd=spec.workdir,
                 env=bot_environment(env, confinement.sandbox.active),
                 stdin=asyncio.subprocess.DEVNULL,
-                stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.STDOUT,
                 start_new_session=True,
             )
@@ -76,8 +79,21 @@ class BotProcess:
         Warden.watch(process.pid)
         assert process.stdout is not None
         keeper = LogDrain(log, limits.log_bytes)
+        keeper.open()  # its offsets are known from the start
         drain = asyncio.ensure_future(keeper.run(process.stdout))
-        return cls(spec, process, drain, group, confinement.sandbox.active, keeper)
+        return cls(spec, process, drain, group, confinement.sandbox.active, keeper, written)
+
+    def log_offset(self) -> int | None:
+        """Where the bot's log ends once all it has written so far is in: exact now, however
+        far behind the drain is. None if its log is not being kept."""
+        if self._log is None or self._written is None:
+            return None
+        return self._log.offset(self._written.sent())
+
+    @property
+    def log(self) -> Path | None:
+        """Where its output is kept, if it is."""
+        return None if self._log is None else self._log.log
 
     @property
     def output_lost(self) -> str | None:

@@ -44,6 +44,7 @@ from arena.tournament.config import (
 )
 from arena.tournament.info import RunStatus, TournamentInfo
 from arena.tournament.play.entrants import enter
+from arena.tournament.play.game_logs import GameLogMarks
 from arena.tournament.play.lineup import Lineup, own_referee
 from arena.tournament.play.observer import Observer, Observers, Progress
 from arena.tournament.play.recovery import Recovery
@@ -400,6 +401,7 @@ class Tournament:
             tables=self.tables,
             where=self.hosts,
             store_patience=self.config.store_patience,
+            game_logs=GameLogMarks(self._lineup.processes, self.observer.note),
         )
         clock = runner.clock
         if clock.bank or clock.increment or not clock.enforced:  # beyond the plain move time

@@ -23,7 +23,7 @@ from arena.submissions.report import check_from_json
 from arena.submissions.versions import Verdict
 from arena.text import printable
 from arena.web.ladder_view import LadderHistory, LadderStatusView, state_word
-from arena.web.league_view import PlayedGame
+from arena.web.league_view import GameLog, PlayedGame
 
 LADDER_GAMES = 200
 """An entrant's ladder games listed on its page at most, newest first (a ladder that plays
@@ -67,8 +67,10 @@ def replay_href(tournament: str, game: str) -> str:
     return f"/league/replay/{quote(tournament, safe='')}/{quote(game, safe='')}"
 
 
-def log_href(tournament: str, game: str) -> str:
-    return f"/author/log/{quote(tournament, safe='')}/{quote(game, safe='')}"
+def log_href(tournament: str, game: str | None = None) -> str:
+    """A game's part of the entrant's log; without `game`, its whole log of the tournament."""
+    whole = f"/author/log/{quote(tournament, safe='')}"
+    return whole if game is None else f"{whole}/{quote(game, safe='')}"
 
 
 def leaderboard(rows: Sequence[LeaderboardRow], mark: str = "") -> str:
@@ -302,7 +304,29 @@ def verdict_page(verdict: Verdict, lines: Sequence[str]) -> str:
 def log_page(name: str, tournament: str, text: str) -> str:
     body = (
         f"<h1>{shown(name)} in {shown(tournament)}</h1>"
-        "<p>Its standard error for the whole tournament (every game it played there).</p>"
+        "<p>Its standard output and error for the whole tournament (every game it played "
+        "there, and what it wrote between them).</p>"
         f"<pre id=log>{shown_lines(text)}</pre><p><a href='/author'>Back</a></p>"
+    )
+    return page("Log", body)
+
+
+def game_log_page(name: str, tournament: str, game: str, log: GameLog) -> str:
+    if log.instead is None:
+        said = (
+            "<p id=part>What it wrote to its standard output and error while this game was "
+            "in play (a bot that plays several games at once writes theirs in it too).</p>"
+        )
+    else:
+        said = (
+            f"<p id=instead class=bad>This game's part of the log is not known: "
+            f"{shown(log.instead)}. Its whole log of the tournament is shown.</p>"
+        )
+    body = (
+        f"<h1>{shown(name)} in {shown(tournament)}, game {shown(game)}</h1>{said}"
+        f"<pre id=log>{shown_lines(log.text)}</pre><p><a id=whole "
+        f"href='{link(log_href(tournament))}'>Its whole log of the tournament</a> &middot; "
+        f"<a href='{link(replay_href(tournament, game))}'>the game's replay</a> &middot; "
+        "<a href='/author'>Back</a></p>"
     )
     return page("Log", body)

@@ -2,17 +2,21 @@
 
 `/league` shows anyone the leaderboard and the finished games, each with its
 replay. `/author` shows an entrant, once logged in with its name and token
-(checked as the bots' port checks them), its versions, games, logs and
-standing, and takes a new version: the upload goes through the one intake
-`arena submit` goes through (`arena.submissions.service.take`). Nothing of
+(checked as the bots' port checks them; failed logins are limited by
+`arena.web.login_limits`), its versions, games, logs and standing, and
+takes a new version: the upload goes through the one intake `arena submit`
+goes through (`arena.submissions.service.take`). Nothing of
 another entrant is shown there: the entrant is the session's, never a
-request's, and a game's log is served only for a game it played, from its
-own file (`league_view.read_log`).
+request's, and a game's part of its log is served only for a game it played,
+its whole log only for a tournament it played in, from its own file
+(`league_view.read_game_log`, `league_view.read_log`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import math
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 
@@ -34,9 +38,12 @@ from arena.web.league_view import (
     games_of,
     played_in,
     rating_history,
+    read_game_log,
     read_log,
     replay_file,
+    took_part,
 )
+from arena.web.login_limits import LoginLimits, Refusal
 from arena.web.replay_page import ReplayPageError, replay_page
 from arena.web.sessions import COOKIE, Session, Sessions, csrf_ok
 from arena.web.spectator import Spectator
@@ -53,10 +60,14 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
 class AuthorPages:
-    def __init__(self, spectator: Spectator | None = None) -> None:
+    def __init__(
+        self, spectator: Spectator | None = None, logins: LoginLimits | None = None
+    ) -> None:
         """`spectator`: the live page's, which knows whether the tournament in play may show
-        its replays yet (games that share deals hide them until it ends)."""
+        its replays yet (games that share deals hide them until it ends); `logins`: how
+        often a login may fail."""
         self.spectator = spectator
+        self.logins = logins or LoginLimits()
         self.league: League | None = None
         self.sessions: Sessions | None = None
         self._board: tuple[tuple[int, str], Board] | None = None
@@ -77,6 +88,7 @@ class AuthorPages:
         app.router.add_post("/author/logout", self._guarded(self._logout))
         app.router.add_post("/author/upload", self._guarded(self._upload))
         app.router.add_get("/author/log/{tournament}/{game}", self._guarded(self._log))
+        app.router.add_get("/author/log/{tournament}", self._guarded(self._whole_log))
 
     def _guarded(self, handler: Handler) -> Handler:
         """The league attached, and its store's failures a page of one line, not a trace."""
@@ -136,8 +148,14 @@ class AuthorPages:
         assert self.league is not None and self.sessions is not None
         form = await request.post()
         name, token = str(form.get("name", "")), str(form.get("token", ""))
+        address = request.remote or ""
+        refused = self.logins.refusal(address, name)
+        if refused is not None:
+            return _too_many(refused)
         if not TokenBook(registry=self.league.store.entrants).check(name, token):
+            self.logins.failed(address, name)
             return _html(pages.login_page("No entrant has this name and token."), status=403)
+        self.logins.succeeded(address, name)
         response = _see_other("/author")
         response.set_cookie(
             COOKIE,
@@ -206,6 +224,21 @@ class AuthorPages:
         tid, game = request.match_info["tournament"], request.match_info["game"]
         if not played_in(self.league.store.lines([tid]), session.name, tid, game):
             return _text(404, "no game of yours by this id")
+        out = self.league.out
+        try:
+            log = await asyncio.to_thread(read_game_log, out, tid, session.name, game)
+        except LogUnavailableError as error:
+            return _text(404, str(error))
+        return _html(pages.game_log_page(session.name, tid, game, log))
+
+    async def _whole_log(self, request: web.Request) -> web.Response:
+        assert self.league is not None
+        session = self._session(request)
+        if session is None:
+            return _see_other("/author/login")
+        tid = request.match_info["tournament"]
+        if not took_part(self.league.store.lines([tid]), session.name, tid):
+            return _text(404, "no tournament of yours by this id")
         try:
             text = await asyncio.to_thread(read_log, self.league.out, tid, session.name)
         except LogUnavailableError as error:
@@ -271,6 +304,18 @@ async def _read_capped(part: BodyPartReader, cap: int) -> bytes:
     while len(data) <= cap and (chunk := await part.read_chunk()):
         data += chunk
     return bytes(data[: cap + 1])
+
+
+def _too_many(refused: Refusal) -> web.Response:
+    """429, saying when to try again, in words and in Retry-After."""
+    when = time.strftime("%H:%M:%S UTC", time.gmtime(time.time() + refused.wait))
+    said = (
+        f"Too many failed logins for {refused.whose}: try again in {refused.words()} "
+        f"(after {when})."
+    )
+    response = _html(pages.login_page(said), status=429)
+    response.headers["Retry-After"] = str(max(1, math.ceil(refused.wait)))
+    return response
 
 
 def _html(text: str, status: int = 200) -> web.Response:

@@ -5,7 +5,11 @@ logged-in entrant's name), never from a path in a request; a tournament id is
 used as a folder name only if it is one plain name. A bot's log is in a
 folder its bot wrote to, so it is opened without following a link at any
 step, refused unless it is a regular file, and read from its end, at most
-LOG_TAIL bytes.
+LOG_TAIL bytes. A game's part of it is found in the log's index
+(`arena.bots.gamelogs`), opened the same way and read as checked numbers;
+where the index has no sound part for the game (a tournament played before
+there was one, a crash that cut it), the whole log is shown and the page
+says why.
 """
 
 from __future__ import annotations
@@ -14,11 +18,13 @@ import errno
 import os
 import re
 import stat
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from arena.bots.gamelogs import INDEX_SUFFIX, GameSlice, find_part
 from arena.errors import ArenaError
 from arena.records import GameLine
 from arena.store import LeagueStore
@@ -30,6 +36,8 @@ if TYPE_CHECKING:
 
 LOG_TAIL = 256 * 1024
 """Bytes of a bot's log shown at most: its end, where a crash is."""
+INDEX_TAIL = 4 * 1024 * 1024
+"""Bytes of a log's index read at most: its end, the latest games (some 60 bytes a game)."""
 _PLAIN = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
 _NOFOLLOW = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 
@@ -99,29 +107,123 @@ def replay_file(out: Path, tournament: str, game: str) -> Path | None:
     return out / tournament / "replays" / f"{game}.json"
 
 
+def took_part(lines: Sequence[tuple[str, GameLine]], name: str, tournament: str) -> bool:
+    return any(tid == tournament and name in line.players for tid, line in lines)
+
+
+@dataclass(frozen=True, slots=True)
+class _File:
+    name: str
+    """How the page names it."""
+    missing: str
+    """What the page says when it is not there."""
+
+
+_LOG = _File("the log", "this bot left no log in this tournament")
+_INDEX = _File(
+    "the log's index of games",
+    "no index of its games was kept (the tournament was played before there was one)",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class GameLog:
+    """What the page shows for one game: the game's part of the log, or the whole log."""
+
+    text: str
+    instead: str | None = None
+    """Why the whole log is shown instead of the game's part, if it is."""
+
+
 def read_log(out: Path, tournament: str, name: str) -> str:
     """The end of `name`'s own log in a tournament folder under `out` (logs/<name>.log)."""
+    with _logs_folder(out, tournament, name) as logs, _opened(logs, f"{name}.log", _LOG) as fd:
+        return _tail(fd, 0, os.fstat(fd).st_size, "")
+
+
+def read_game_log(out: Path, tournament: str, name: str, game: str) -> GameLog:
+    """The part of `name`'s log that `game` holds; the whole log, saying why, if the log's
+    index has no sound part for it."""
+    with _logs_folder(out, tournament, name) as logs, _opened(logs, f"{name}.log", _LOG) as fd:
+        size = os.fstat(fd).st_size
+        try:
+            part = _part(logs, name, game)
+        except LogUnavailableError as error:
+            return GameLog(_tail(fd, 0, size, ""), str(error))
+        if part is None:
+            why = "its index has no part for this game (the arena may have stopped first)"
+            return GameLog(_tail(fd, 0, size, ""), why)
+        if part.start > size:
+            return GameLog(_tail(fd, 0, size, ""), "the log ends before this game's part begins")
+        text = _tail(fd, part.start, min(part.end, size), " of this game's part")
+        if part.end > size:
+            text += "\n[the log ends here, before this game's part did]\n"
+        return GameLog(text)
+
+
+def _part(logs: int, name: str, game: str) -> GameSlice | None:
+    """`game`'s part in the index of `name`'s log, if it has one; a LogUnavailableError
+    saying why the index cannot be read."""
+    with _opened(logs, f"{name}.log{INDEX_SUFFIX}", _INDEX) as fd:
+        size = os.fstat(fd).st_size
+        start = max(0, size - INDEX_TAIL)
+        with _said(_INDEX):
+            data = os.pread(fd, INDEX_TAIL, start)
+    if start:  # the first line read may be the end of one
+        data = data.partition(b"\n")[2]
+    return find_part(data, game)
+
+
+@contextmanager
+def _logs_folder(out: Path, tournament: str, name: str) -> Iterator[int]:
+    """The descriptor of a tournament's logs folder, reached without following a link."""
     if not (plain(tournament) and plain(name)):
         raise LogUnavailableError("no log is kept under this name")
     fds: list[int] = []
     try:
-        fds.append(os.open(out, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC))
-        for part in (tournament, "logs"):
-            fds.append(os.open(part, _NOFOLLOW | os.O_DIRECTORY, dir_fd=fds[-1]))
-        fds.append(os.open(f"{name}.log", _NOFOLLOW, dir_fd=fds[-1]))
-        info = os.fstat(fds[-1])
-        if not stat.S_ISREG(info.st_mode):
-            raise LogUnavailableError("the log is not a regular file, so it is not shown")
-        start = max(0, info.st_size - LOG_TAIL)
-        data = os.pread(fds[-1], LOG_TAIL, start)
-    except OSError as error:
-        if error.errno in (errno.ELOOP, errno.ENOTDIR):
-            raise LogUnavailableError("the log is a link, which is never followed") from None
-        if error.errno == errno.ENOENT:
-            raise LogUnavailableError("this bot left no log in this tournament") from None
-        raise LogUnavailableError(f"the log cannot be read: {error.strerror or error}") from None
+        with _said(_LOG):
+            fds.append(os.open(out, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC))
+            for part in (tournament, "logs"):
+                fds.append(os.open(part, _NOFOLLOW | os.O_DIRECTORY, dir_fd=fds[-1]))
+        yield fds[-1]
     finally:
         for fd in reversed(fds):
             os.close(fd)
+
+
+@contextmanager
+def _opened(folder: int, filename: str, what: _File) -> Iterator[int]:
+    """A regular file in `folder`, opened without following a link or waiting on a pipe."""
+    with _said(what):
+        fd = os.open(filename, _NOFOLLOW, dir_fd=folder)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise LogUnavailableError(f"{what.name} is not a regular file, so it is not read")
+        yield fd
+    finally:
+        os.close(fd)
+
+
+@contextmanager
+def _said(what: _File) -> Iterator[None]:
+    """An OSError reaching or reading `what`, said as a LogUnavailableError."""
+    try:
+        yield
+    except OSError as error:
+        if error.errno in (errno.ELOOP, errno.ENOTDIR):
+            raise LogUnavailableError(f"{what.name} is a link, which is never followed") from None
+        if error.errno == errno.ENOENT:
+            raise LogUnavailableError(what.missing) from None
+        why = error.strerror or error
+        raise LogUnavailableError(f"{what.name} cannot be read: {why}") from None
+
+
+def _tail(fd: int, start: int, end: int, what: str) -> str:
+    """The bytes of the file from `start` to `end` as text, at most their last LOG_TAIL,
+    saying how many were left out (of `what`)."""
+    begin = max(start, end - LOG_TAIL)
+    with _said(_LOG):
+        data = os.pread(fd, end - begin, begin)
     text = data.decode("utf-8", errors="replace")
-    return text if start == 0 else f"[the first {start} bytes left out]\n" + text
+    left = begin - start
+    return text if left == 0 else f"[the first {left} bytes{what} left out]\n" + text

@@ -30,6 +30,7 @@ from arena.referee.match import GameRecord, GameSpec
 from arena.store import LeagueStore, StoreError
 from arena.store.causes import Cause, folder_advice, folder_failure
 from arena.tournament.info import TournamentInfo
+from arena.tournament.play.game_logs import GameLogMarks
 from arena.tournament.play.observer import Observer, Progress
 from arena.tournament.play.recovery import Recovery
 from arena.tournament.play.tables import LobbyTables, Tables, TablesGoneError, TableWatcher
@@ -75,10 +76,13 @@ class GameRunner:
         tables: TableWatcher | None = None,
         where: Tables | None = None,
         store_patience: float = DEFAULT_STORE_PATIENCE_S,
+        game_logs: GameLogMarks | None = None,
     ) -> None:
         """`where` the games are played: by default on `lobby`'s sessions; `store_patience`:
-        seconds to wait for a league store that cannot be reached before stopping."""
+        seconds to wait for a league store that cannot be reached before stopping;
+        `game_logs` marks each game's part of the local bots' logs."""
         self.observer = observer
+        self.game_logs = game_logs
         self.recovery = recovery
         self.tables = tables
         self.stopping = stopping
@@ -236,8 +240,12 @@ class GameRunner:
             await self.recovery.ready(game.players)
         tables = self.tables
         watch = None if tables is None else tables.table_opened(spec)
+        marking = (
+            contextlib.nullcontext() if self.game_logs is None else self.game_logs.during(spec)
+        )
         try:
-            record = await self.where.play(spec, watch)
+            with marking:
+                record = await self.where.play(spec, watch)
             self.timing.add(record)
             self._record(record, game.index)
         except TablesGoneError as error:  # not recorded: a resume plays it

@@ -5,8 +5,9 @@ entrants alice, bob and carol with tokens, a version of each one's bot
 submitted through the Submit service, and a tournament of the submitted
 versions (`arena admin start` with no --bots) at tables of two (so some
 games are bob's and carol's alone), each bot writing a line of its own to
-its stderr. `serving` then starts a league server on that league
-with the live page's web server and its league pages on 127.0.0.1, port 0.
+its stderr as it starts, and another on each of its turns. `serving` then
+starts a league server on that league with the live page's web server and
+its league pages on 127.0.0.1, port 0.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from arena.submissions.versions import Verdict
 from arena.tournament.config import TournamentConfig
 from arena.web.authors import AuthorPages
 from arena.web.league_view import League
+from arena.web.login_limits import LoginLimits
 from arena.web.server import WebServer
 from arena.web.spectator import Spectator
 
@@ -42,18 +44,28 @@ SEED = "5eed" * 16
 
 
 def stderr_mark(name: str) -> str:
-    """The line each bot writes to its stderr: the test looks for it, or for its absence."""
+    """The line each bot writes to its stderr as it starts, before any game: in its whole
+    log, in no game's part of it. The tests look for it, or for its absence."""
     return f"{name} says: private-stderr-{name}-0x51"
 
 
+def turn_mark(name: str) -> str:
+    """The line each bot writes to its stderr on each of its turns: in its games' parts."""
+    return f"{name} says: my-turn-{name}-0x52"
+
+
 def write_bot(folder: Path, name: str) -> Path:
-    """A folder bot: the random sample, saying its mark on stderr at start."""
+    """A folder bot: the random sample, saying its marks on stderr."""
     bot = folder / name
     bot.mkdir(parents=True)
     (bot / "bot.toml").write_text(f'name = "{name}"\nrun = "python bot.py"\n')
     source = (SAMPLES / "random_bot.py").read_text()
     said = f"import sys\nprint({stderr_mark(name)!r}, file=sys.stderr, flush=True)\n"
-    (bot / "bot.py").write_text(source.replace("import random\n", "import random\n" + said, 1))
+    source = source.replace("import random\n", "import random\n" + said, 1)
+    acting = "def act(obs: Observation) -> Answer:\n"
+    turn = f"    print({turn_mark(name)!r}, file=sys.stderr, flush=True)\n"
+    assert acting in source
+    (bot / "bot.py").write_text(source.replace(acting, acting + turn, 1))
     return bot
 
 
@@ -132,9 +144,9 @@ class Site:
 
 
 @contextlib.asynccontextmanager
-async def serving(played: Played) -> AsyncIterator[Site]:
+async def serving(played: Played, logins: LoginLimits | None = None) -> AsyncIterator[Site]:
     spectator = Spectator()
-    pages = AuthorPages(spectator)
+    pages = AuthorPages(spectator, logins)
     web = WebServer(spectator, "127.0.0.1:0", pages=(pages,))
     await web.start()
     server = LeagueServer(config(played.league, played.out), watcher=spectator, tables=spectator)

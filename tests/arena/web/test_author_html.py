@@ -6,7 +6,8 @@ import json
 
 from arena.store.submissions import SubmissionRow, SubmissionState
 from arena.submissions.versions import Verdict
-from arena.web.author_html import author_page, log_page, verdict_page
+from arena.web.author_html import author_page, game_log_page, log_page, verdict_page
+from arena.web.league_view import GameLog
 
 EVIL = "<script>alert(1)</script>\x1b[2J\u202e'\"><img src=x onerror=alert(2)>"
 
@@ -34,6 +35,8 @@ def test_build_logs_check_reports_and_logs_are_escaped() -> None:
         author_page("alice", "tok'en", versions, None, [], [], [], []),
         verdict_page(Verdict(False, "alice", reason=EVIL), [EVIL]),
         log_page("alice", "night1", f"{EVIL}\nsecond line"),
+        game_log_page("alice", "night1", "g1", GameLog(f"{EVIL}\nsecond line")),
+        game_log_page("alice", "night1", "g1", GameLog(f"{EVIL}\nsecond line", instead=EVIL)),
     ]
     for page in pages:
         assert "<script>" not in page and "<img" not in page and "\x1b" not in page

@@ -13,8 +13,18 @@ from urllib.parse import quote
 
 import aiohttp
 import pytest
-from author_harness import Played, Site, csrf_of, play_league, run, serving, stderr_mark
+from author_harness import (
+    Played,
+    Site,
+    csrf_of,
+    play_league,
+    run,
+    serving,
+    stderr_mark,
+    turn_mark,
+)
 
+from arena.web.login_limits import LoginLimits
 from arena.web.sessions import COOKIE
 
 
@@ -69,6 +79,48 @@ def test_login_is_refused_with_a_wrong_token_and_sets_no_cookie(played: Played) 
     run(body())
 
 
+def client_from(address: str) -> aiohttp.ClientSession:
+    """A client whose connections come from `address` (any of 127.0.0.0/8 on loopback)."""
+    connector = aiohttp.TCPConnector(local_addr=(address, 0))
+    return aiohttp.ClientSession(connector=connector, cookie_jar=aiohttp.CookieJar(unsafe=True))
+
+
+async def try_login(
+    http: aiohttp.ClientSession, site: Site, name: str, token: str
+) -> tuple[int, str, aiohttp.ClientResponse]:
+    form = {"name": name, "token": token}
+    async with http.post(f"{site.url}/author/login", data=form, allow_redirects=False) as response:
+        return response.status, await response.text(), response
+
+
+def test_the_sixth_failed_login_gets_429_and_another_entrant_still_logs_in(played: Played) -> None:
+    """Five wrong tokens for alice from 127.0.0.1: the sixth try from there is refused, and
+    so is alice's name from anywhere; bob logs in from 127.0.0.2 all the while."""
+
+    async def body() -> None:
+        stopped = LoginLimits(clock=lambda: 1000.0)  # no failure leaves its minute mid-test
+        async with serving(played, stopped) as site:
+            async with client_from("127.0.0.1") as guesser:
+                for n in range(5):
+                    status, _, _ = await try_login(guesser, site, "alice", f"guess-{n}")
+                    assert status == 403, n
+                status, page, response = await try_login(guesser, site, "alice", "guess-5")
+                assert status == 429, page
+                assert "Too many failed logins for this address: try again in 60 seconds" in page
+                assert response.headers["Retry-After"] == "60"
+                assert "name=token" in page and COOKIE not in response.cookies
+                # Refused before the token is looked at: the right one too, from there.
+                status, _, _ = await try_login(guesser, site, "bob", played.tokens["bob"])
+                assert status == 429
+            async with client_from("127.0.0.2") as other:
+                status, page, response = await try_login(other, site, "bob", played.tokens["bob"])
+                assert status == 303 and COOKIE in response.cookies, page
+                status, page, _ = await try_login(other, site, "alice", played.tokens["alice"])
+                assert status == 429 and "for this name" in page
+
+    run(body())
+
+
 def test_the_session_cookie_is_httponly_strict_random_and_no_token(played: Played) -> None:
     async def body() -> None:
         async with serving(played) as site, client() as http:
@@ -98,7 +150,7 @@ def test_pages_without_a_session_send_to_the_login(played: Played) -> None:
     async def body() -> None:
         game = played.with_("alice")
         async with serving(played) as site, client() as http:
-            for path in ("/author", f"/author/log/night1/{quote(game.game)}"):
+            for path in ("/author", f"/author/log/night1/{quote(game.game)}", "/author/log/night1"):
                 async with http.get(site.url + path, allow_redirects=False) as response:
                     assert response.status == 303, path
                     assert response.headers["Location"] == "/author/login"
@@ -123,13 +175,25 @@ def test_alice_sees_her_own_and_never_bobs(played: Played) -> None:
             async with http.get(f"{site.url}/author/log/night1/{quote(hers.game)}") as response:
                 assert response.status == 200
                 log = await response.text()
-            assert html.escape(stderr_mark("alice")) in log
-            assert stderr_mark("bob") not in log and stderr_mark("carol") not in log
+            # The game's part: her turns in it, not what she wrote before any game.
+            assert "id=part" in log and html.escape(turn_mark("alice")) in log
+            assert html.escape(stderr_mark("alice")) not in log
+            for other in ("bob", "carol"):
+                assert f"{other} says" not in log
+            assert "href='/author/log/night1'" in log
+            async with http.get(f"{site.url}/author/log/night1") as response:
+                assert response.status == 200
+                whole = await response.text()
+            assert html.escape(stderr_mark("alice")) in whole
+            assert html.escape(turn_mark("alice")) in whole
+            assert "bob says" not in whole and "carol says" not in whole
             for path in (
                 f"/author/log/night1/{quote(theirs.game)}",  # a game she did not play
                 "/author/log/night1/..%2Flogs%2Fbob",
                 "/author/log/..%2Fnight1/x",
                 "/author/log/nowhere/x",
+                "/author/log/nowhere",  # a tournament she did not play in
+                "/author/log/..%2Fnight1",
             ):
                 async with http.get(site.url + path, allow_redirects=False) as response:
                     assert response.status == 404, path
@@ -161,6 +225,46 @@ def test_a_link_where_the_log_goes_is_not_followed(played: Played, tmp_path: Pat
         finally:
             carol.unlink()
             carol.write_bytes(kept)
+
+    run(body())
+
+
+def test_a_game_without_a_sound_part_in_the_index_shows_the_whole_log(played: Played) -> None:
+    """The index gone (a crash, a night played before there was one), torn, or a link: the
+    whole log, with a line saying so; never what the link points at."""
+
+    async def body() -> None:
+        index = played.out / "night1" / "logs" / "bob.log.index"
+        kept = index.read_bytes()
+        game = played.with_("bob").game
+        torn = b"".join(
+            line for line in kept.splitlines(keepends=True) if game.encode() not in line
+        )
+        cases = {
+            "missing": (None, "no index of its games was kept"),
+            "torn": (torn + b'{"game": "' + game.encode(), "its index has no part for this game"),
+            "link": (played.out / "night1" / "logs" / "carol.log.index", "is a link"),
+        }
+        try:
+            async with serving(played) as site, client() as http:
+                await log_in(http, site, "bob", played.tokens["bob"])
+                for case, (content, why) in cases.items():
+                    index.unlink(missing_ok=True)
+                    if isinstance(content, bytes):
+                        index.write_bytes(content)
+                    elif content is not None:
+                        index.symlink_to(content)
+                    url = f"{site.url}/author/log/night1/{quote(game)}"
+                    async with http.get(url) as response:
+                        assert response.status == 200, case
+                        page = await response.text()
+                    assert "id=instead" in page and why in page, (case, page)
+                    assert "Its whole log of the tournament is shown." in page
+                    assert html.escape(stderr_mark("bob")) in page  # from before any game
+                    assert "carol says" not in page
+        finally:
+            index.unlink(missing_ok=True)
+            index.write_bytes(kept)
 
     run(body())
 

@@ -4,7 +4,8 @@ The entrants get their tokens from `arena token add`, send their bots with
 `arena submit`, and the organiser plays the submitted versions with `arena
 admin start` (no --bots), three bots at tables of two; then chromium logs in
 as alice, finds her versions, build log, check report, games, a replay and her
-own stderr, never bob's, and sends a second version through the page's form.
+own stderr (a game's part, and the whole log), never bob's, and sends a second
+version through the page's form.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from author_harness import NAMES, stderr_mark, write_bot
+from author_harness import NAMES, stderr_mark, turn_mark, write_bot
 from web_harness import WAIT_S, Run, arena_command, running
 
 playwright = pytest.importorskip("playwright.sync_api")
@@ -133,9 +134,15 @@ def sees_her_own(page: Any) -> str:
     assert replay is not None and replay.startswith("/league/replay/night1/")
     page.locator("a.log").first.click()
     log = page.inner_text("#log")
-    assert stderr_mark("alice") in log
-    assert stderr_mark("bob") not in log and stderr_mark("carol") not in log
-    return str(page.url)
+    address = str(page.url)
+    assert turn_mark("alice") in log  # the game's part: her turns, not her start
+    assert stderr_mark("alice") not in log and page.locator("#part").count() == 1
+    assert "bob says" not in log and "carol says" not in log
+    page.click("#whole")
+    whole = page.inner_text("#log")
+    assert stderr_mark("alice") in whole and turn_mark("alice") in whole
+    assert "bob says" not in whole and "carol says" not in whole
+    return address
 
 
 def refuses_others(page: Any, public: Any, url: str, log_url: str) -> None:
