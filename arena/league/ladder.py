@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -25,6 +24,7 @@ from arena.ladder import Draw, Entrant, LadderError, Rules, Table, choose
 from arena.league.ladder_board import LadderBoard
 from arena.league.ladder_fit import LadderFit
 from arena.league.ladder_ratings import Version, VersionRatings
+from arena.league.ladder_recorder import RoundRecorder
 from arena.league.ladder_rounds import (
     PREFIX,
     ROUND,
@@ -33,15 +33,14 @@ from arena.league.ladder_rounds import (
     round_seed,
     secret_path,
 )
-from arena.league.ladder_sideline import SITS_OUT, Sideline
+from arena.league.ladder_sideline import Sideline, why_out
 from arena.league.ladder_status import LadderStatus, LadderTable
 from arena.league.screen import Kind, Screen, ScreenEvent
 from arena.submissions.lineups import compose, make_way
 from arena.tournament.config import TooFewBotsError, TournamentConfig, TournamentError, Venue
 from arena.tournament.info import RunStatus
-from arena.tournament.report.ratings import Standing
 from arena.tournament.results.resuming import read_info
-from arena.tournament.tournament import Observer, Progress, Tournament
+from arena.tournament.tournament import Observer, Tournament
 
 if TYPE_CHECKING:
     from arena.league.server import LeagueServer
@@ -49,32 +48,6 @@ if TYPE_CHECKING:
 
 IDLE_S = 1.0
 """How often a ladder with too few entrants looks again."""
-
-
-class _Recorder:
-    """The rounds' observer: tells the screen each game's end, and the ladder that it moved."""
-
-    def __init__(self, tell: Screen | None, changed: Callable[[], None], round_id: str) -> None:
-        self._tell = tell
-        self._changed = changed
-        self._round = round_id
-
-    def note(self, text: str) -> None:
-        if self._tell is not None:
-            self._tell(ScreenEvent(Kind.NOTE, f"ladder: {text}"))
-
-    def building(self, name: str, running: bool) -> None:
-        pass
-
-    def started(self, folder: Path, entrants: list[str], progress: Progress) -> None:
-        pass
-
-    def game_finished(self, line: GameLine, table: list[Standing], progress: Progress) -> None:
-        self._changed()
-        if self._tell is not None:
-            order = ", ".join(line.ranking)
-            fields = {"round": self._round, "game": line.game, "ranking": list(line.ranking)}
-            self._tell(ScreenEvent(Kind.LADDER_GAME, f"ladder {line.game}: {order}", fields))
 
 
 @dataclass(frozen=True, slots=True)
@@ -372,7 +345,7 @@ class Ladder:
             bots = read_info(plan.resume).bots
             local = {n: b.version.number for n, b in bots.items() if b.version is not None}
             remote = [n for n in plan.seats if n in server.lobby.connected()]
-        observer: Observer = _Recorder(self._tell, self._changed, round_id)
+        observer: Observer = RoundRecorder(self._tell, self._changed, round_id)
         tournament = Tournament(base, observer)
         self._rounds[plan.number] = tournament
         local_ca = server.local_tls.ca_file if server.local_tls is not None else None
@@ -389,16 +362,12 @@ class Ladder:
             raise
         finally:
             del self._rounds[plan.number]
-        skipped = dict(summary.skipped)
         for name, version in local.items():
-            faults = summary.faults.get(name, {})
-            kinds = sorted(k for k, n in faults.items() if n and k in SITS_OUT)
-            if name in skipped:
-                self._sit_out(name, version, f"could not play {round_id}: {skipped[name]}")
-            elif kinds:
-                self._sit_out(name, version, f"{' and '.join(kinds)} in {round_id}")
-            else:
+            why = why_out(name, summary.faults, dict(summary.skipped), round_id)
+            if why is None:
                 self.sideline.cleared(name)
+            else:
+                self._sit_out(name, version, why)
 
     def _sit_out(self, name: str, version: int | None, why: str) -> None:
         seconds = self.sideline.out(name, version, why)

@@ -14,7 +14,7 @@ games are never charged to the others: a crash is the crasher's fault, as in any
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 SIT_OUT_S = 60.0
@@ -24,6 +24,17 @@ SIT_OUT_MAX_S = 960.0
 SITS_OUT = frozenset({"crash", "disconnect", "stall"})
 """The fault kinds (`FaultKind` values) that say a bot could not go on, not that it
 played badly."""
+
+
+def why_out(
+    name: str, faults: Mapping[str, Mapping[str, int]], skipped: Mapping[str, str], round_id: str
+) -> str | None:
+    """Why `name` sits out after its round (its faults by kind, the round's bots skipped with
+    why), or None for a clean round."""
+    if name in skipped:
+        return f"could not play {round_id}: {skipped[name]}"
+    kinds = sorted(k for k, n in faults.get(name, {}).items() if n and k in SITS_OUT)
+    return f"{' and '.join(kinds)} in {round_id}" if kinds else None
 
 
 @dataclass(frozen=True, slots=True)

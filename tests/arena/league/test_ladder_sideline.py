@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from arena.league.ladder_sideline import SIT_OUT_MAX_S, SIT_OUT_S, Sideline
+from arena.league.ladder_sideline import SIT_OUT_MAX_S, SIT_OUT_S, Sideline, why_out
 
 
 class Clock:
@@ -52,3 +52,13 @@ def test_those_out_are_listed_soonest_back_first() -> None:
     sideline.out("b", 1, "stall")
     sideline.out("a", None, "crash")
     assert [s.name for s in sideline.now()] == ["a", "b"]
+
+
+def test_a_round_says_why_a_bot_sits_out_or_that_it_was_clean() -> None:
+    faults = {"a": {"crash": 1, "timeout": 2}, "b": {"timeout": 3, "stall": 0}, "c": {}}
+    skipped = {"d": "did not connect within 10 s"}
+    assert why_out("a", faults, skipped, "ladder-000001") == "crash in ladder-000001"
+    assert why_out("b", faults, skipped, "ladder-000001") is None  # slow is not broken
+    assert why_out("c", faults, skipped, "ladder-000001") is None
+    said = why_out("d", faults, skipped, "ladder-000001")
+    assert said == "could not play ladder-000001: did not connect within 10 s"

@@ -1,0 +1,38 @@
+"""A ladder round's observer: each game's end said on the server's screen, and the ladder told
+that its status moved."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from arena.league.screen import Kind, Screen, ScreenEvent
+from arena.records import GameLine
+from arena.tournament.report.ratings import Standing
+from arena.tournament.tournament import Progress
+
+
+class RoundRecorder:
+    """The rounds' observer: tells the screen each game's end, and the ladder that it moved."""
+
+    def __init__(self, tell: Screen | None, changed: Callable[[], None], round_id: str) -> None:
+        self._tell = tell
+        self._changed = changed
+        self._round = round_id
+
+    def note(self, text: str) -> None:
+        if self._tell is not None:
+            self._tell(ScreenEvent(Kind.NOTE, f"ladder: {text}"))
+
+    def building(self, name: str, running: bool) -> None:
+        pass
+
+    def started(self, folder: Path, entrants: list[str], progress: Progress) -> None:
+        pass
+
+    def game_finished(self, line: GameLine, table: list[Standing], progress: Progress) -> None:
+        self._changed()
+        if self._tell is not None:
+            order = ", ".join(line.ranking)
+            fields = {"round": self._round, "game": line.game, "ranking": list(line.ranking)}
+            self._tell(ScreenEvent(Kind.LADDER_GAME, f"ladder {line.game}: {order}", fields))
