@@ -12,20 +12,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import hmac
 import os
 import secrets
 import shutil
 import tempfile
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import grpc
 
-from arena.ladder import LadderError
-from arena.league.admin_stream import LAST, EventObserver
+from arena.league.admin_service import AdminService
+from arena.league.admin_stream import EventObserver
 from arena.league.ladder import Ladder
 from arena.league.local_tls import LocalTls, decide_local_tls
 from arena.league.narrator import Arrivals, Narrator, Refusals
@@ -42,9 +41,8 @@ from arena.referee.side_streams import SideStreams
 from arena.store import is_url, open_store
 from arena.submissions.limits import SubmissionLimits
 from arena.submissions.lineups import lineup_for, make_way
-from arena.submissions.organiser import submission_records
 from arena.submissions.service import SubmissionService
-from arena.submissions.versions import Verdict, VersionError, Versions
+from arena.submissions.versions import Verdict, Versions
 from arena.tournament.config import TournamentConfig, TournamentError, Venue, too_few
 from arena.tournament.metering import GameMeter, sessions_by_state
 from arena.tournament.play.tables import TableWatchers
@@ -55,7 +53,6 @@ from arena.tournament.tournament import (
     TableWatcher,
     Tournament,
 )
-from engine import PerudoError
 
 if TYPE_CHECKING:  # prometheus_client is loaded once a server is made, not with the CLI
     from arena.metrics import Metrics
@@ -95,77 +92,6 @@ class LeagueConfig:
 def admin_token_path(league: Path | str, out: Path = Path("results")) -> Path:
     """Beside an SQLite league; in the results folder `out` for a database server's."""
     return out / "admin.token" if is_url(league) else Path(league).with_name("admin.token")
-
-
-class _Admin(apb_grpc.AdminServiceServicer):
-    def __init__(self, league: LeagueServer, token: str) -> None:
-        self._league = league
-        self._token = token
-
-    async def _authorize(self, context: grpc.aio.ServicerContext) -> None:  # type: ignore[type-arg]
-        sent = dict(context.invocation_metadata() or ()).get("authorization", "")
-        if not hmac.compare_digest(str(sent).encode(), f"Bearer {self._token}".encode()):
-            await context.abort(grpc.StatusCode.UNAUTHENTICATED, "wrong or missing admin token")
-
-    async def GetStatus(  # noqa: N802 (grpc's method name)
-        self, request: apb.GetStatusRequest, context: Any
-    ) -> apb.GetStatusResponse:
-        await self._authorize(context)
-        return self._league.status()
-
-    async def StartTournament(  # noqa: N802 (grpc's method name)
-        self, request: apb.StartTournamentRequest, context: Any
-    ) -> AsyncIterator[apb.TournamentEvent]:
-        await self._authorize(context)
-        try:
-            queue = self._league.start_tournament(request)
-        except (TournamentError, PerudoError, ValueError) as error:
-            await context.abort(grpc.StatusCode.FAILED_PRECONDITION, str(error))
-            return
-        try:
-            while True:
-                event = await queue.get()
-                yield event
-                if event.WhichOneof("kind") in LAST:
-                    return
-        finally:
-            self._league.observer.listeners.discard(queue)
-
-    async def StopTournament(  # noqa: N802 (grpc's method name)
-        self, request: apb.StopTournamentRequest, context: Any
-    ) -> apb.StopTournamentResponse:
-        await self._authorize(context)
-        return apb.StopTournamentResponse(stopping=self._league.stop_tournament())
-
-    async def ListSubmissions(  # noqa: N802 (grpc's method name)
-        self, request: apb.ListSubmissionsRequest, context: Any
-    ) -> apb.ListSubmissionsResponse:
-        await self._authorize(context)
-        return submission_records(self._league.versions, request.author or None)
-
-    async def WithdrawSubmission(  # noqa: N802 (grpc's method name)
-        self, request: apb.WithdrawSubmissionRequest, context: Any
-    ) -> apb.WithdrawSubmissionResponse:
-        await self._authorize(context)
-        try:
-            playing = self._league.versions.withdraw(request.name, request.version)
-        except VersionError as error:
-            await context.abort(grpc.StatusCode.NOT_FOUND, str(error))
-        return apb.WithdrawSubmissionResponse(playing=playing)
-
-    async def Ladder(  # noqa: N802 (grpc's method name)
-        self, request: apb.LadderRequest, context: Any
-    ) -> apb.LadderResponse:
-        await self._authorize(context)
-        ladder = self._league.ladder
-        try:
-            if request.action == apb.LadderRequest.ACTION_START:
-                ladder.start()
-            elif request.action == apb.LadderRequest.ACTION_STOP:
-                await ladder.stop()
-        except LadderError as error:
-            await context.abort(grpc.StatusCode.FAILED_PRECONDITION, str(error))
-        return ladder.status().reply()
 
 
 class LeagueServer:
@@ -268,7 +194,7 @@ class LeagueServer:
         token = secrets.token_urlsafe(32)
         # Without so_reuseport=0, a second server on this address would share it, not fail.
         server = grpc.aio.server(options=[("grpc.so_reuseport", 0)])
-        apb_grpc.add_AdminServiceServicer_to_server(_Admin(self, token), server)  # type: ignore[no-untyped-call]
+        apb_grpc.add_AdminServiceServicer_to_server(AdminService(self, token), server)  # type: ignore[no-untyped-call]
         self.admin_health.add_to(server)
         try:
             self.admin_port = server.add_insecure_port(self.config.admin_listen)

@@ -1,0 +1,96 @@
+"""The league server's admin service: tournaments started, followed and stopped, the
+submissions listed and withdrawn, the ladder started, stopped and shown, all for the holder
+of the admin token alone."""
+
+from __future__ import annotations
+
+import hmac
+from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING, Any
+
+import grpc
+
+from arena.ladder import LadderError
+from arena.league.admin_stream import LAST
+from arena.protocol.messages import admin as apb
+from arena.protocol.messages import admin_grpc as apb_grpc
+from arena.submissions.organiser import submission_records
+from arena.submissions.versions import VersionError
+from arena.tournament.config import TournamentError
+from engine import PerudoError
+
+if TYPE_CHECKING:
+    from arena.league.server import LeagueServer
+
+
+class AdminService(apb_grpc.AdminServiceServicer):
+    """Each call checks the admin token (compared in constant time), then asks the server."""
+
+    def __init__(self, league: LeagueServer, token: str) -> None:
+        self._league = league
+        self._token = token
+
+    async def _authorize(self, context: grpc.aio.ServicerContext) -> None:  # type: ignore[type-arg]
+        sent = dict(context.invocation_metadata() or ()).get("authorization", "")
+        if not hmac.compare_digest(str(sent).encode(), f"Bearer {self._token}".encode()):
+            await context.abort(grpc.StatusCode.UNAUTHENTICATED, "wrong or missing admin token")
+
+    async def GetStatus(  # noqa: N802 (grpc's method name)
+        self, request: apb.GetStatusRequest, context: Any
+    ) -> apb.GetStatusResponse:
+        await self._authorize(context)
+        return self._league.status()
+
+    async def StartTournament(  # noqa: N802 (grpc's method name)
+        self, request: apb.StartTournamentRequest, context: Any
+    ) -> AsyncIterator[apb.TournamentEvent]:
+        await self._authorize(context)
+        try:
+            queue = self._league.start_tournament(request)
+        except (TournamentError, PerudoError, ValueError) as error:
+            await context.abort(grpc.StatusCode.FAILED_PRECONDITION, str(error))
+            return
+        try:
+            while True:
+                event = await queue.get()
+                yield event
+                if event.WhichOneof("kind") in LAST:
+                    return
+        finally:
+            self._league.observer.listeners.discard(queue)
+
+    async def StopTournament(  # noqa: N802 (grpc's method name)
+        self, request: apb.StopTournamentRequest, context: Any
+    ) -> apb.StopTournamentResponse:
+        await self._authorize(context)
+        return apb.StopTournamentResponse(stopping=self._league.stop_tournament())
+
+    async def ListSubmissions(  # noqa: N802 (grpc's method name)
+        self, request: apb.ListSubmissionsRequest, context: Any
+    ) -> apb.ListSubmissionsResponse:
+        await self._authorize(context)
+        return submission_records(self._league.versions, request.author or None)
+
+    async def WithdrawSubmission(  # noqa: N802 (grpc's method name)
+        self, request: apb.WithdrawSubmissionRequest, context: Any
+    ) -> apb.WithdrawSubmissionResponse:
+        await self._authorize(context)
+        try:
+            playing = self._league.versions.withdraw(request.name, request.version)
+        except VersionError as error:
+            await context.abort(grpc.StatusCode.NOT_FOUND, str(error))
+        return apb.WithdrawSubmissionResponse(playing=playing)
+
+    async def Ladder(  # noqa: N802 (grpc's method name)
+        self, request: apb.LadderRequest, context: Any
+    ) -> apb.LadderResponse:
+        await self._authorize(context)
+        ladder = self._league.ladder
+        try:
+            if request.action == apb.LadderRequest.ACTION_START:
+                ladder.start()
+            elif request.action == apb.LadderRequest.ACTION_STOP:
+                await ladder.stop()
+        except LadderError as error:
+            await context.abort(grpc.StatusCode.FAILED_PRECONDITION, str(error))
+        return ladder.status().reply()
