@@ -25,24 +25,9 @@ import pytest
 from author_harness import NAMES, stderr_mark, turn_mark, write_bot
 from web_harness import WAIT_S, Run, arena_command, running
 
-playwright = pytest.importorskip("playwright.sync_api")
-CHROMIUM = Path("/usr/bin/chromium")
 WAIT_MS = 90_000
 
-pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium"),
-]
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    with playwright.sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=str(CHROMIUM))
-        try:
-            yield launched
-        finally:
-            launched.close()
+pytestmark = pytest.mark.slow
 
 
 def arena(*args: str, env: dict[str, str] | None = None) -> str:

@@ -10,33 +10,17 @@ import re
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from web_harness import WAIT_S, Run, arena_command, layout_problems, running, screenshots
 
-playwright = pytest.importorskip("playwright.sync_api")
-CHROMIUM = Path("/usr/bin/chromium")
 WAIT_MS = 90_000
 SAMPLES = Path(__file__).resolve().parents[3] / "sample_bots"
 SCRIPTS = {"alpha": "binomial_bot.py", "beta": "random_bot.py", "gamma": "strong_bot.py"}
 
-pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium"),
-]
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    with playwright.sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=str(CHROMIUM))
-        try:
-            yield launched
-        finally:
-            launched.close()
+pytestmark = pytest.mark.slow
 
 
 def said(run: Run, pattern: str) -> re.Match[str]:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,27 +21,10 @@ from arena.protocol.faults import FaultKind
 from arena.records import Deal, FaultEvent, Replay
 from arena.web.replay_page import replay_html
 
-playwright = pytest.importorskip("playwright.sync_api")
-CHROMIUM = Path("/usr/bin/chromium")
 WAIT_MS = 90_000
 """The most the page is given to show what it must (a generous limit, not a guess)."""
 
-pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.skipif(
-        not CHROMIUM.exists(), reason="needs Debian's chromium (apt install chromium)"
-    ),
-]
-
-
-@pytest.fixture
-def browser() -> Iterator[object]:
-    with playwright.sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=str(CHROMIUM))
-        try:
-            yield launched
-        finally:
-            launched.close()
+pytestmark = pytest.mark.slow
 
 
 SCREEN = {"width": 1280, "height": 900}
