@@ -13,17 +13,15 @@ from __future__ import annotations
 import contextlib
 import io
 import os
-import re
 import subprocess
 import tarfile
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from author_harness import NAMES, stderr_mark, turn_mark, write_bot
-from web_harness import WAIT_S, Run, arena_command, running
+from web_harness import WAIT_S, arena_command, running, said
 
 WAIT_MS = 90_000
 
@@ -40,19 +38,6 @@ def arena(*args: str, env: dict[str, str] | None = None) -> str:
     )
     assert done.returncode == 0, done.stdout + done.stderr
     return done.stdout
-
-
-def said(run: Run, pattern: str) -> re.Match[str]:
-    """The first line of the server's output matching `pattern`, waited for."""
-    deadline = time.monotonic() + WAIT_S
-    while time.monotonic() < deadline:
-        for line in list(run.lines):
-            found = re.search(pattern, line)
-            if found:
-                return found
-        assert run.proc.poll() is None, run.output
-        time.sleep(0.05)
-    raise AssertionError(f"nothing like {pattern!r}:\n{run.output}")
 
 
 def archive(folder: Path) -> bytes:

@@ -9,31 +9,17 @@ import os
 import re
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from web_harness import WAIT_S, Run, arena_command, layout_problems, running, screenshots
+from web_harness import WAIT_S, arena_command, layout_problems, running, said, screenshots
 
 WAIT_MS = 90_000
 SAMPLES = Path(__file__).resolve().parents[3] / "sample_bots"
 SCRIPTS = {"alpha": "binomial_bot.py", "beta": "random_bot.py", "gamma": "strong_bot.py"}
 
 pytestmark = pytest.mark.slow
-
-
-def said(run: Run, pattern: str) -> re.Match[str]:
-    """The first line of the server's output matching `pattern`, waited for."""
-    deadline = time.monotonic() + WAIT_S
-    while time.monotonic() < deadline:
-        for line in list(run.lines):
-            found = re.search(pattern, line)
-            if found:
-                return found
-        assert run.proc.poll() is None, run.output
-        time.sleep(0.05)
-    raise AssertionError(f"nothing like {pattern!r}:\n{run.output}")
 
 
 def token_for(name: str, league: Path) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -171,3 +172,16 @@ def screenshots(tmp_path: Path) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     print(f"screenshots in {folder}")
     return folder
+
+
+def said(run: Run, pattern: str) -> re.Match[str]:
+    """The first line of the server's output matching `pattern`, waited for."""
+    deadline = time.monotonic() + WAIT_S
+    while time.monotonic() < deadline:
+        for line in list(run.lines):
+            found = re.search(pattern, line)
+            if found:
+                return found
+        assert run.proc.poll() is None, run.output
+        time.sleep(0.05)
+    raise AssertionError(f"nothing like {pattern!r}:\n{run.output}")
