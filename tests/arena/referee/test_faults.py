@@ -180,14 +180,13 @@ def test_a_bot_answering_at_half_its_time_is_never_faulted(live: Arena) -> None:
             assert record.faults == []
             thinking = record.think_ms[0]
             assert thinking, "the slow bot was never asked"
-            # The time the referee saw, from writing the request to reading the reply, is the
-            # bot's own and the referee's hold-ups meanwhile, recorded apart (not charged).
-            seen = [
-                e.ms + (e.referee_ms or 0.0)
-                for e in record.events
-                if isinstance(e, Decision) and e.seat == 0
-            ]
-            assert all(move_time / 2 * 1000 <= ms for ms in seen), seen
+            # The time the referee saw, from the end of the request's write to reading the
+            # reply, is the bot's own and the referee's hold-ups meanwhile, recorded apart (not
+            # charged). It may be less than the bot slept: a busy referee learns late that its
+            # write ended, and that share is never the bot's either, so no lower bound holds.
+            mine = [e for e in record.events if isinstance(e, Decision) and e.seat == 0]
+            assert all(0 < e.ms <= move_time * 1000 for e in mine), mine  # within its time
+            seen = [e.ms + (e.referee_ms or 0.0) for e in mine]
             assert max(thinking) <= max(seen) + 0.001  # seen is rounded to the microsecond
             assert sorted(record.order) == [0, 1, 2]
             assert replay(record).order == record.order
