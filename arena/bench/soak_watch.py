@@ -1,0 +1,89 @@
+"""The soak's clock and what it has seen while the ladder plays: games, samples, the kill.
+
+Times are the wall clock's (seconds since the epoch), because the server stamps its events
+with it: a game is as late as the server said it finished, not as late as the soak read it.
+"""
+
+from __future__ import annotations
+
+import time
+
+from arena.bench.soak_figures import KillCheck, Sample
+from arena.bench.soak_server import Event
+
+
+class Watch:
+    def __init__(self, minutes: float, kill: bool) -> None:
+        self.minutes = minutes
+        self.kill = kill
+        self.start = time.time()
+        self.games = 0
+        self.last_game = 0.0
+        self.samples: list[Sample] = []
+        self.died = ""
+        self._said = 0
+        self._killed_at: float | None = None
+        self._before: list[str] = []
+        self._restart_s = 0.0
+        self._orphans = 0
+
+    def begin(self) -> None:
+        """The ladder's play is measured from now."""
+        self.start = time.time()
+        self.samples.clear()
+
+    def elapsed(self) -> float:
+        return time.time() - self.start
+
+    def over(self) -> bool:
+        return self.elapsed() >= self.minutes * 60
+
+    def seen(self, event: Event) -> None:
+        if event.kind == "ladder_game":
+            self.games += 1
+            self.last_game = max(self.last_game, event.at)
+
+    def since_game(self) -> float:
+        """Seconds since a game last finished, or since play began if none has since."""
+        return time.time() - max(self.last_game, self.start)
+
+    def sample(self, server_rss: int, tree_rss: int) -> None:
+        self.samples.append(Sample(self.elapsed(), server_rss, tree_rss, self.games))
+
+    def progress(self) -> str:
+        """A line each minute, for the one watching; empty in between."""
+        minute = int(self.elapsed() // 60)
+        if minute <= self._said or not self.samples:
+            return ""
+        self._said = minute
+        last = self.samples[-1]
+        return (
+            f"soak: minute {minute}: {self.games} games, server {last.server_rss >> 20} MiB, "
+            f"tree {last.tree_rss >> 20} MiB"
+        )
+
+    def kill_due(self) -> bool:
+        return self.kill and self._killed_at is None and self.elapsed() >= self.minutes * 30
+
+    def killed(self, journaled: list[str]) -> None:
+        """The server is killed now, with these games (`round/game`) journaled."""
+        self._killed_at = time.time()
+        self._before = journaled
+
+    def restarted(self, orphans: int) -> None:
+        """It listens again; `orphans` processes of the killed one had outlived it."""
+        if self._killed_at is not None:
+            self._restart_s = time.time() - self._killed_at
+        self._orphans = orphans
+
+    def kill_check(self, journaled: set[str]) -> KillCheck | None:
+        """What the kill cost, against the games journaled at the end."""
+        if self._killed_at is None:
+            return None
+        return KillCheck(
+            at=self._killed_at - self.start,
+            journaled=len(self._before),
+            lost=tuple(sorted(set(self._before) - journaled)),
+            restart_s=self._restart_s,
+            orphans=self._orphans,
+        )
