@@ -23,7 +23,6 @@ import shutil
 import signal
 import tempfile
 import time
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,10 +30,10 @@ from pathlib import Path
 from arena.bench import proctree
 from arena.bench.benchmark import BenchError
 from arena.bench.soak_figures import HANG_S, Ledger, SoakFigures, longest_gap, memory_of
-from arena.bench.soak_server import Served, arena, journaled, run
-from arena.bench.soak_submit import Entrant, entrants, submit_all
+from arena.bench.soak_record import journaled, league_checked, tally
+from arena.bench.soak_server import Served, arena, run
+from arena.bench.soak_submit import Entrant, entrants, submit_all, token_file
 from arena.bench.soak_watch import Watch
-from arena.records.game import GameLine
 
 STOP_S = 300.0
 """The most a stopped server may take to finish its games in flight and end."""
@@ -54,6 +53,10 @@ class SoakSetup:
     jobs: int = 2
 
 
+READINGS = 5
+"""Readings of memory a sample averages."""
+
+
 def interval(minutes: float) -> float:
     """Seconds between samples: every 5 s, more often in a soak of a few minutes, so that
     each tenth of it holds several."""
@@ -63,10 +66,15 @@ def interval(minutes: float) -> float:
 def run_soak(setup: SoakSetup, say: Callable[[str], None]) -> SoakFigures:
     """The soak, in a folder of its own: removed after a pass, kept for a look after a
     finding or an error."""
+    field = entrants(setup.bots)
+    if len(field) < setup.table_size:
+        raise BenchError(
+            f"{setup.bots} holds {len(field)} bots: a table of {setup.table_size} needs more"
+        )
     root = Path(tempfile.mkdtemp(prefix="arena-soak-"))
     say(f"soak: in {root}")
     try:
-        figures = _Soak(setup, root, say).run()
+        figures = _Soak(setup, root, say).run(field)
     except BaseException:
         say(f"soak: its folder is kept for a look: {root}")
         raise
@@ -98,13 +106,7 @@ class _Soak:
         self.server = Served(command, self.root / f"serve-{self.runs}.log")
         return self.server
 
-    def run(self) -> SoakFigures:
-        field = entrants(self.setup.bots, self.root / "tokens")
-        if len(field) < self.setup.table_size:
-            raise BenchError(
-                f"{self.setup.bots} holds {len(field)} bots: a table of "
-                f"{self.setup.table_size} needs more"
-            )
+    def run(self, field: list[Entrant]) -> SoakFigures:
         try:
             return self._run(field)
         finally:
@@ -115,7 +117,7 @@ class _Soak:
         setup = self.setup
         for entrant in field:
             self._token(entrant)
-        watch = Watch(setup.minutes, setup.kill)
+        watch = Watch(setup.minutes, setup.kill, interval(setup.minutes))
         server = self.serve()
         server.wait_listening(watch.seen)
         self.say(f"soak: arena serve --ladder listens on {server.address}; submitting")
@@ -125,13 +127,13 @@ class _Soak:
         self.say(f"soak: {len(accepted)} bots accepted; the ladder plays {setup.minutes:g} min")
         watch.begin()
         while not watch.over():
-            time.sleep(interval(setup.minutes))
+            time.sleep(watch.every / READINGS)
             for event in server.events():
                 watch.seen(event)
             if server.process.poll() is not None:
                 watch.died = f"exit {server.process.returncode}: {server.tail()}"
                 break
-            watch.sample(*server.memory())
+            watch.read(*server.memory())
             if watch.since_game() > HANG_S:
                 break
             if watch.kill_due():
@@ -147,13 +149,14 @@ class _Soak:
         made = run(["token", "add", entrant.name, "--league", str(self.league)], 120)
         if made.returncode != 0 or not made.stdout.strip():
             raise BenchError(f"arena token add {entrant.name}: {made.stderr.strip()}")
-        entrant.token.parent.mkdir(parents=True, exist_ok=True)
-        descriptor = os.open(entrant.token, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        path = token_file(self.root, entrant.name)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(descriptor, "w") as out:
             out.write(made.stdout.strip().splitlines()[-1] + "\n")
 
     def _kill_and_restart(self, server: Served, watch: Watch) -> Served:
-        watch.killed(_ids(journaled(self.results)))
+        watch.killed(tally(journaled(self.results)).ids)
         started = server.kill()
         self.say(f"soak: SIGKILL at minute {watch.elapsed() / 60:.1f}; starting it again")
         deadline = time.monotonic() + ORPHANS_S
@@ -177,24 +180,12 @@ class _Soak:
         stopped: str,
         clean: bool,
     ) -> SoakFigures:
-        journals = journaled(self.results)
-        lines = [line for round_lines in journals.values() for line in round_lines]
-        finished = [
-            line.started + (line.duration_s or 0.0) for line in lines if line.started is not None
-        ]
-        faults: dict[str, Counter[str]] = {}
-        for line in lines:
-            for fault in line.faults:
-                faults.setdefault(fault.fault.kind.value, Counter())[fault.bot] += 1
-        ids = _ids(journals)
-        doubled = tuple(sorted(name for name, n in Counter(ids).items() if n > 1))
+        record = tally(journaled(self.results))
         checked = run(
             ["league", "check", "--league", str(self.league), "--results", str(self.results)],
             CHECK_S,
         )
-        said = (checked.stdout.strip() or checked.stderr.strip() or "(nothing)").splitlines()[-1]
-        counted = said.rpartition(", ")[2].removesuffix(" games.")
-        stored = int(counted) if checked.returncode == 0 and counted.isdigit() else None
+        stored, said = league_checked(checked.returncode, checked.stdout + checked.stderr)
         return SoakFigures(
             minutes=(ended - watch.start) / 60,
             asked_minutes=self.setup.minutes,
@@ -202,20 +193,19 @@ class _Soak:
             rejected=rejected,
             table_size=self.setup.table_size,
             jobs=self.setup.jobs,
-            games=sum(1 for t in finished if t >= watch.start),
-            faults={kind: dict(bots) for kind, bots in faults.items()},
-            gap=longest_gap((t - watch.start for t in finished), 0.0, ended - watch.start),
-            server=memory_of([s.server_rss for s in watch.samples]),
-            tree=memory_of([s.tree_rss for s in watch.samples]),
-            ledger=Ledger(len(ids), doubled, stored, said),
-            kill=watch.kill_check(set(ids)),
+            games=sum(1 for t in record.finished if t >= watch.start),
+            faults=record.faults,
+            gap=longest_gap((t - watch.start for t in record.finished), 0.0, ended - watch.start),
+            server=memory_of(
+                [s.server_rss for s in watch.samples], [s.server_peak for s in watch.samples]
+            ),
+            tree=memory_of(
+                [s.tree_rss for s in watch.samples], [s.tree_peak for s in watch.samples]
+            ),
+            ledger=Ledger(len(record.ids), record.doubled, stored, said),
+            kill=watch.kill_check(set(record.ids)),
             stopped=stopped,
             stop_clean=clean,
             died=watch.died,
             samples=tuple(watch.samples),
         )
-
-
-def _ids(journals: dict[str, list[GameLine]]) -> list[str]:
-    """`round/game` of every game journaled, once per line."""
-    return [f"{name}/{line.game}" for name, lines in journals.items() for line in lines]

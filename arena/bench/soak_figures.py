@@ -1,10 +1,13 @@
 """What a soak of the ladder found, summed up from its samples and records, and its verdict.
 
-Pure: the soak (`arena.bench.soak`) gathers; this says what it comes to. Memory is judged
-by medians of the first and last tenths of the samples, not by two single readings, so a
-round's bots starting or stopping at the moment of one reading does not pass for a trend;
-and the whole process tree is judged as well as the server, because a leak may be in a
-process the server starts (a sandbox, a bot it never stops) as much as in its own heap.
+Pure: the soak (`arena.bench.soak`) gathers; this says what it comes to. The whole process
+tree is judged as well as the server, because a leak may be in a process the server starts
+(a sandbox, a bot it never stops) as much as in its own heap. The tree's memory is a saw:
+each ladder round starts its table's bots and stops them, every few seconds, so a single
+reading is the tree with a table up or without one, twice the memory or half. Memory is
+therefore read often and judged by its average over the first and the last tenth of the
+soak, not by single readings, nor by their median, which jumps between the two levels
+(measured: 237 and 159 MiB for the two tenths of a steady 3-minute soak).
 """
 
 from __future__ import annotations
@@ -22,15 +25,27 @@ GROWTH_BOUND = 1.5
 """The most the last tenth's median memory may be of the first tenth's."""
 
 
+SAMPLE_FIELDS = ("at_s", "server_mib", "server_peak_mib", "tree_mib", "tree_peak_mib", "games")
+"""The columns of a sample in the JSON report."""
+
+
 @dataclass(frozen=True, slots=True)
 class Sample:
+    """The readings of a few seconds, averaged (and their peaks kept)."""
+
     at: float
-    """Seconds into the soak's play."""
+    """Seconds into the soak's play at the sample's end."""
     server_rss: int
+    server_peak: int
     tree_rss: int
-    """The server and everything it started, in bytes (0 while no server runs)."""
+    """The server and everything it started, in bytes."""
+    tree_peak: int
     games: int
     """Ladder games the server had said finished, over all its runs."""
+
+    def to_json(self) -> list[float]:
+        mib = (self.server_rss, self.server_peak, self.tree_rss, self.tree_peak)
+        return [round(self.at, 1), *(round(m / MIB, 1) for m in mib), self.games]
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,9 +53,9 @@ class Memory:
     """Resident memory over the soak, in MiB."""
 
     first: float
-    """The median of the first tenth of the samples."""
+    """The average over the first tenth of the soak."""
     last: float
-    """The median of the last tenth."""
+    """The average over the last tenth."""
     peak: float
 
     @property
@@ -49,21 +64,24 @@ class Memory:
 
     def to_json(self) -> dict[str, float]:
         return {
-            "first_tenth_median_mib": round(self.first, 1),
-            "last_tenth_median_mib": round(self.last, 1),
+            "first_tenth_mib": round(self.first, 1),
+            "last_tenth_mib": round(self.last, 1),
             "max_mib": round(self.peak, 1),
             "growth": round(self.growth, 3),
         }
 
 
-def memory_of(values: Sequence[int]) -> Memory | None:
-    """The summary of readings in bytes, in the order taken (readings of 0, taken while no
-    server ran, left out); None with none."""
-    kept = [v / MIB for v in values if v > 0]
-    if not kept:
+def memory_of(averages: Sequence[int], peaks: Sequence[int]) -> Memory | None:
+    """The summary of samples' averages and peaks in bytes, in the order taken; None with
+    none."""
+    if not averages:
         return None
-    tenth = max(1, len(kept) // 10)
-    return Memory(statistics.median(kept[:tenth]), statistics.median(kept[-tenth:]), max(kept))
+    tenth = max(1, len(averages) // 10)
+    return Memory(
+        statistics.fmean(averages[:tenth]) / MIB,
+        statistics.fmean(averages[-tenth:]) / MIB,
+        max(peaks) / MIB,
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,17 +202,17 @@ class SoakFigures:
             f"soak: {self.minutes:.1f} of {self.asked_minutes:g} minutes, "
             f"{len(self.bots)} bots at tables of {self.table_size}, {self.jobs} games at once "
             f"({', '.join(self.bots)})",
-            f"games: {self.games}, {self.rate:.1f} a minute; longest gap between games "
-            f"{self.gap.seconds:.1f} s (to minute {self.gap.ends / 60:.1f}; a hang is over "
-            f"{HANG_S:.0f} s)",
+            f"games: {self.games}, {self.rate:.1f} a minute{self._before()}; longest "
+            f"without one {self.gap.seconds:.1f} s (to minute {self.gap.ends / 60:.1f}; a "
+            f"hang is over {HANG_S:.0f} s)",
             f"faults: {_faults(self.faults) if self.faults else 'none'}",
         ]
         for name, memory in (("server RSS", self.server), ("tree RSS", self.tree)):
             if memory is not None:
                 lines.append(
-                    f"{name}: {memory.first:.0f} MiB first tenth (median), {memory.last:.0f} "
-                    f"MiB last tenth, {memory.peak:.0f} MiB max: {memory.growth:.2f}x "
-                    f"(bound {GROWTH_BOUND:g}x)"
+                    f"{name}: {memory.first:.0f} MiB the first tenth (average), "
+                    f"{memory.last:.0f} MiB the last, {memory.peak:.0f} MiB max: "
+                    f"{memory.growth:.2f}x (bound {GROWTH_BOUND:g}x)"
                 )
         ledger = self.ledger
         lines.append(
@@ -215,6 +233,11 @@ class SoakFigures:
             "PASS: no fault, hang, loss, double or memory growth"
         ]
         return lines
+
+    def _before(self) -> str:
+        """The games the ladder played while the last submissions were judged, if any."""
+        before = self.ledger.journaled - self.games
+        return f" (and {before} before, while submissions were judged)" if before > 0 else ""
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -242,10 +265,8 @@ class SoakFigures:
             "died": self.died or None,
             "findings": self.findings(),
             "passed": not self.findings(),
-            "samples": [
-                [round(s.at, 1), round(s.server_rss / MIB, 1), round(s.tree_rss / MIB, 1), s.games]
-                for s in self.samples
-            ],
+            "sample_fields": list(SAMPLE_FIELDS),
+            "samples": [sample.to_json() for sample in self.samples],
         }
 
 

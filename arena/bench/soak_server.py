@@ -23,8 +23,6 @@ from pathlib import Path
 
 from arena.bench import proctree
 from arena.bench.benchmark import BenchError
-from arena.records.fields import RecordError
-from arena.records.game import GameLine
 
 LISTEN_S = 120.0
 """The most a server may take to say where it listens (it opens its store, builds nothing)."""
@@ -74,13 +72,37 @@ def _event(line: str) -> Event | None:
         return None  # a line that is no event (a warning written to stderr, say)
 
 
+class EventLog:
+    """The server's log, read as it grows: its events, and what else it said."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._offset = 0
+        self._partial = b""
+
+    def events(self) -> list[Event]:
+        """The events written since the last call (a line half written waits for its end)."""
+        with self.path.open("rb") as log:
+            log.seek(self._offset)
+            data = log.read()
+        self._offset += len(data)
+        lines = (self._partial + data).split(b"\n")
+        self._partial = lines.pop()
+        text = (line.decode(errors="replace") for line in lines)
+        return [e for e in map(_event, text) if e is not None]
+
+    def tail(self) -> str:
+        """The last line that is not an event (what a process that fell over said), else
+        the last line."""
+        text = self.path.read_text(errors="replace").strip().splitlines()
+        plain = [line for line in text if not line.startswith("{")]
+        return (plain or text or ["(nothing)"])[-1][-300:]
+
+
 class Served:
     """One run of `arena serve --ladder`, its log in `log`."""
 
     def __init__(self, command: list[str], log: Path) -> None:
-        self.log = log
-        self._offset = 0
-        self._partial = b""
         with log.open("wb") as out:
             self.process = subprocess.Popen(
                 command,
@@ -89,23 +111,18 @@ class Served:
                 stdout=out,
                 stderr=subprocess.STDOUT,
             )
+        self.log = EventLog(log)
         self.address = ""
-        self.ended: int | None = None
 
     @property
     def pid(self) -> int:
         return self.process.pid
 
     def events(self) -> list[Event]:
-        """The events written since the last call (a line half written waits for its end)."""
-        with self.log.open("rb") as log:
-            log.seek(self._offset)
-            data = log.read()
-        self._offset += len(data)
-        lines = (self._partial + data).split(b"\n")
-        self._partial = lines.pop()
-        text = (line.decode(errors="replace") for line in lines)
-        return [e for e in map(_event, text) if e is not None]
+        return self.log.events()
+
+    def tail(self) -> str:
+        return self.log.tail()
 
     def wait_listening(self, seen: Callable[[Event], None]) -> None:
         """Until the server says where bots connect; every event read meanwhile goes to
@@ -124,12 +141,6 @@ class Served:
                 raise BenchError(f"arena serve did not listen within {LISTEN_S:.0f} s")
             time.sleep(0.1)
 
-    def tail(self) -> str:
-        """The log's last line that is not an event: what a process that fell over said."""
-        text = self.log.read_text(errors="replace").strip().splitlines()
-        plain = [line for line in text if not line.startswith("{")]
-        return (plain or text or ["(nothing)"])[-1][-300:]
-
     def memory(self) -> tuple[int, int]:
         """The server's resident bytes, and its whole tree's."""
         return proctree.tree_rss(self.pid)
@@ -139,7 +150,7 @@ class Served:
         see whether they outlive it."""
         started = proctree.tree(self.pid)[1:]
         self.process.send_signal(signal.SIGKILL)
-        self.ended = self.process.wait(timeout=60)
+        self.process.wait(timeout=60)
         return started
 
     def stop(self, limit: float) -> tuple[str, bool]:
@@ -165,18 +176,3 @@ class Served:
         if self.process.poll() is None:
             self.process.kill()
             self.process.wait(timeout=60)
-
-
-def journaled(results: Path) -> dict[str, list[GameLine]]:
-    """Every ladder round's journal (games.jsonl), line by line; a line cut short by a kill
-    is passed over, as the server's resume passes over it."""
-    found: dict[str, list[GameLine]] = {}
-    for journal in sorted(results.glob("ladder-*/games.jsonl")):
-        lines = []
-        for text in journal.read_text(errors="replace").splitlines():
-            try:
-                lines.append(GameLine.from_json(json.loads(text)))
-            except (ValueError, RecordError):
-                continue
-        found[journal.parent.name] = lines
-    return found

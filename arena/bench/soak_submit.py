@@ -27,11 +27,14 @@ class Entrant:
     name: str
     path: Path
     """Its folder (with bot.toml) or its script."""
-    token: Path
-    """Where its token is kept (private)."""
 
 
-def entrants(folder: Path, tokens: Path) -> list[Entrant]:
+def token_file(root: Path, name: str) -> Path:
+    """Where the soak keeps an entrant's token (private)."""
+    return root / "tokens" / f"{name}.token"
+
+
+def entrants(folder: Path) -> list[Entrant]:
     """Every bot of `folder`, by name; what is not a bot (a README) is passed over."""
     found: dict[str, Entrant] = {}
     for entry in sorted(folder.iterdir()):
@@ -43,7 +46,7 @@ def entrants(folder: Path, tokens: Path) -> list[Entrant]:
             continue
         if spec.name in found:
             raise BenchError(f"{entry} and {found[spec.name].path} are both named {spec.name}")
-        found[spec.name] = Entrant(spec.name, entry, tokens / f"{spec.name}.token")
+        found[spec.name] = Entrant(spec.name, entry)
     return list(found.values())
 
 
@@ -58,7 +61,7 @@ def submit_all(
         for entrant in field:
             log = root / f"submit-{entrant.name}.log"
             command = arena("submit", str(entrant.path), "--server", address)
-            command += ["--token-file", str(entrant.token)]
+            command += ["--token-file", str(token_file(root, entrant.name))]
             with log.open("wb") as out:
                 process = subprocess.Popen(
                     command,

@@ -6,16 +6,23 @@ with it: a game is as late as the server said it finished, not as late as the so
 
 from __future__ import annotations
 
+import statistics
 import time
+from collections.abc import Sequence
 
 from arena.bench.soak_figures import KillCheck, Sample
 from arena.bench.soak_server import Event
 
 
 class Watch:
-    def __init__(self, minutes: float, kill: bool) -> None:
+    def __init__(self, minutes: float, kill: bool, every: float = 5.0) -> None:
         self.minutes = minutes
         self.kill = kill
+        self.every = every
+        """Seconds a sample's readings span."""
+        self._server: list[int] = []
+        self._tree: list[int] = []
+        self._window = 0.0
         self.start = time.time()
         self.games = 0
         self.last_game = 0.0
@@ -23,13 +30,14 @@ class Watch:
         self.died = ""
         self._said = 0
         self._killed_at: float | None = None
-        self._before: list[str] = []
+        self._before: Sequence[str] = ()
         self._restart_s = 0.0
         self._orphans = 0
 
     def begin(self) -> None:
         """The ladder's play is measured from now."""
         self.start = time.time()
+        self._window = self.start
         self.samples.clear()
 
     def elapsed(self) -> float:
@@ -47,8 +55,27 @@ class Watch:
         """Seconds since a game last finished, or since play began if none has since."""
         return time.time() - max(self.last_game, self.start)
 
-    def sample(self, server_rss: int, tree_rss: int) -> None:
-        self.samples.append(Sample(self.elapsed(), server_rss, tree_rss, self.games))
+    def read(self, server_rss: int, tree_rss: int) -> None:
+        """A reading of memory, in bytes; the readings of each `every` seconds make a
+        sample (a reading of 0, of a server gone, is left out)."""
+        if server_rss > 0:
+            self._server.append(server_rss)
+            self._tree.append(tree_rss)
+        if time.time() - self._window < self.every or not self._server:
+            return
+        self._window = time.time()
+        self.samples.append(
+            Sample(
+                self.elapsed(),
+                round(statistics.fmean(self._server)),
+                max(self._server),
+                round(statistics.fmean(self._tree)),
+                max(self._tree),
+                self.games,
+            )
+        )
+        self._server.clear()
+        self._tree.clear()
 
     def progress(self) -> str:
         """A line each minute, for the one watching; empty in between."""
@@ -65,7 +92,7 @@ class Watch:
     def kill_due(self) -> bool:
         return self.kill and self._killed_at is None and self.elapsed() >= self.minutes * 30
 
-    def killed(self, journaled: list[str]) -> None:
+    def killed(self, journaled: Sequence[str]) -> None:
         """The server is killed now, with these games (`round/game`) journaled."""
         self._killed_at = time.time()
         self._before = journaled
