@@ -29,7 +29,14 @@ from pathlib import Path
 
 from arena.bench import proctree
 from arena.bench.benchmark import BenchError
-from arena.bench.soak_figures import HANG_S, Ledger, SoakFigures, longest_gap, memory_of
+from arena.bench.soak_figures import (
+    HANG_S,
+    Ledger,
+    SoakFigures,
+    longest_gap,
+    memory_of,
+    pace,
+)
 from arena.bench.soak_record import journaled, league_checked, tally
 from arena.bench.soak_server import Served, arena, run
 from arena.bench.soak_submit import Entrant, entrants, submit_all, token_file
@@ -181,6 +188,7 @@ class _Soak:
         clean: bool,
     ) -> SoakFigures:
         record = tally(journaled(self.results))
+        played = [t - watch.start for t in record.finished]
         checked = run(
             ["league", "check", "--league", str(self.league), "--results", str(self.results)],
             CHECK_S,
@@ -195,7 +203,8 @@ class _Soak:
             jobs=self.setup.jobs,
             games=sum(1 for t in record.finished if t >= watch.start),
             faults=record.faults,
-            gap=longest_gap((t - watch.start for t in record.finished), 0.0, ended - watch.start),
+            gap=longest_gap(played, 0.0, ended - watch.start),
+            pace=pace(played, ended - watch.start),
             server=memory_of(
                 [s.server_rss for s in watch.samples], [s.server_peak for s in watch.samples]
             ),

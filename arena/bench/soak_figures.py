@@ -102,6 +102,18 @@ def longest_gap(finished: Iterable[float], start: float, end: float) -> Gap:
     return best
 
 
+def pace(finished: Iterable[float], end: float) -> tuple[float, float]:
+    """Games a minute in the first and the last tenth of [0, end]: a ladder that slows as
+    its record grows shows here before it hangs."""
+    tenth = end / 10
+    if tenth <= 0:
+        return 0.0, 0.0
+    times = list(finished)
+    first = sum(1 for t in times if 0 <= t < tenth)
+    last = sum(1 for t in times if end - tenth <= t <= end)
+    return first * 60 / tenth, last * 60 / tenth
+
+
 @dataclass(frozen=True, slots=True)
 class Ledger:
     """The games on record at the end: the journals against the league store."""
@@ -145,6 +157,8 @@ class SoakFigures:
     faults: Mapping[str, Mapping[str, int]]
     """Faults charged in the games on record: by kind, then by bot."""
     gap: Gap
+    pace: tuple[float, float]
+    """Games a minute in the first and the last tenth of the soak."""
     server: Memory | None
     tree: Memory | None
     ledger: Ledger
@@ -205,6 +219,8 @@ class SoakFigures:
             f"games: {self.games}, {self.rate:.1f} a minute{self._before()}; longest "
             f"without one {self.gap.seconds:.1f} s (to minute {self.gap.ends / 60:.1f}; a "
             f"hang is over {HANG_S:.0f} s)",
+            f"pace: {self.pace[0]:.1f} games a minute in the first tenth, {self.pace[1]:.1f} in "
+            f"the last",
             f"faults: {_faults(self.faults) if self.faults else 'none'}",
         ]
         for name, memory in (("server RSS", self.server), ("tree RSS", self.tree)):
@@ -250,6 +266,8 @@ class SoakFigures:
             "games": self.games,
             "games_per_minute": round(self.rate, 2),
             "faults": {kind: dict(bots) for kind, bots in self.faults.items()},
+            "games_per_minute_first_tenth": round(self.pace[0], 2),
+            "games_per_minute_last_tenth": round(self.pace[1], 2),
             "longest_gap_s": round(self.gap.seconds, 1),
             "longest_gap_ends_s": round(self.gap.ends, 1),
             "hang_limit_s": HANG_S,

@@ -21,6 +21,7 @@ from arena.bench.soak_figures import (
     SoakFigures,
     longest_gap,
     memory_of,
+    pace,
 )
 
 
@@ -48,6 +49,12 @@ def test_the_longest_gap_counts_from_the_start_and_to_the_end() -> None:
     assert longest_gap([-50.0, -1.0, 40.0], 0.0, 41.0) == Gap(40.0, 40.0)
 
 
+def test_the_pace_is_the_games_a_minute_of_the_first_and_last_tenths() -> None:
+    # 100 s: each tenth is 10 s; 3 games in the first, 1 in the last, one before the start.
+    assert pace([-1.0, 2.0, 5.0, 9.9, 50.0, 95.0], 100.0) == (18.0, 6.0)
+    assert pace([], 0.0) == (0.0, 0.0)
+
+
 def _passing() -> SoakFigures:
     steady = Memory(100.0, 110.0, 130.0)
     return SoakFigures(
@@ -60,6 +67,7 @@ def _passing() -> SoakFigures:
         games=300,
         faults={},
         gap=Gap(4.0, 90.0),
+        pace=(110.0, 90.0),
         server=steady,
         tree=steady,
         ledger=Ledger(
@@ -77,6 +85,7 @@ def test_a_soak_that_found_nothing_passes_and_says_so() -> None:
     assert figures.findings() == []
     assert figures.rate == pytest.approx(100.0)
     assert figures.lines()[-1].startswith("PASS")
+    assert "pace: 110.0 games a minute in the first tenth, 90.0 in the last" in figures.lines()
     data = figures.to_json()
     assert json.loads(json.dumps(data)) == data
     assert data["passed"] is True and data["findings"] == []
