@@ -187,6 +187,11 @@ class SoakFigures:
                 f"hang: no game finished for {self.gap.seconds:.0f} s, to minute "
                 f"{self.gap.ends / 60:.1f} (the limit is {HANG_S:.0f} s)"
             )
+        elif not self.died and self.minutes < self.asked_minutes * 0.99:
+            found.append(
+                f"cut short: {self.minutes:.1f} of {self.asked_minutes:g} minutes (the server "
+                f"stopped telling its games)"
+            )
         if not self.stop_clean:
             found.append(f"stop: {self.stopped}")
         if self.ledger.doubled:

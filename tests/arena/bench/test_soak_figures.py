@@ -115,7 +115,8 @@ FOUND: list[tuple[dict[str, object], str]] = [
     ({"server": Memory(80.0, 130.0, 130.0)}, "memory: the server's grew 1.62x"),
     ({"server": None}, "memory: no reading of the server's"),
     ({"stopped": "exit 1 in 2.0 s: boom", "stop_clean": False}, "stop: exit 1"),
-    ({"died": "exit -9: killed"}, "server died: exit -9"),
+    ({"died": "exit -9: killed", "minutes": 2.0}, "server died: exit -9"),
+    ({"minutes": 2.5}, "cut short: 2.5 of 3 minutes"),
     ({"rejected": {"rusty": "the build failed"}}, "rejected: rusty: the build failed"),
 ]
 
