@@ -38,7 +38,7 @@ from arena.bench.soak_figures import (
     pace,
 )
 from arena.bench.soak_record import journaled, league_checked, tally
-from arena.bench.soak_server import Served, arena, run
+from arena.bench.soak_server import Served, run
 from arena.bench.soak_submit import Entrant, entrants, submit_all, token_file
 from arena.bench.soak_watch import Watch
 
@@ -105,7 +105,7 @@ class _Soak:
     def serve(self) -> Served:
         """`arena serve --ladder` (again, after a kill) on the soak's league and results."""
         self.runs += 1
-        command = arena("serve", "--listen", "127.0.0.1:0", "--admin", "127.0.0.1:0")
+        command = ["serve", "--listen", "127.0.0.1:0", "--admin", "127.0.0.1:0"]
         command += ["--league", str(self.league), "--out", str(self.results)]
         command += ["--log-format", "json", "--ladder"]
         command += ["--ladder-table-size", str(self.setup.table_size)]

@@ -99,10 +99,24 @@ class EventLog:
         return (plain or text or ["(nothing)"])[-1][-300:]
 
 
-class Served:
-    """One run of `arena serve --ladder`, its log in `log`."""
+DIES_WITH_THE_SOAK = (
+    "import ctypes, os, signal, sys; "
+    "ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL); "  # PR_SET_PDEATHSIG
+    "os.getppid() == int(sys.argv[1]) or sys.exit(1); "
+    "os.execv(sys.executable, [sys.executable, *sys.argv[2:]])"
+)
+"""The server's process, before it becomes the server: to be killed if the soak is (a
+test's time limit, a SIGKILL), so that no league server is left playing on its own; and
+to end at once if the soak is gone already. Set here, not by `preexec_fn`, which is unsafe
+in a process with threads (grpc's, once it has made a channel)."""
 
-    def __init__(self, command: list[str], log: Path) -> None:
+
+class Served:
+    """One run of `arena serve ARGS`, its log in `log`."""
+
+    def __init__(self, args: list[str], log: Path) -> None:
+        command = [sys.executable, "-c", DIES_WITH_THE_SOAK, str(os.getpid())]
+        command += arena(*args)[1:]
         with log.open("wb") as out:
             self.process = subprocess.Popen(
                 command,

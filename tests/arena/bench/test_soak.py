@@ -45,6 +45,7 @@ def test_too_few_bots_for_a_table_is_one_line_and_makes_nothing(
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1200)
 def test_a_minute_of_the_ladder_killed_at_half_time_passes(tmp_path: Path) -> None:
     for script in THREE:
         shutil.copy(SAMPLE_BOTS / script, tmp_path / script)
