@@ -163,8 +163,8 @@ class _Soak:
             out.write(made.stdout.strip().splitlines()[-1] + "\n")
 
     def _kill_and_restart(self, server: Served, watch: Watch) -> Served:
-        watch.killed(tally(journaled(self.results)).ids)
         started = server.kill()
+        watch.killed(tally(journaled(self.results)).ids)  # as the kill left them
         self.say(f"soak: SIGKILL at minute {watch.elapsed() / 60:.1f}; starting it again")
         deadline = time.monotonic() + ORPHANS_S
         while time.monotonic() < deadline and any(map(proctree.alive, started)):
