@@ -157,6 +157,8 @@ def cmd_bench(args: argparse.Namespace, console: Console) -> int:
         return rankbench.cmd_bench_rankings(args, console)
     if args.ladder:
         return ladderbench.cmd_bench_ladder(args, console)
+    if args.soak is not None:
+        return ladderbench.cmd_bench_soak(args, console)
     if args.web:
         return _bench_web(args, console)
     if args.cluster:
