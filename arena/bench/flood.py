@@ -128,7 +128,8 @@ async def _flood(setup: FloodSetup, targets: list[str]) -> dict[str, object]:
         stdin=asyncio.subprocess.DEVNULL,
     )
     try:
-        out, _ = await asyncio.wait_for(process.communicate(), setup.seconds + 60)
+        async with asyncio.timeout(setup.seconds + 60):
+            out, _ = await process.communicate()
     except TimeoutError:
         process.kill()
         await process.wait()

@@ -30,7 +30,8 @@ async def _end_tree(process: asyncio.subprocess.Process, group: BotGroup | None)
         with contextlib.suppress(ProcessLookupError):
             process.terminate()
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(process.wait(), 2.0)
+            async with asyncio.timeout(2.0):
+                await process.wait()
     signal_group(process.pid, signal.SIGKILL)
     if group is not None:
         group.kill()
@@ -118,7 +119,8 @@ async def run_build(
             Warden.release(process.pid)
             # The tree is gone, so the pipe is closed; a writer that escaped it is not waited for.
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(draining, 2.0)
+                async with asyncio.timeout(2.0):
+                    await draining
     finally:
         if group is not None:
             group.remove()

@@ -109,25 +109,30 @@ class BotProcess:
         seen before asyncio has reaped it, which a busy machine may take a while to do: the
         status is waited for, up to `REAPED_S`, so that the fault can name it."""
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self.process.wait(), REAPED_S)
+            async with asyncio.timeout(REAPED_S):
+                await self.process.wait()
         return self.process.returncode
 
     async def stop(self, grace: float = 3.0) -> int | None:
         """Wait up to `grace` for a clean exit, then end the whole process group."""
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self.process.wait(), grace)
+            async with asyncio.timeout(grace):
+                await self.process.wait()
         if self.process.returncode is None:
             self._terminate()
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.process.wait(), 2.0)
+                async with asyncio.timeout(2.0):
+                    await self.process.wait()
         # The leader may be gone while its children live on: always sweep the group.
         signal_group(self.process.pid, signal.SIGKILL)
         if self._group is not None:
             self._group.kill()
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self.process.wait(), 2.0)
+            async with asyncio.timeout(2.0):
+                await self.process.wait()
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._drain, 2.0)
+            async with asyncio.timeout(2.0):
+                await self._drain
         if self._group is not None:
             self._group.remove()
         if self.process.returncode is not None:

@@ -240,7 +240,8 @@ async def _check_running(
     # Each session may come from a process of its own that loads as slowly as the first
     # did: every one gets the time the first had.
     with contextlib.suppress(TimeoutError):
-        await asyncio.wait_for(_sessions(lobby, name, sessions), connect_timeout)
+        async with asyncio.timeout(connect_timeout):
+            await _sessions(lobby, name, sessions)
     opened = lobby.connected().get(name, 0)
     record(
         Check(

@@ -73,7 +73,8 @@ async def _lateness(reply: Reply, within: float) -> Reply:
     a bot a little too slow and one that never answers want different fixes."""
     assert reply.fault is not None and reply.late is not None
     try:
-        late = await asyncio.wait_for(asyncio.shield(reply.late), within)
+        async with asyncio.timeout(within):
+            late = await asyncio.shield(reply.late)
     except TimeoutError:
         late = f"no reply came in {within:.1f} s more either"
     fault = dataclasses.replace(reply.fault, detail=f"{reply.fault.detail}; {late}")

@@ -229,7 +229,8 @@ async def _start_human(name: str, token: str, port: int) -> asyncio.subprocess.P
 async def _stop_human(human: asyncio.subprocess.Process) -> None:
     """It leaves on the referee's Goodbye; one that does not is stopped."""
     with contextlib.suppress(TimeoutError):
-        await asyncio.wait_for(human.wait(), 5)
+        async with asyncio.timeout(5):
+            await human.wait()
     if human.returncode is None:
         human.kill()
         await human.wait()

@@ -175,7 +175,8 @@ class ProgramHandler:
         assert process.stdin is not None
         process.stdin.close()
         try:
-            await asyncio.wait_for(process.wait(), 2)
+            async with asyncio.timeout(2):
+                await process.wait()
         except TimeoutError:
             process.kill()
             await process.wait()

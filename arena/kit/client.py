@@ -228,7 +228,8 @@ async def serve_sessions(conn: Connection, make_handler: Callable[[], Handler]) 
     """Open `conn.sessions` sessions, each with a handler of its own, until the referee is done."""
     async with conn.channel() as channel:
         try:
-            await asyncio.wait_for(_ready(channel, conn), conn.connect_timeout)
+            async with asyncio.timeout(conn.connect_timeout):
+                await _ready(channel, conn)
         except TimeoutError:
             raise NoRefereeError(
                 f"no referee answered at {conn.address} within {conn.connect_timeout:.0f} s"

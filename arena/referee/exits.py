@@ -17,7 +17,8 @@ def exit_probe(process: asyncio.subprocess.Process) -> ExitProbe:
     async def exit_status(within: float) -> int | None:
         if process.returncode is None:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(asyncio.shield(process.wait()), within)
+                async with asyncio.timeout(within):
+                    await asyncio.shield(process.wait())
         return process.returncode
 
     return exit_status

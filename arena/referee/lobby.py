@@ -100,7 +100,8 @@ class Lobby:
         """Wait for any session to come, go, or come free; False on timeout."""
         async with self._changed:
             try:
-                await asyncio.wait_for(self._changed.wait(), timeout)
+                async with asyncio.timeout(timeout):
+                    await self._changed.wait()
             except TimeoutError:
                 return False
             return True
@@ -135,7 +136,8 @@ class Lobby:
 
         async with self._changed:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._changed.wait_for(lambda: ready() == wanted), timeout)
+                async with asyncio.timeout(timeout):
+                    await self._changed.wait_for(lambda: ready() == wanted)
             return ready()
 
     async def borrow_table(self, names: Iterable[str]) -> dict[str, Session | None]:

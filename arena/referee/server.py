@@ -308,7 +308,8 @@ class Referee:
         if not room():
             async with self._room:
                 try:
-                    await asyncio.wait_for(self._room.wait_for(room), limits.hello_timeout)
+                    async with asyncio.timeout(limits.hello_timeout):
+                        await self._room.wait_for(room)
                 except TimeoutError:
                     await self._refuse(
                         context,

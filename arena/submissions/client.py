@@ -61,14 +61,16 @@ async def _unready(server: Server, channel: grpc.aio.Channel) -> str | None:
     ready = asyncio.ensure_future(channel.channel_ready())
     try:
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(asyncio.shield(ready), FIRST_LOOK)
+            async with asyncio.timeout(FIRST_LOOK):
+                await asyncio.shield(ready)
         if ready.done():
             return None
         told = await asyncio.to_thread(diagnose, server.address, server.tls, server.ca_file)
         if told is not None:
             return told
         try:
-            await asyncio.wait_for(ready, CONNECT_TIMEOUT - FIRST_LOOK)
+            async with asyncio.timeout(CONNECT_TIMEOUT - FIRST_LOOK):
+                await ready
         except TimeoutError:
             return f"no league server answered at {server.address} within {CONNECT_TIMEOUT:g} s"
         return None

@@ -135,7 +135,8 @@ class SubmissionService(spb_grpc.SubmissionServiceServicer):
 
     async def _header(self, context: Any) -> spb.SubmitHeader | None:
         try:
-            first = await asyncio.wait_for(context.read(), HEADER_TIMEOUT)
+            async with asyncio.timeout(HEADER_TIMEOUT):
+                first = await context.read()
         except TimeoutError:
             await context.abort(
                 grpc.StatusCode.DEADLINE_EXCEEDED, f"no header within {HEADER_TIMEOUT:g} s"
@@ -158,7 +159,8 @@ class SubmissionService(spb_grpc.SubmissionServiceServicer):
         with archive.open("wb") as out:
             while True:
                 try:
-                    message = await asyncio.wait_for(context.read(), give_up - loop.time())
+                    async with asyncio.timeout(give_up - loop.time()):
+                        message = await context.read()
                 except TimeoutError:
                     raise IntakeError(
                         f"the upload took longer than {limits.upload_timeout:g} s"

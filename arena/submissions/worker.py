@@ -68,7 +68,8 @@ async def _tail(log: Path, stop: asyncio.Event) -> None:
                 emit(Line("build", pending.decode(errors="replace")))
             return
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(stop.wait(), TAIL_EVERY)
+            async with asyncio.timeout(TAIL_EVERY):
+                await stop.wait()
 
 
 async def _build(args: argparse.Namespace, limits: ResourceLimits) -> str | None:

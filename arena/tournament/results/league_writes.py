@@ -74,7 +74,8 @@ async def patiently(
             if left <= 0:
                 raise StoreError(_gave_up(error, patience), error.cause) from None
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(stopping.wait(), min(delay, left))
+                async with asyncio.timeout(min(delay, left)):
+                    await stopping.wait()
             delay = min(delay * 2, LONGEST_RETRY_S)
             continue
         if since is not None:

@@ -30,3 +30,35 @@ def test_a_removal_cancelled_while_it_waits_for_the_lock_still_forgets_the_sessi
         assert not lobby.has(session)
 
     asyncio.run(body())
+
+
+def test_a_follower_cancelled_in_the_turn_a_change_came_is_cancelled() -> None:
+    """A stop cancels the tasks that follow the lobby (`changed` in a loop). A change that
+    came in the same turn of the loop must not swallow the cancel: on Python 3.11,
+    `asyncio.wait_for` returned the change and dropped it, and a league server ignored its
+    SIGTERM for good."""
+
+    async def body() -> int:
+        lost = 0
+        for _ in range(20):
+            lobby = Lobby(TokenBook())
+
+            async def follow(lobby: Lobby = lobby) -> None:
+                while True:
+                    await lobby.changed(1.0)
+
+            task = asyncio.ensure_future(follow())
+            await asyncio.sleep(0)  # it waits now
+            async with lobby._changed:
+                lobby._changed.notify_all()  # a change...
+            await asyncio.sleep(0)
+            task.cancel()  # ...and the stop, in the same turn of the loop
+            done, _ = await asyncio.wait({task}, timeout=2)
+            if not done:
+                lost += 1
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        return lost
+
+    assert asyncio.run(body()) == 0
