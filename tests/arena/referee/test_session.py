@@ -368,9 +368,10 @@ def test_the_referees_own_stall_is_never_charged_to_a_bot(live: Arena) -> None:
             for late in lates:
                 assert late.wall_ms > move_time * 1000 >= late.bot_ms
             # The replays and the thinking times hold the bots' own time, and the stalls
-            # as the referee's: none shows a bot "taking" longer than it had.
+            # as the referee's: none shows a bot "taking" longer than it had. (A stall that
+            # fell before a decision's clock started, while the referee had yet to learn that
+            # its write ended, is in no decision's `referee_ms`: it was never on the clock.)
             answers = [e for r in records for e in r.events if isinstance(e, Decision)]
-            assert any(a.referee_ms for a in answers)
             assert all(a.ms <= move_time * 1000 for a in answers), [a.ms for a in answers]
             thought = [ms for r in records for times in r.think_ms for ms in times]
             assert max(thought) <= move_time * 1000
