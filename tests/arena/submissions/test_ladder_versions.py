@@ -63,7 +63,10 @@ def test_a_new_version_gets_its_placement_burst_and_a_rating_of_its_own(tmp_path
             assert second.accepted and second.version == 2, second
             before = len(_pins(d))
 
+            sat_out = []
+
             def burst_done() -> bool:
+                sat_out.extend(s.name for s in d.server.ladder.sideline.now())
                 return sum(p.get(name) == 2 for _, p in _pins(d)) * 3 >= PLACEMENT_GAMES
 
             await _until(burst_done, f"{PLACEMENT_GAMES} games of the new version")
@@ -73,10 +76,11 @@ def test_a_new_version_gets_its_placement_burst_and_a_rating_of_its_own(tmp_path
             rounds = _pins(d)[before:]
             with_v2 = [pins for _, pins in rounds if pins.get(name) == 2]
             # Every round chosen after the new version's first is one it plays in, until
-            # its burst is done (a round already in flight may still seat the old one).
+            # its burst is done (a round already in flight may still seat the old one), unless
+            # it sat out meanwhile (a machine so busy that it did not connect in time).
             first_v2 = next(i for i, (_, p) in enumerate(rounds) if p.get(name) == 2)
             burst = rounds[first_v2 : first_v2 + PLACEMENT_GAMES // 3]
-            assert all(p.get(name) == 2 for _, p in burst), rounds
+            assert name in sat_out or all(p.get(name) == 2 for _, p in burst), rounds
             row = next(s for s in status.standings if s.name == name)
             assert row.version == 2
             assert row.games == 3 * len(with_v2)  # its own games, not the entrant's
