@@ -190,7 +190,7 @@ def _sweep_stale(base: Path) -> None:
     """Remove the empty groups of arenas that died without cleaning up (SIGKILL)."""
     for folder in base.glob(f"{_PREFIX}*"):
         pid = folder.name.removeprefix(_PREFIX).removesuffix("-arena")
-        if pid.isdigit() and not Path(f"/proc/{pid}").exists():
+        if pid.isdigit() and not os.path.exists(f"/proc/{pid}"):
             _remove_tree(folder)
 
 

@@ -168,15 +168,22 @@ class BotProcess:
 
 def _parent(pid: int) -> int | None:
     try:
-        return int(Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[1])
+        return int(_read(f"/proc/{pid}/stat").rpartition(")")[2].split()[1])
     except (OSError, IndexError, ValueError):
         return None
+
+
+def _read(path: str) -> str:
+    """A file of /proc, read through a plain string, not a `Path`, which interns each part
+    for good: a server that starts bots all day would keep every pid it ever asked after."""
+    with open(path) as file:
+        return file.read()
 
 
 def _is_zombie(pid: int) -> bool:
     """Whether `pid` has exited but not been reaped; asyncio learns of exits a moment late."""
     try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
+        stat = _read(f"/proc/{pid}/stat")
     except OSError:
         return True
     return stat.rpartition(")")[2].split()[0] in {"Z", "X"}

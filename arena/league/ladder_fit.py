@@ -7,11 +7,12 @@ league's own judge of which neighbours are told apart; TrueSkill's sigmas, kept 
 0.7 by its dynamics, make every pair look alike once the field has played a while.
 
 A refit takes the ladder's games per version (`ladder_ratings` labels each seat with the
-version that played it) and runs the bootstrap off the loop (`arena.rankings.background`),
-at most once every `REFIT_S` and only when games were added, so that a busy server spends
-well under a core on it. Between refits the matchmaker reads the last one; a version the
-fit does not hold yet (a new one, before its first refit) is fed its TrueSkill rating, which
-began at its last version's (`arena.ladder.starting_rating`).
+version that played it) and runs the bootstrap in a process of its own
+(`arena.rankings.background`), at most once every `REFIT_S` and only when games were added:
+off the event loop, and out of the server's memory, which would otherwise keep the high-water
+mark of a bootstrap that grows with the ladder's record. Between refits the matchmaker reads
+the last one; a version the fit does not hold yet (a new one, before its first refit) is fed
+its TrueSkill rating, which began at its last version's (`arena.ladder.starting_rating`).
 """
 
 from __future__ import annotations
@@ -25,8 +26,9 @@ from arena.rankings import RankingError, finishes
 from arena.rankings.background import reckon
 from arena.records import GameLine
 
-REFIT_S = 10.0
-"""Seconds at least between two refits."""
+REFIT_S = 30.0
+"""Seconds at least between two refits: each starts a process (a fraction of a second of
+CPU), so a few a minute."""
 
 
 class LadderFit:
@@ -55,6 +57,11 @@ class LadderFit:
         self._last = self._clock()
         self._task = asyncio.ensure_future(self._refit(list(lines)))
 
+    async def settled(self) -> None:
+        """Wait for the refit in flight, if any, to end."""
+        if self._task is not None:
+            await asyncio.gather(self._task, return_exceptions=True)
+
     async def stop(self) -> None:
         """Give up a refit in flight (its bootstrap, if in a process, is killed)."""
         self._give_up.set()
@@ -68,7 +75,7 @@ class LadderFit:
         if len(names) < 2:
             return
         try:
-            reckoned = await reckon(played, names, len(lines), self._give_up)
+            reckoned = await reckon(played, names, len(lines), self._give_up, process_from=0)
         except RankingError:  # games the fit cannot take (one order only, say): the last stands
             return
         sure = reckoned.sure

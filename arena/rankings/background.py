@@ -45,10 +45,16 @@ class Reckoned:
 
 
 async def reckon(
-    finishes: Sequence[Finish], names: Sequence[str], seed: int, give_up: asyncio.Event
+    finishes: Sequence[Finish],
+    names: Sequence[str],
+    seed: int,
+    give_up: asyncio.Event,
+    process_from: int = PROCESS_FROM,
 ) -> Reckoned:
-    """The confidence of `finishes`, or none if `give_up` is set (a stop) or the budget ends."""
-    if len(names) < PROCESS_FROM:
+    """The confidence of `finishes`, or none if `give_up` is set (a stop) or the budget ends.
+    `process_from`: the bots from which it gets a process of its own (a server that refits
+    again and again keeps the bootstrap's memory out of its own with 0)."""
+    if len(names) < process_from:
         return Reckoned(await asyncio.to_thread(confidence, finishes, names, seed=seed))
     if give_up.is_set():
         return Reckoned(None, "not computed: the run was stopped")

@@ -37,7 +37,7 @@ def sweep_scratch() -> None:
     """Remove the scratch folders of servers that died without cleaning up (SIGKILL)."""
     for folder in Path(tempfile.gettempdir()).glob(f"{SCRATCH}*"):
         pid = folder.name.removeprefix(SCRATCH).partition("-")[0]
-        if pid.isdigit() and not Path(f"/proc/{pid}").exists():
+        if pid.isdigit() and not os.path.exists(f"/proc/{pid}"):
             shutil.rmtree(folder, ignore_errors=True)
 
 

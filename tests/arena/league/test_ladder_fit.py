@@ -37,7 +37,7 @@ def test_a_refit_is_due_only_with_new_games_and_not_sooner_than_its_interval() -
         assert not fit.due(0) and fit.due(3)
         fit.refit(_lines(1))
         assert not fit.due(6)  # one in flight
-        await fit.stop()
+        await fit.settled()
         assert not fit.due(3)  # nothing new
         assert not fit.due(6)  # new games, too soon
         clock.now += REFIT_S
@@ -50,7 +50,7 @@ def test_the_fit_rates_the_stronger_version_higher() -> None:
     async def body() -> LadderFit:
         fit = LadderFit(Clock())
         fit.refit(_lines(12))
-        await fit.stop()  # waits for the refit in flight (a small field's is in a thread)
+        await fit.settled()  # its bootstrap in a process of its own
         return fit
 
     fit = asyncio.run(body())
@@ -59,3 +59,13 @@ def test_the_fit_rates_the_stronger_version_higher() -> None:
     assert set(ratings) == {"strong", "middle", "weak"}
     assert ratings["strong"].mu > ratings["middle"].mu > ratings["weak"].mu
     assert all(r.sigma > 0 for r in ratings.values())
+
+
+def test_a_stop_gives_up_the_refit_in_flight() -> None:
+    async def body() -> LadderFit:
+        fit = LadderFit(Clock())
+        fit.refit(_lines(200))
+        await fit.stop()  # its process killed, no wait for its answer
+        return fit
+
+    assert asyncio.run(body()).refits == 0
