@@ -76,8 +76,8 @@ class LadderFit:
             return
         try:
             reckoned = await reckon(played, names, len(lines), self._give_up, process_from=0)
-        except RankingError:  # games the fit cannot take (one order only, say): the last stands
-            return
+        except (RankingError, OSError, RuntimeError):
+            return  # games the fit cannot take, or no process for it: the last fit stands
         sure = reckoned.sure
         if sure is None:
             return
