@@ -144,10 +144,14 @@ def test_a_late_bot_keeps_playing_under_lose_die(live: Arena) -> None:
     """A reply that comes after the deadline is dropped; the next request is answered in time."""
     ruleset = Ruleset(opener=Opener.SEAT0, fault_penalty=FaultPenalty.LOSE_DIE)
 
+    move_time = 2.0
+
     async def main() -> None:
-        async with live.serving(move_time=MOVE_TIME):
-            # Late by 0.2 s: the next request (sent on the deadline) waits 0.2 s.
-            live.spawn("kit_bot", ROGUE, BOT_MODE="timeout", BOT_AT=1, BOT_SLEEP=MOVE_TIME + 0.2)
+        async with live.serving(move_time=move_time):
+            # Late by a whole second, so that a busy referee's own hold-ups (never the bot's)
+            # cannot cover it; the next request, sent on the deadline, waits that second,
+            # well within its own time.
+            live.spawn("kit_bot", ROGUE, BOT_MODE="timeout", BOT_AT=1, BOT_SLEEP=move_time + 1.0)
             await live.launch("kit_bot", NAMES[1:])
             await live.wait_connected([ROGUE])
             record = await live.play(NAMES, ruleset, game_id="late")
