@@ -17,6 +17,7 @@ cost per bot (process start to first session) is measured too.
 from __future__ import annotations
 
 import asyncio
+import gc
 import functools
 import random
 import statistics
@@ -190,6 +191,7 @@ async def transport_speed(concurrency: int, bots: int, seconds: float, logs: Pat
     processes, _ = await start_bots(port, tokens, bots, concurrency, logs)
     try:
         await _until(lambda: opened >= bots * concurrency, 20)
+        gc.collect()  # swept, so the heap freezes as a process's first play does
         with frozen_heap():  # as the arena plays (below)
             chains = asyncio.gather(*(chain(i) for i in range(concurrency)))
             rate = await _window(lambda: trips, seconds)
@@ -247,6 +249,7 @@ async def arena_speed(
                 for session in seats:
                     await lobby.give_back(session)
 
+        gc.collect()  # swept, so the heap freezes as a process's first play does
         with frozen_heap():  # as a tournament plays its games
             workers = asyncio.gather(*(worker(w) for w in range(concurrency)))
             rate = await _window(

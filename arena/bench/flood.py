@@ -17,6 +17,7 @@ must be none.
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import random
 import sys
@@ -182,6 +183,7 @@ async def measure(setup: FloodSetup, logs: Path) -> FloodFigures:
     try:
         if set(play.names) - await lobby.wait_for(play.names, setup.games, 60):
             raise BenchError("the benchmark's bots did not open their sessions in 60 s")
+        gc.collect()  # swept, so the heap freezes as a process's first play does
         with frozen_heap():
             workers = asyncio.gather(*(play.worker(w) for w in range(setup.games)))
             await asyncio.sleep(1.0)

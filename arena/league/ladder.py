@@ -16,20 +16,21 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from arena.ladder import Draw, Entrant, LadderError, Rules, Table, choose
-from arena.league.ladder_board import LadderBoard
+from arena.league.ladder_board import LadderBoard, LadderGame
 from arena.league.ladder_fit import LadderFit
-from arena.league.ladder_ratings import Version, VersionRatings
+from arena.league.ladder_ratings import RatingState, Version, VersionRatings
 from arena.league.ladder_recorder import RoundRecorder
 from arena.league.ladder_rounds import (
     PREFIX,
     ROUND,
-    is_ladder,
     load_secret,
+    on_record,
     round_seed,
     secret_path,
 )
@@ -168,7 +169,7 @@ class Ladder:
 
     def status(self) -> LadderStatus:
         """How it stands now: for `arena admin ladder status` and the web pages."""
-        state, latest = self._board.read(self._server.store, self._busy_rounds())
+        state, latest = self._read_board()
         table = state.rated().current(self._field())
         return LadderStatus(
             running=self.active and not self._stopping,
@@ -182,21 +183,25 @@ class Ladder:
             error=self.error,
         )
 
-    def lines(self) -> list[tuple[str, GameLine]]:
+    def lines(self, rounds: Sequence[tuple[str, int]] | None = None) -> list[tuple[str, GameLine]]:
         """Every ladder game on record, in the order its board rates them (an author's
-        ladder games are drawn from them)."""
+        ladder games are drawn from them); `rounds`, the ladder's rounds if just read."""
         store = self._server.store
-        ids = {tid for tid, _ in store.tournaments() if is_ladder(tid)}
+        ids = {tid for tid, _ in (on_record(store) if rounds is None else rounds)}
         return store.lines(ids) if ids else []
 
     def rating_path(self, name: str) -> list[float]:
         """`name`'s rating (mu - 3 sigma of the version that played) after each of its ladder
         games: its last is its row's on the board while that version plays."""
-        state, _ = self._board.read(self._server.store, self._busy_rounds())
+        state, _ = self._read_board()
         return state.paths.get(name, [])
 
-    def _busy_rounds(self) -> set[str]:
-        return {f"{PREFIX}{number:06d}" for number in self._busy}
+    def _read_board(
+        self, rounds: Sequence[tuple[str, int]] | None = None
+    ) -> tuple[RatingState, list[LadderGame]]:
+        store = self._server.store
+        busy = {f"{PREFIX}{number:06d}" for number in self._busy}
+        return self._board.read(store, on_record(store) if rounds is None else rounds, busy)
 
     def rounds(self) -> list[tuple[int, Path]]:
         out = self._server.config.out
@@ -290,10 +295,10 @@ class Ladder:
         }
         if len(field) < self.rules.sizes[0]:
             return None
-        rounds = [(tid, n) for tid, n in self._server.store.tournaments() if is_ladder(tid)]
+        rounds = on_record(self._server.store)
         if self.fit.due(sum(n for _, n in rounds)):
-            self.fit.refit(self._ratings.labelled(self.lines()).lines)
-        rated = self._board.read(self._server.store, self._busy_rounds())[0].rated()
+            self.fit.refit(self._ratings.labelled(self.lines(rounds)).lines)
+        rated = self._read_board(rounds)[0].rated()
         fitted = self.fit.ratings
         entrants = []
         for _, version in sorted(field.items()):

@@ -13,11 +13,10 @@ from the store, or changed, makes it rate everything afresh.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from arena.league.ladder_ratings import RatingState, VersionRatings
-from arena.league.ladder_rounds import is_ladder
 from arena.store import LeagueStore
 
 LATEST = 20
@@ -44,11 +43,10 @@ class LadderBoard:
         self._latest: deque[LadderGame] = deque(maxlen=LATEST)
 
     def read(
-        self, store: LeagueStore, busy: Collection[str]
+        self, store: LeagueStore, rounds: Sequence[tuple[str, int]], busy: Collection[str]
     ) -> tuple[RatingState, list[LadderGame]]:
-        """Every version's rating and the latest games, as the store holds them now; `busy`:
-        the rounds in play."""
-        rounds = [(tid, games) for tid, games in store.tournaments() if is_ladder(tid)]
+        """Every version's rating and the latest games, as the store holds them now: `rounds`,
+        its ladder rounds with their games (`ladder_rounds.on_record`); `busy`, those in play."""
         settled = 0
         while settled < len(rounds):
             tid = rounds[settled][0]

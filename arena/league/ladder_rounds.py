@@ -19,7 +19,7 @@ import tempfile
 from pathlib import Path
 
 from arena.ladder import LadderError
-from arena.store import is_url
+from arena.store import LeagueStore, is_url
 
 PREFIX = "ladder-"
 ROUND = re.compile(r"ladder-(\d{6,})")
@@ -29,6 +29,11 @@ SECRET_FILE = "ladder.secret"
 def is_ladder(tournament_id: str) -> bool:
     """Whether a tournament of the league store is one of the ladder's rounds."""
     return ROUND.fullmatch(tournament_id) is not None
+
+
+def on_record(store: LeagueStore) -> list[tuple[str, int]]:
+    """The ladder's rounds in the league store, in its order, each with its games."""
+    return [(tid, games) for tid, games in store.tournaments() if is_ladder(tid)]
 
 
 def secret_path(league: Path | str, out: Path) -> Path:

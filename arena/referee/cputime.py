@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import functools
 import os
 import socket
 import struct
@@ -218,6 +219,13 @@ def _attributes(data: bytes) -> Iterator[tuple[int, bytes]]:
 _CLONE_NEWNET = 0x40000000
 
 
+@functools.cache
+def _libc() -> ctypes.CDLL:
+    """The C library, loaded once: each load makes classes of its own (reference cycles),
+    and this is asked at every look at a sandboxed bot's CPU time."""
+    return ctypes.CDLL(None, use_errno=True)
+
+
 def _unix_peers_of(pid: int) -> dict[int, int]:
     """`_unix_peers` as seen in `pid`'s network namespace, asked from a thread that enters it.
 
@@ -231,10 +239,9 @@ def _unix_peers_of(pid: int) -> dict[int, int]:
 
     def ask() -> None:
         try:
-            libc = ctypes.CDLL(None, use_errno=True)
             fd = os.open(PROC / str(pid) / "ns" / "net", os.O_RDONLY)
             try:
-                if libc.setns(fd, _CLONE_NEWNET) != 0:
+                if _libc().setns(fd, _CLONE_NEWNET) != 0:
                     error = ctypes.get_errno()
                     raise OSError(error, os.strerror(error))
             finally:
