@@ -17,8 +17,8 @@ cost per bot (process start to first session) is measured too.
 from __future__ import annotations
 
 import asyncio
-import gc
 import functools
+import gc
 import random
 import statistics
 import sys

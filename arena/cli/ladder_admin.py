@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from arena.ladder import tables_of
 from arena.protocol.messages import admin as apb
 from arena.protocol.messages import admin_grpc as apb_grpc
 from arena.tournament.config import TournamentError
@@ -70,7 +71,7 @@ async def ladder_action(
 
 def _headline(reply: Any) -> str:
     if reply.paused:
-        return f"The ladder is paused for a league night (tables of {reply.table_size})."
+        return f"The ladder is paused for a league night ({tables_of(reply.table_sizes)})."
     if reply.running:
-        return f"The ladder is running (tables of {reply.table_size})."
+        return f"The ladder is running ({tables_of(reply.table_sizes)})."
     return "The ladder is stopped."

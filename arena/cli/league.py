@@ -29,7 +29,6 @@ from arena.referee.server import ServerLimits, Tls
 from arena.store import is_url, open_store, shown
 from arena.text import printable
 from arena.tournament.config import TournamentError
-from arena.tournament.kinds import MAX_TABLE
 from arena.tournament.options import Command
 from arena.web.league_view import League
 from arena.web.spectator import Spectator
@@ -87,16 +86,19 @@ def add_commands(commands: Any) -> None:
     )
     serve.add_argument(
         "--ladder-table-size",
-        type=validate.int_between(2, MAX_TABLE),
-        default=3,
-        help="the ladder's table size (default 3)",
+        metavar="N[,N...]",
+        type=validate.table_sizes,
+        default=(3,),
+        help="the ladder's table size (default 3), or several (2,3,4): the matchmaker then "
+        "draws each table's",
     )
     serve.add_argument(
         "--ladder-jobs",
         type=validate.int_at_least(1),
         default=2,
         help="the ladder's games at a time (default 2): a round plays its table in every "
-        "rotation, so jobs / table size tables play at once (at least one), no entrant at two",
+        "rotation, so jobs / (largest) table size tables play at once (at least one), no "
+        "entrant at two",
     )
 
     token = commands.add_parser("token", help="register entrants of the league server")
@@ -280,7 +282,7 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
         defaults=options.config(args, Command.SERVE, bots_dir=None),
         submissions=submit.limits_of(args),
         ladder=args.ladder,
-        ladder_table_size=args.ladder_table_size,
+        ladder_table_sizes=args.ladder_table_size,
         ladder_jobs=args.ladder_jobs,
     )
     return asyncio.run(_serve(config, args.web, args.log_format))

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from arena.store import is_url
-from arena.tournament.kinds import Count, Folder, Level, OptionError, Seconds, Store
+from arena.tournament.kinds import MAX_TABLE, Count, Folder, Level, OptionError, Seconds, Store
 from engine import Ruleset, RulesetError
 from engine.ruleset import LEGACY_FACE_CHANGE
 
@@ -45,6 +45,21 @@ def int_between(low: int, high: int | None) -> Callable[[str], int]:
 
 def int_at_least(low: int) -> Callable[[str], int]:
     return int_between(low, None)
+
+
+def table_sizes(text: str) -> tuple[int, ...]:
+    """Table sizes, comma-separated (`3`, or `2,3,4` for a ladder that draws each table's):
+    distinct, each from 2 to the largest table, smallest first."""
+    size = Count(2, MAX_TABLE)
+    try:
+        sizes = [size.parse(part.strip()) for part in text.split(",")]
+    except OptionError as error:
+        raise argparse.ArgumentTypeError(
+            f"{error} (sizes are comma-separated: 3 or 2,3,4)"
+        ) from None
+    if len(set(sizes)) != len(sizes):
+        raise argparse.ArgumentTypeError(f"each table size once, not {text!r}")
+    return tuple(sorted(sizes))
 
 
 seconds: Callable[[str], float] = argument_type(Seconds().parse)

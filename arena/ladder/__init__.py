@@ -18,6 +18,7 @@ from arena.ladder.field import (
     Rules,
     from_fit,
     starting_rating,
+    tables_of,
 )
 from arena.ladder.matchmaking import Reason, Table, choose
 
@@ -35,4 +36,5 @@ __all__ = [
     "choose",
     "from_fit",
     "starting_rating",
+    "tables_of",
 ]

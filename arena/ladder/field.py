@@ -25,6 +25,7 @@ record, and a name is only compared (see `matchmaking`).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
 
@@ -129,3 +130,11 @@ class Rules:
             raise LadderError(f"a placement burst is 0 games or more, not {self.placement}")
         if not 0 <= self.floor <= 1:
             raise LadderError(f"the fairness floor is a share of the mean games, not {self.floor}")
+
+
+def tables_of(sizes: Sequence[int]) -> str:
+    """As the ladder's status says its sizes: `tables of 3`, `tables of 2, 3 or 4`."""
+    said = [str(size) for size in sorted(sizes)]
+    if len(said) < 2:
+        return f"tables of {''.join(said)}"
+    return f"tables of {', '.join(said[:-1])} or {said[-1]}"

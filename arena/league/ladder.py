@@ -69,22 +69,22 @@ class _Plan:
 class Ladder:
     """Rounds played until stopped, several tables at once; paused while a night plays.
 
-    `jobs` games at a time: a round plays its table in every rotation, `table_size` games, so
-    `jobs // table_size` tables are in play at once (at least one), each with up to
-    `table_size` of the jobs. The tables in play are disjoint: no entrant sits at two, so a
-    bot's games, logs and limits are one round's at a time, and a remote bot's sessions are
-    never shared between rounds.
+    `jobs` games at a time: a round plays its table in every rotation, as many games as it
+    has seats, so `jobs // largest size` tables are in play at once (at least one), each with
+    up to its size of the jobs. With several sizes the matchmaker draws each table's. The
+    tables in play are disjoint: no entrant sits at two, so a bot's games, logs and limits are
+    one round's at a time, and a remote bot's sessions are never shared between rounds.
     """
 
     def __init__(
-        self, server: LeagueServer, table_size: int, jobs: int, tell: Screen | None
+        self, server: LeagueServer, sizes: tuple[int, ...], jobs: int, tell: Screen | None
     ) -> None:
         self._server = server
         self._tell = tell
-        self.rules = Rules(sizes=(table_size,))
-        self.jobs = min(jobs, table_size)
-        """Each round's games at a time."""
-        self.tables_at_once = max(1, jobs // table_size)
+        self.rules = Rules(sizes=sizes)
+        self.jobs = jobs
+        """Games at a time, over every table: a round's are at most its size."""
+        self.tables_at_once = max(1, jobs // max(sizes))
         self.secret = b""
         """Read (or made) at the first start: a server that never plays the ladder has none."""
         self.changes = 0
@@ -174,7 +174,7 @@ class Ladder:
         return LadderStatus(
             running=self.active and not self._stopping,
             paused=self.paused,
-            table_size=self.rules.sizes[0],
+            table_sizes=self.rules.sizes,
             tables=tuple(LadderTable(r, seats) for r, seats in sorted(self.tables.items())),
             standings=tuple(s.row(rank) for rank, (_, s) in enumerate(table, start=1)),
             versions={s.name: version.number for version, s in table},
@@ -293,7 +293,7 @@ class Ladder:
             for n, v in self._field().items()
             if n not in seated and (v.number is None or not self.sideline.sitting_out(n, v.number))
         }
-        if len(field) < self.rules.sizes[0]:
+        if len(field) < min(self.rules.sizes):
             return None
         rounds = on_record(self._server.store)
         if self.fit.due(sum(n for _, n in rounds)):
@@ -329,9 +329,9 @@ class Ladder:
             league=config.league,
             name=round_id,
             seed=round_seed(self.secret, plan.number),
-            table_size=self.rules.sizes[0],
-            games=self.rules.sizes[0],
-            jobs=self.jobs,
+            table_size=len(plan.seats),
+            games=len(plan.seats),
+            jobs=min(self.jobs, len(plan.seats)),
             bots_dir=None,
         )
         remote: list[str] = []

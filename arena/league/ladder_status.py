@@ -24,7 +24,7 @@ class LadderTable:
 class LadderStatus:
     running: bool
     paused: bool
-    table_size: int
+    table_sizes: tuple[int, ...]
     tables: tuple[LadderTable, ...]
     """The tables in play, by round."""
     standings: tuple[LeaderboardRow, ...]
@@ -49,7 +49,7 @@ class LadderStatus:
             running=self.running,
             paused=self.paused,
             error=self.error or "",
-            table_size=self.table_size,
+            table_sizes=list(self.table_sizes),
         )
         for table in self.tables:
             reply.tables.add(round=table.round, seats=list(table.seats))

@@ -84,7 +84,8 @@ class LeagueConfig:
     """Quotas on what entrants submit; their builds and checks get `defaults`' limits."""
     ladder: bool = False
     """Whether the ladder plays from the start (`arena serve --ladder`)."""
-    ladder_table_size: int = 3
+    ladder_table_sizes: tuple[int, ...] = (3,)
+    """The sizes its tables may have: the matchmaker draws each table's."""
     ladder_jobs: int = 2
     """Its games at a time: a night's `--jobs` is the night's own."""
 
@@ -143,7 +144,7 @@ class LeagueServer:
         self._verdicts = verdicts
         self._submissions = SubmissionService(self.versions, config.limits.max_message_bytes)
         self.observer = EventObserver()
-        self.ladder = Ladder(self, config.ladder_table_size, config.ladder_jobs, tell)
+        self.ladder = Ladder(self, config.ladder_table_sizes, config.ladder_jobs, tell)
         self.port = 0
         self.admin_port = 0
         self._admin_server: grpc.aio.Server | None = None

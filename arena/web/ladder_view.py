@@ -41,7 +41,7 @@ class LadderStatusView(Protocol):
     @property
     def paused(self) -> bool: ...
     @property
-    def table_size(self) -> int: ...
+    def table_sizes(self) -> Sequence[int]: ...
     @property
     def tables(self) -> Sequence[LadderTableView]: ...
     @property
@@ -77,7 +77,7 @@ def ladder_json(status: LadderStatusView) -> Json:
     the latest games newest first."""
     return {
         "state": state_word(status),
-        "table_size": status.table_size,
+        "table_sizes": list(status.table_sizes),
         "tables": [{"round": t.round, "seats": list(t.seats)} for t in status.tables],
         "standings": [
             {

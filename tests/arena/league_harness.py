@@ -247,7 +247,7 @@ async def league(
     tls: Tls | None = None,
     store: Path | str | None = None,
     say: Callable[[ScreenEvent], None] | None = None,
-    ladder_table_size: int = 3,
+    ladder_table_sizes: tuple[int, ...] = (3,),
     ladder_jobs: int = 2,
 ) -> AsyncIterator[League]:
     """`store`: the league store, a file or a postgresql:// URL (default: an SQLite file);
@@ -260,7 +260,7 @@ async def league(
         tls=tls,
         sessions_per_bot=sessions_per_bot,
         defaults=TournamentConfig(bots_dir=None, reconnect_grace=reconnect_grace, move_time=1.0),
-        ladder_table_size=ladder_table_size,
+        ladder_table_sizes=ladder_table_sizes,
         ladder_jobs=ladder_jobs,
     )
     server = LeagueServer(config, say)

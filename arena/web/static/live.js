@@ -149,7 +149,9 @@
     $("ladder").hidden = !ladder;
     document.querySelector("main").classList.toggle("ladder-first", Boolean(ladder) && ladder.state === "running");
     if (!ladder) return;
-    $("ladder-state").textContent = ladder.state + ", tables of " + ladder.table_size;
+    const sizes = ladder.table_sizes.map(String);
+    const last = sizes.pop();
+    $("ladder-state").textContent = ladder.state + ", tables of " + (sizes.length ? sizes.join(", ") + " or " : "") + last;
     const playing = [];
     for (const table of ladder.tables) {
       playing.push(playing.length ? "; " : "In play: ", el("span", { cls: "round", text: table.round }), " ");

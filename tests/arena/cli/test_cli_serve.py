@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from cli_harness import launch_bot, start_serve, wait_for
 
-from arena.cli.main import main
+from arena.cli.main import _parser, main
 
 LEAGUE_BOT = Path(__file__).parents[1] / "league_bots" / "steady.py"
 
@@ -61,3 +61,21 @@ def test_serve_prints_one_line_for_a_wrong_token_and_one_for_an_unknown_name(
     first, second = refused()  # one line each, though the bot's two sessions were refused
     assert "(bot 'alpha')" in first and "wrong token for bot 'alpha'" in first, first
     assert "(bot 'ghost')" in second and "no bot named 'ghost' is registered here" in second
+
+
+def test_the_ladder_takes_one_table_size_or_several_smallest_first(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    def sizes(text: str) -> tuple[int, ...]:
+        return tuple(_parser().parse_args(["serve", "--ladder-table-size", text]).ladder_table_size)
+
+    assert sizes("3") == (3,) and sizes("4, 2,3") == (2, 3, 4)
+    assert _parser().parse_args(["serve"]).ladder_table_size == (3,)
+    for bad, says in [
+        ("1", "must be 2..100, not 1"),
+        ("2,2", "each table size once"),
+        ("2;3", "2;3"),
+    ]:
+        with pytest.raises(SystemExit):
+            _parser().parse_args(["serve", "--ladder-table-size", bad])
+        assert says in capsys.readouterr().err

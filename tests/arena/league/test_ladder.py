@@ -65,7 +65,7 @@ def test_the_ladder_plays_records_and_stops_after_its_games_in_flight(tmp_path: 
         async with league(tmp_path) as lg:
             await connect(lg)
             started = await ladder(lg, apb.LadderRequest.ACTION_START)
-            assert started.running and not started.paused and started.table_size == 3
+            assert started.running and not started.paused and list(started.table_sizes) == [3]
             await eventually(lambda: ladder_games(lg) >= 6, "two rounds recorded", 30)
             fit = lg.server.ladder.fit  # refitted once the second table was chosen
             await eventually(lambda: fit.refits >= 1, "a refit of the ladder's games", 60)
@@ -97,7 +97,7 @@ def board_games(league_file: Path, which: str, capsys: pytest.CaptureFixture[str
 
 def test_jobs_for_two_tables_play_two_disjoint_tables_at_once(tmp_path: Path) -> None:
     async def body() -> None:
-        async with league(tmp_path, ladder_table_size=2, ladder_jobs=4) as lg:
+        async with league(tmp_path, ladder_table_sizes=(2,), ladder_jobs=4) as lg:
             await connect(lg, FOUR)
             await ladder(lg, apb.LadderRequest.ACTION_START)
             seen: list[dict[str, tuple[str, ...]]] = []
@@ -120,6 +120,28 @@ def test_jobs_for_two_tables_play_two_disjoint_tables_at_once(tmp_path: Path) ->
             ids = [(tid, game) for tid, games in on_record.items() for game in games]
             assert len(ids) == len(set(ids))
             assert all(len(games) == 2 for games in on_record.values())  # every round whole
+
+    run(body)
+
+
+def test_a_ladder_of_several_table_sizes_plays_tables_of_each(tmp_path: Path) -> None:
+    async def body() -> None:
+        async with league(tmp_path, ladder_table_sizes=(2, 3), ladder_jobs=3) as lg:
+            await connect(lg, FOUR)
+            started = await ladder(lg, apb.LadderRequest.ACTION_START)
+            assert list(started.table_sizes) == [2, 3]
+
+            def sizes() -> set[int]:
+                return {len(games) for games in stored(lg).values()}
+
+            # The matchmaker draws each table's size: both come, in some dozen rounds.
+            await eventually(lambda: sizes() == {2, 3}, "tables of 2 and of 3 recorded", 120)
+            await ladder(lg, apb.LadderRequest.ACTION_STOP)
+            on_record = stored(lg)
+            assert on_record == journaled(tmp_path / "results")
+            for tid, games in on_record.items():  # each round whole: a game per seat
+                line = lg.server.store.games_of(tid)[games[0]]
+                assert len(games) == len(line.players)
 
     run(body)
 
@@ -161,7 +183,7 @@ def test_a_restarted_ladder_goes_on_from_its_last_rounds(tmp_path: Path, tables:
     scripts, size = (SCRIPTS, 3) if tables == 1 else (FOUR, 2)
 
     async def first() -> None:
-        async with league(tmp_path, ladder_table_size=size, ladder_jobs=size * tables) as lg:
+        async with league(tmp_path, ladder_table_sizes=(size,), ladder_jobs=size * tables) as lg:
             await connect(lg, scripts)
             await ladder(lg, apb.LadderRequest.ACTION_START)
             await eventually(lambda: ladder_games(lg) >= 3, "a round recorded", 30)
@@ -169,7 +191,7 @@ def test_a_restarted_ladder_goes_on_from_its_last_rounds(tmp_path: Path, tables:
             before.update(stored(lg))
 
     async def second() -> None:
-        async with league(tmp_path, ladder_table_size=size, ladder_jobs=size * tables) as lg:
+        async with league(tmp_path, ladder_table_sizes=(size,), ladder_jobs=size * tables) as lg:
             await connect(lg, scripts)
             await ladder(lg, apb.LadderRequest.ACTION_START)
             await eventually(lambda: len(stored(lg)) > len(before), "a new round recorded", 30)

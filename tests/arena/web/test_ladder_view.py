@@ -155,7 +155,7 @@ def test_the_live_page_follows_the_ladder_and_its_state_is_the_store(tmp_path: P
                 {"round": tid, "game": line.game, "ranking": list(line.ranking)}
                 for tid, line in reversed(lines[-20:])
             ]
-            assert ladder["tables"] == [] and ladder["table_size"] == 3
+            assert ladder["tables"] == [] and ladder["table_sizes"] == [3]
 
     run(body)
 
@@ -235,7 +235,7 @@ class _Table:
 class _Status:
     running: bool = True
     paused: bool = False
-    table_size: int = 3
+    table_sizes: tuple[int, ...] = (3,)
     tables: tuple[_Table, ...] = ()
     standings: Sequence[LeaderboardRow] = ()
     latest: Sequence[_Game] = ()

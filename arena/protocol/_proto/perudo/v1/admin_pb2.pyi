@@ -465,13 +465,13 @@ class LadderRequest(_message.Message):
     def __init__(self, action: _Optional[_Union[LadderRequest.Action, str]] = ...) -> None: ...
 
 class LadderResponse(_message.Message):
-    __slots__ = ("running", "paused", "standings", "latest", "error", "table_size", "tables", "sitting_out")
+    __slots__ = ("running", "paused", "standings", "latest", "error", "table_sizes", "tables", "sitting_out")
     RUNNING_FIELD_NUMBER: _ClassVar[int]
     PAUSED_FIELD_NUMBER: _ClassVar[int]
     STANDINGS_FIELD_NUMBER: _ClassVar[int]
     LATEST_FIELD_NUMBER: _ClassVar[int]
     ERROR_FIELD_NUMBER: _ClassVar[int]
-    TABLE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    TABLE_SIZES_FIELD_NUMBER: _ClassVar[int]
     TABLES_FIELD_NUMBER: _ClassVar[int]
     SITTING_OUT_FIELD_NUMBER: _ClassVar[int]
     running: bool
@@ -479,10 +479,10 @@ class LadderResponse(_message.Message):
     standings: _containers.RepeatedCompositeFieldContainer[LadderStanding]
     latest: _containers.RepeatedCompositeFieldContainer[LadderGame]
     error: str
-    table_size: int
+    table_sizes: _containers.RepeatedScalarFieldContainer[int]
     tables: _containers.RepeatedCompositeFieldContainer[LadderTable]
     sitting_out: _containers.RepeatedCompositeFieldContainer[LadderSittingOut]
-    def __init__(self, running: _Optional[bool] = ..., paused: _Optional[bool] = ..., standings: _Optional[_Iterable[_Union[LadderStanding, _Mapping]]] = ..., latest: _Optional[_Iterable[_Union[LadderGame, _Mapping]]] = ..., error: _Optional[str] = ..., table_size: _Optional[int] = ..., tables: _Optional[_Iterable[_Union[LadderTable, _Mapping]]] = ..., sitting_out: _Optional[_Iterable[_Union[LadderSittingOut, _Mapping]]] = ...) -> None: ...
+    def __init__(self, running: _Optional[bool] = ..., paused: _Optional[bool] = ..., standings: _Optional[_Iterable[_Union[LadderStanding, _Mapping]]] = ..., latest: _Optional[_Iterable[_Union[LadderGame, _Mapping]]] = ..., error: _Optional[str] = ..., table_sizes: _Optional[_Iterable[int]] = ..., tables: _Optional[_Iterable[_Union[LadderTable, _Mapping]]] = ..., sitting_out: _Optional[_Iterable[_Union[LadderSittingOut, _Mapping]]] = ...) -> None: ...
 
 class LadderSittingOut(_message.Message):
     __slots__ = ("name", "seconds", "why")
