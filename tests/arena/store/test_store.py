@@ -179,3 +179,27 @@ def test_a_full_store_says_so_and_stays_usable(
     assert store.add_game("t1", _line("late", 100, ["a", "b"]))  # no transaction was left open
     assert {line.game for _, line in store.lines(["t1"])} == kept | {"late"}
     store.close()
+
+
+def test_a_tournaments_games_and_the_tournaments_in_order_are_read_by_index(
+    tmp_path: Path,
+) -> None:
+    """A ladder reads them at every table it chooses: by index, not a read of every row."""
+    import sqlite3
+
+    path = tmp_path / "league.sqlite"
+    open_store(path).close()
+    db = sqlite3.connect(path)
+    try:
+
+        def plan(sql: str) -> str:
+            return " ".join(str(row[-1]) for row in db.execute(f"EXPLAIN QUERY PLAN {sql}"))
+
+        assert "INDEX games_by_tournament" in plan(
+            "SELECT line FROM games WHERE tournament = 'x' ORDER BY idx"
+        )
+        assert "INDEX tournaments_by_start" in plan(
+            "SELECT id FROM tournaments ORDER BY started, id"
+        )
+    finally:
+        db.close()
