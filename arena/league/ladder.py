@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from arena.ladder import Draw, Entrant, LadderError, Rules, Table, choose
 from arena.league.ladder_board import LadderBoard, LadderGame
-from arena.league.ladder_fit import LadderFit
+from arena.league.ladder_fit import LadderFit, LadderGames
 from arena.league.ladder_ratings import RatingState, Version, VersionRatings
 from arena.league.ladder_recorder import RoundRecorder
 from arena.league.ladder_rounds import (
@@ -183,11 +183,11 @@ class Ladder:
             error=self.error,
         )
 
-    def lines(self, rounds: Sequence[tuple[str, int]] | None = None) -> list[tuple[str, GameLine]]:
+    def lines(self) -> list[tuple[str, GameLine]]:
         """Every ladder game on record, in the order its board rates them (an author's
-        ladder games are drawn from them); `rounds`, the ladder's rounds if just read."""
+        ladder games are drawn from them)."""
         store = self._server.store
-        ids = {tid for tid, _ in (on_record(store) if rounds is None else rounds)}
+        ids = {tid for tid, _ in on_record(store)}
         return store.lines(ids) if ids else []
 
     def rating_path(self, name: str) -> list[float]:
@@ -296,8 +296,10 @@ class Ladder:
         if len(field) < min(self.rules.sizes):
             return None
         rounds = on_record(self._server.store)
-        if self.fit.due(sum(n for _, n in rounds)):
-            self.fit.refit(self._ratings.labelled(self.lines(rounds)).lines)
+        games = sum(n for _, n in rounds)
+        if self.fit.due(games):
+            config = self._server.config
+            self.fit.refit(LadderGames(config.league, config.out), games, len(field))
         rated = self._read_board(rounds)[0].rated()
         fitted = self.fit.ratings
         entrants = []

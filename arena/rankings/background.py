@@ -19,6 +19,7 @@ import signal
 from collections.abc import Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
+from typing import Protocol
 
 from arena.rankings.bootstrap import Confidence, confidence
 from arena.rankings.groups import Finish
@@ -44,6 +45,25 @@ class Reckoned:
     why_not: str = ""
 
 
+class Reckoning(Protocol):
+    """A bootstrap to run in a process of its own: picklable, so that it is sent there, and
+    called there (it may gather its games there too, out of the caller's memory)."""
+
+    def __call__(self) -> Confidence | None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class _Given:
+    """The bootstrap of games the caller already holds."""
+
+    finishes: Sequence[Finish]
+    names: Sequence[str]
+    seed: int
+
+    def __call__(self) -> Confidence:
+        return confidence(self.finishes, self.names, seed=self.seed)
+
+
 async def reckon(
     finishes: Sequence[Finish],
     names: Sequence[str],
@@ -52,18 +72,21 @@ async def reckon(
     process_from: int = PROCESS_FROM,
 ) -> Reckoned:
     """The confidence of `finishes`, or none if `give_up` is set (a stop) or the budget ends.
-    `process_from`: the bots from which it gets a process of its own (a server that refits
-    again and again keeps the bootstrap's memory out of its own with 0)."""
+    `process_from`: the bots from which it gets a process of its own."""
     if len(names) < process_from:
         return Reckoned(await asyncio.to_thread(confidence, finishes, names, seed=seed))
+    return await reckon_apart(_Given(list(finishes), list(names), seed), len(names), give_up)
+
+
+async def reckon_apart(job: Reckoning, bots: int, give_up: asyncio.Event) -> Reckoned:
+    """`job` in a process of its own, given `budget_for(bots)`; none if `give_up` is set (a
+    stop), the budget ends, or the job has no answer."""
     if give_up.is_set():
         return Reckoned(None, "not computed: the run was stopped")
-    budget = budget_for(len(names))
+    budget = budget_for(bots)
     context = multiprocessing.get_context("spawn")  # never fork a process that runs grpc
     receiver, sender = context.Pipe(duplex=False)
-    worker = context.Process(
-        target=_work, args=(sender, list(finishes), list(names), seed), daemon=True
-    )
+    worker = context.Process(target=_work, args=(sender, job), daemon=True)
     worker.start()
     sender.close()
     answer = asyncio.ensure_future(asyncio.to_thread(_receive, receiver))
@@ -87,11 +110,11 @@ async def reckon(
     return Reckoned(None, f"not computed: it took longer than its {budget:.0f} s")
 
 
-def _work(out: Connection, finishes: list[Finish], names: list[str], seed: int) -> None:
+def _work(out: Connection, job: Reckoning) -> None:
     # Killed with the arena, even one killed outright: a minute of work for nobody otherwise.
     with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-    out.send(confidence(finishes, names, seed=seed))
+    out.send(job())
     out.close()
 
 
