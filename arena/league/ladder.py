@@ -98,8 +98,12 @@ class Ladder:
         """The rounds taken, from their choosing to their end, by number."""
         self._rounds: dict[int, Tournament] = {}
         """The rounds in play, by number: what a stop or a pause asks to stop."""
-        self._finished: set[int] = set()
-        """Rounds known to be finished: never read again."""
+        self._open: set[int] | None = None
+        """Rounds on disk that may not be finished, to read at the next choice: every folder
+        at the first (what a kill or an earlier run left), then each round that ended since.
+        A finished one is read once and dropped, so a choice never lists the whole folder."""
+        self._highest = -1
+        """The highest round on disk."""
         self._task: asyncio.Task[None] | None = None
         self._night: object | None = None
         self._ratings = VersionRatings(server.config.out)
@@ -203,12 +207,16 @@ class Ladder:
         busy = {f"{PREFIX}{number:06d}" for number in self._busy}
         return self._board.read(store, on_record(store) if rounds is None else rounds, busy)
 
-    def rounds(self) -> list[tuple[int, Path]]:
+    def _folder(self, number: int) -> Path:
+        return self._server.config.out / f"{PREFIX}{number:06d}"
+
+    def _on_disk(self) -> set[int]:
+        """Every round with a folder, read once: later rounds are this ladder's own."""
         out = self._server.config.out
         if not out.is_dir():
-            return []
-        found = [(ROUND.fullmatch(p.name), p) for p in out.iterdir() if p.is_dir()]
-        return sorted((int(m.group(1)), p) for m, p in found if m is not None)
+            return set()
+        found = (ROUND.fullmatch(p.name) for p in out.iterdir() if p.is_dir())
+        return {int(m.group(1)) for m in found if m is not None}
 
     async def _loop(self) -> None:
         flying: set[asyncio.Task[None]] = set()
@@ -259,20 +267,23 @@ class Ladder:
     def _next(self) -> _Plan | None:
         """A round a kill or a pause left unfinished, else a new table; None when there is
         nothing to play now."""
+        if self._open is None:
+            self._open = self._on_disk()
+            self._highest = max(self._open, default=-1)
         fresh = None
-        highest = max(self._busy, default=-1)
-        for number, folder in self.rounds():
-            highest = max(highest, number)
-            if number in self._finished or number in self._busy:
+        for number in sorted(self._open - self._busy):
+            folder = self._folder(number)
+            if not folder.is_dir():
+                self._open.discard(number)  # removed by hand: nothing to resume
                 continue
             info = read_info(folder)
             if info.status is RunStatus.FINISHED:
-                self._finished.add(number)
+                self._open.discard(number)
             elif info.played:
                 return _Plan(number, None, folder, info.players())
             elif fresh is None:
                 fresh = number  # a folder that never began is laid out anew
-        number = highest + 1 if fresh is None else fresh
+        number = max(self._highest, *self._busy, -1) + 1 if fresh is None else fresh
         table = self._choose(number)
         return None if table is None else _Plan(number, table, None, table.seats)
 
@@ -319,6 +330,9 @@ class Ladder:
         finally:
             self._busy.discard(plan.number)
             del self.tables[plan.round_id]
+            if self._open is not None and self._folder(plan.number).is_dir():
+                self._open.add(plan.number)  # read at the next choice: finished, or to resume
+                self._highest = max(self._highest, plan.number)
             self._changed()
 
     async def _play(self, plan: _Plan) -> None:

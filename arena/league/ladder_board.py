@@ -7,7 +7,9 @@ whose folder says it finished, and that is not in play, can gain no game; so the
 record up to the first that still can (in play, unfinished, or with no folder to say) are
 rated once, in the store's order, and the rest on top of them at each look: the same board
 as rating them all, at the cost of the unsettled rounds' games. A settled round removed
-from the store, or changed, makes it rate everything afresh.
+from the store, or changed, makes it rate everything afresh. A look reads the store's list
+of rounds, and the pins of the rounds past the settled ones; nothing it keeps grows with the
+record but the ratings and each entrant's rating after each game.
 """
 
 from __future__ import annotations
@@ -47,18 +49,21 @@ class LadderBoard:
     ) -> tuple[RatingState, list[LadderGame]]:
         """Every version's rating and the latest games, as the store holds them now: `rounds`,
         its ladder rounds with their games (`ladder_rounds.on_record`); `busy`, those in play."""
-        settled = 0
+        kept = len(self._settled)
+        if list(rounds[:kept]) != self._settled:  # a settled round removed or changed
+            self._settled, self._state, self._latest = [], RatingState(), deque(maxlen=LATEST)
+            kept = 0
+        settled = kept
         while settled < len(rounds):
             tid = rounds[settled][0]
             if tid in busy or not self._versions.finished(tid):
                 break
             settled += 1
-        if rounds[: len(self._settled)] != self._settled or len(self._settled) > settled:
-            self._settled, self._state, self._latest = [], RatingState(), deque(maxlen=LATEST)
         # One round at a time, each read whole first: a read that fails leaves none half rated.
-        for entry in rounds[len(self._settled) : settled]:
+        for entry in rounds[kept:settled]:
             self._rate(store, entry[0], self._state, self._latest)
             self._settled.append(entry)
+            self._versions.forget(entry[0])  # rated for good: its pins are not asked again
         state, latest = self._state.copy(), deque(self._latest, maxlen=LATEST)
         for tid, _ in rounds[settled:]:
             self._rate(store, tid, state, latest)

@@ -12,7 +12,7 @@ that dials in, not submitted, is one version all along.
 The ratings are made again from the games on record whenever they are asked
 for, in the order the store keeps them: a server killed and started again
 rates exactly as one that went on. A finished round's pins never change, so
-they are read once.
+they are read once, and forgotten once the board has rated the round for good.
 """
 
 from __future__ import annotations
@@ -67,6 +67,11 @@ class VersionRatings:
         if info.status is RunStatus.FINISHED:
             self._pins[round_id] = pins
         return pins
+
+    def forget(self, round_id: str) -> None:
+        """A round rated for good: its pins are not kept (the ladder's record grows all day);
+        asked again, they are read again."""
+        self._pins.pop(round_id, None)
 
     def finished(self, round_id: str) -> bool:
         """Whether a round's folder says it finished: its games on record are all it has."""

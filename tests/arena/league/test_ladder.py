@@ -124,6 +124,36 @@ def test_jobs_for_two_tables_play_two_disjoint_tables_at_once(tmp_path: Path) ->
     run(body)
 
 
+def test_the_results_folder_is_listed_once_not_at_every_choice(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A ladder's folder holds thousands of rounds by evening: each choice reads only the
+    rounds that ended since the last, and a restart's leftovers are found at the first."""
+    from arena.league.ladder import Ladder
+
+    listings = []
+    on_disk = Ladder._on_disk
+
+    def counted(self: Ladder) -> set[int]:
+        listings.append(1)
+        return on_disk(self)
+
+    monkeypatch.setattr(Ladder, "_on_disk", counted)
+
+    async def body() -> None:
+        async with league(tmp_path) as lg:
+            await connect(lg)
+            await ladder(lg, apb.LadderRequest.ACTION_START)
+            await eventually(lambda: len(stored(lg)) >= 4, "four rounds recorded", 60)
+            await ladder(lg, apb.LadderRequest.ACTION_STOP)
+            assert stored(lg) == journaled(tmp_path / "results")
+            numbers = sorted(int(tid.removeprefix("ladder-")) for tid in stored(lg))
+            assert numbers == list(range(len(numbers)))  # numbered on, none skipped
+
+    run(body)
+    assert len(listings) == 1
+
+
 def test_a_ladder_of_several_table_sizes_plays_tables_of_each(tmp_path: Path) -> None:
     async def body() -> None:
         async with league(tmp_path, ladder_table_sizes=(2, 3), ladder_jobs=3) as lg:
