@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from arena.ladder import tables_of
 from arena.league.ladder_board import LadderGame
 from arena.league.ladder_sideline import SittingOut
 from arena.protocol.messages import admin as apb
@@ -37,6 +38,11 @@ class LadderStatus:
     sitting_out: tuple[SittingOut, ...]
     error: str | None
     """Why the last round could not be played, if it could not."""
+
+    @property
+    def tables_said(self) -> str:
+        """Its sizes as a sentence says them: `tables of 2 or 3`."""
+        return tables_of(self.table_sizes)
 
     @property
     def shown(self) -> bool:

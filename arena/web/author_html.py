@@ -16,7 +16,6 @@ from collections.abc import Sequence
 from urllib.parse import quote
 
 from arena.checkbot.verdict import Check
-from arena.ladder import tables_of
 from arena.rankings import Pairing
 from arena.records import GameLine, LeaderboardRow
 from arena.store.submissions import SubmissionRow
@@ -117,7 +116,7 @@ def ladder_section(status: LadderStatusView) -> str:
     )
     return (
         f"<section id=ladder><h2>Ladder</h2><p>The ladder is {state_word(status)} "
-        f"({tables_of(status.table_sizes)}; rating = mu - 3 sigma of each entrant's version "
+        f"({status.tables_said}; rating = mu - 3 sigma of each entrant's version "
         "over its ladder games).</p>"
         f"<p id=ladder-table>{playing}</p>{trouble}{ladder_board(status.standings)}"
         "<h3>Latest ladder games</h3><table id=ladder-games><tr><th>round</th><th>game</th>"

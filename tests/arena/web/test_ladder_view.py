@@ -236,6 +236,7 @@ class _Status:
     running: bool = True
     paused: bool = False
     table_sizes: tuple[int, ...] = (3,)
+    tables_said: str = "tables of 3"
     tables: tuple[_Table, ...] = ()
     standings: Sequence[LeaderboardRow] = ()
     latest: Sequence[_Game] = ()
