@@ -80,7 +80,10 @@ def test_a_new_version_gets_its_placement_burst_and_a_rating_of_its_own(tmp_path
             # it sat out meanwhile (a machine so busy that it did not connect in time).
             first_v2 = next(i for i, (_, p) in enumerate(rounds) if p.get(name) == 2)
             burst = rounds[first_v2 : first_v2 + PLACEMENT_GAMES // 3]
-            assert name in sat_out or all(p.get(name) == 2 for _, p in burst), rounds
+            seen = [(tid, p.get(name)) for tid, p in rounds]  # the new version's seat in each
+            ladder = d.server.ladder
+            said = f"{seen}; error {ladder.error!r}; fit {ladder.fit.ratings}"
+            assert name in sat_out or all(p.get(name) == 2 for _, p in burst), said
             row = next(s for s in status.standings if s.name == name)
             assert row.version == 2
             assert row.games == 3 * len(with_v2)  # its own games, not the entrant's
