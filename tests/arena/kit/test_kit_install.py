@@ -26,8 +26,14 @@ def test_the_kit_alone_plays_a_sample_bot(tmp_path: Path) -> None:
     venv = tmp_path / "kit-venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
     python = venv / "bin" / "python"
+    # From a copy of what the kit packages: setuptools builds in the source's own folder, and
+    # a build/ left in the clone would be read by the tests that walk its code.
+    source = tmp_path / "source"
+    for tree in ("kit", "arena", "engine"):
+        skip = shutil.ignore_patterns("__pycache__", "build", "*.egg-info")
+        shutil.copytree(ROOT / tree, source / tree, ignore=skip)
     subprocess.run(
-        [str(python), "-m", "pip", "install", "-q", str(ROOT / "kit")], check=True, timeout=600
+        [str(python), "-m", "pip", "install", "-q", str(source / "kit")], check=True, timeout=600
     )
     listed = subprocess.run(
         [str(python), "-m", "pip", "list", "--format=freeze"],
