@@ -17,7 +17,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from arena.cli import live, validate
+from arena.cli import validate
+from arena.cli.standings import leaderboard_table
 from arena.league.ladder_rounds import is_ladder
 from arena.rankings import Pairing
 from arena.store import open_store
@@ -134,7 +135,7 @@ def cmd_leaderboard(args: argparse.Namespace, console: Console) -> int:
     games = sum(counts.get(tid, 0) for tid in chosen)
     which = f" (of {len(counts)}, filtered)" if filtered else ""
     title = f"League: {len(chosen)} tournaments{which}, {games} games"
-    console.print(live.leaderboard_table(standings.table, title, sure=standings.sure))
+    console.print(leaderboard_table(standings.table, title, sure=standings.sure))
     console.print(standings.separation(), highlight=False, markup=False)
     return 0
 

@@ -21,8 +21,9 @@ from typing import Any
 import pytest
 from rich.console import Console
 
-from arena.cli.live import LiveView, leaderboard_table, standings_table
+from arena.cli.live import LiveView
 from arena.cli.main import main
+from arena.cli.standings import leaderboard_table, standings_table
 from arena.records import GameLine
 from arena.tournament.config import TournamentConfig
 from arena.tournament.kinds import OptionError

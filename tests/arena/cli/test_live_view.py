@@ -14,7 +14,8 @@ import pytest
 from rich.console import Console
 from tournament_harness import Quiet
 
-from arena.cli.live import LiveView, leaderboard_table, print_report, report_lines
+from arena.cli.live import LiveView, print_report, report_lines
+from arena.cli.standings import leaderboard_table
 from arena.league.admin_stream import EventObserver, tell
 from arena.protocol.faults import Fault, FaultKind, FaultRecord
 from arena.protocol.messages import admin as apb

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from arena.cli.live import leaderboard_table
 from arena.cli.main import main
+from arena.cli.standings import leaderboard_table
 from arena.records import GameLine
 from arena.store import SqliteStore
 from arena.tournament.report.standings import board
