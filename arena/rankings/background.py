@@ -69,11 +69,9 @@ async def reckon(
     names: Sequence[str],
     seed: int,
     give_up: asyncio.Event,
-    process_from: int = PROCESS_FROM,
 ) -> Reckoned:
-    """The confidence of `finishes`, or none if `give_up` is set (a stop) or the budget ends.
-    `process_from`: the bots from which it gets a process of its own."""
-    if len(names) < process_from:
+    """The confidence of `finishes`, or none if `give_up` is set (a stop) or the budget ends."""
+    if len(names) < PROCESS_FROM:
         return Reckoned(await asyncio.to_thread(confidence, finishes, names, seed=seed))
     return await reckon_apart(_Given(list(finishes), list(names), seed), len(names), give_up)
 

@@ -26,7 +26,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 
-def full_collections() -> int:
+def _full_collections() -> int:
     """How many full collections this process has made."""
     return int(gc.get_stats()[-1]["collections"])
 
@@ -39,12 +39,12 @@ class _Heap:
         self._plays = 0
         self._frozen = False
         self._thawed_at: int | None = None
-        """`full_collections()` at the last thaw: None before the first freeze."""
+        """`_full_collections()` at the last thaw: None before the first freeze."""
 
     def enter(self) -> None:
         with self._lock:
             self._plays += 1
-            swept = self._thawed_at is None or full_collections() > self._thawed_at
+            swept = self._thawed_at is None or _full_collections() > self._thawed_at
             if self._plays == 1 and swept:
                 gc.freeze()
                 self._frozen = True
@@ -55,7 +55,7 @@ class _Heap:
             if self._plays == 0 and self._frozen:
                 gc.unfreeze()
                 self._frozen = False
-                self._thawed_at = full_collections()
+                self._thawed_at = _full_collections()
 
 
 _HEAP = _Heap()

@@ -80,6 +80,7 @@ def ladder_json(status: LadderStatusView) -> Json:
     return {
         "state": state_word(status),
         "table_sizes": list(status.table_sizes),
+        "tables_said": status.tables_said,
         "tables": [{"round": t.round, "seats": list(t.seats)} for t in status.tables],
         "standings": [
             {

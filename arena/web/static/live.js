@@ -149,9 +149,7 @@
     $("ladder").hidden = !ladder;
     document.querySelector("main").classList.toggle("ladder-first", Boolean(ladder) && ladder.state === "running");
     if (!ladder) return;
-    const sizes = ladder.table_sizes.map(String);
-    const last = sizes.pop();
-    $("ladder-state").textContent = ladder.state + ", tables of " + (sizes.length ? sizes.join(", ") + " or " : "") + last;
+    $("ladder-state").textContent = ladder.state + ", " + ladder.tables_said;
     const playing = [];
     for (const table of ladder.tables) {
       playing.push(playing.length ? "; " : "In play: ", el("span", { cls: "round", text: table.round }), " ");
