@@ -53,6 +53,7 @@ __all__ = [
     "discover",
     "hash_folder",
     "load_entry",
+    "load_kept",
     "resolve_command",
     "valid_name",
 ]
@@ -166,10 +167,19 @@ def load_entry(entry: Path) -> BotSpec | None:
     )
 
 
-def _from_manifest(folder: Path) -> BotSpec:
-    """The bot a folder's `bot.toml` describes; the build may have left that file in any
-    shape, so it is read as `arena.bots.botfiles` reads what a bot wrote."""
-    raw = read_regular(folder / MANIFEST, MANIFEST_BYTES)
+def load_kept(folder: Path, manifest: Path, *, hashed: bool = True) -> BotSpec:
+    """The bot at `folder` as the manifest file `manifest` describes it, not the `bot.toml`
+    in `folder`. A submitted version plays the manifest it was checked with, kept with its
+    files as sent: its build ran in `folder` and could have rewritten the one there (a
+    build that names its bot after another entrant would play as that entrant). Not
+    `hashed`: its `files_hash` is left empty, for a caller that wants only what it says."""
+    return _from_manifest(folder, manifest, hashed=hashed)
+
+
+def _from_manifest(folder: Path, manifest: Path | None = None, *, hashed: bool = True) -> BotSpec:
+    """The bot a folder's `bot.toml` (or `manifest`) describes; the build may have left
+    that file in any shape, so it is read as `arena.bots.botfiles` reads what a bot wrote."""
+    raw = read_regular(manifest or folder / MANIFEST, MANIFEST_BYTES)
     if raw is None:
         raise ManifestError(f"a bot folder needs a {MANIFEST}")
     try:
@@ -216,7 +226,7 @@ def _from_manifest(folder: Path) -> BotSpec:
         requires=tuple(requires),
         memory_mb=memory,
         connect_timeout=float(connect) if connect is not None else None,
-        files_hash=hash_folder(folder),
+        files_hash=hash_folder(folder) if hashed else "",
     )
 
 

@@ -25,7 +25,7 @@ from typing import TypeVar
 import engine
 from arena.bots.cgroups import CgroupRoot
 from arena.bots.limits import Confinement, DescriptorError, raise_open_files_limit
-from arena.bots.manifest import BotSpec, ManifestError, discover
+from arena.bots.manifest import BotSpec, ManifestError
 from arena.bots.sandbox import Sandbox, SandboxError, decide
 from arena.referee.auth import TokenBook
 from arena.referee.deadline import TimeControlError
@@ -63,6 +63,7 @@ from arena.tournament.results.resuming import (
     read_info,
     resume_command,
 )
+from arena.tournament.versions import bots_of
 
 __all__ = [
     "Observer",
@@ -300,7 +301,7 @@ class Tournament:
                 if len(ready) < 2:
                     raise TournamentError(too_few(ready))
                 assert info.bots_dir is not None  # a cluster's run has its bots folder
-                found, _ = discover(Path(info.bots_dir))
+                found, _ = bots_of(Path(info.bots_dir))
                 info = enter(info, ready, [bot for bot in found if bot.name in ready], info.skipped)
                 folder.write_info(info)
             await self._patiently(

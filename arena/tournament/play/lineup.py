@@ -18,7 +18,7 @@ from arena.bots.capacity import usable_cores
 from arena.bots.environment import arena_variables
 from arena.bots.limits import Confinement, check_descriptors
 from arena.bots.logdrain import last_line
-from arena.bots.manifest import BotSpec, ManifestError, discover, load_entry
+from arena.bots.manifest import BotSpec, ManifestError, load_entry
 from arena.bots.processes import BotProcess
 from arena.referee.auth import TokenBook
 from arena.referee.exits import describe_exit, exit_probe
@@ -29,7 +29,7 @@ from arena.tournament.config import TooFewBotsError, TournamentConfig, too_few
 from arena.tournament.info import Skipped, TournamentInfo
 from arena.tournament.play.observer import Observer
 from arena.tournament.results.folder import TournamentFolder
-from arena.tournament.versions import read_pins
+from arena.tournament.versions import bots_of, read_pins
 
 
 async def own_referee(move_time: float, private: Path) -> tuple[Referee, int]:
@@ -67,6 +67,8 @@ class Lineup:
         self._specs: dict[str, BotSpec] = {}
         self._started: dict[str, float] = {}
         """When each bot was last started (monotonic): its connect time counts from then."""
+        self._pinned: set[str] = set()
+        """Submitted versions: built and checked when they were taken in, never built again."""
 
     def confine(self, confinement: Confinement, info: TournamentInfo) -> TournamentInfo:
         """Say at the start how far the local bots are kept apart; `info` saying it too."""
@@ -141,11 +143,12 @@ class Lineup:
     ) -> list[BotSpec]:
         if info.bots_dir is None:
             return []
-        found, problems = discover(Path(info.bots_dir))
+        found, problems = bots_of(Path(info.bots_dir))
         for entry, reason in problems:
             self._skip(entry, reason)
         found = self._with_extra(found, info.extra_bots)
         pinned = read_pins(Path(info.bots_dir))  # an entrant's own submitted version
+        self._pinned = set(pinned)
         for bot in [b for b in found if tokens.knows(b.name) and b.name not in pinned]:
             # Its token would replace the entrant's for the night: the entrant locked out.
             self._skip(
@@ -195,8 +198,8 @@ class Lineup:
 
     async def _build(self, bot: BotSpec, folder: TournamentFolder) -> bool:
         """Build one bot, saying when it starts and how long it took: builds can take minutes."""
-        if bot.build is None:
-            return True
+        if bot.build is None or bot.name in self._pinned:
+            return True  # a version plays its tree as it was checked: a rebuild could change it
         # Listing a build's outputs may take a second: not in the loop other builds' drains share.
         if not self.config.rebuild and await asyncio.to_thread(buildstamp.current, bot):
             self.observer.note(f"{bot.name}: unchanged since its last build: not rebuilt")
@@ -207,7 +210,8 @@ class Lineup:
             if await asyncio.to_thread(buildstamp.built_before, bot)
             else "; " + buildstamp.FIRST_BUILD
         )
-        self.observer.note(f"building {bot.name} (up to {bot.build_timeout:.0f} s{first})")
+        timeout = self.config.limits.build_time_for(bot)
+        self.observer.note(f"building {bot.name} (up to {timeout:.0f} s{first})")
         began = time.monotonic()
         self.observer.building(bot.name, running=True)
         try:
