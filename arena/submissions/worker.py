@@ -29,11 +29,12 @@ import sys
 import time
 from pathlib import Path
 
+from arena.bots.botfiles import read_regular
 from arena.bots.build import run_build
 from arena.bots.buildnet import BuildNetwork
 from arena.bots.cgroups import CgroupRoot
 from arena.bots.limits import Confinement, ResourceLimits
-from arena.bots.manifest import ManifestError, load_entry
+from arena.bots.manifest import MANIFEST, MANIFEST_BYTES, ManifestError, load_entry
 from arena.bots.sandbox import SandboxError, SandboxMode, decide
 from arena.checkbot.check import check_bot
 from arena.checkbot.verdict import Check
@@ -102,11 +103,28 @@ async def _build(args: argparse.Namespace, limits: ResourceLimits) -> str | None
     return failure
 
 
+def _changed(bot: Path, taken_in: bytes | None) -> str | None:
+    """Why the bot's manifest is no longer the one it was taken in with, or None. The
+    manifest is read once, at intake, and plays as it was checked: a build that rewrites
+    it (a name, a command, a limit) is refused, never believed."""
+    try:
+        now = read_regular(bot / MANIFEST, MANIFEST_BYTES)
+    except ManifestError:
+        now = None  # made a link, a pipe, a folder: changed all the same
+    if now == taken_in:
+        return None
+    return (
+        f"its build changed {MANIFEST}: a bot plays by the {MANIFEST} it was sent with, so a "
+        f"build may not write it (make any file the build needs under another name)"
+    )
+
+
 async def work(args: argparse.Namespace) -> End:
     limits = ResourceLimits(
         memory_mb=args.memory_mb, cpu_s=args.cpu_s, build_timeout=args.build_timeout
     )
     try:
+        taken_in = read_regular(args.bot / MANIFEST, MANIFEST_BYTES)
         spec = load_entry(args.bot)
         assert spec is not None
         missing = spec.missing_programs()
@@ -117,6 +135,9 @@ async def work(args: argparse.Namespace) -> End:
         return End(False, str(error))
     if failure is not None:
         return End(False, failure)  # "the build failed with exit code 2: ...", and the like
+    changed = _changed(args.bot, taken_in)
+    if changed is not None:
+        return End(False, changed)
     checks: list[Check] = []
 
     def say(check: Check) -> None:
@@ -138,7 +159,10 @@ async def work(args: argparse.Namespace) -> End:
         with contextlib.suppress(OSError):
             shutil.copyfile(run.log, args.check_log)
         shutil.rmtree(run.log.parent, ignore_errors=True)
-    return End(True) if run.passed else End(False, first_failure(checks))
+    if not run.passed:
+        return End(False, first_failure(checks))
+    changed = _changed(args.bot, taken_in)  # the check ran its games from the same tree
+    return End(True) if changed is None else End(False, changed)
 
 
 def _die_with(parent: int) -> bool:
