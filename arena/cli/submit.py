@@ -72,6 +72,18 @@ def add_serve_flags(serve: argparse.ArgumentParser) -> None:
         help="the largest archive a submission may be, in MiB (default %(default)s)",
     )
     serve.add_argument(
+        "--version-max-mb",
+        type=validate.int_at_least(1),
+        default=default.max_built_bytes // MIB,
+        help="the most a version's tree may hold once built, in MiB (default %(default)s)",
+    )
+    serve.add_argument(
+        "--author-max-mb",
+        type=validate.int_at_least(1),
+        default=default.max_author_bytes // MIB,
+        help="the most an author's kept versions may hold together, in MiB (default %(default)s)",
+    )
+    serve.add_argument(
         "--builds-at-once",
         type=validate.int_at_least(1),
         default=default.builds_at_once,
@@ -84,6 +96,8 @@ def limits_of(args: argparse.Namespace) -> SubmissionLimits:
         per_hour=args.submissions_per_hour,
         max_bytes=args.submission_max_mb * MIB,
         builds_at_once=args.builds_at_once,
+        max_built_bytes=args.version_max_mb * MIB,
+        max_author_bytes=args.author_max_mb * MIB,
     )
 
 

@@ -25,11 +25,19 @@ class SubmissionLimits:
     five to ten times, a compression bomb a thousand."""
     upload_timeout: float = 300.0
     """Seconds from the header to the archive's last byte."""
+    max_built_bytes: int = 200 * MIB
+    """Bytes a version's tree may hold once built (`--version-max-mb`): by default what
+    an archive may unpack to."""
+    max_author_bytes: int = 1024 * MIB
+    """Bytes an author's kept versions may hold together, built trees and logs included
+    (`--author-max-mb`)."""
 
     def describe(self) -> str:
         return (
             f"submissions: at most {self.per_hour} an hour per author, archives up to "
-            f"{self.max_bytes / MIB:g} MiB, {self.builds_at_once} build(s) at once"
+            f"{self.max_bytes / MIB:g} MiB, built up to {self.max_built_bytes / MIB:g} MiB "
+            f"each and {self.max_author_bytes / MIB:g} MiB an author, "
+            f"{self.builds_at_once} build(s) at once"
         )
 
 

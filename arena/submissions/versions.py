@@ -29,6 +29,7 @@ from arena.errors import ArenaError
 from arena.store import LeagueStore, StoreError
 from arena.store.submissions import SubmissionRow, SubmissionState
 from arena.submissions.folder import SubmissionsFolder, submissions_folder
+from arena.submissions.footprint import disk_bytes, over_limits
 from arena.submissions.intake import Unpacked, unpack
 from arena.submissions.limits import SubmissionLimits
 from arena.submissions.pipeline import BuildSettings, Outcome, Pipeline, sweep_scratch
@@ -187,6 +188,10 @@ class Versions:
                 outcome = await self.pipeline.run(bot, self.files.version(sha), tell)
             except OSError as error:  # the server's own disk, say: judged, not left building
                 outcome = Outcome(False, f"the server could not build it: {error}", ())
+            if outcome.passed:
+                too_large = await asyncio.to_thread(self._too_large, sha, self._kept(name, sha))
+                if too_large is not None:
+                    outcome = Outcome(False, too_large, outcome.checks)
             log = self.files.version(sha) / "build.log"
             build_log = log.read_text(errors="replace") if log.is_file() else ""
             row = self.store.finish_submission(
@@ -199,6 +204,25 @@ class Versions:
         finally:
             if not accepted and self.store.accepted_with(name, sha) is None:
                 self.files.discard(sha)  # a refused version keeps its row, never its files
+
+    def _kept(self, name: str, sha: str) -> set[str]:
+        """The hashes of `name`'s other versions whose files the server keeps."""
+        return {
+            r.sha256
+            for r in self.store.submissions(name)
+            if r.state is SubmissionState.ACCEPTED and r.sha256 != sha
+        }
+
+    def _too_large(self, sha: str, others: set[str]) -> str | None:
+        """Why the version `sha`, built, may not be kept beside the author's versions
+        `others`: its tree or all of them together past the limits
+        (`arena.submissions.footprint`); or None. Run in a thread: it walks them all."""
+        return over_limits(
+            disk_bytes(self.files.bot(sha)),
+            disk_bytes(self.files.version(sha)),
+            (disk_bytes(self.files.version(other)) for other in others),
+            self.limits,
+        )
 
     def playing(self) -> dict[str, SubmissionRow]:
         return self.store.playing_versions()
