@@ -45,8 +45,10 @@ async def _connected(d: Desk) -> set[str]:
     return {bot.name for bot in status.bots}
 
 
-async def _night(d: Desk, name: str) -> Tournament:
-    request = apb.StartTournamentRequest(seed=bytes.fromhex(SEED), games=6, table_size=3, name=name)
+async def _night(d: Desk, name: str, table_size: int = 3) -> Tournament:
+    request = apb.StartTournamentRequest(
+        seed=bytes.fromhex(SEED), games=6, table_size=table_size, name=name
+    )
     return await Tournament.follow(d.admin.StartTournament(request, metadata=d.metadata))
 
 
@@ -90,5 +92,35 @@ def test_admin_start_plays_the_submitted_versions_built_once(tmp_path: Path) -> 
                 for process in (remote, mirror):
                     process.kill()
                     process.wait(timeout=10)
+
+    asyncio.run(body())
+
+
+def test_a_version_whose_tree_names_another_entrant_plays_under_its_own_name(
+    tmp_path: Path,
+) -> None:
+    """The attack on the seats: mallory's built tree says `name = "zoe"` (a build did so
+    before builds were refused for it). Read from the tree, mallory's code took zoe's seat
+    and zoe sat out; seated by their pins, each plays its own code under its own name."""
+
+    async def body() -> None:
+        async with desk(tmp_path) as d:
+            accepted = {}
+            for name in ("mallory", "zoe"):
+                manifest = MANIFEST.replace(b"alice", name.encode())
+                packed = Packed(name, tar_gz(bot(manifest=manifest)), 2, ())
+                accepted[name] = await d.send(packed, d.register(name))
+                assert accepted[name].accepted, accepted[name]
+            tree = d.files.bot(accepted["mallory"].sha256)
+            (tree / "bot.toml").write_bytes(MANIFEST.replace(b"alice", b"zoe"))
+            night = await _night(d, "seats", table_size=2)
+            info = night.info()
+            assert sorted(info["entrants"]) == ["mallory", "zoe"]
+            for name in ("mallory", "zoe"):
+                played = Path(info["bots"][name]["path"]).resolve()
+                assert played == d.files.bot(accepted[name].sha256)
+                assert info["bots"][name]["version"]["sha256"] == accepted[name].sha256
+            assert not info["skipped"], info["skipped"]
+            assert verify(night.folder).ok
 
     asyncio.run(body())
