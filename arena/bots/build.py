@@ -11,6 +11,7 @@ from pathlib import Path
 from arena.bots import buildstamp
 from arena.bots.cgroups import BotGroup
 from arena.bots.environment import bot_environment
+from arena.bots.error_line import error_line
 from arena.bots.limits import Confinement, ResourceLimits
 from arena.bots.logdrain import LogDrain
 from arena.bots.manifest import BotSpec, ManifestError, resolve_command
@@ -55,6 +56,16 @@ async def _disk_guard(paths: list[Path], floor_mb: int) -> str:
             if disk.f_bavail * disk.f_frsize < floor:
                 return f"the disk of {path}, which it writes, has less than {floor_mb} MiB free"
         await asyncio.sleep(DISK_LOOK)
+
+
+def _what_broke(log: Path, drain: LogDrain) -> str:
+    """The line of a failed build's output that says what broke (`arena.bots.error_line`),
+    read from its log, which is capped; else the last line it wrote, kept or not."""
+    try:
+        kept = log.read_text(errors="replace").splitlines()
+    except OSError:
+        kept = []
+    return error_line(kept) or drain.last_line()
 
 
 async def run_build(
@@ -129,7 +140,7 @@ async def run_build(
     if code is None:
         return f"the build took longer than {timeout:.0f} s"
     if code != 0:
-        return f"the build failed with exit code {code}: {drain.last_line()}"
+        return f"the build failed with exit code {code}: {_what_broke(log, drain)}"
     try:
         # Hashing may read up to a GiB: not in the event loop, which other builds' drains share.
         await asyncio.to_thread(buildstamp.remember, spec)
