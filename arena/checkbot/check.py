@@ -266,8 +266,8 @@ async def _check_running(
         second = (await lobby.borrow_table([name]))[name]
         if second is not None:
             pool.append(second)
-    for probe in probes():
-        check = await probe_bot(session, probe, clock)
+    for index, probe in enumerate(probes()):
+        check = await probe_bot(session, probe, clock, first=index == 0)
         record(check)
         if check.final:
             return

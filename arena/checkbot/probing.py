@@ -16,7 +16,7 @@ import dataclasses
 
 import engine
 from arena.checkbot.positions import OPPONENT, Probe
-from arena.checkbot.verdict import Check, near_limit
+from arena.checkbot.verdict import Check, near_limit, slow_first
 from arena.kit.bridge import not_json_line
 from arena.protocol import wire
 from arena.protocol.faults import Fault, FaultKind
@@ -29,8 +29,11 @@ from arena.text import printable
 STDOUT = "stdout holds only answers"
 
 
-async def probe_bot(session: Session, probe: Probe, clock: TimeControl) -> Check:
-    """Send the probe's position on `session` and judge what comes back."""
+async def probe_bot(
+    session: Session, probe: Probe, clock: TimeControl, first: bool = False
+) -> Check:
+    """Send the probe's position on `session` and judge what comes back; the `first` the bot
+    is asked is also judged for a slow start."""
     request_id = next_request_id()
     game_id = f"check-{probe.name.replace(' ', '-')}"
     players = tuple(
@@ -54,7 +57,7 @@ async def probe_bot(session: Session, probe: Probe, clock: TimeControl) -> Check
         if how is not None:
             crash = Fault(FaultKind.CRASH, f"the bot's process died, {how}", "", request_id)
             reply = dataclasses.replace(reply, fault=crash)
-    check = _judge(probe, reply, clock.move_time)
+    check = _judge(probe, reply, clock.move_time, first)
     await session.send(
         wire.game_over_to_proto(
             game_id=game_id,
@@ -81,7 +84,7 @@ async def _lateness(reply: Reply, within: float) -> Reply:
     return dataclasses.replace(reply, fault=fault)
 
 
-def _judge(probe: Probe, reply: Reply, move_time: float) -> Check:
+def _judge(probe: Probe, reply: Reply, move_time: float, first: bool) -> Check:
     name = f"{probe.name}"
     line = not_json_line(reply.reason) if reply.fault is not None else None
     if line is not None:
@@ -107,7 +110,8 @@ def _judge(probe: Probe, reply: Reply, move_time: float) -> Check:
         refusal = engine.refusal(probe.state, probe.seat, answer)
         why = None if refusal is None else str(refusal)
     if why is None:
-        warning = near_limit(reply.elapsed * 1000, move_time)
+        ms = reply.elapsed * 1000
+        warning = near_limit(ms, move_time) or (slow_first(ms, move_time) if first else "")
         return Check(name, True, f"{answer} ({timing})", warning)
     return Check(
         name, False, f"it sent {answer}, which is illegal ({why}); expected {probe.expect}"

@@ -27,6 +27,24 @@ class Check:
     debug line on a bridged program's stdout): the check stops there, with no log tail."""
 
 
+SLOW_FIRST = 0.5
+"""A first decision past this share of the move time is warned of: a JIT's warm-up."""
+
+
+def slow_first(ms: float, move_time: float) -> str:
+    """The warning for a bot's first decision that took `ms`, past half the move time, or
+    "": a JVM or .NET bot runs its first decisions before its JIT has compiled them, and
+    a night's first requests are the ones that time out."""
+    limit_ms = move_time * 1000
+    if ms < SLOW_FIRST * limit_ms:
+        return ""
+    return (
+        f"its first decision took {ms:.0f} ms, over half the {limit_ms:.0f} ms limit: a JVM "
+        "or .NET bot runs its first decisions before its JIT compiles them; warm it up before "
+        "it dials the referee (writing-a-bot, 3.1: JVM warm-up)"
+    )
+
+
 def near_limit(ms: float, move_time: float) -> str:
     """The warning for a decision of `ms` that came within 10% of the move time (or, with
     timeouts off, past it), or ""."""
