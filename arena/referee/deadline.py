@@ -131,12 +131,18 @@ def network_credit(round_trip: float | None, allowance: float) -> float:
     return round_trip if round_trip < allowance else allowance
 
 
-def bot_time(elapsed: float, referee_lag: float, credit: float = 0.0) -> float:
+def bot_time(
+    elapsed: float, referee_lag: float, credit: float = 0.0, cpu: float | None = None
+) -> float:
     """A decision's time that is the bot's: `elapsed` on the referee's clock from the request's
     being written to the reply's being read, less the `referee_lag` in which the referee
     itself was held up meanwhile and the `credit` for its link (`network_credit`); never
-    below 0 (a link quicker this time than its measured round trip)."""
+    below 0 (a link quicker this time than its measured round trip), nor below the `cpu`
+    the bot's process was seen to use in it (up to `elapsed`): a bot that worked for half a
+    millisecond did not answer in none."""
     own = elapsed - referee_lag - credit
+    if cpu is not None and own < cpu:
+        return cpu if cpu < elapsed else elapsed
     return own if own > 0.0 else 0.0
 
 

@@ -227,7 +227,7 @@ class Match:
         self.record.decisions += 1
         fault = reply.fault
         credit = reply.credit
-        own = bot_time(reply.elapsed, reply.referee_lag, credit)
+        own = bot_time(reply.elapsed, reply.referee_lag, credit, reply.cpu)
         if reply.round_trip is not None:
             self.record.round_trips[seat] = reply.round_trip
         if fault is None:  # the bot's own time: the referee's hold-ups are its own
@@ -372,7 +372,7 @@ class Match:
     def _log(self, seat: int, action: str, reply: Reply) -> None:
         cpu_ms = None if reply.cpu is None else _ms_to_us(reply.cpu)
         credit = reply.credit
-        own = bot_time(reply.elapsed, reply.referee_lag, credit)
+        own = bot_time(reply.elapsed, reply.referee_lag, credit, reply.cpu)
         # Held up while the bot thought: the record says whose time was whose.
         held = _ms_to_us(reply.wall - credit - own) if reply.referee_lag else None
         event = Decision(

@@ -17,7 +17,10 @@ those has its session closed (INVALID_ARGUMENT, a malformed-message fault).
 
 A bot that said in its Hello that it answers pings is pinged between
 decisions, to time its link (`Pinger`); a tournament that allows it credits
-that time to each decision (`deadline.network_credit`).
+that time to each decision (`deadline.network_credit`), but only to a bot
+that dialled in: one the arena started itself (`started_here`) is on this
+machine's socket, with no link to credit, and a bot answering its pings late
+would only be crediting itself thinking time.
 """
 
 from __future__ import annotations
@@ -106,6 +109,12 @@ class Session:
     @property
     def closed(self) -> bool:
         return self._closed.is_set()
+
+    @property
+    def started_here(self) -> bool:
+        """Whether the arena started this bot's process itself (it holds its exit status):
+        a local bot, on this machine's socket, whose link is never credited."""
+        return self._exit_probe is not None
 
     @property
     def cpu_pid(self) -> int | None:
@@ -201,7 +210,9 @@ class Session:
         self._started = started = loop.time()
         self._sent_at = 0.0
         round_trip = self.pinger.round_trip.estimate  # as it stood when asked
-        credit = network_credit(round_trip, allowance) if allowance else 0.0
+        credit = (
+            network_credit(round_trip, allowance) if allowance and not self.started_here else 0.0
+        )
         self._limit = timeout + credit
         deadline = started + timeout + credit
         timer = self._timer

@@ -190,10 +190,10 @@ class TournamentConfig:
     lag_allowance: float | None = option(
         None,
         Seconds(margin=True),
-        "seconds of a bot's measured network round trip credited to its clock on each "
-        "decision, at most (a bot that answers the referee's pings; a bot that seems farther "
-        f"away gains no more) (default: 0 for arena run, {LEAGUE_LAG_ALLOWANCE:g} on a "
-        "league server)",
+        "seconds of a remote bot's measured network round trip credited to its clock on each "
+        "decision, at most (a bot that dialled in and answers the referee's pings; a bot that "
+        "seems farther away gains no more; a bot the arena started is never credited) "
+        f"(default: 0 for arena run, {LEAGUE_LAG_ALLOWANCE:g} on a league server)",
         {*NIGHT, Command.SERVE},
         metavar="S",
     )

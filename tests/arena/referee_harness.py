@@ -164,10 +164,12 @@ class Arena:
         sessions: int = 1,
         token: str | None = None,
         address: str | None = None,
+        remote: bool = False,
         **env: str | float | int,
     ) -> subprocess.Popen[bytes]:
         """Start tests/arena/harness_bots/<script>.py as bot `name`, as the arena would
-        (dialling `address` if given: a proxy's, say)."""
+        (dialling `address` if given: a proxy's, say); `remote`, as a bot on another machine
+        that the arena did not start (no exit status of it is known)."""
         environment = dict(
             os.environ,
             PERUDO_ADDRESS=address or self.address,
@@ -188,7 +190,8 @@ class Arena:
             return holder[0].poll() if holder else None
 
         # The probe is in place before the bot can connect (sessions read it then).
-        self.lobby.crash_probes[name] = exit_status
+        if not remote:
+            self.lobby.crash_probes[name] = exit_status
         with open(stderr, "wb") as err:
             proc = subprocess.Popen(
                 [sys.executable, str(BOTS / f"{script}.py")],

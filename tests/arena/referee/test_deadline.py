@@ -205,3 +205,13 @@ def test_the_links_credit_is_taken_off_the_bots_time_as_the_referees_lateness_is
     assert math.isclose(late_by(0.5, 0.0, 0.15, credit=0.2), 0.15)
     assert bot_time(0.1, 0.0, 0.2) == 0.0  # a link quicker this time: never below nothing
     assert not referee_late(0.3, 0.15, timed_out=False, credit=0.2)  # the link's, not late
+
+
+def test_a_decision_that_used_cpu_is_never_recorded_as_taking_none() -> None:
+    """A credit or a referee hold-up larger than the decision left 0.0 ms on record while the
+    bot's process had used 6 ms of CPU on it."""
+    assert bot_time(0.004, 0.0, credit=0.107) == 0.0  # before: no CPU said, nothing to floor
+    assert bot_time(0.004, 0.0, credit=0.107, cpu=0.0006) == 0.0006
+    assert bot_time(0.004, 0.003, cpu=0.002) == 0.002  # the hold-up was not all the referee's
+    assert bot_time(0.004, 0.0, cpu=0.009) == 0.004  # threads: never more than its wall time
+    assert bot_time(0.010, 0.001, cpu=0.002) == pytest.approx(0.009)  # its own, when larger

@@ -250,8 +250,8 @@ def test_a_kit_bot_far_away_is_credited_its_link_and_a_near_one_next_to_nothing(
 ) -> None:
     async def main() -> None:
         async with live.serving(), LagProxy(live.port, 0.05) as proxy:
-            live.spawn("kit_bot", "far", address=proxy.address)
-            live.spawn("kit_bot", "near")
+            live.spawn("kit_bot", "far", address=proxy.address, remote=True)
+            live.spawn("kit_bot", "near", remote=True)
             await live.wait_connected(["far", "near"])
             seats = await live.borrow(["far", "near"])
             far, near = seats
@@ -292,5 +292,35 @@ def test_a_bot_behind_the_bridge_answers_pings_without_its_program(live: Arena) 
 
             assert await until(warmed, 20), live.log("bridged")
             assert all(s.pinger.round_trip.estimate is not None for s in sessions)
+
+    run(main())
+
+
+def test_a_bot_the_arena_started_is_never_credited_a_link_however_slow_its_pongs(
+    live: Arena,
+) -> None:
+    """A league server credited every session its measured round trip, its own sandboxed
+    bots on its Unix socket too: one answering Pings late gained up to the allowance on every
+    decision. A bot the arena started has no link to credit, whatever its pings say."""
+
+    async def main() -> None:
+        async with live.serving(), LagProxy(live.port, 0.05) as proxy:
+            live.spawn("kit_bot", "local", address=proxy.address)  # started here, pongs late
+            live.spawn("kit_bot", "other")
+            await live.wait_connected(["local", "other"])
+            seats = await live.borrow(["local", "other"])
+            assert all(seat.started_here for seat in seats)
+            assert await until(lambda: seats[0].pinger.round_trip.estimate is not None, 20)
+            assert seats[0].pinger.round_trip.estimate >= 0.1  # type: ignore[operator]
+            spec = GameSpec("local-game", ("local", "other"), "local-game", Ruleset())
+            try:
+                record = await Match(spec, seats, SEED, TimeControl(2.0), lag_allowance=0.25).play()
+            finally:
+                for seat in seats:
+                    await live.lobby.give_back(seat)
+            decisions = [e for e in record.events if isinstance(e, Decision)]
+            assert decisions and all(d.credit_ms is None for d in decisions)
+            own = [d.ms for d in decisions if d.seat == 0]
+            assert all(ms >= 50 for ms in own), own  # its link's time (50 ms each way) is its own
 
     run(main())
