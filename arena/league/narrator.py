@@ -6,8 +6,9 @@ start, each game as it starts and ends, each fault on record, the end; the
 refusals come from the referee (`Referee.refused`). A refused client often
 retries at once (a wrong token in a loop, a flood), so a refusal is told the
 first time for each address and kind, and then at most once a minute with how
-many more there were: a client cannot fill the log, nor the server's memory
-with what it remembers of them.
+many more there were, and the name it gave cut to `arena.text.NAME_CHARS`: a client
+cannot fill the log, nor the server's memory with what it remembers of them. The
+submissions' port tells its refusals of strangers here too (`SubmissionService.refused`).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from arena.records import GameLine, ReplayEvent
 from arena.referee.lobby import Lobby
 from arena.referee.match import GameSpec
 from arena.referee.server import Refusal
+from arena.text import NAME_CHARS, printable, short_name
 from arena.tournament.play.observer import Progress
 from arena.tournament.play.tables import Watch
 from arena.tournament.report.ratings import Standing
@@ -173,7 +175,8 @@ class Refusals:
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._tell = tell
-        self._every_s = every_s
+        self.every_s = every_s
+        """Seconds between two lines for one address and kind."""
         self._clock = clock
         self._last: dict[tuple[str, str], tuple[float, int]] = {}
         """Per address and status: when it was last told, and how many since."""
@@ -182,15 +185,15 @@ class Refusals:
         key = (refusal.peer, refusal.code.name)
         now = self._clock()
         last = self._last.get(key)
-        if last is not None and now - last[0] < self._every_s:
+        if last is not None and now - last[0] < self.every_s:
             self._last[key] = (last[0], last[1] + 1)
             return
         if len(self._last) >= REMEMBERED:
-            recent = {k: v for k, v in self._last.items() if now - v[0] < self._every_s}
+            recent = {k: v for k, v in self._last.items() if now - v[0] < self.every_s}
             self._last = recent if len(recent) < REMEMBERED else {}
         more = last[1] if last is not None else 0
         self._last[key] = (now, 0)
-        who = f" (bot {refusal.name!r})" if refusal.name else ""
+        who = f" (bot {short_name(refusal.name)})" if refusal.name else ""
         since = f" ({more} more like it since it was last said)" if more else ""
         self._tell(
             ScreenEvent(
@@ -199,7 +202,7 @@ class Refusals:
                 f"{refusal.detail}{since}",
                 {
                     "peer": refusal.peer,
-                    "bot": refusal.name,
+                    "bot": printable(refusal.name, NAME_CHARS),
                     "code": refusal.code.name,
                     "reason": refusal.detail,
                     "repeats": more,

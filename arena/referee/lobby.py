@@ -18,6 +18,7 @@ from arena.errors import ArenaError
 from arena.referee.auth import TokenBook
 from arena.referee.exits import ExitProbe
 from arena.referee.session import Session
+from arena.text import short_name
 
 
 class RefusalError(ArenaError):
@@ -53,10 +54,13 @@ class Lobby:
         """
         if not self.tokens.knows(name):
             raise RefusalError(
-                grpc.StatusCode.PERMISSION_DENIED, f"no bot named {name!r} is registered here"
+                grpc.StatusCode.PERMISSION_DENIED,
+                f"no bot named {short_name(name)} is registered here",
             )
         if not self.tokens.check(name, token):
-            raise RefusalError(grpc.StatusCode.UNAUTHENTICATED, f"wrong token for bot {name!r}")
+            raise RefusalError(
+                grpc.StatusCode.UNAUTHENTICATED, f"wrong token for bot {short_name(name)}"
+            )
         self._check_room(name)
         self._held[name] += 1
 
