@@ -274,8 +274,11 @@ class Arrivals:
 
     def _told_departures(self, now: dict[str, int], said: dict[str, int]) -> None:
         for name in sorted(said.keys() - now.keys()):
+            why = self._lobby.absence(name)
             text = f"{name} left (no session open)"
-            self._tell(ScreenEvent(Kind.DISCONNECT, text, {"bot": name}))
+            if why != "not connected":
+                text = f"{name} left (no session open: {why})"
+            self._tell(ScreenEvent(Kind.DISCONNECT, text, {"bot": name, "why": why}))
 
     def _told_arrivals(self, now: dict[str, int], said: dict[str, int]) -> None:
         for name in sorted(now.keys() - said.keys()):
