@@ -3,12 +3,13 @@ told as screen events.
 
 The narrator follows a tournament as its observer and table watcher: the
 start, each game as it starts and ends, each fault on record, the end; the
-refusals come from the referee (`Referee.refused`). A refused client often
-retries at once (a wrong token in a loop, a flood), so a refusal is told the
-first time for each address and kind, and then at most once a minute with how
-many more there were, and the name it gave cut to `arena.text.NAME_CHARS`: a client
-cannot fill the log, nor the server's memory with what it remembers of them. The
-submissions' port tells its refusals of strangers here too (`SubmissionService.refused`).
+refusals come from the referee (`Referee.refused`) and from the submissions'
+port (`SubmissionService.refused`). A refused client often retries at once (a
+wrong token in a loop, a flood), so a refusal is told the first time for each
+address (an IPv6 one by its /64) and kind, and then at most once a minute with
+how many more there were, the name it gave cut to `arena.text.NAME_CHARS`: a
+client cannot fill the log, nor the server's memory with what it remembers of
+them.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from arena.league.screen import Kind, Screen, ScreenEvent
 from arena.records import GameLine, ReplayEvent
 from arena.referee.lobby import Lobby
 from arena.referee.match import GameSpec
+from arena.referee.peers import counted_as
 from arena.referee.server import Refusal
 from arena.text import NAME_CHARS, printable, short_name
 from arena.tournament.play.observer import Progress
@@ -182,7 +184,8 @@ class Refusals:
         """Per address and status: when it was last told, and how many since."""
 
     def __call__(self, refusal: Refusal) -> None:
-        key = (refusal.peer, refusal.code.name)
+        peer = counted_as(refusal.peer)
+        key = (peer, refusal.code.name)
         now = self._clock()
         last = self._last.get(key)
         if last is not None and now - last[0] < self.every_s:
@@ -198,10 +201,9 @@ class Refusals:
         self._tell(
             ScreenEvent(
                 Kind.REFUSE,
-                f"refused a stream from {refusal.peer}{who}: {refusal.code.name}: "
-                f"{refusal.detail}{since}",
+                f"refused a stream from {peer}{who}: {refusal.code.name}: {refusal.detail}{since}",
                 {
-                    "peer": refusal.peer,
+                    "peer": peer,
                     "bot": printable(refusal.name, NAME_CHARS),
                     "code": refusal.code.name,
                     "reason": refusal.detail,

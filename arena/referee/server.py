@@ -34,6 +34,7 @@ from arena.referee import bounds, cputime
 from arena.referee.auth import token_hash
 from arena.referee.lobby import Lobby, RefusalError
 from arena.referee.loop_lag import LoopLag
+from arena.referee.peers import peer_host
 from arena.referee.session import Session
 from arena.referee.side_streams import Beside
 
@@ -75,11 +76,6 @@ def max_connections(headroom: int = DESCRIPTOR_HEADROOM) -> int:
     if soft == resource.RLIM_INFINITY:
         return 65536
     return max(16, soft - headroom)
-
-
-def peer_host(peer: str) -> str:
-    """The address part of grpc's peer string ("ipv4:127.0.0.1:5000" -> "ipv4:127.0.0.1")."""
-    return peer.rpartition(":")[0] or peer
 
 
 @dataclass(frozen=True, slots=True)

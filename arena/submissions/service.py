@@ -24,7 +24,8 @@ from arena.checkbot.verdict import Check
 from arena.protocol.messages import submission as spb
 from arena.protocol.messages import submission_grpc as spb_grpc
 from arena.referee.auth import TokenBook
-from arena.referee.server import Refusal, peer_host
+from arena.referee.peers import peer_host
+from arena.referee.server import Refusal
 from arena.store import StoreError
 from arena.submissions.limits import MIB
 from arena.submissions.report import End, Event, Line

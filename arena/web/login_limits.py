@@ -32,11 +32,12 @@ the names known at each address are bounded as well, the oldest forgotten.
 
 from __future__ import annotations
 
-import ipaddress
 import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+
+from arena.referee.peers import counted_as
 
 FAILURES = 5
 WINDOW_S = 60.0
@@ -102,7 +103,7 @@ class LoginLimits:
         """Why a login from `address` for `name` is refused now, if it is."""
         now = self._clock()
         found = None
-        where = _network(address)
+        where = counted_as(address)
         keys = [(_pair(where, name), "this name from this address")]
         if (where, _name(name)) not in self._known:
             keys.insert(0, (_address(where), "this address"))
@@ -116,14 +117,14 @@ class LoginLimits:
 
     def failed(self, address: str, name: str) -> None:
         now = self._clock()
-        where = _network(address)
+        where = counted_as(address)
         for key in (_address(where), _pair(where, name)):
             self._fail(key, now)
 
     def succeeded(self, address: str, name: str) -> None:
         """Clear the name's failures at the address, whose own stay (see the module's
         docstring); the name is known there from now on."""
-        where = _network(address)
+        where = counted_as(address)
         self._records.pop(_pair(where, name), None)
         known = (where, _name(name))
         self._known.pop(known, None)
@@ -161,19 +162,6 @@ class LoginLimits:
 
     def _idle(self, record: _Record, now: float) -> bool:
         return not record.lockouts and all(now - t >= self.window for t in record.failures)
-
-
-def _network(address: str) -> str:
-    """The address a client is counted by: an IPv6 one by its /64, any other as it is."""
-    try:
-        parsed = ipaddress.ip_address(address)
-    except ValueError:
-        return address
-    if not isinstance(parsed, ipaddress.IPv6Address):
-        return address
-    if parsed.ipv4_mapped is not None:
-        return str(parsed.ipv4_mapped)
-    return str(ipaddress.IPv6Network((parsed, 64), strict=False))
 
 
 def _address(where: str) -> tuple[str, ...]:
