@@ -79,14 +79,14 @@ class SubmissionService(spb_grpc.SubmissionServiceServicer):
     def register(self, server: grpc.aio.Server) -> None:
         spb_grpc.add_SubmissionServiceServicer_to_server(self, server)  # type: ignore[no-untyped-call]
 
-    def _refused(self, name: str, token: str, context: Any) -> str | None:
+    def _refused(self, name: str, token: str, context: Any, call: str) -> str | None:
         """Why a caller is no entrant, if it is none. A stranger's call is no submission:
         it is not judged (nor said) as one, but told to `refused`, where a flood of them
         is a count, and its name is never shown whole (it may be as long as a message)."""
         if self._tokens.check(name, token):
             return None
         if self.refused is not None:
-            detail = "a submission without an entrant's name and token"
+            detail = f"{call} without an entrant's name and token"
             self.refused(Refusal(peer_host(context.peer()), name, UNKNOWN, detail))
         return (
             f"the league server knows no entrant {short_name(name)} with this token (never "
@@ -97,7 +97,7 @@ class SubmissionService(spb_grpc.SubmissionServiceServicer):
         self, request: spb.UseVersionRequest, context: Any
     ) -> spb.SubmitVerdict:
         try:
-            refused = self._refused(request.name, request.token, context)
+            refused = self._refused(request.name, request.token, context, "a choice of version")
             if refused is not None:
                 return verdict_message(Verdict(False, request.name, reason=refused))
             return verdict_message(self.versions.choose(request.name, request.version))
@@ -140,7 +140,7 @@ class SubmissionService(spb_grpc.SubmissionServiceServicer):
         """Why a submission is refused on its header alone (the entrant, the format, a quota),
         and whether for its sender being no entrant."""
         try:
-            refused = self._refused(header.name, header.token, context)
+            refused = self._refused(header.name, header.token, context, "a submission")
             if refused is not None:
                 return refused, True
             if header.format != FORMAT:

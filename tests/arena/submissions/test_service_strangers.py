@@ -63,14 +63,18 @@ def test_a_flood_of_refused_submissions_is_counted_not_written_out(tmp_path: Pat
             assert f"'{'m' * NAME_CHARS}...' (30000 characters)" in refusals[0].text
             assert refusals[0].fields["peer"] == "ipv4:127.0.0.1"
 
+            # A stranger's choice of version is counted with them, not written out.
+            chosen = await stub.UseVersion(spb.UseVersionRequest(name=NAME, token="x", version=1))
+            assert not chosen.accepted and len(events) == before + len(told)
+
             # A minute later (as far as the count knows), the next refusal says the rest.
             counter = server.referee.refused
             assert isinstance(counter, Refusals)
             counter.every_s = 0.0
             await _refused_submit(stub, "zoe")
             last = events[-1]
-            assert last.kind is Kind.REFUSE and last.fields["repeats"] == CALLS - 1, last
-            assert f"({CALLS - 1} more like it since it was last said)" in last.text
+            assert last.kind is Kind.REFUSE and last.fields["repeats"] == CALLS, last
+            assert f"({CALLS} more like it since it was last said)" in last.text
             assert _logged(events[before:]) < LOG_BOUND
         finally:
             await channel.close(None)
