@@ -54,3 +54,17 @@ def printable(text: str, limit: int | None = None) -> str:
             break
         kept.append(piece)
     return "".join(kept)
+
+
+NAME_CHARS = 64
+"""Characters of a name a stranger sent (a Hello's, a submission's) that a log line shows."""
+
+
+def short_name(name: str) -> str:
+    """A name as the server's log shows it: quoted, made printable, and cut to NAME_CHARS
+    characters with its length said. A refused client chooses its name freely, up to the
+    port's message limit, and is refused again and again: whole, one name per refusal
+    would fill the log."""
+    if len(name) <= NAME_CHARS:
+        return f"'{printable(name)}'"
+    return f"'{printable(name, NAME_CHARS)}...' ({len(name)} characters)"

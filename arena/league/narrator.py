@@ -3,11 +3,13 @@ told as screen events.
 
 The narrator follows a tournament as its observer and table watcher: the
 start, each game as it starts and ends, each fault on record, the end; the
-refusals come from the referee (`Referee.refused`). A refused client often
-retries at once (a wrong token in a loop, a flood), so a refusal is told the
-first time for each address and kind, and then at most once a minute with how
-many more there were: a client cannot fill the log, nor the server's memory
-with what it remembers of them.
+refusals come from the referee (`Referee.refused`) and from the submissions'
+port (`SubmissionService.refused`). A refused client often retries at once (a
+wrong token in a loop, a flood), so a refusal is told the first time for each
+address (an IPv6 one by its /64) and kind, and then at most once a minute with
+how many more there were, the name it gave cut to `arena.text.NAME_CHARS`: a
+client cannot fill the log, nor the server's memory with what it remembers of
+them.
 """
 
 from __future__ import annotations
@@ -21,7 +23,9 @@ from arena.league.screen import Kind, Screen, ScreenEvent
 from arena.records import GameLine, ReplayEvent
 from arena.referee.lobby import Lobby
 from arena.referee.match import GameSpec
+from arena.referee.peers import counted_as
 from arena.referee.server import Refusal
+from arena.text import NAME_CHARS, printable, short_name
 from arena.tournament.play.observer import Progress
 from arena.tournament.play.tables import Watch
 from arena.tournament.report.ratings import Standing
@@ -173,33 +177,34 @@ class Refusals:
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._tell = tell
-        self._every_s = every_s
+        self.every_s = every_s
+        """Seconds between two lines for one address and kind."""
         self._clock = clock
         self._last: dict[tuple[str, str], tuple[float, int]] = {}
         """Per address and status: when it was last told, and how many since."""
 
     def __call__(self, refusal: Refusal) -> None:
-        key = (refusal.peer, refusal.code.name)
+        peer = counted_as(refusal.peer)
+        key = (peer, refusal.code.name)
         now = self._clock()
         last = self._last.get(key)
-        if last is not None and now - last[0] < self._every_s:
+        if last is not None and now - last[0] < self.every_s:
             self._last[key] = (last[0], last[1] + 1)
             return
         if len(self._last) >= REMEMBERED:
-            recent = {k: v for k, v in self._last.items() if now - v[0] < self._every_s}
+            recent = {k: v for k, v in self._last.items() if now - v[0] < self.every_s}
             self._last = recent if len(recent) < REMEMBERED else {}
         more = last[1] if last is not None else 0
         self._last[key] = (now, 0)
-        who = f" (bot {refusal.name!r})" if refusal.name else ""
+        who = f" (bot {short_name(refusal.name)})" if refusal.name else ""
         since = f" ({more} more like it since it was last said)" if more else ""
         self._tell(
             ScreenEvent(
                 Kind.REFUSE,
-                f"refused a stream from {refusal.peer}{who}: {refusal.code.name}: "
-                f"{refusal.detail}{since}",
+                f"refused a stream from {peer}{who}: {refusal.code.name}: {refusal.detail}{since}",
                 {
-                    "peer": refusal.peer,
-                    "bot": refusal.name,
+                    "peer": peer,
+                    "bot": printable(refusal.name, NAME_CHARS),
                     "code": refusal.code.name,
                     "reason": refusal.detail,
                     "repeats": more,
@@ -271,8 +276,11 @@ class Arrivals:
 
     def _told_departures(self, now: dict[str, int], said: dict[str, int]) -> None:
         for name in sorted(said.keys() - now.keys()):
+            why = self._lobby.absence(name)
             text = f"{name} left (no session open)"
-            self._tell(ScreenEvent(Kind.DISCONNECT, text, {"bot": name}))
+            if why != "not connected":
+                text = f"{name} left (no session open: {why})"
+            self._tell(ScreenEvent(Kind.DISCONNECT, text, {"bot": name, "why": why}))
 
     def _told_arrivals(self, now: dict[str, int], said: dict[str, int]) -> None:
         for name in sorted(now.keys() - said.keys()):

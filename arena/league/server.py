@@ -175,7 +175,7 @@ class LeagueServer:
         if tls is not None:
             self.local_tls = decide_local_tls(tls, self.config.tls_ca, self._private)
         if self._tell is not None:
-            self.referee.refused = Refusals(self._tell)
+            self.referee.refused = self._submissions.refused = Refusals(self._tell)
         beside: list[Health | Reflection] = [self.health]
         if self.config.reflection:
             idle = self.config.limits.hello_timeout

@@ -18,6 +18,7 @@ from arena.errors import ArenaError
 from arena.referee.auth import TokenBook
 from arena.referee.exits import ExitProbe
 from arena.referee.session import Session
+from arena.text import short_name
 
 
 class RefusalError(ArenaError):
@@ -42,6 +43,9 @@ class Lobby:
         """Per bot name: how to learn its process's exit status, to tell a crash from a hang-up."""
         self.process_ids: dict[str, int] = {}
         """Per bot name: the process the arena started, whose sessions' CPU time is sampled."""
+        self._refused: dict[str, str] = {}
+        """Per bot name with no session open since: why the referee closed its last one, when
+        it closed it for what the bot sent (a flood of stray messages, one too large)."""
 
     def admit(self, name: str, token: str) -> None:
         """Hold a place for one more session of `name`, or raise `RefusalError`.
@@ -53,10 +57,13 @@ class Lobby:
         """
         if not self.tokens.knows(name):
             raise RefusalError(
-                grpc.StatusCode.PERMISSION_DENIED, f"no bot named {name!r} is registered here"
+                grpc.StatusCode.PERMISSION_DENIED,
+                f"no bot named {short_name(name)} is registered here",
             )
         if not self.tokens.check(name, token):
-            raise RefusalError(grpc.StatusCode.UNAUTHENTICATED, f"wrong token for bot {name!r}")
+            raise RefusalError(
+                grpc.StatusCode.UNAUTHENTICATED, f"wrong token for bot {short_name(name)}"
+            )
         self._check_room(name)
         self._held[name] += 1
 
@@ -77,6 +84,7 @@ class Lobby:
         """Register an admitted session, in the place `admit` held for it."""
         async with self._changed:
             self.release(session.name)
+            self._refused.pop(session.name, None)
             self._sessions[session.name].append(session)
             self._free[session.name].append(session)
             self._changed.notify_all()
@@ -91,6 +99,8 @@ class Lobby:
         that wait would otherwise leave a dead session listed, and given games, for good."""
         if session in self._sessions[session.name]:
             self._sessions[session.name].remove(session)
+            if session.abort_status is not None:
+                self._refused[session.name] = session.abort_status[1]
         if session in self._free[session.name]:
             self._free[session.name].remove(session)
         async with self._changed:
@@ -109,6 +119,15 @@ class Lobby:
     def connected(self) -> dict[str, int]:
         """Open sessions per bot name."""
         return {name: len(s) for name, s in self._sessions.items() if s}
+
+    def absence(self, name: str) -> str:
+        """Why a bot has no session open (asked when it has none), as its seat's fault and the
+        log say it: a session the referee closed (for a flood, say) before any game would
+        otherwise read as a bot that never came."""
+        refused = self._refused.get(name) if not self._sessions[name] else None
+        if refused is None:
+            return "not connected"
+        return f"the referee closed its last session: {refused}"
 
     def all_sessions(self) -> list[Session]:
         return [s for sessions in self._sessions.values() for s in sessions]

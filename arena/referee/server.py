@@ -34,6 +34,7 @@ from arena.referee import bounds, cputime
 from arena.referee.auth import token_hash
 from arena.referee.lobby import Lobby, RefusalError
 from arena.referee.loop_lag import LoopLag
+from arena.referee.peers import peer_host
 from arena.referee.session import Session
 from arena.referee.side_streams import Beside
 
@@ -75,11 +76,6 @@ def max_connections(headroom: int = DESCRIPTOR_HEADROOM) -> int:
     if soft == resource.RLIM_INFINITY:
         return 65536
     return max(16, soft - headroom)
-
-
-def _peer_host(peer: str) -> str:
-    """The address part of grpc's peer string ("ipv4:127.0.0.1:5000" -> "ipv4:127.0.0.1")."""
-    return peer.rpartition(":")[0] or peer
 
 
 @dataclass(frozen=True, slots=True)
@@ -293,7 +289,7 @@ class Referee:
         refused at once: local bots all come from one address, in a burst at the
         start. Refused only if no turn comes within the Hello timeout.
         """
-        peer = _peer_host(context.peer())
+        peer = peer_host(context.peer())
         limits = self.limits
         waiting = self._unauthenticated
         loop = asyncio.get_running_loop()
@@ -350,7 +346,7 @@ class Referee:
     ) -> None:
         """End the stream with `code` and `detail`, told to `refused` first."""
         if self.refused is not None:
-            self.refused(Refusal(_peer_host(context.peer()), name, code, detail))
+            self.refused(Refusal(peer_host(context.peer()), name, code, detail))
         await context.abort(code, detail)
 
     def _hello(self, data: bytes) -> pb.Hello | RefusalError:

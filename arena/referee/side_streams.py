@@ -19,6 +19,8 @@ from typing import Protocol
 
 import grpc
 
+from arena.referee.peers import peer_host
+
 PER_PEER = 16
 """Standard-service streams one address may hold open at once: a load balancer watches
 a few services, grpcurl opens one stream at a time."""
@@ -31,11 +33,6 @@ class Beside(Protocol):
     """A service a server answers beside its own (health checking, reflection)."""
 
     def add_to(self, server: grpc.aio.Server) -> None: ...
-
-
-def peer_host(peer: str) -> str:
-    """The address part of grpc's peer string ("ipv4:127.0.0.1:5000" -> "ipv4:127.0.0.1")."""
-    return peer.rpartition(":")[0] or peer
 
 
 class SideStreams:

@@ -119,6 +119,8 @@ def _copy(db: sqlite3.Connection, target: Path, named: str) -> Copied:
     part = target.with_name(f".{target.name}.part")
     part.unlink(missing_ok=True)
     try:
+        # Readable by this user alone, as the league is: SQLite would make it the umask's.
+        os.close(os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
         copy = sqlite3.connect(part, isolation_level=None)
         try:
             db.backup(copy)  # one step: one snapshot of the source

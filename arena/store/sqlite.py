@@ -8,7 +8,9 @@ blocking (`arena.tournament.results.league_writes`).
 from __future__ import annotations
 
 import contextlib
+import os
 import sqlite3
+import tempfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -29,6 +31,35 @@ BUSY_TIMEOUT_S = 30.0
 """Seconds a command waits for a lock another process holds before it says so."""
 
 
+def make_private(path: Path) -> None:
+    """A new, empty store at `path`, readable and writable by this user alone.
+
+    SQLite makes a file it opens with the umask's mode (readable by all, commonly), and
+    its -wal and -shm beside it with the file's: so the file is made first, 0600, and
+    SQLite keeps that mode for all three. It is made aside, its header written (WAL mode),
+    and linked into place, so that a kill meanwhile leaves no empty store (which reads as
+    one that lost its games); if another process made one meanwhile, that one is kept.
+    """
+    try:
+        fd, aside = tempfile.mkstemp(prefix=f".{path.name}-", dir=path.parent)  # 0600
+        os.close(fd)
+        try:
+            db = sqlite3.connect(aside, isolation_level=None)
+            try:
+                db.execute("PRAGMA journal_mode=WAL")  # writes the header
+            finally:
+                db.close()
+            with contextlib.suppress(FileExistsError):
+                os.link(aside, path)
+        finally:
+            os.unlink(aside)
+    except (OSError, sqlite3.Error) as error:
+        cause = cause_at(path.parent)
+        raise StoreError(
+            f"cannot make the league store {path} ({error}); {store_advice(cause, path)}", cause
+        ) from None
+
+
 class SqliteStore(LeagueStore):
     """The embedded store: one SQLite file, written by one coordinator at a time."""
 
@@ -45,6 +76,8 @@ class SqliteStore(LeagueStore):
                 f"{store_advice(cause, path)}",
                 cause,
             ) from None
+        if not path.exists():
+            make_private(path)
         if path.is_file() and path.stat().st_size == 0:
             # SQLite writes its header at once, so an empty file is a store that lost
             # everything: reading it as a new league would hide that.

@@ -24,16 +24,21 @@ from arena.checkbot.verdict import Check
 from arena.protocol.messages import submission as spb
 from arena.protocol.messages import submission_grpc as spb_grpc
 from arena.referee.auth import TokenBook
+from arena.referee.peers import peer_host
+from arena.referee.server import Refusal
 from arena.store import StoreError
 from arena.submissions.limits import MIB
 from arena.submissions.report import End, Event, Line
 from arena.submissions.tarstream import IntakeError
 from arena.submissions.versions import Verdict, VersionError, Versions
+from arena.text import short_name
 
 _EOF = grpc.aio.EOF  # type: ignore[attr-defined]  # missing from the stubs
 FORMAT = "tar.gz"
 HEADER_TIMEOUT = 10.0
 """Seconds from the stream's opening to its header."""
+UNKNOWN = grpc.StatusCode.UNAUTHENTICATED
+"""The kind a stranger's refusal is counted under: a wrong token on the bots' port is one too."""
 
 
 def verdict_message(verdict: Verdict) -> spb.SubmitVerdict:
@@ -67,23 +72,32 @@ class SubmissionService(spb_grpc.SubmissionServiceServicer):
         self.versions = versions
         self.chunk_bytes = chunk_bytes
         self._tokens = TokenBook(registry=versions.store.entrants)
+        self.refused: Callable[[Refusal], None] | None = None
+        """Told of every call refused for its name and token (the server's log, which says
+        them once a minute per address, as it says the referee's refused streams)."""
 
     def register(self, server: grpc.aio.Server) -> None:
         spb_grpc.add_SubmissionServiceServicer_to_server(self, server)  # type: ignore[no-untyped-call]
 
-    def _refused(self, name: str, token: str) -> str | None:
+    def _refused(self, name: str, token: str, context: Any, call: str) -> str | None:
+        """Why a caller is no entrant, if it is none. A stranger's call is no submission:
+        it is not judged (nor said) as one, but told to `refused`, where a flood of them
+        is a count, and its name is never shown whole (it may be as long as a message)."""
         if self._tokens.check(name, token):
             return None
+        if self.refused is not None:
+            detail = f"{call} without an entrant's name and token"
+            self.refused(Refusal(peer_host(context.peer()), name, UNKNOWN, detail))
         return (
-            f"the league server knows no entrant {name!r} with this token (never registered, "
-            "revoked, or replaced by a new one): ask the organiser"
+            f"the league server knows no entrant {short_name(name)} with this token (never "
+            "registered, revoked, or replaced by a new one): ask the organiser"
         )
 
     async def UseVersion(  # noqa: N802 (grpc's method name)
         self, request: spb.UseVersionRequest, context: Any
     ) -> spb.SubmitVerdict:
         try:
-            refused = self._refused(request.name, request.token)
+            refused = self._refused(request.name, request.token, context, "a choice of version")
             if refused is not None:
                 return verdict_message(Verdict(False, request.name, reason=refused))
             return verdict_message(self.versions.choose(request.name, request.version))
@@ -96,13 +110,12 @@ class SubmissionService(spb_grpc.SubmissionServiceServicer):
             return
         name = header.name
         versions = self.versions
-        refused = self._header_refused(header)
+        refused, stranger = self._header_refused(header, context)
         if refused is not None:
-            await context.write(
-                spb.SubmitReply(
-                    verdict=verdict_message(versions.judged(Verdict(False, name, reason=refused)))
-                )
-            )
+            verdict = Verdict(False, name, reason=refused)
+            if not stranger:
+                verdict = versions.judged(verdict)
+            await context.write(spb.SubmitReply(verdict=verdict_message(verdict)))
             return
         events: asyncio.Queue[Event] = asyncio.Queue()
 
@@ -123,15 +136,18 @@ class SubmissionService(spb_grpc.SubmissionServiceServicer):
             return
         await self._relay(context, outcome, events)
 
-    def _header_refused(self, header: spb.SubmitHeader) -> str | None:
-        """Why a submission is refused on its header alone: the entrant, the format, a quota."""
+    def _header_refused(self, header: spb.SubmitHeader, context: Any) -> tuple[str | None, bool]:
+        """Why a submission is refused on its header alone (the entrant, the format, a quota),
+        and whether for its sender being no entrant."""
         try:
-            refused = self._refused(header.name, header.token)
-            if refused is None and header.format != FORMAT:
-                refused = f"the archive is {header.format!r}; this server takes {FORMAT!r}"
-            return refused or self.versions.quotas.refusal(header.name, header.size)
+            refused = self._refused(header.name, header.token, context, "a submission")
+            if refused is not None:
+                return refused, True
+            if header.format != FORMAT:
+                return f"the archive is {header.format!r}; this server takes {FORMAT!r}", False
+            return self.versions.quotas.refusal(header.name, header.size), False
         except StoreError as error:
-            return f"the server cannot read its league store now: {error}"
+            return f"the server cannot read its league store now: {error}", False
 
     async def _header(self, context: Any) -> spb.SubmitHeader | None:
         try:

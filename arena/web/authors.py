@@ -19,6 +19,7 @@ import math
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from aiohttp import BodyPartReader, web
 
@@ -29,6 +30,7 @@ from arena.store import StoreError
 from arena.submissions.report import Event, Line
 from arena.submissions.service import take
 from arena.submissions.versions import Verdict, Versions
+from arena.text import printable
 from arena.tournament.report.standings import Board, board
 from arena.web import author_html as pages
 from arena.web.ladder_view import LadderFeed, LadderHistory, history_of
@@ -57,6 +59,7 @@ _PRIVATE = {
     "form-action 'self'; frame-ancestors 'none'",
 }
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+_DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
 class AuthorPages:
@@ -146,6 +149,14 @@ class AuthorPages:
 
     async def _login(self, request: web.Request) -> web.Response:
         assert self.league is not None and self.sessions is not None
+        foreign = _foreign_site(request)
+        if foreign is not None:
+            said = (
+                f"This login was sent from a page of another site ({foreign}), not from this "
+                "server's: open the login page here and log in from it. Behind a reverse "
+                "proxy, the proxy must pass the Host header on as the browser sent it."
+            )
+            return _html(pages.login_page(said), status=403)
         form = await request.post()
         name, token = str(form.get("name", "")), str(form.get("token", ""))
         address = request.remote or ""
@@ -304,6 +315,36 @@ async def _read_capped(part: BodyPartReader, cap: int) -> bytes:
     while len(data) <= cap and (chunk := await part.read_chunk()):
         data += chunk
     return bytes(data[: cap + 1])
+
+
+def _foreign_site(request: web.Request) -> str | None:
+    """The site a login came from when it is not this server (its Host), else None.
+
+    A page elsewhere must not log its visitor in, as an author of its own: what the
+    visitor then uploads, or reads, would be that author's (login CSRF). Browsers say
+    where a form was sent from in Origin (every browser of the last years, on every POST
+    from another site), or else in Referer; "null" (a sandboxed frame, a redirect across
+    sites) is another site too. A login with neither (a script of the author's own, a
+    browser that sends neither) is let through: the form carries no session to guard yet.
+    The scheme is not compared, so that a proxy may end TLS in front of this server.
+    """
+    sent = request.headers.get("Origin") or request.headers.get("Referer")
+    if sent is None:
+        return None
+    origin = urlsplit(sent)
+    if sent == "null" or _site(origin.netloc, origin.scheme) != _site(request.host, origin.scheme):
+        return printable(sent, 100)
+    return None
+
+
+def _site(netloc: str, scheme: str) -> tuple[str, int | None]:
+    """A host and port as compared (a default port said or not is the same site)."""
+    parts = urlsplit(f"//{netloc}")
+    try:
+        port = parts.port
+    except ValueError:  # not a port: no site that matches
+        return "", -1
+    return (parts.hostname or ""), port or _DEFAULT_PORTS.get(scheme)
 
 
 def _too_many(refused: Refusal) -> web.Response:

@@ -1,4 +1,4 @@
-"""`arena.text.printable`: what a bot wrote, shown as text and never obeyed."""
+"""`arena.text`: what a bot wrote, shown as text and never obeyed; a stranger's name, cut."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import unicodedata
 from hypothesis import given
 from hypothesis import strategies as st
 
-from arena.text import printable
+from arena.text import NAME_CHARS, printable, short_name
 
 HIDDEN = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp", "Zs"}
 """The categories a terminal or a browser may obey, reorder or hide (a space aside)."""
@@ -100,3 +100,12 @@ def test_a_limit_never_keeps_half_an_escape() -> None:
     assert printable("ab\x1bcd", 4) == "ab"
     assert printable("ab\x1bcd", 6) == "ab\\x1b"
     assert printable("abcdef", 3) == "abc"
+
+
+def test_a_strangers_name_is_shown_cut_with_its_length() -> None:
+    assert short_name("alice") == "'alice'"
+    assert short_name("a\x1b[2Jb") == "'a\\x1b[2Jb'"
+    long = "z" * 30_000
+    shown = short_name(long)
+    assert shown == f"'{'z' * NAME_CHARS}...' (30000 characters)"
+    assert len(short_name("\x1b" * 1000)) < NAME_CHARS + 40  # cut after its escapes, not before

@@ -110,8 +110,9 @@ class LobbyTables:
 
     async def play(self, spec: GameSpec, watch: Watch | None) -> GameRecord:
         borrowed = await self.lobby.borrow_table(spec.players)
+        lobby = self.lobby
         seats: list[Seat] = [  # in seat order: borrowed keeps the order it was given
-            s if s is not None else AbsentSeat(n, f"{n} has no session open (not connected)")
+            s if s is not None else AbsentSeat(n, f"{n} has no session open ({lobby.absence(n)})")
             for n, s in borrowed.items()
         ]
         try:

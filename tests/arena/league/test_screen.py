@@ -70,3 +70,17 @@ def test_refusals_are_told_once_a_minute_per_address_and_kind_with_a_count() -> 
     refusals(wrong)
     assert told[-1].fields["repeats"] == 5
     assert "(5 more like it since it was last said)" in told[-1].text
+
+
+def test_refusals_from_one_ipv6_64_are_one_count_and_a_long_name_is_cut() -> None:
+    """A client that takes a new address of its /64 for each try is still one stranger, and
+    the name it sends is shown cut (issue 35: 300 refusals wrote 17.6 MiB)."""
+    told: list[ScreenEvent] = []
+    refusals = Refusals(told.append, every_s=60.0, clock=lambda: 100.0)
+    code = grpc.StatusCode.UNAUTHENTICATED
+    for n in range(300):
+        refusals(Refusal(f"ipv6:[2001:db8:1:2::{n + 1:x}]", "m" * 30_000, code, "wrong token"))
+    [said] = told
+    assert said.fields["peer"] == "ipv6:[2001:db8:1:2::/64]"
+    assert len(said.text) < 300 and "(30000 characters)" in said.text
+    assert said.fields["bot"] == "m" * 64

@@ -5,7 +5,9 @@ store is unharmed; a restore refuses a league in use and keeps the one it replac
 from __future__ import annotations
 
 import itertools
+import os
 import sqlite3
+import stat
 import subprocess
 import threading
 import time
@@ -206,6 +208,18 @@ def test_a_backup_never_overwrites(tmp_path: Path) -> None:
     with pytest.raises(BackupError, match="already exists"):
         backup(league, taken)
     assert taken.read_text() == "someone's file"
+
+
+def test_a_backup_is_readable_by_its_user_alone(tmp_path: Path) -> None:
+    league = tmp_path / "league.sqlite"
+    SqliteStore(league).close()
+    taken = tmp_path / "taken.sqlite"
+    before = os.umask(0o022)
+    try:
+        backup(league, taken)
+    finally:
+        os.umask(before)
+    assert stat.S_IMODE(taken.stat().st_mode) == 0o600
 
 
 @pytest.mark.slow

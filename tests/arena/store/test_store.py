@@ -4,6 +4,8 @@ PostgreSQL alike (the tests about SQLite's file are SQLite's alone)."""
 from __future__ import annotations
 
 import dataclasses
+import os
+import stat
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -203,3 +205,21 @@ def test_a_tournaments_games_and_the_tournaments_in_order_are_read_by_index(
         )
     finally:
         db.close()
+
+
+def test_a_new_store_is_made_readable_by_its_user_alone(tmp_path: Path) -> None:
+    """Issue 35: SQLite made `league.sqlite` (and its -wal and -shm) with the umask's mode,
+    readable by all; it is made 0600 now, aside and linked in, no empty file left."""
+    league = tmp_path / "league.sqlite"
+    before = os.umask(0o022)
+    try:
+        store = SqliteStore(league)
+        store.set_entrant("alice", "0" * 64)  # a write: the -wal and -shm are there
+        beside = sorted(p.name for p in tmp_path.iterdir())
+        modes = {p.name: stat.S_IMODE(p.stat().st_mode) for p in tmp_path.iterdir()}
+        store.close()
+    finally:
+        os.umask(before)
+    assert beside == ["league.sqlite", "league.sqlite-shm", "league.sqlite-wal"]
+    assert modes == dict.fromkeys(beside, 0o600)
+    assert SqliteStore(league).entrants() == {"alice": "0" * 64}

@@ -94,8 +94,8 @@ async def try_login(
 
 
 def test_the_sixth_failed_login_gets_429_and_another_entrant_still_logs_in(played: Played) -> None:
-    """Five wrong tokens for alice from 127.0.0.1: the sixth try from there is refused, and
-    so is alice's name from anywhere; bob logs in from 127.0.0.2 all the while."""
+    """Five wrong tokens for alice from 127.0.0.1: the sixth try from there is refused, for
+    any name; bob, and alice herself, log in from 127.0.0.2 all the while."""
 
     async def body() -> None:
         stopped = LoginLimits(clock=lambda: 1000.0)  # no failure leaves its minute mid-test
@@ -116,7 +116,85 @@ def test_the_sixth_failed_login_gets_429_and_another_entrant_still_logs_in(playe
                 status, page, response = await try_login(other, site, "bob", played.tokens["bob"])
                 assert status == 303 and COOKIE in response.cookies, page
                 status, page, _ = await try_login(other, site, "alice", played.tokens["alice"])
-                assert status == 429 and "for this name" in page
+                assert status == 303, page
+
+    run(body())
+
+
+def test_a_lockout_attempt_from_other_addresses_does_not_keep_the_author_out(
+    played: Played,
+) -> None:
+    """Issue 35: wrong guesses for alice from five addresses (each until it is refused) used
+    to lock alice's name out from anywhere. Now each guessing address is locked out, for
+    alice's right token too, and alice logs in from an address of her own, fresh or known."""
+
+    async def body() -> None:
+        stopped = LoginLimits(clock=lambda: 1000.0)
+        async with serving(played, stopped) as site:
+            async with client_from("127.0.0.9") as known:  # alice has logged in from here
+                status, _, _ = await try_login(known, site, "alice", played.tokens["alice"])
+                assert status == 303
+            for n in range(3, 8):
+                async with client_from(f"127.0.0.{n}") as guesser:
+                    for guess in range(5):
+                        status, _, _ = await try_login(guesser, site, "alice", f"g{n}-{guess}")
+                        assert status == 403
+                    right = played.tokens["alice"]
+                    status, page, _ = await try_login(guesser, site, "alice", right)
+                    assert status == 429 and "for this address" in page
+            async with client_from("127.0.0.9") as known, client_from("127.0.0.2") as fresh:
+                for http in (known, fresh):
+                    status, page, response = await try_login(
+                        http, site, "alice", played.tokens["alice"]
+                    )
+                    assert status == 303 and COOKIE in response.cookies, page
+
+    run(body())
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        {"Origin": "http://evil.example"},
+        {"Origin": "null"},
+        {"Referer": "http://evil.example/login.html"},
+        {"Origin": "http://127.0.0.1:1"},  # this host, another port: another site
+    ],
+    ids=["origin", "null-origin", "referer", "other-port"],
+)
+def test_a_login_sent_from_another_sites_page_is_refused(
+    played: Played, header: dict[str, str]
+) -> None:
+    """Login CSRF (issue 35): a page elsewhere must not log its visitor in as its own
+    author. The right name and token, sent from another site, get no session."""
+
+    async def body() -> None:
+        async with serving(played) as site, client() as http:
+            form = {"name": "alice", "token": played.tokens["alice"]}
+            async with http.post(
+                f"{site.url}/author/login", data=form, headers=header, allow_redirects=False
+            ) as response:
+                page = await response.text()
+                assert response.status == 403, page
+                assert "sent from a page of another site" in page
+                assert COOKIE not in response.cookies
+            async with http.get(f"{site.url}/author", allow_redirects=False) as response:
+                assert response.status == 303
+
+    run(body())
+
+
+def test_a_login_from_the_servers_own_page_is_taken(played: Played) -> None:
+    async def body() -> None:
+        async with serving(played) as site, client() as http:
+            form = {"name": "alice", "token": played.tokens["alice"]}
+            own = {"Origin": site.url, "Referer": f"{site.url}/author/login"}
+            for headers in (own, {"Referer": f"{site.url}/author/login"}, {}):
+                async with http.post(
+                    f"{site.url}/author/login", data=form, headers=headers, allow_redirects=False
+                ) as response:
+                    assert response.status == 303, (headers, await response.text())
+                    assert COOKIE in response.cookies
 
     run(body())
 

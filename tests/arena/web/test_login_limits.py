@@ -60,7 +60,7 @@ def test_each_lockout_doubles_up_to_the_longest_and_is_forgotten_after_a_quiet_t
     assert logins.refusal("10.0.0.1", "x") == Refusal(60, "this address")
 
 
-def test_the_address_and_the_name_are_limited_apart() -> None:
+def test_the_address_and_the_name_at_it_are_limited_apart() -> None:
     clock = Clock()
     logins = limits(clock)
     for n in range(5):  # one address guessing at five names
@@ -68,11 +68,51 @@ def test_the_address_and_the_name_are_limited_apart() -> None:
     refused = logins.refusal("10.0.0.1", "bob")
     assert refused is not None and refused.whose == "this address"
     assert logins.refusal("10.0.0.2", "bob") is None  # another address, another name
-    for n in range(5):  # five addresses guessing at one name
-        logins.failed(f"10.0.1.{n}", "carol")
-    refused = logins.refusal("10.0.0.9", "carol")
-    assert refused is not None and refused.whose == "this name"
-    assert logins.refusal("10.0.0.9", "bob") is None
+    for _ in range(5):  # one address guessing at one name
+        logins.failed("10.0.0.3", "carol")
+    refused = logins.refusal("10.0.0.3", "carol")
+    assert refused is not None and refused.wait == 60
+
+
+def test_no_number_of_addresses_failing_for_a_name_locks_it_out_elsewhere() -> None:
+    """The lockout attempt of issue 35: wrong guesses for alice from address after address;
+    each of them is locked out, and alice's own login from a fresh address is not."""
+    clock = Clock()
+    logins = limits(clock)
+    for n in range(100):
+        for _ in range(6):
+            logins.failed(f"10.0.1.{n}", "alice")
+        assert logins.refusal(f"10.0.1.{n}", "alice") is not None
+    assert logins.refusal("10.0.0.9", "alice") is None
+
+
+def test_a_name_that_logged_in_at_an_address_is_not_held_by_its_other_guesses() -> None:
+    """A stranger behind the author's address (one NAT, one proxy), guessing at other names,
+    locks out those names there, not the author who logged in there before; guessing at
+    the author's own name from there is limited all the same."""
+    clock = Clock()
+    logins = limits(clock)
+    logins.succeeded("10.0.0.1", "alice")
+    for n in range(5):
+        logins.failed("10.0.0.1", f"name{n}")
+    assert logins.refusal("10.0.0.1", "bob") is not None
+    assert logins.refusal("10.0.0.1", "alice") is None
+    for _ in range(5):
+        logins.failed("10.0.0.1", "alice")
+    refused = logins.refusal("10.0.0.1", "alice")
+    assert refused is not None and refused.whose == "this name from this address"
+
+
+def test_an_ipv6_client_is_counted_by_its_64() -> None:
+    clock = Clock()
+    logins = limits(clock)
+    for n in range(5):  # a machine with a /64 of its own, a new address for each guess
+        logins.failed(f"2001:db8:1:2::{n + 1:x}", f"name{n}")
+    assert logins.refusal("2001:db8:1:2:ffff::1", "bob") is not None
+    assert logins.refusal("2001:db8:1:3::1", "bob") is None
+    for _ in range(5):
+        logins.failed("::ffff:10.0.0.7", "x")
+    assert logins.refusal("10.0.0.7", "y") is not None
 
 
 def test_a_success_clears_its_names_failures_not_its_addresss() -> None:
@@ -81,9 +121,9 @@ def test_a_success_clears_its_names_failures_not_its_addresss() -> None:
     for _ in range(4):
         logins.failed("10.0.0.1", "alice")
     logins.succeeded("10.0.0.1", "alice")
-    logins.failed("10.0.0.2", "alice")  # the name starts again: one failure
-    assert logins.refusal("10.0.0.2", "alice") is None
-    logins.failed("10.0.0.1", "dave")  # the address does not: its fifth
+    logins.failed("10.0.0.1", "alice")  # the name starts again there: one failure
+    assert logins.refusal("10.0.0.1", "alice") is None
+    logins.failed("10.0.0.1", "dave")  # the address does not: its count goes on
     refused = logins.refusal("10.0.0.1", "eve")
     assert refused is not None and refused.whose == "this address"
 
