@@ -222,7 +222,8 @@ def folders(program: str, strict: bool) -> list[Path]:
         shown.append(install if _showable(install) else real.parent)
         for pattern in toolchain.readonly:
             shown.extend(Path(p) for p in sorted(glob.glob(str(expand(pattern)))))
-    return [f for f in shown if not _under_usr(f) and (not strict or _showable(f))]
+    kept = [f for f in shown if not _under_usr(f) and (not strict or _showable(f))]
+    return list(dict.fromkeys(kept))
 
 
 def _own_folders(where: Path, real: Path) -> list[Path]:

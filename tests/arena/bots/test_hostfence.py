@@ -112,8 +112,7 @@ def test_this_machines_ipv6_addresses_are_among_those_fenced() -> None:
     if not path.exists():
         pytest.skip("no IPv6 on this kernel")
     global_ones = [
-        ipaddress.IPv6Address(int(line.split()[0], 16))
-        for line in path.read_text().splitlines()
+        ipaddress.IPv6Address(int(line.split()[0], 16)) for line in path.read_text().splitlines()
     ]
     mine = [a for a in global_ones if not a.is_loopback and not a.is_link_local]
     networks = fenced()
