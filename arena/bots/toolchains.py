@@ -170,6 +170,15 @@ def table() -> tuple[Toolchain, ...]:
     return _table(os.environ.get(VARIABLE, ""))
 
 
+def use(file: Path | None) -> None:
+    """Read the table now, with `file` over the shipped one (else `ARENA_TOOLCHAINS`'s), so a
+    wrong file stops a command before any bot is built; kept in `ARENA_TOOLCHAINS` for the
+    processes this one starts (a league server's submission worker)."""
+    if file is not None:
+        os.environ[VARIABLE] = str(file.resolve())
+    table()
+
+
 def toolchain_of(program: str) -> Toolchain | None:
     name = Path(program).name
     return next((t for t in table() if name in t.programs), None)
