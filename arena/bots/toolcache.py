@@ -74,11 +74,6 @@ def arena_cache() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME") or _home() / ".cache") / "perudo-arena"
 
 
-def host_caches() -> dict[str, Path]:
-    """The organiser's toolchain caches that exist, by the name of the arena's copy of each."""
-    return {k: c.where() for k, c in _caches().items() if c.where().is_dir()}
-
-
 def build_tools(sandboxed: bool) -> BuildTools:
     """The variables and binds for a build; for a sandboxed one, copying caches the first time."""
     env = {k: os.environ[k] for k in _PASS if k in os.environ}
@@ -93,7 +88,8 @@ def build_tools(sandboxed: bool) -> BuildTools:
         readonly.append(rustup)
     caches = _caches()
     if not sandboxed:
-        env.update({c.variable: str(c.where()) for c in caches.values() if c.variable})
+        kept = [c for c in caches.values() if c.variable and c.where().is_dir()]
+        env.update({c.variable: str(c.where()) for c in kept})
         return BuildTools(env)
     root = arena_cache() / "builds"
     writable = []

@@ -14,7 +14,7 @@ import pytest
 from arena.bots.build import run_build
 from arena.bots.buildnet import BuildNetwork
 from arena.bots.environment import bot_environment
-from arena.bots.limits import Confinement
+from arena.bots.limits import Confinement, ResourceLimits
 from arena.bots.manifest import load_entry
 from arena.bots.sandbox import Jail, SandboxMode, decide
 from arena.bots.toolcache import build_tools
@@ -249,3 +249,14 @@ def test_a_java_bot_builds_with_javac_in_the_box(tmp_path: Path) -> None:
     failure = asyncio.run(run_build(spec, {}, log, confinement=confinement))
     assert failure is None, log.read_text()
     assert (bot / "classes" / "Bot.class").is_file()
+
+
+def test_the_run_says_which_lookup_holds() -> None:
+    sandbox = decide(SandboxMode.AUTO)
+    if not sandbox.active:
+        pytest.skip(sandbox.why_not)
+    league = " ".join(Confinement(sandbox, strict=True).describe(ResourceLimits()))
+    local = " ".join(Confinement(sandbox).describe(ResourceLimits()))
+    assert "found on the system PATH and the toolchain table's folders only" in league
+    assert "found on this machine's PATH" in local
+    assert "organiser's own" in local
