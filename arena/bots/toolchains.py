@@ -231,8 +231,19 @@ def folders(program: str, strict: bool) -> list[Path]:
         shown.append(install if _showable(install) else real.parent)
         for pattern in toolchain.readonly:
             shown.extend(Path(p) for p in sorted(glob.glob(str(expand(pattern)))))
-    kept = [f for f in shown if not _under_usr(f) and (not strict or _showable(f))]
+    kept = [f for f in shown if not _under_usr(f) and (not strict or _shown_strictly(f))]
     return list(dict.fromkeys(kept))
+
+
+def _shown_strictly(folder: Path) -> bool:
+    """For a stranger's bot, besides `_showable`: nothing inside a home folder but what the
+    table declares (`~/.cargo/bin`), not the folder a link on the PATH leads to (`~/tools`)."""
+    if not _showable(folder):
+        return False
+    if not any(home in folder.parents for home in _homes()):
+        return True
+    declared = {expand(f) for t in table() for f in (*t.bin, *t.readonly)}
+    return folder in declared
 
 
 def _own_folders(where: Path, real: Path) -> list[Path]:

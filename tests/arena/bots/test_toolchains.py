@@ -167,6 +167,27 @@ def test_the_box_shows_no_home_folder_and_no_top_folder(
     assert str(organiser) not in [bound[i + 1] for i, a in enumerate(bound) if a == "--ro-bind"]
 
 
+def test_a_link_on_the_path_into_a_home_shows_nothing_of_that_home(
+    organiser: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A declared bin folder (outside any home) holding a link into the organiser's home:
+    the program is offered, but the home's folder it leads to is not shown."""
+    tool = organiser / "tools" / "linked"
+    tool.parent.mkdir()
+    tool.write_text("#!/bin/sh\n")
+    tool.chmod(0o755)
+    (organiser / "tools" / "notes.txt").write_text("private\n")
+    declared = tmp_path / "sysbin"
+    declared.mkdir()
+    (declared / "linked").symlink_to(tool)
+    file = tmp_path / "linked.toml"
+    file.write_text(f'[mine]\nprograms = ["linked"]\nbin = ["{declared}"]\n')
+    monkeypatch.setenv(VARIABLE, str(file))
+    assert find("linked", strict=True) == declared / "linked"
+    assert folders("linked", strict=True) == [declared]
+    assert tool.parent in folders("linked", strict=False)  # the organiser's own: as ever
+
+
 def test_an_organiser_adds_a_toolchain_with_a_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
