@@ -213,9 +213,11 @@ def offered() -> list[str]:
 
 def refusal(missing: list[str]) -> str:
     """Why a submitted bot cannot be taken: what it named, and the toolchains' program names
-    this machine offers; never a host path, so that a refusal tells nothing else of it."""
+    this machine offers; never a path, not even the bot's own once `~` was expanded (the
+    server's home), so that a refusal tells nothing else of this machine."""
     offers = ", ".join(offered()) or "no toolchain's programs"
-    return f"it needs {', '.join(missing)}, which this server does not offer; it offers: {offers}"
+    named = [p if "/" not in p else f"{Path(p).name} by a path (name the program)" for p in missing]
+    return f"it needs {', '.join(named)}, which this server does not offer; it offers: {offers}"
 
 
 def folders(program: str, strict: bool) -> list[Path]:
