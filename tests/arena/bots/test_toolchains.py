@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import shutil
 from pathlib import Path
 
 import pytest
+from tournament_harness import Recorder, minimal_info
 
 from arena.bots.build import run_build
 from arena.bots.buildnet import BuildNetwork
@@ -29,7 +31,11 @@ from arena.bots.toolchains import (
     strict_path,
     table,
 )
+from arena.referee.auth import TokenBook
 from arena.submissions import worker
+from arena.tournament.config import TournamentConfig
+from arena.tournament.play.lineup import Lineup
+from arena.tournament.results.folder import TournamentFolder
 
 sandboxed = pytest.mark.skipif(
     not decide(SandboxMode.AUTO).active, reason=decide(SandboxMode.AUTO).why_not
@@ -284,3 +290,28 @@ def test_the_run_says_which_lookup_holds() -> None:
     assert "found on the system PATH and the toolchain table's folders only" in league
     assert "found on this machine's PATH" in local
     assert "organiser's own" in local
+
+
+@pytest.mark.parametrize("strict", [True, False])
+def test_a_league_servers_lineup_looks_programs_up_strictly(
+    organiser: Path, tmp_path: Path, strict: bool
+) -> None:
+    """A league server's line-up (strict) skips a bot that needs the server's ~/bin/helper,
+    saying what is offered; the organiser's own `arena run` finds it as ever."""
+    bots = tmp_path / "bots"
+    bots.mkdir()
+    _bot(bots / "needy", 'name = "needy"\nrun = "python bot.py"\nrequires = ["helper"]\n')
+    notes = Recorder()
+    lineup = Lineup(TournamentConfig(bots_dir=bots), notes)
+    lineup.confinement = Confinement(decide(SandboxMode.AUTO), strict=strict)
+    folder = TournamentFolder(tmp_path / "out")
+    folder.logs.mkdir(parents=True)
+    info = dataclasses.replace(minimal_info("t"), bots_dir=str(bots))
+    ready = asyncio.run(lineup.prepare(folder, info, resuming=False, tokens=TokenBook(), need=0))
+    if strict:
+        assert ready == []
+        assert lineup.skipped[0].reason.startswith(
+            "it needs helper, which this server does not offer; it offers: "
+        )
+    else:
+        assert [b.name for b in ready] == ["needy"]
