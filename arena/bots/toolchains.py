@@ -226,7 +226,7 @@ def folders(program: str, strict: bool) -> list[Path]:
     if where is None:
         return []
     real = where.resolve()
-    shown = _own_folders(where, real) if strict else _as_ever(where, real)
+    shown = [where.parent, real.parent] if strict else _as_ever(where, real)
     toolchain = toolchain_of(program)
     if toolchain is not None:
         install = real.parents[min(toolchain.install, len(real.parents)) - 1]
@@ -246,10 +246,6 @@ def _shown_strictly(folder: Path) -> bool:
         return True
     declared = {expand(f) for t in table() for f in (*t.bin, *t.readonly)}
     return folder in declared
-
-
-def _own_folders(where: Path, real: Path) -> list[Path]:
-    return [where.parent, real.parent]
 
 
 def _as_ever(where: Path, real: Path) -> list[Path]:
