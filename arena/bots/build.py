@@ -93,7 +93,7 @@ async def run_build(
     confinement = confinement or Confinement()
     timeout = limits.build_time_for(spec)
     tools = await asyncio.to_thread(build_tools, confinement.sandbox.active)
-    env = bot_environment({**tools.env, **extra}, confinement.sandbox.active)
+    env = bot_environment({**tools.env, **extra}, confinement.sandbox.active, confinement.strict)
     group = bot_group(spec, limits, confinement)
     log.parent.mkdir(parents=True, exist_ok=True)
     log.write_bytes(b"")  # this build's output alone, however often the night is resumed

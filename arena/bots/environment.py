@@ -10,6 +10,8 @@ import os
 import sys
 from pathlib import Path
 
+from arena.bots.toolchains import strict_path
+
 
 def arena_variables(address: str, name: str, token: str, sessions: int) -> dict[str, str]:
     """What the arena tells every bot it starts (the guide's contract): where to dial,
@@ -22,11 +24,14 @@ def arena_variables(address: str, name: str, token: str, sessions: int) -> dict[
     }
 
 
-def bot_environment(extra: dict[str, str], sandboxed: bool) -> dict[str, str]:
-    """The environment of a bot: what the guide lists, and nothing of the arena's own."""
+def bot_environment(extra: dict[str, str], sandboxed: bool, strict: bool = False) -> dict[str, str]:
+    """The environment of a bot: what the guide lists, and nothing of the arena's own.
+    A submitted bot's (`strict`) PATH is where its programs were looked up (the system's
+    and the toolchains' folders, `arena.bots.toolchains`), never the arena's own."""
     python_dir = str(Path(sys.executable).parent)
+    path = os.pathsep.join(strict_path()) if strict else os.environ.get("PATH", "/usr/bin:/bin")
     env = {
-        "PATH": python_dir + os.pathsep + os.environ.get("PATH", "/usr/bin:/bin"),
+        "PATH": python_dir + os.pathsep + path,
         "HOME": "/tmp" if sandboxed else os.environ.get("HOME", "/tmp"),
         "TMPDIR": "/tmp",
         "LANG": "C.UTF-8",

@@ -79,6 +79,11 @@ class Confinement:
     ca_file: Path | None = None
     """The Unix socket speaks TLS too, and local bots trust this file (the CA that signed
     the server's certificate, or the certificate itself): bound into the sandbox."""
+    strict: bool = False
+    """Submitted bots, a stranger's (a league server's): the programs they require are
+    found on the system PATH and the toolchain table's folders alone, and only those
+    programs' declared folders are shown (`arena.bots.toolchains`). The organiser's own
+    bots (`arena run`) are found on the arena's PATH, as the organiser's shell would."""
 
     def address(self, port: int) -> str:
         if self.socket is not None and self.sandbox.active:
@@ -102,12 +107,25 @@ class Confinement:
             self.sandbox.builds.describe(),
             limits.describe(cgroups, self.sandbox.active),
         ]
+        if self.sandbox.active:
+            lines.append(self.describe_programs())
         if self.tls_port and self.socket is not None:
             how = (
                 "with TLS" if self.ca_file is not None else "in plaintext, which no network reaches"
             )
             lines.append(f"local bots dial the referee's Unix socket {how}")
         return lines
+
+    def describe_programs(self) -> str:
+        if self.strict:
+            return (
+                "programs bots require are found on the system PATH and the toolchain table's "
+                "folders only; a bot sees only their declared folders"
+            )
+        return (
+            "programs bots require are found on this machine's PATH, their install folders "
+            "shown to the bot (local bots are the organiser's own)"
+        )
 
 
 DESCRIPTOR_HEADROOM = 128

@@ -7,7 +7,7 @@ A sub-folder is a bot when it holds `bot.toml`:
     build = "npm ci"            # optional, run once before play
     build_timeout = 300         # optional, seconds (at most the organiser's --build-timeout)
     sessions = 4                # optional, most games it plays at once
-    requires = ["node"]         # optional, programs that must be on PATH
+    requires = ["node"]         # optional, programs it needs (see arena.bots.toolchains)
     memory_mb = 2048            # optional, address-space limit (at most --memory-mb)
     connect_timeout = 60        # optional, seconds to connect, in place of --connect-timeout
 
@@ -18,7 +18,8 @@ A single file is a bot run by its interpreter (.py, .js, .sh), named after
 the file. A first word of `python` or `python3` in a command means the
 arena's own interpreter, so Python bots can import the bot kit; any other
 interpreter is named by its path (`~/venvs/bot/bin/python bot.py`), and the
-sandbox shows its install folder as it shows a required program's.
+sandbox shows its install folder as it shows a required program's; for a
+submitted bot, only a path where the toolchain table finds that program.
 
 No shell runs a command, but its words expand `~` and `$HOME`, `$USER`
 (`${HOME}`) as a shell would, from the organiser's environment; any other
@@ -32,7 +33,6 @@ import hashlib
 import os
 import re
 import shlex
-import shutil
 import sys
 import tomllib
 from dataclasses import dataclass, field
@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.bots.botfiles import Kind, ManifestError, file_sha256, read_regular, walk
+from arena.bots.toolchains import find
 
 MANIFEST = "bot.toml"
 MANIFEST_BYTES = 64 * 1024
@@ -72,6 +73,8 @@ MAX_CONNECT_TIMEOUT = 600.0
 """The longest a manifest may ask to connect: a bot still loading after ten minutes is
 stuck, and the night waits for it."""
 _INTERPRETERS = {".py": ["python"], ".js": ["node"], ".sh": ["bash"]}
+_ARENAS_OWN = frozenset({"python", "python3"})
+"""What `resolve_command` makes the arena's own interpreter, which every bot is shown."""
 
 
 def valid_name(name: str) -> bool:
@@ -108,8 +111,12 @@ class BotSpec:
         named = (first,) if Path(first).is_absolute() and first not in self.requires else ()
         return (*self.requires, *named)
 
-    def missing_programs(self) -> list[str]:
-        return [p for p in self.programs if shutil.which(p) is None]
+    def missing_programs(self, strict: bool = False) -> list[str]:
+        """The programs it needs that cannot be found: for a submitted bot (`strict`), on
+        the system PATH and the toolchain table's folders alone (`arena.bots.toolchains`).
+        Python is the arena's own interpreter, always there."""
+        needed = [p for p in self.programs if p not in _ARENAS_OWN]
+        return [p for p in needed if find(p, strict) is None]
 
 
 def resolve_command(words: tuple[str, ...]) -> list[str]:

@@ -67,7 +67,7 @@ class BotProcess:
             process, written = await start_counted(
                 *launch_command(spec, resolve_command(spec.run), limits, confinement, group, None),
                 cwd=spec.workdir,
-                env=bot_environment(env, confinement.sandbox.active),
+                env=bot_environment(env, confinement.sandbox.active, confinement.strict),
                 stdin=asyncio.subprocess.DEVNULL,
                 stderr=asyncio.subprocess.STDOUT,
                 start_new_session=True,

@@ -8,7 +8,9 @@ and open any connection. Inside `bwrap` (the sandbox Flatpak uses) a bot sees:
   `/etc` that programs need to start), the arena's Python (its interpreter,
   its virtualenv and the `arena` and `engine` packages, so Python bots import
   the kit) and the arena's wire contract `proto/`, all read-only; the folders
-  of the programs its manifest `requires` (a toolchain outside `/usr`);
+  of the programs its manifest `requires` that the toolchain table declares
+  (`arena.bots.toolchains`: a JDK's home and `/etc/java-*`, say), found, for a
+  submitted bot, on the system PATH and the table's folders alone;
 - its own folder read-only (a single-script bot: that script alone);
 - a private `/tmp` of capped size, also its `$HOME`: its only writable place;
 - its own PID, IPC, UTS, user and network namespaces and no capabilities: it
@@ -17,7 +19,7 @@ and open any connection. Inside `bwrap` (the sandbox Flatpak uses) a bot sees:
 
 A build is sandboxed the same way, except that the bot's folder is writable,
 the arena's own copies of the toolchains' caches (Go modules and build cache,
-npm, cargo; see `arena.bots.toolcache`) are bound writable so that a night neither
+npm, cargo, Maven; see `arena.bots.toolcache`) are bound writable so that a night neither
 downloads nor compiles everything again, and it has a network: by default
 one of its own that reaches the internet and not the host (see
 `arena.bots.buildnet`), since `npm ci`, `go build` and `cargo build` fetch from
@@ -56,7 +58,7 @@ from arena.bots.buildnet import (
     BuildNet,
     BuildNetwork,
 )
-from arena.bots.toolcache import host_caches
+from arena.bots.toolchains import folders
 from arena.errors import ArenaError
 
 SOCKET_INSIDE = Path("/run/perudo/referee.sock")
@@ -219,7 +221,12 @@ class Jail:
     ca_file: Path | None = None
     """The certificate a bot of a TLS league server trusts, bound read-only at `CA_INSIDE`."""
     programs: tuple[str, ...] = ()
-    """Programs the bot requires, whose install folders are bound when outside /usr."""
+    """Programs the bot requires: each one's folders are bound read-only when outside /usr,
+    as its toolchain declares (`arena.bots.toolchains`)."""
+    strict: bool = False
+    """A submitted bot: its programs found on the system PATH and the toolchains' folders
+    only, and nothing shown but the program's folder and its toolchain's declared ones;
+    else (the organiser's own bots) as found on this process's PATH."""
     caches: tuple[tuple[Path, Path], ...] = ()
     """(folder, where it is seen): toolchain caches a build may write (Go, npm, cargo)."""
     readonly: tuple[Path, ...] = ()
@@ -265,7 +272,8 @@ class Jail:
         args += ["--symlink", "/tmp", "/var/tmp"]  # the other scratch programs expect
         for cache, seen in self.caches:  # first: a toolchain's bin may be bound inside one
             args += ["--bind", str(cache), str(seen)]
-        for path in _dedupe(_python_paths() + _program_paths(self.programs)):
+        shown = [f for program in self.programs for f in folders(program, self.strict)]
+        for path in _dedupe(_python_paths() + shown):
             args += ["--ro-bind", str(path), str(path)]
         args += ["--bind" if self.writable else "--ro-bind", str(self.home), str(self.home)]
         for path in self.readonly:
@@ -296,25 +304,6 @@ def _package_folder(name: str) -> Path:
     if spec is None or spec.origin is None:
         raise SandboxError(f"cannot find the {name!r} package to show it to Python bots")
     return Path(spec.origin).resolve().parent
-
-
-def _program_paths(programs: tuple[str, ...]) -> list[Path]:
-    """The install folder of each program (`/opt/node` for `/opt/node/bin/node`).
-
-    Only the `bin` folder of a toolchain home that also keeps the organiser's
-    credentials and caches (`~/.cargo`): see `arena.bots.toolcache`.
-    """
-    private = set(host_caches().values())
-    found = []
-    for program in programs:
-        where = shutil.which(program)
-        if where is None:
-            continue
-        for path in {Path(where).parent, Path(where).resolve().parent}:
-            folder = path.parent if path.name == "bin" and path.parent not in private else path
-            if not _under_usr(folder):
-                found.append(folder)
-    return found
 
 
 def _under_usr(path: Path) -> bool:

@@ -4,9 +4,9 @@ The sandbox is made at once; once set up it says so on a pipe, then waits
 on another before it runs the build (`arena.bots.buildnet.AWAIT_NETWORK`).
 Meanwhile slirp4netns joins the sandbox's network namespace by its pid
 (bwrap's `--info-fd`) and says when the interface is up (`--ready-fd`).
-Then this machine's own addresses are fenced off in the sandbox's network
-(`arena.bots.hostfence`), and only then does the build start, so its first
-fetch finds the network.
+Then this machine's own addresses and the link-local networks are fenced
+off in the sandbox's network (`arena.bots.hostfence`), and only then does
+the build start, so its first fetch finds the network.
 
 slirp4netns ends with the build however it ends: its `--exit-fd` is a pipe
 whose other end only this process holds, so it sees the end of file when
@@ -30,7 +30,7 @@ import sys
 import tempfile
 
 from arena.bots.buildnet import GO_FD, INFO_FD, RESOLV_CONF, RESOLV_FD, SET_UP_FD, SLIRP_ARGS
-from arena.bots.hostfence import fence, host_addresses
+from arena.bots.hostfence import fence, fenced
 
 _PR_SET_PDEATHSIG = 1
 _INFO_LIMIT = 1 << 16
@@ -67,7 +67,7 @@ def run_attached(command: list[str], slirp: str) -> int:
         namespaces = _namespaces(info_r)
         if namespaces is not None and os.read(set_up_r, 1):
             slirp_process, failure = _attach(slirp, namespaces, exit_r)
-            failure = failure or fence(*namespaces, host_addresses())
+            failure = failure or fence(*namespaces, fenced())
             if failure:
                 print(f"launcher: {failure}", file=sys.stderr, flush=True)
                 os.kill(bwrap, signal.SIGKILL)

@@ -61,6 +61,7 @@ def launch_command(
         socket=confinement.socket if build is None else None,
         ca_file=confinement.ca_file if build is None else None,
         programs=spec.programs,
+        strict=confinement.strict,
         caches=build.writable if build is not None else (),
         readonly=build.readonly if build is not None else (),
     )

@@ -22,6 +22,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena.bots.toolchains import Cache, table
+
 _PASS = (
     "GOFLAGS",
     "GOTOOLCHAIN",
@@ -42,8 +44,6 @@ _PASS = (
     "SSL_CERT_FILE",
     "SSL_CERT_DIR",
 )
-_CARGO_KEEP = ("registry", "git", "config.toml", "config")
-"""What of CARGO_HOME a build needs; not `credentials.toml`, not `bin`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,26 +63,15 @@ def _home() -> Path:
     return Path(os.environ.get("HOME", "/root"))
 
 
-def _cache_paths() -> dict[str, Path]:
-    home = _home()
-    wanted = {
-        "GOMODCACHE": os.environ.get("GOMODCACHE") or home / "go" / "pkg" / "mod",
-        "GOCACHE": os.environ.get("GOCACHE") or home / ".cache" / "go-build",
-        "CARGO_HOME": os.environ.get("CARGO_HOME") or home / ".cargo",
-        "NPM_CONFIG_CACHE": os.environ.get("NPM_CONFIG_CACHE") or home / ".npm",
-    }
-    return {k: Path(v) for k, v in wanted.items()}
+def _caches() -> dict[str, Cache]:
+    """Every toolchain's caches, by the name of the arena's copy of each."""
+    return {c.copy_name: c for t in table() for c in t.caches}
 
 
 def arena_cache() -> Path:
     """The arena's own cache folder, `~/.cache/perudo-arena` (or under `$XDG_CACHE_HOME`):
     its copies of the toolchains' caches, its build stamps. No bot folder is in it."""
     return Path(os.environ.get("XDG_CACHE_HOME") or _home() / ".cache") / "perudo-arena"
-
-
-def host_caches() -> dict[str, Path]:
-    """The organiser's toolchain caches that exist, by the variable that names each."""
-    return {k: v for k, v in _cache_paths().items() if v.is_dir()}
 
 
 def build_tools(sandboxed: bool) -> BuildTools:
@@ -97,16 +86,19 @@ def build_tools(sandboxed: bool) -> BuildTools:
     if rustup.is_dir():
         env["RUSTUP_HOME"] = str(rustup)
         readonly.append(rustup)
-    caches = host_caches()
+    caches = _caches()
     if not sandboxed:
-        env.update({k: str(v) for k, v in caches.items()})
+        kept = [c for c in caches.values() if c.variable and c.where().is_dir()]
+        env.update({c.variable: str(c.where()) for c in kept})
         return BuildTools(env)
     root = arena_cache() / "builds"
     writable = []
-    for name, seen in _cache_paths().items():
-        copy = root / name.lower()
-        _copy_once(caches.get(name), copy, _CARGO_KEEP if name == "CARGO_HOME" else None)
-        env[name] = str(seen)
+    for name, cache in caches.items():
+        seen = cache.where()
+        copy = root / name
+        _copy_once(seen if seen.is_dir() else None, copy, cache.keep or None)
+        if cache.variable:
+            env[cache.variable] = str(seen)
         writable.append((copy, seen))
     return BuildTools(env, tuple(writable), tuple(readonly))
 

@@ -78,10 +78,12 @@ async def check_bot(
     build_network: BuildNetwork = BuildNetwork.ISOLATED,
     rebuild: bool = False,
     timeouts: bool = True,
+    strict: bool = False,
 ) -> CheckRun:
     """Put the bot at `path` through the checks; an unchanged bot is not built again
     unless `rebuild` (see `arena.bots.buildstamp`), and `timeouts` False (a bot in a
-    debugger) sets no deadline."""
+    debugger) sets no deadline. `strict`: a stranger's bot, its programs found as a league
+    server finds them (`arena.bots.limits.Confinement.strict`)."""
     run = CheckRun()
     clock = TimeControl(move_time, enforced=timeouts)
     logs: list[Path] = []
@@ -115,7 +117,7 @@ async def check_bot(
             )
         )
         return run
-    missing = spec.missing_programs()
+    missing = spec.missing_programs(strict)
     if missing:
         record(Check("toolchain", False, f"needs {', '.join(missing)}, not found on PATH"))
         return run
@@ -141,6 +143,7 @@ async def check_bot(
             clock,
             connect_timeout,
             rebuild,
+            strict,
         )
     finally:
         shutil.rmtree(folder / "referee", ignore_errors=True)
@@ -164,12 +167,13 @@ async def _check_in(
     clock: TimeControl,
     connect_timeout: float,
     rebuild: bool,
+    strict: bool,
 ) -> None:
     """Build, start and probe the bot, confined as in a tournament."""
     private = logs / "referee"
     private.mkdir(mode=0o700)
     socket = private / "referee.sock"
-    confinement = Confinement(sandbox, cgroups, socket)
+    confinement = Confinement(sandbox, cgroups, socket, strict=strict)
     said = confinement.describe(limits)
     warning = next((line for line in said if line.startswith("WARNING: ")), "")
     detail = "; ".join(line for line in said if line != warning)

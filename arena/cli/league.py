@@ -18,6 +18,7 @@ from rich.console import Console
 from arena.bots.manifest import valid_name
 from arena.cli import admin, backups, options, submit, validate, webpage
 from arena.cli.admin import DEFAULT_ADMIN, DEFAULT_LEAGUE
+from arena.cli.toolchains import add_toolchains_flag
 from arena.league import screen
 from arena.league.check import Checked, check
 from arena.league.handshakes import HandshakeWatch
@@ -63,6 +64,7 @@ def add_commands(commands: Any) -> None:
         "--hello-timeout", type=validate.seconds, default=ServerLimits().hello_timeout
     )
     options.add_options(serve, Command.SERVE)
+    add_toolchains_flag(serve)
     serve.add_argument(
         "--no-reflection",
         action="store_true",

@@ -24,6 +24,7 @@ from arena.cli import (
     play,
     replay,
     submit,
+    toolchains,
     validate,
     verify,
     webpage,
@@ -69,6 +70,7 @@ def _parser() -> argparse.ArgumentParser:
         help="show who would play and the schedule's size; build, start and create nothing",
     )
     options.add_options(run, Command.RUN)
+    toolchains.add_toolchains_flag(run)
     webpage.add_web_flag(run, "the tournament")
     cluster.add_cluster_flags(run)
 
@@ -79,6 +81,7 @@ def _parser() -> argparse.ArgumentParser:
     check = commands.add_parser("check-bot", help="put one bot through a compliance suite")
     check.add_argument("path", type=Path, help="a bot folder (with bot.toml) or script")
     options.add_options(check, Command.CHECK_BOT)
+    toolchains.add_toolchains_flag(check)
 
     league.add_commands(commands)
     submit.add_command(commands)
@@ -232,6 +235,7 @@ def main(argv: list[str] | None = None) -> int:
     console = Console(width=None if sys.stdout.isatty() else 132)
     errors = Console(stderr=True, width=None if sys.stderr.isatty() else 132)
     try:
+        toolchains.apply(args)
         return COMMANDS[args.command](args, console)
     except (ArenaError, PerudoError) as error:
         # One line however long (soft_wrap), and the message as plain text: it may quote a bot.

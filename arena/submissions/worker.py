@@ -36,6 +36,7 @@ from arena.bots.cgroups import CgroupRoot
 from arena.bots.limits import Confinement, ResourceLimits
 from arena.bots.manifest import MANIFEST, MANIFEST_BYTES, ManifestError, load_entry
 from arena.bots.sandbox import SandboxError, SandboxMode, decide
+from arena.bots.toolchains import refusal
 from arena.checkbot.check import check_bot
 from arena.checkbot.verdict import Check
 from arena.submissions.report import End, Event, Line, encode, first_failure
@@ -81,7 +82,7 @@ async def _build(args: argparse.Namespace, limits: ResourceLimits) -> str | None
     if spec.build is None:
         return None
     cgroups = CgroupRoot.find()
-    confinement = Confinement(sandbox, cgroups)
+    confinement = Confinement(sandbox, cgroups, strict=True)
     emit(Line("note", sandbox.builds.describe()))
     emit(
         Line(
@@ -127,9 +128,9 @@ async def work(args: argparse.Namespace) -> End:
         taken_in = read_regular(args.bot / MANIFEST, MANIFEST_BYTES)
         spec = load_entry(args.bot)
         assert spec is not None
-        missing = spec.missing_programs()
+        missing = spec.missing_programs(strict=True)
         if missing:
-            return End(False, f"it needs {', '.join(missing)}, which this server does not have")
+            return End(False, refusal(missing))
         failure = await _build(args, limits)
     except (ManifestError, SandboxError) as error:
         return End(False, str(error))
@@ -154,6 +155,7 @@ async def work(args: argparse.Namespace) -> End:
         limits=limits,
         sandbox=SandboxMode.REQUIRE,
         build_network=BuildNetwork(args.build_network),
+        strict=True,
     )
     if run.log is not None:
         with contextlib.suppress(OSError):

@@ -251,7 +251,11 @@ class Tournament:
                 referee, port, remote = venue.referee, venue.port, venue.remote
             lineup = self._lineup
             ca_file = venue.local_ca if venue is not None and referee.unix_tls else None
-            confinement = Confinement(sandbox, cgroups, referee.unix_socket, referee.tls, ca_file)
+            # A league server's line-ups hold strangers' bots: their programs found strictly.
+            strict = venue is not None
+            confinement = Confinement(
+                sandbox, cgroups, referee.unix_socket, referee.tls, ca_file, strict=strict
+            )
             info = lineup.confine(confinement, info)
             lobby = self._lobby = referee.lobby
             if info.bots_dir is not None:

@@ -20,6 +20,7 @@ from arena.bots.limits import Confinement, check_descriptors
 from arena.bots.logdrain import last_line
 from arena.bots.manifest import BotSpec, ManifestError, load_entry
 from arena.bots.processes import BotProcess
+from arena.bots.toolchains import refusal
 from arena.referee.auth import TokenBook
 from arena.referee.exits import describe_exit, exit_probe
 from arena.referee.lobby import Lobby
@@ -167,8 +168,10 @@ class Lineup:
                     self.observer.note(f"{bot.name}: its files changed since the run began")
         usable = []
         for bot in found:
-            missing = bot.missing_programs()
-            if missing:
+            missing = bot.missing_programs(self.confinement.strict)
+            if missing and self.confinement.strict:
+                self._skip(bot.name, refusal(missing))
+            elif missing:
                 self._skip(bot.name, f"needs {', '.join(missing)}, not found on PATH")
             else:
                 usable.append(bot)

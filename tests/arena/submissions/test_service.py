@@ -152,8 +152,9 @@ def test_a_bot_needing_a_program_the_server_lacks_is_refused_naming_it(tmp_path:
             )
             (bot / "bot.py").write_text("")
             verdict = await d.send_bot(bot)
-            assert verdict.line() == (
-                "rejected: it needs no-such-compiler-here, which this server does not have"
+            assert verdict.line().startswith(
+                "rejected: it needs no-such-compiler-here, which this server does not offer; "
+                "it offers: "
             )
 
     asyncio.run(body())
