@@ -11,6 +11,7 @@ mark errors that are also those, since callers catch them as such:
     + SandboxError - `--sandbox require` on a machine where bubblewrap cannot run.
     + DescriptorError - the planned bots need more open files than the arena may have.
     + JobsError (ValueError) - more games at once than the machine can run fairly.
+    + ToolchainError - a toolchain file that cannot be used (it names the file and entry).
     records:
     + RecordError (ValueError) - decoded JSON that is not the record it should be.
     referee:

@@ -26,6 +26,8 @@ NOT_ON_A_SERVER = {
     "--hosts": "with --cluster only",
     "--max-bots-per-host": "with --cluster only",
     "--ship-bots": "with --cluster only",
+    "--toolchains": "the server's toolchains are its own, for every build (arena serve "
+    "--toolchains)",
 }
 """The flags of `arena run` that `arena admin start` does not take, and why."""
 
