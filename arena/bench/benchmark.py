@@ -17,6 +17,7 @@ cost per bot (process start to first session) is measured too.
 from __future__ import annotations
 
 import asyncio
+import cProfile
 import functools
 import gc
 import random
@@ -24,7 +25,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import grpc
@@ -32,6 +33,7 @@ import grpc
 import engine
 from arena.bench import bot as bench_bot
 from arena.bench.engine_speed import engine_speed
+from arena.bench.overhead import GameGaps, Overhead
 from arena.bench.sandbox import ArenaSpeed, sandbox_figures, spawn_times
 from arena.bots.cgroups import CgroupRoot
 from arena.bots.environment import arena_variables
@@ -126,8 +128,11 @@ def sample_requests(games: int = 20, players: int = 4) -> list[bytes]:
     return messages
 
 
-async def transport_speed(concurrency: int, bots: int, seconds: float, logs: Path) -> float:
-    """Round trips per second with a server that only relays requests: the transport's limit.
+async def transport_speed(
+    concurrency: int, bots: int, seconds: float, logs: Path
+) -> tuple[float, Overhead]:
+    """Round trips per second with a server that only relays requests: the transport's limit;
+    and the gaps from a reply read to the next request written, a relay's least overhead.
 
     Traffic takes the arena's shape, with nothing of the referee in it: the
     bots hold as many streams as in the arena, `concurrency` chains of requests
@@ -158,19 +163,45 @@ async def transport_speed(concurrency: int, bots: int, seconds: float, logs: Pat
 
     trips = 0
     running = True
+    gaps: list[float] = []
+    loop = asyncio.get_running_loop()
 
     async def chain(index: int) -> None:
         nonlocal trips
         step = 0
+        read = None
         while running:
             bot = (index + step) % bots  # the next seat's bot
             context = free[bot].pop()  # each bot holds a stream per chain: never empty
             await context.write(requests[(step + 7 * index) % len(requests)])
+            if read is not None:
+                gaps.append(loop.time() - read)
             step += 1
             await context.read()
+            read = loop.time()
             free[bot].append(context)
             trips += 1
 
+    server, port = await _relay(play)
+    processes, _ = await start_bots(port, tokens, bots, concurrency, logs)
+    try:
+        await _until(lambda: opened >= bots * concurrency, 20)
+        gc.collect()  # swept, so the heap freezes as a process's first play does
+        with frozen_heap():  # as the arena plays (below)
+            chains = asyncio.gather(*(chain(i) for i in range(concurrency)))
+            rate = await _window(lambda: trips, seconds, gaps.clear)
+            running = False
+            await chains
+    finally:
+        done.set()
+        await asyncio.gather(*(p.stop(grace=2) for p in processes))
+        await server.stop(grace=1)
+    return rate, Overhead.of(gaps)
+
+
+async def _relay(play: Callable[..., Awaitable[None]]) -> tuple[grpc.aio.Server, int]:
+    """A gRPC server on loopback whose Play streams `play` serves, raw bytes each way; its
+    port."""
     server = grpc.aio.server()
     server.add_generic_rpc_handlers(
         (
@@ -188,20 +219,7 @@ async def transport_speed(concurrency: int, bots: int, seconds: float, logs: Pat
     )
     port = server.add_insecure_port("127.0.0.1:0")
     await server.start()
-    processes, _ = await start_bots(port, tokens, bots, concurrency, logs)
-    try:
-        await _until(lambda: opened >= bots * concurrency, 20)
-        gc.collect()  # swept, so the heap freezes as a process's first play does
-        with frozen_heap():  # as the arena plays (below)
-            chains = asyncio.gather(*(chain(i) for i in range(concurrency)))
-            rate = await _window(lambda: trips, seconds)
-            running = False
-            await chains
-    finally:
-        done.set()
-        await asyncio.gather(*(p.stop(grace=2) for p in processes))
-        await server.stop(grace=1)
-    return rate
+    return server, port
 
 
 async def arena_speed(
@@ -229,6 +247,7 @@ async def arena_speed(
     playing: set[Match] = set()
     running = True
     table = min(bots, 4)
+    gaps: list[float] = []
     try:
         await lobby.wait_for(names, concurrency, 20)
 
@@ -241,7 +260,8 @@ async def arena_speed(
                 borrowed = await lobby.borrow_table(players)
                 seats = [s for s in borrowed.values() if s is not None]
                 spec = GameSpec(f"w{w}-g{game}", players, f"w{w}-g{game}", engine.Ruleset())
-                match = Match(spec, seats, seed, TimeControl(5.0))
+                timed = GameGaps(gaps)
+                match = Match(spec, [timed.seat(s) for s in seats], seed, TimeControl(5.0))
                 playing.add(match)
                 record = await match.play()
                 playing.discard(match)
@@ -253,7 +273,7 @@ async def arena_speed(
         with frozen_heap():  # as a tournament plays its games
             workers = asyncio.gather(*(worker(w) for w in range(concurrency)))
             rate = await _window(
-                lambda: finished + sum(m.record.decisions for m in playing), seconds
+                lambda: finished + sum(m.record.decisions for m in playing), seconds, gaps.clear
             )
             running = False
             await workers
@@ -264,23 +284,28 @@ async def arena_speed(
             cgroups.remove()
         private.joinpath("referee.sock").unlink(missing_ok=True)
         private.rmdir()
-    return ArenaSpeed(rate, statistics.median(startups))
+    return ArenaSpeed(rate, statistics.median(startups), Overhead.of(gaps))
 
 
 def _arena_line(label: str, speed: ArenaSpeed, concurrency: int) -> str:
     return (
         f"{label}: {speed.decisions_per_s:.0f} decisions/s at concurrency {concurrency}, "
-        f"start-up {speed.startup_s * 1000:.0f} ms per bot"
+        f"start-up {speed.startup_s * 1000:.0f} ms per bot; a reply read to the next request "
+        f"written: {speed.overhead.line()}"
     )
 
 
-async def _window(count: Callable[[], int], seconds: float) -> float:
-    """The rate of `count` over `seconds`, after a warm-up that is not counted.
+async def _window(
+    count: Callable[[], int], seconds: float, begin: Callable[[], None] = lambda: None
+) -> float:
+    """The rate of `count` over `seconds`, after a warm-up that is not counted (`begin` is
+    called when it ends: what was gathered during it, forgotten).
 
     The first moments of a phase (bots' first requests, cold caches) say
     nothing about its steady speed, and both phases are counted alike.
     """
     await asyncio.sleep(min(0.5, seconds / 4))
+    begin()
     started, first = time.monotonic(), count()
     await asyncio.sleep(seconds)
     return (count() - first) / (time.monotonic() - started)
@@ -294,6 +319,13 @@ async def _until(condition: Callable[[], bool], timeout: float) -> None:
         await asyncio.sleep(0.02)
 
 
+def _profiled(path: Path, measure: Callable[[], object]) -> None:
+    """Run `measure` under cProfile and write its statistics to `path`."""
+    profiler = cProfile.Profile()
+    profiler.runcall(measure)
+    profiler.dump_stats(path)
+
+
 def run(
     seconds: float,
     concurrency: int,
@@ -302,8 +334,11 @@ def run(
     say: Callable[[str], None],
     rounds: int = 3,
     sandbox: bool = False,
+    profile: Path | None = None,
 ) -> dict[str, float]:
     """Measure everything; transport and arena alternate `rounds` times, best of each kept.
+    With `profile`, the arena's measurement is played once more under cProfile, and where
+    its time went is written there (pstats); that run is not counted.
 
     Alternating means a burst of load from elsewhere on a shared machine
     hurts one sample, not one side of the ratio. With `sandbox`, the arena
@@ -322,18 +357,26 @@ def run(
             f"engine, {players} players: {speed.us_per_decision:.1f} us/decision, "
             f"{speed.games_per_s:.0f} games/s"
         )
-    transports: list[float] = []
+    transports: list[tuple[float, Overhead]] = []
     arenas: list[ArenaSpeed] = []
     jailed: list[ArenaSpeed] = []
     for _ in range(rounds):
         transports.append(asyncio.run(transport_speed(concurrency, bots, seconds, logs)))
-        say(f"transport: {transports[-1]:.0f} round trips/s at concurrency {concurrency}")
+        say(
+            f"transport: {transports[-1][0]:.0f} round trips/s at concurrency {concurrency}; "
+            f"a reply read to the next request written: {transports[-1][1].line()}"
+        )
         arenas.append(asyncio.run(arena_speed(concurrency, bots, seconds, logs)))
         say(_arena_line("arena", arenas[-1], concurrency))
         if jail is not None:
             jailed.append(asyncio.run(arena_speed(concurrency, bots, seconds, logs, jail)))
             say(_arena_line("arena, bots sandboxed", jailed[-1], concurrency))
-    transport, arena = max(transports), max(a.decisions_per_s for a in arenas)
+    if profile is not None:
+        _profiled(profile, lambda: asyncio.run(arena_speed(concurrency, bots, seconds, logs)))
+        say(f"where the arena's time went: {profile} (python -m pstats {profile})")
+    transport, relayed = max(transports, key=lambda t: t[0])
+    best = max(arenas, key=lambda a: a.decisions_per_s)
+    arena, referee = best.decisions_per_s, best.overhead
     worst = max(s.us_per_decision for s in speeds)
     spawns: dict[str, float] = {}
     if jail is not None:
@@ -356,6 +399,10 @@ def run(
         "transport_roundtrips_per_s": round(transport, 1),
         "arena_decisions_per_s": round(arena, 1),
         "arena_to_transport_ratio": round(arena / transport, 3),
+        "referee_overhead_p50_us": round(referee.p50_us, 1),
+        "referee_overhead_p99_us": round(referee.p99_us, 1),
+        "transport_overhead_p50_us": round(relayed.p50_us, 1),
+        "transport_overhead_p99_us": round(relayed.p99_us, 1),
         "concurrency": concurrency,
         "rounds": rounds,
         "python": float(f"{sys.version_info.major}.{sys.version_info.minor}"),

@@ -13,6 +13,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena.bench.overhead import Overhead
 from arena.bots.cgroups import CgroupRoot
 from arena.bots.limits import Confinement, ResourceLimits
 from arena.bots.manifest import BotSpec
@@ -27,6 +28,8 @@ class ArenaSpeed:
     decisions_per_s: float
     startup_s: float
     """The median time from starting a bot's process to its first session."""
+    overhead: Overhead
+    """The referee's own time between a reply read and the next request written."""
 
 
 async def spawn_times(logs: Path, sandbox: Sandbox, times: int = 15) -> tuple[float, float]:

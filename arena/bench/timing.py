@@ -1,6 +1,6 @@
-"""Is the timing fair under load? Timeouts per 1,000 decisions of bots that answer at once.
+"""Is the timing fair under load? Timeouts per 10,000 decisions of bots that answer at once.
 
-    arena bench --timing [--bots 24] [--move-time 0.05] [--timing-jobs 2,8,16]
+    arena bench --timing [--timing-bots 24] [--move-time 0.05] [--timing-jobs CORES,2xCORES]
 
 Instant bots never deserve a timeout, so every one counted here is the
 machine's or the referee's lateness charged to a bot. Each setting plays
@@ -42,15 +42,15 @@ class Timing:
     """Whether `arena run` takes this many jobs without --force-jobs."""
 
     @property
-    def per_1000(self) -> float:
-        return 1000 * self.timeouts / self.decisions if self.decisions else 0.0
+    def per_10000(self) -> float:
+        return 10_000 * self.timeouts / self.decisions if self.decisions else 0.0
 
     def to_json(self) -> dict[str, object]:
         return {
             "jobs": self.jobs,
             "decisions": self.decisions,
             "timeouts": self.timeouts,
-            "timeouts_per_1000": round(self.per_1000, 2),
+            "timeouts_per_10000": round(self.per_10000, 2),
             "referee_late": self.referee_late,
             "worst_loop_lag_ms": round(self.worst_lag_ms, 1),
             "bots_timed_out": self.bots_timed_out,

@@ -36,6 +36,13 @@ def add_command(commands: Any) -> None:
         action="store_true",
         help="also measure the arena with its bots sandboxed (speed and start-up, side by side)",
     )
+    bench.add_argument(
+        "--profile",
+        type=Path,
+        metavar="FILE",
+        help="also play the arena's measurement once under cProfile and write where its time "
+        "goes to FILE (pstats; `python -m pstats FILE`, or snakeviz and flameprof draw it)",
+    )
     paired = bench.add_argument_group("the A/B test's pairing (--ab)")
     paired.add_argument(
         "--ab",
@@ -123,13 +130,14 @@ def add_command(commands: Any) -> None:
     timing.add_argument(
         "--timing",
         action="store_true",
-        help="count timeouts per 1,000 decisions of instant bots at several --jobs instead",
+        help="count timeouts per 10,000 decisions of instant bots at several --jobs instead",
     )
     timing.add_argument(
         "--timing-bots", type=validate.int_at_least(2), default=24, help="instant bots (default 24)"
     )
     timing.add_argument(
-        "--timing-jobs", default="2,8,16", help="games at once, comma-separated (default 2,8,16)"
+        "--timing-jobs",
+        help="games at once, comma-separated (default: the usable cores, and twice that)",
     )
     timing.add_argument(
         "--move-time",
@@ -174,6 +182,7 @@ def cmd_bench(args: argparse.Namespace, console: Console) -> int:
             say,
             rounds=args.rounds,
             sandbox=args.sandbox,
+            profile=args.profile,
         )
     if args.json:
         print(json.dumps(figures, indent=2))
@@ -283,8 +292,13 @@ def _bench_timing(args: argparse.Namespace, console: Console) -> int:
 
     from arena.bench.timing import run_timing
 
+    cores = default_jobs()
     try:
-        jobs = tuple(int(n) for n in args.timing_jobs.split(","))
+        jobs = (
+            tuple(int(n) for n in args.timing_jobs.split(","))
+            if args.timing_jobs
+            else (cores, 2 * cores)
+        )
     except ValueError:
         raise TournamentError(
             f"--timing-jobs {args.timing_jobs!r} is not numbers with commas"
@@ -296,13 +310,13 @@ def _bench_timing(args: argparse.Namespace, console: Console) -> int:
         return 0
     console.print(
         f"{args.timing_bots} instant bots, --move-time {args.move_time:g}, "
-        f"{args.seconds:g} s per setting, on {default_jobs()} usable cores",
+        f"{args.seconds:g} s per setting, on {cores} usable cores",
         highlight=False,
     )
     for r in results:
         verdict = "" if r.allowed else "  (arena run refuses this without --force-jobs)"
         console.print(
-            f"--jobs {r.jobs:>2}: {r.per_1000:6.2f} timeouts per 1,000 decisions "
+            f"--jobs {r.jobs:>2}: {r.per_10000:6.2f} timeouts per 10,000 decisions "
             f"({r.timeouts} of {r.decisions}, {r.bots_timed_out} bots), "
             f"{r.referee_late} excused as the referee's lag (worst {r.worst_lag_ms:.0f} ms)"
             f"{verdict}",

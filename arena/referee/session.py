@@ -111,6 +111,16 @@ class Session:
         return self._closed.is_set()
 
     @property
+    def request_written(self) -> float:
+        """When the last request was written whole (loop time; 0 until one is)."""
+        return self._sent_at
+
+    @property
+    def reply_read(self) -> float:
+        """When the last reply that reached a request in flight was read (loop time)."""
+        return self._arrived
+
+    @property
     def started_here(self) -> bool:
         """Whether the arena started this bot's process itself (it holds its exit status):
         a local bot, on this machine's socket, whose link is never credited."""

@@ -7,9 +7,11 @@ timed assertions in tests: these machines are shared and noisy.
 from __future__ import annotations
 
 import json
+import pstats
 import random
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -25,12 +27,17 @@ KEYS = {
     "transport_roundtrips_per_s",
     "arena_decisions_per_s",
     "arena_to_transport_ratio",
+    "referee_overhead_p50_us",
+    "referee_overhead_p99_us",
+    "transport_overhead_p50_us",
+    "transport_overhead_p99_us",
     "concurrency",
 }
 
 
 @pytest.mark.slow
-def test_bench_json_reports_every_key() -> None:
+def test_bench_json_reports_every_key(tmp_path: Path) -> None:
+    profile = tmp_path / "arena.prof"
     done = subprocess.run(
         [
             sys.executable,
@@ -46,6 +53,8 @@ def test_bench_json_reports_every_key() -> None:
             "2",
             "--bots",
             "2",
+            "--profile",
+            str(profile),
         ],
         capture_output=True,
         text=True,
@@ -54,6 +63,10 @@ def test_bench_json_reports_every_key() -> None:
     )
     figures = json.loads(done.stdout)
     assert set(figures) >= KEYS
+    assert 0 < figures["referee_overhead_p50_us"] <= figures["referee_overhead_p99_us"]
+    assert 0 < figures["transport_overhead_p50_us"] <= figures["transport_overhead_p99_us"]
+    functions = {f for _, _, f in pstats.Stats(str(profile)).stats}  # type: ignore[attr-defined]
+    assert "play" in functions  # the match's own, among where the time went
     assert figures["concurrency"] == 2
     assert figures["transport_roundtrips_per_s"] > 0 and figures["arena_decisions_per_s"] > 0
     ratio = figures["arena_decisions_per_s"] / figures["transport_roundtrips_per_s"]
@@ -125,4 +138,4 @@ def test_bench_timing_counts_timeouts_per_setting_and_marks_those_over_the_cap()
     assert [s["allowed_without_force_jobs"] for s in settings] == [True, False]
     for s in settings:
         assert s["decisions"] > 0
-        assert s["timeouts_per_1000"] == round(1000 * s["timeouts"] / s["decisions"], 2)
+        assert s["timeouts_per_10000"] == round(10_000 * s["timeouts"] / s["decisions"], 2)
