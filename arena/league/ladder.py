@@ -16,32 +16,29 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from arena.ladder import Draw, Entrant, LadderError, Rules, Table, choose
+from arena.ladder import Draw, Entrant, Rules, Table, choose
 from arena.league.ladder_board import LadderBoard, LadderGame
+from arena.league.ladder_faults import LADDER_TROUBLES, STORE, Fault, Troubles, fault_of
 from arena.league.ladder_fit import LadderFit, LadderGames
+from arena.league.ladder_folders import RoundFolders, Unfinished
+from arena.league.ladder_preflight import unplayable
 from arena.league.ladder_ratings import RatingState, Version, VersionRatings
 from arena.league.ladder_recorder import RoundRecorder
-from arena.league.ladder_rounds import (
-    PREFIX,
-    ROUND,
-    load_secret,
-    on_record,
-    round_seed,
-    secret_path,
-)
+from arena.league.ladder_rounds import PREFIX, load_secret, on_record, round_seed, secret_path
 from arena.league.ladder_sideline import Sideline, why_out
 from arena.league.ladder_status import LadderStatus, LadderTable
 from arena.league.screen import Kind, Screen, ScreenEvent
+from arena.store import StoreError
 from arena.submissions.lineups import compose, make_way
 from arena.tournament.config import TooFewBotsError, TournamentConfig, TournamentError, Venue
-from arena.tournament.info import RunStatus
 from arena.tournament.results.resuming import read_info
-from arena.tournament.tournament import Observer, Tournament
+from arena.tournament.tournament import Tournament
 
 if TYPE_CHECKING:
     from arena.league.server import LeagueServer
@@ -98,12 +95,7 @@ class Ladder:
         """The rounds taken, from their choosing to their end, by number."""
         self._rounds: dict[int, Tournament] = {}
         """The rounds in play, by number: what a stop or a pause asks to stop."""
-        self._open: set[int] | None = None
-        """Rounds on disk that may not be finished, to read at the next choice: every folder
-        at the first (what a kill or an earlier run left), then each round that ended since.
-        A finished one is read once and dropped, so a choice never lists the whole folder."""
-        self._highest = -1
-        """The highest round on disk."""
+        self.folders = RoundFolders(server.config.out, self._say)
         self._task: asyncio.Task[None] | None = None
         self._night: object | None = None
         self._ratings = VersionRatings(server.config.out)
@@ -113,10 +105,35 @@ class Ladder:
         """The batch fit's ratings, which feed the matchmaker (`ladder_fit` says why)."""
         self._trouble = False
         """Whether a round just failed: the next waits `IDLE_S`, not to spin on it."""
-        self.error: str | None = None
+        self.troubles = Troubles(self._say)
+        """The fault that holds now, said once and counted."""
+        self.halted: Fault | None = None
+        """Why the ladder stopped by itself, until it is started again."""
+        self.patience = server.config.defaults.store_patience
+        """Seconds a league store that cannot be reached is waited for (`--store-patience`)."""
+        self._store_since: float | None = None
+        """When the league store first failed a choice, in this outage."""
+        server.metrics.follow_ladder(LADDER_TROUBLES, self._gauge)
 
     def _changed(self) -> None:
         self.changes += 1
+
+    def _say(self, text: str) -> None:
+        if self._tell is not None:
+            self._tell(ScreenEvent(Kind.NOTE, f"ladder: {text}"))
+
+    def _gauge(self) -> tuple[bool, str | None]:
+        """What /metrics shows: whether it plays, and the kind of the fault that holds or
+        that stopped it."""
+        fault = self.halted or self.troubles.fault
+        return self.active and not self._stopping, None if fault is None else fault.kind
+
+    @property
+    def error(self) -> str | None:
+        """Why it stopped by itself, else the fault that holds now (with its count)."""
+        if self.halted is not None:
+            return f"stopped: {self.halted.text}; `arena admin ladder start` starts it again"
+        return self.troubles.said()
 
     @property
     def active(self) -> bool:
@@ -133,10 +150,23 @@ class Ladder:
             config = self._server.config
             self.secret = load_secret(secret_path(config.league, config.out))
         self._stopping = False
+        self.halted = None
+        self._store_since = None
         if self._night is None:
             self._running.set()
         if not self.active:
             self._task = asyncio.ensure_future(self._loop())
+        self._changed()
+
+    def _halt(self, fault: Fault) -> None:
+        """Stop by itself for `fault`: said on the screen (and so in the log), kept for the
+        status and /metrics until the ladder is started again."""
+        self.halted = fault
+        self._stopping = True
+        self._running.set()
+        for tournament in self._rounds.values():
+            tournament.request_stop()
+        self._say(f"stopped: {fault.text}; `arena admin ladder start` starts it again")
         self._changed()
 
     async def stop(self) -> None:
@@ -172,9 +202,16 @@ class Ladder:
             self._changed()
 
     def status(self) -> LadderStatus:
-        """How it stands now: for `arena admin ladder status` and the web pages."""
-        state, latest = self._read_board()
-        table = state.rated().current(self._field())
+        """How it stands now: for `arena admin ladder status` and the web pages. A store
+        that cannot be read leaves the board out, not the rest: the status is how a fault
+        of the store is seen."""
+        error = self.error
+        try:
+            state, latest = self._read_board()
+            table = state.rated().current(self._field())
+        except StoreError as fault:
+            table, latest = [], []
+            error = error or str(fault)
         return LadderStatus(
             running=self.active and not self._stopping,
             paused=self.paused,
@@ -184,7 +221,7 @@ class Ladder:
             versions={s.name: version.number for version, s in table},
             latest=tuple(latest),
             sitting_out=tuple(self.sideline.now()),
-            error=self.error,
+            error=error,
         )
 
     def lines(self) -> list[tuple[str, GameLine]]:
@@ -207,17 +244,6 @@ class Ladder:
         busy = {f"{PREFIX}{number:06d}" for number in self._busy}
         return self._board.read(store, on_record(store) if rounds is None else rounds, busy)
 
-    def _folder(self, number: int) -> Path:
-        return self._server.config.out / f"{PREFIX}{number:06d}"
-
-    def _on_disk(self) -> set[int]:
-        """Every round with a folder, read once: later rounds are this ladder's own."""
-        out = self._server.config.out
-        if not out.is_dir():
-            return set()
-        found = (ROUND.fullmatch(p.name) for p in out.iterdir() if p.is_dir())
-        return {int(m.group(1)) for m in found if m is not None}
-
     async def _loop(self) -> None:
         flying: set[asyncio.Task[None]] = set()
         try:
@@ -236,6 +262,8 @@ class Ladder:
                     flying, timeout=IDLE_S, return_when=asyncio.FIRST_COMPLETED
                 )
                 flying -= done
+        except Exception as error:  # never ended without a word: said, and in the status
+            self._halt(fault_of(error, self._server.config.out))
         finally:
             if flying:
                 await asyncio.gather(*flying, return_exceptions=True)
@@ -246,9 +274,14 @@ class Ladder:
         while len(flying) < self.tables_at_once:
             try:
                 plan = self._next()
-            except (TournamentError, LadderError, OSError) as error:
-                self._failed(str(error))
+            except StoreError as error:
+                self._store_down(error)
                 return
+            except Exception as error:  # said once, counted, tried again in a second
+                self._failed(fault_of(error, self._server.config.out))
+                return
+            self._store_since = None
+            self.troubles.cleared(frozenset({STORE}))
             if plan is None:
                 return
             self._busy.add(plan.number)  # taken now: the next choice sees it
@@ -256,36 +289,39 @@ class Ladder:
             self._changed()
             flying.add(asyncio.ensure_future(self._round(plan)))
 
-    def _failed(self, why: str) -> None:
-        """A round that could not be played: said, kept for the status, tried again later."""
-        self.error = why
+    def _store_down(self, error: StoreError) -> None:
+        """The league store failed as the next table was chosen: one that passes by itself
+        (a database restarting, a lock) is waited for up to `patience` seconds, the ladder
+        going on by itself once it answers; past that, or for a fault that needs a hand, the
+        ladder stops, saying why."""
+        fault = fault_of(error, self._server.config.out)
+        now = time.monotonic()
+        if self._store_since is None:
+            self._store_since = now
+        if fault.kind == STORE and not error.cause.passing:
+            self._halt(fault)
+        elif now - self._store_since > self.patience:
+            waited = f"{now - self._store_since:.0f} s"
+            self._halt(Fault(fault.kind, f"the league store failed for {waited}: {fault.text}"))
+        else:
+            self._failed(Fault(fault.kind, f"{fault.text}. Waiting up to {self.patience:g} s"))
+
+    def _failed(self, fault: Fault) -> None:
+        """A round that could not be played: said once, kept for the status, tried again
+        in a second."""
         self._trouble = True
+        self.troubles.happened(fault)
         self._changed()
-        if self._tell is not None:
-            self._tell(ScreenEvent(Kind.NOTE, f"ladder: {why}"))
 
     def _next(self) -> _Plan | None:
         """A round a kill or a pause left unfinished, else a new table; None when there is
         nothing to play now."""
-        if self._open is None:
-            self._open = self._on_disk()
-            self._highest = max(self._open, default=-1)
-        fresh = None
-        for number in sorted(self._open - self._busy):
-            folder = self._folder(number)
-            if not folder.is_dir():
-                self._open.discard(number)  # removed by hand: nothing to resume
-                continue
-            info = read_info(folder)
-            if info.status is RunStatus.FINISHED:
-                self._open.discard(number)
-            elif info.played:
-                return _Plan(number, None, folder, info.players())
-            elif fresh is None:
-                fresh = number  # a folder that never began is laid out anew
-        number = max(self._highest, *self._busy, -1) + 1 if fresh is None else fresh
-        table = self._choose(number)
-        return None if table is None else _Plan(number, table, None, table.seats)
+        rounds = on_record(self._server.store)
+        found = self.folders.next(self._busy, (tid for tid, _ in rounds))
+        if isinstance(found, Unfinished):
+            return _Plan(found.number, None, found.folder, found.seats)
+        table = self._choose(found, rounds)
+        return None if table is None else _Plan(found, table, None, table.seats)
 
     def _field(self) -> dict[str, Version]:
         """The entrants who can play now, each by the version it would play: its playing
@@ -297,7 +333,7 @@ class Ladder:
             field[name] = Version(name, row.version)
         return field
 
-    def _choose(self, number: int) -> Table | None:
+    def _choose(self, number: int, rounds: list[tuple[str, int]]) -> Table | None:
         seated = {name for seats in self.tables.values() for name in seats}
         field = {
             n: v
@@ -306,7 +342,6 @@ class Ladder:
         }
         if len(field) < min(self.rules.sizes):
             return None
-        rounds = on_record(self._server.store)
         games = sum(n for _, n in rounds)
         if self.fit.due(games):
             config = self._server.config
@@ -322,20 +357,19 @@ class Ladder:
     async def _round(self, plan: _Plan) -> None:
         """One round played to its end or its stop; a failure said, never raised."""
         try:
-            await self._play(plan)
-        except (TournamentError, LadderError, OSError) as error:
-            self._failed(str(error))
-        except Exception as error:  # the server stays up; its log says what went wrong
-            self._failed(f"{type(error).__name__}: {error}")
+            if await self._play(plan):
+                self.troubles.cleared()
+        except Exception as error:  # the server stays up; said once, and in the status
+            self._failed(fault_of(error, self._server.config.out))
         finally:
             self._busy.discard(plan.number)
             del self.tables[plan.round_id]
-            if self._open is not None and self._folder(plan.number).is_dir():
-                self._open.add(plan.number)  # read at the next choice: finished, or to resume
-                self._highest = max(self._highest, plan.number)
+            self.folders.ended(plan.number)  # read at the next choice: finished, or to resume
             self._changed()
 
-    async def _play(self, plan: _Plan) -> None:
+    async def _play(self, plan: _Plan) -> bool:
+        """Play `plan` to its end or its stop; False when it was not played (stopped or
+        paused first, or a version at its table cannot play)."""
         server = self._server
         config = server.config
         round_id = plan.round_id
@@ -358,6 +392,11 @@ class Ladder:
             field = self._field()
             local = {n: field[n].number for n in plan.seats if n in field and field[n].number}
             remote = [n for n in plan.seats if n not in local]
+            unfit = unplayable(server.store, server.versions.files, list(local))
+            for name, why in unfit.items():
+                self._sit_out(name, local[name], why)
+            if unfit:
+                return False  # chosen again at once, without them
             lineup = compose(server.store, server.versions.files, list(local)) if local else None
             if lineup is not None:
                 base = dataclasses.replace(base, bots_dir=lineup.folder)
@@ -366,20 +405,24 @@ class Ladder:
             bots = read_info(plan.resume).bots
             local = {n: b.version.number for n, b in bots.items() if b.version is not None}
             remote = [n for n in plan.seats if n in server.lobby.connected()]
-        observer: Observer = RoundRecorder(self._tell, self._changed, round_id)
+        observer = RoundRecorder(self._tell, self._changed, round_id)
         tournament = Tournament(base, observer)
         self._rounds[plan.number] = tournament
         local_ca = server.local_tls.ca_file if server.local_tls is not None else None
         venue = Venue(server.referee, server.port, tuple(remote), local_ca)
         try:
             if self._stopping or not self._running.is_set():
-                return  # stopped or paused while it was being chosen: played later, if ever
+                return False  # stopped or paused while it was being chosen: played later
             if lineup is not None:
                 await make_way(lineup, server.referee, observer.note)
             summary = await tournament.run(plan.resume, venue=venue)
         except TooFewBotsError as error:
             for name in set(error.skipped) & set(local):
                 self._sit_out(name, local[name], f"could not play {round_id}")
+            raise
+        except TournamentError as error:
+            if plan.table is not None and not self._began(plan):
+                self._could_not_start(plan, local, observer.about(local), str(error))
             raise
         finally:
             del self._rounds[plan.number]
@@ -389,9 +432,27 @@ class Ladder:
                 self.sideline.cleared(name)
             else:
                 self._sit_out(name, version, why)
+        return True
+
+    def _began(self, plan: _Plan) -> bool:
+        """Whether the round's play began (its entrants written in its tournament.json)."""
+        try:
+            return read_info(self.folders.folder(plan.number)).played
+        except TournamentError:
+            return False
+
+    def _could_not_start(
+        self, plan: _Plan, local: dict[str, int | None], said: dict[str, str], error: str
+    ) -> None:
+        """A new table that could not start: the submitted versions the round named (a bot
+        that did not connect, say) sit out with what it said; if it named none, each
+        submitted version at the table does, so that the same table is not drawn again at
+        once. A bot dialled in leaves the field by itself when it goes."""
+        why = f"{plan.round_id} could not start"
+        for name in said or local:
+            self._sit_out(name, local[name], f"{why}: {said.get(name, error)}")
 
     def _sit_out(self, name: str, version: int | None, why: str) -> None:
         seconds = self.sideline.out(name, version, why)
         self._changed()
-        if self._tell is not None:
-            self._tell(ScreenEvent(Kind.NOTE, f"ladder: {name} sits out {seconds:g} s: {why}"))
+        self._say(f"{name} sits out {seconds:g} s: {why}")

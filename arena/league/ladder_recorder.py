@@ -3,7 +3,7 @@ that its status moved."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from arena.league.screen import Kind, Screen, ScreenEvent
@@ -19,8 +19,20 @@ class RoundRecorder:
         self._tell = tell
         self._changed = changed
         self._round = round_id
+        self._notes: list[str] = []
+
+    def about(self, names: Iterable[str]) -> dict[str, str]:
+        """What the round last said of each of `names` (a bot skipped, say: "NAME: did not
+        connect ..."): who a round that could not start sits out, and why."""
+        said = {}
+        for name in names:
+            for text in self._notes:
+                if text.startswith(f"{name}: "):
+                    said[name] = text.removeprefix(f"{name}: ")
+        return said
 
     def note(self, text: str) -> None:
+        self._notes.append(text)
         if self._tell is not None:
             self._tell(ScreenEvent(Kind.NOTE, f"ladder: {text}"))
 
