@@ -150,7 +150,9 @@ class Ladder:
             config = self._server.config
             self.secret = load_secret(secret_path(config.league, config.out))
         self._stopping = False
-        self.halted = None
+        if self.halted is not None:  # started again by hand: its faults are tried afresh
+            self.halted = None
+            self.troubles = Troubles(self._say)
         self._store_since = None
         if self._night is None:
             self._running.set()

@@ -41,16 +41,22 @@ class Fault:
     kind: str
     """One of `LADDER_TROUBLES`."""
     text: str
+    key: str = ""
+    """What makes two faults the same, where the text holds a figure that moves (the space
+    left on a disk): empty for the text itself."""
+
+    def same(self, other: Fault) -> bool:
+        return (self.key or self.text) == (other.key or other.text)
 
 
 def fault_of(error: BaseException, out: Path) -> Fault:
     """`error`, from playing or choosing a round with results in `out`, as a fault."""
     if isinstance(error, StoreError):
         if error.cause is Cause.FULL:
-            return Fault(DISK, f"{error} ({_room(out)})")
+            return Fault(DISK, f"{error} ({_room(out)})", str(error))
         return Fault(STORE, str(error))
     if isinstance(error, OSError):
-        return Fault(DISK, _disk(error, out))
+        return Fault(DISK, _disk(error, out), str(error))
     if isinstance(error, TournamentError | LadderError):
         return Fault(ROUND, str(error))
     return Fault(OTHER, f"{type(error).__name__}: {error}")
@@ -96,7 +102,8 @@ class Troubles:
 
     def happened(self, fault: Fault) -> None:
         now = self._clock()
-        if self.fault is not None and fault.text == self.fault.text:
+        if self.fault is not None and fault.same(self.fault):
+            self.fault = fault  # its figures as they are now
             self.count += 1
             if now - self._said >= REMIND_S:
                 self._said = now
