@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from arena.ladder import Draw, Entrant, Rules, Table, choose
+from arena.ladder import Draw, Entrant, LadderError, Rules, Table, choose
 from arena.league.ladder_board import LadderBoard, LadderGame
 from arena.league.ladder_faults import LADDER_TROUBLES, STORE, Fault, Troubles, fault_of
 from arena.league.ladder_fit import LadderFit, LadderGames
@@ -36,7 +36,13 @@ from arena.league.ladder_status import LadderStatus, LadderTable
 from arena.league.screen import Kind, Screen, ScreenEvent
 from arena.store import StoreError
 from arena.submissions.lineups import compose, make_way
-from arena.tournament.config import TooFewBotsError, TournamentConfig, TournamentError, Venue
+from arena.tournament.config import (
+    StoppedError,
+    TooFewBotsError,
+    TournamentConfig,
+    TournamentError,
+    Venue,
+)
 from arena.tournament.results.resuming import read_info
 from arena.tournament.tournament import Tournament
 
@@ -46,6 +52,8 @@ if TYPE_CHECKING:
 
 IDLE_S = 1.0
 """How often a ladder with too few entrants looks again."""
+RESUME_TRIES = 3
+"""Tries to resume an unfinished round before it is set aside."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +119,8 @@ class Ladder:
         """Why the ladder stopped by itself, until it is started again."""
         self.patience = server.config.defaults.store_patience
         """Seconds a league store that cannot be reached is waited for (`--store-patience`)."""
+        self._unresumable: dict[int, int] = {}
+        """Unfinished rounds that failed to resume, by number: how many times in a row."""
         self._store_since: float | None = None
         """When the league store first failed a choice, in this outage."""
         server.metrics.follow_ladder(LADDER_TROUBLES, self._gauge)
@@ -148,7 +158,10 @@ class Ladder:
         """Play (a stopped ladder starts again, a paused one stays paused for its night)."""
         if not self.secret:
             config = self._server.config
-            self.secret = load_secret(secret_path(config.league, config.out))
+            try:
+                self.secret = load_secret(secret_path(config.league, config.out))
+            except OSError as error:  # a person's sentence, not a traceback
+                raise LadderError(fault_of(error, config.out).text) from None
         self._stopping = False
         if self.halted is not None:  # started again by hand: its faults are tried afresh
             self.halted = None
@@ -361,8 +374,11 @@ class Ladder:
         try:
             if await self._play(plan):
                 self.troubles.cleared()
+                self._unresumable.pop(plan.number, None)
         except Exception as error:  # the server stays up; said once, and in the status
             self._failed(fault_of(error, self._server.config.out))
+            if plan.resume is not None:
+                self._resume_failed(plan.number, plan.resume, error)
         finally:
             self._busy.discard(plan.number)
             del self.tables[plan.round_id]
@@ -395,8 +411,8 @@ class Ladder:
             local = {n: field[n].number for n in plan.seats if n in field and field[n].number}
             remote = [n for n in plan.seats if n not in local]
             unfit = unplayable(server.store, server.versions.files, list(local))
-            for name, why in unfit.items():
-                self._sit_out(name, local[name], why)
+            for name, cause in unfit.items():
+                self._sit_out(name, local[name], cause)
             if unfit:
                 return False  # chosen again at once, without them
             lineup = compose(server.store, server.versions.files, list(local)) if local else None
@@ -435,6 +451,20 @@ class Ladder:
             else:
                 self._sit_out(name, version, why)
         return True
+
+    def _resume_failed(self, number: int, folder: Path, error: Exception) -> None:
+        """An unfinished round is resumed before any new one, so one that can never be
+        (its journal or seed lost, say) would hold the ladder for good: after `RESUME_TRIES`
+        tries it is set aside. Faults that pass (the store, the disk, too few bots yet)
+        are not counted."""
+        if not isinstance(error, TournamentError) or isinstance(
+            error, TooFewBotsError | StoppedError
+        ):
+            return
+        tries = self._unresumable[number] = self._unresumable.get(number, 0) + 1
+        if tries >= RESUME_TRIES:
+            del self._unresumable[number]
+            self.folders.set_aside(folder, f"it could not be resumed, {tries} tries: {error}")
 
     def _began(self, plan: _Plan) -> bool:
         """Whether the round's play began (its entrants written in its tournament.json)."""
