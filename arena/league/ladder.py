@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,10 +23,17 @@ from typing import TYPE_CHECKING
 
 from arena.ladder import Draw, Entrant, LadderError, Rules, Table, choose
 from arena.league.ladder_board import LadderBoard, LadderGame
-from arena.league.ladder_faults import LADDER_TROUBLES, STORE, Fault, Troubles, fault_of
+from arena.league.ladder_faults import (
+    LADDER_TROUBLES,
+    STORE,
+    Fault,
+    StoreWait,
+    Troubles,
+    fault_of,
+)
 from arena.league.ladder_fit import LadderFit, LadderGames
 from arena.league.ladder_folders import RoundFolders, Unfinished
-from arena.league.ladder_preflight import unplayable
+from arena.league.ladder_preflight import culprits, unplayable
 from arena.league.ladder_ratings import RatingState, Version, VersionRatings
 from arena.league.ladder_recorder import RoundRecorder
 from arena.league.ladder_rounds import PREFIX, load_secret, on_record, round_seed, secret_path
@@ -35,14 +41,8 @@ from arena.league.ladder_sideline import Sideline, why_out
 from arena.league.ladder_status import LadderStatus, LadderTable
 from arena.league.screen import Kind, Screen, ScreenEvent
 from arena.store import StoreError
-from arena.submissions.lineups import compose, make_way
-from arena.tournament.config import (
-    StoppedError,
-    TooFewBotsError,
-    TournamentConfig,
-    TournamentError,
-    Venue,
-)
+from arena.submissions.lineups import Lineup, compose, make_way
+from arena.tournament.config import TooFewBotsError, TournamentConfig, TournamentError, Venue
 from arena.tournament.results.resuming import read_info
 from arena.tournament.tournament import Tournament
 
@@ -52,8 +52,6 @@ if TYPE_CHECKING:
 
 IDLE_S = 1.0
 """How often a ladder with too few entrants looks again."""
-RESUME_TRIES = 3
-"""Tries to resume an unfinished round before it is set aside."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,12 +115,8 @@ class Ladder:
         """The fault that holds now, said once and counted."""
         self.halted: Fault | None = None
         """Why the ladder stopped by itself, until it is started again."""
-        self.patience = server.config.defaults.store_patience
-        """Seconds a league store that cannot be reached is waited for (`--store-patience`)."""
-        self._unresumable: dict[int, int] = {}
-        """Unfinished rounds that failed to resume, by number: how many times in a row."""
-        self._store_since: float | None = None
-        """When the league store first failed a choice, in this outage."""
+        self.store_wait = StoreWait(server.config.defaults.store_patience)
+        """A league store that cannot be reached, waited for (`--store-patience`)."""
         server.metrics.follow_ladder(LADDER_TROUBLES, self._gauge)
 
     def _changed(self) -> None:
@@ -166,7 +160,7 @@ class Ladder:
         if self.halted is not None:  # started again by hand: its faults are tried afresh
             self.halted = None
             self.troubles = Troubles(self._say)
-        self._store_since = None
+        self.store_wait.answered()
         if self._night is None:
             self._running.set()
         if not self.active:
@@ -295,7 +289,7 @@ class Ladder:
             except Exception as error:  # said once, counted, tried again in a second
                 self._failed(fault_of(error, self._server.config.out))
                 return
-            self._store_since = None
+            self.store_wait.answered()
             self.troubles.cleared(frozenset({STORE}))
             if plan is None:
                 return
@@ -305,21 +299,11 @@ class Ladder:
             flying.add(asyncio.ensure_future(self._round(plan)))
 
     def _store_down(self, error: StoreError) -> None:
-        """The league store failed as the next table was chosen: one that passes by itself
-        (a database restarting, a lock) is waited for up to `patience` seconds, the ladder
-        going on by itself once it answers; past that, or for a fault that needs a hand, the
-        ladder stops, saying why."""
-        fault = fault_of(error, self._server.config.out)
-        now = time.monotonic()
-        if self._store_since is None:
-            self._store_since = now
-        if fault.kind == STORE and not error.cause.passing:
+        fault, stop = self.store_wait.failed(error, self._server.config.out)
+        if stop:
             self._halt(fault)
-        elif now - self._store_since > self.patience:
-            waited = f"{now - self._store_since:.0f} s"
-            self._halt(Fault(fault.kind, f"the league store failed for {waited}: {fault.text}"))
         else:
-            self._failed(Fault(fault.kind, f"{fault.text}. Waiting up to {self.patience:g} s"))
+            self._failed(fault)
 
     def _failed(self, fault: Fault) -> None:
         """A round that could not be played: said once, kept for the status, tried again
@@ -374,11 +358,11 @@ class Ladder:
         try:
             if await self._play(plan):
                 self.troubles.cleared()
-                self._unresumable.pop(plan.number, None)
+                self.folders.resumed(plan.number)
         except Exception as error:  # the server stays up; said once, and in the status
             self._failed(fault_of(error, self._server.config.out))
             if plan.resume is not None:
-                self._resume_failed(plan.number, plan.resume, error)
+                self.folders.resume_failed(plan.number, error)
         finally:
             self._busy.discard(plan.number)
             del self.tables[plan.round_id]
@@ -402,27 +386,12 @@ class Ladder:
             jobs=min(self.jobs, len(plan.seats)),
             bots_dir=None,
         )
-        remote: list[str] = []
-        lineup = None
-        local: dict[str, int | None] = {}
-        """The submitted entrants, by version: the ones a crash sits out."""
-        if plan.table is not None:
-            field = self._field()
-            local = {n: field[n].number for n in plan.seats if n in field and field[n].number}
-            remote = [n for n in plan.seats if n not in local]
-            unfit = unplayable(server.store, server.versions.files, list(local))
-            for name, cause in unfit.items():
-                self._sit_out(name, local[name], cause)
-            if unfit:
-                return False  # chosen again at once, without them
-            lineup = compose(server.store, server.versions.files, list(local)) if local else None
-            if lineup is not None:
-                base = dataclasses.replace(base, bots_dir=lineup.folder)
-        else:
-            assert plan.resume is not None
-            bots = read_info(plan.resume).bots
-            local = {n: b.version.number for n, b in bots.items() if b.version is not None}
-            remote = [n for n in plan.seats if n in server.lobby.connected()]
+        seated = self._seat(plan)
+        if seated is None:
+            return False  # chosen again at once, without the versions that cannot play
+        local, remote, lineup = seated
+        if lineup is not None:
+            base = dataclasses.replace(base, bots_dir=lineup.folder)
         observer = RoundRecorder(self._tell, self._changed, round_id)
         tournament = Tournament(base, observer)
         self._rounds[plan.number] = tournament
@@ -439,8 +408,10 @@ class Ladder:
                 self._sit_out(name, local[name], f"could not play {round_id}")
             raise
         except TournamentError as error:
-            if plan.table is not None and not self._began(plan):
-                self._could_not_start(plan, local, observer.about(local), str(error))
+            if plan.table is not None and not self.folders.began(plan.number):
+                said = observer.about(local)
+                for name, cause in culprits(round_id, local, said, error).items():
+                    self._sit_out(name, local[name], cause)
             raise
         finally:
             del self._rounds[plan.number]
@@ -452,37 +423,25 @@ class Ladder:
                 self._sit_out(name, version, why)
         return True
 
-    def _resume_failed(self, number: int, folder: Path, error: Exception) -> None:
-        """An unfinished round is resumed before any new one, so one that can never be
-        (its journal or seed lost, say) would hold the ladder for good: after `RESUME_TRIES`
-        tries it is set aside. Faults that pass (the store, the disk, too few bots yet)
-        are not counted."""
-        if not isinstance(error, TournamentError) or isinstance(
-            error, TooFewBotsError | StoppedError
-        ):
-            return
-        tries = self._unresumable[number] = self._unresumable.get(number, 0) + 1
-        if tries >= RESUME_TRIES:
-            del self._unresumable[number]
-            self.folders.set_aside(folder, f"it could not be resumed, {tries} tries: {error}")
-
-    def _began(self, plan: _Plan) -> bool:
-        """Whether the round's play began (its entrants written in its tournament.json)."""
-        try:
-            return read_info(self.folders.folder(plan.number)).played
-        except TournamentError:
-            return False
-
-    def _could_not_start(
-        self, plan: _Plan, local: dict[str, int | None], said: dict[str, str], error: str
-    ) -> None:
-        """A new table that could not start: the submitted versions the round named (a bot
-        that did not connect, say) sit out with what it said; if it named none, each
-        submitted version at the table does, so that the same table is not drawn again at
-        once. A bot dialled in leaves the field by itself when it goes."""
-        why = f"{plan.round_id} could not start"
-        for name in said or local:
-            self._sit_out(name, local[name], f"{why}: {said.get(name, error)}")
+    def _seat(self, plan: _Plan) -> tuple[dict[str, int | None], list[str], Lineup | None] | None:
+        """The round's submitted entrants by version (the ones a crash sits out), its
+        entrants dialled in, and the line-up of a new table's versions; None when a version
+        at a new table cannot play (it sits out)."""
+        server = self._server
+        if plan.resume is not None:
+            bots = read_info(plan.resume).bots
+            local: dict[str, int | None]
+            local = {n: b.version.number for n, b in bots.items() if b.version is not None}
+            return local, [n for n in plan.seats if n in server.lobby.connected()], None
+        field = self._field()
+        local = {n: field[n].number for n in plan.seats if n in field and field[n].number}
+        unfit = unplayable(server.store, server.versions.files, list(local))
+        for name, cause in unfit.items():
+            self._sit_out(name, local[name], cause)
+        if unfit:
+            return None
+        lineup = compose(server.store, server.versions.files, list(local)) if local else None
+        return local, [n for n in plan.seats if n not in local], lineup
 
     def _sit_out(self, name: str, version: int | None, why: str) -> None:
         seconds = self.sideline.out(name, version, why)

@@ -132,3 +132,36 @@ class Troubles:
 
     def _tries(self) -> str:
         return f"{self.count} tries failed in {self.seconds:.0f} s"
+
+
+class StoreWait:
+    """A league store failing the ladder's choices of a table, waited for: one that passes by
+    itself (a database restarting, a lock) up to `patience` seconds, the ladder going on by
+    itself once it answers; past that, or a fault that needs a hand (a damaged store, a
+    refused login), stops the ladder. A full disk under an SQLite store is waited for as a
+    full disk is: it ends once there is room."""
+
+    def __init__(self, patience: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.patience = patience
+        self._clock = clock
+        self._since: float | None = None
+
+    def failed(self, error: StoreError, out: Path) -> tuple[Fault, bool]:
+        """The fault to say, and whether the ladder stops for it."""
+        fault = fault_of(error, out)
+        now = self._clock()
+        if self._since is None:
+            self._since = now
+        if fault.kind != STORE:
+            return fault, False
+        if not error.cause.passing:
+            return fault, True
+        if now - self._since > self.patience:
+            waited = f"{now - self._since:.0f} s"
+            return Fault(STORE, f"the league store failed for {waited}: {fault.text}"), True
+        waiting = f"{fault.text}. Waiting up to {self.patience:g} s"
+        return Fault(STORE, waiting, fault.key), False
+
+    def answered(self) -> None:
+        """A choice read the store: the next failure is a new outage."""
+        self._since = None

@@ -18,8 +18,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.league.ladder_rounds import PREFIX, ROUND
+from arena.tournament.config import StoppedError, TooFewBotsError, TournamentError
 from arena.tournament.info import RunStatus, TournamentInfo
 from arena.tournament.results.folder import TournamentFolder
+
+RESUME_TRIES = 3
+"""Tries to resume an unfinished round before it is set aside."""
 
 ASIDE = ".set-aside"
 """The suffix of a round set aside: no longer a round's name (`ROUND` matches whole names)."""
@@ -46,6 +50,8 @@ class RoundFolders:
         A finished one is read once and dropped, so a choice never lists the whole folder."""
         self._highest = -1
         """The highest round on disk, set aside or not."""
+        self._unresumable: dict[int, int] = {}
+        """Unfinished rounds that failed to resume, by number: how many times in a row."""
 
     def folder(self, number: int) -> Path:
         return self._out / f"{PREFIX}{number:06d}"
@@ -69,6 +75,31 @@ class RoundFolders:
         if self._open is not None and self.folder(number).is_dir():
             self._open.add(number)
             self._highest = max(self._highest, number)
+
+    def began(self, number: int) -> bool:
+        """Whether the round's play began (its entrants written in its tournament.json)."""
+        try:
+            return TournamentFolder(self.folder(number)).info().played
+        except (OSError, ValueError):
+            return False
+
+    def resumed(self, number: int) -> None:
+        self._unresumable.pop(number, None)
+
+    def resume_failed(self, number: int, error: Exception) -> None:
+        """An unfinished round is resumed before any new one, so one that can never be (its
+        journal or seed lost, say) would hold the ladder for good: after `RESUME_TRIES` tries
+        it is set aside. Faults that pass (the store, the disk, too few bots yet) are not
+        counted."""
+        if not isinstance(error, TournamentError) or isinstance(
+            error, TooFewBotsError | StoppedError
+        ):
+            return
+        tries = self._unresumable[number] = self._unresumable.get(number, 0) + 1
+        if tries >= RESUME_TRIES:
+            del self._unresumable[number]
+            why = f"it could not be resumed, {tries} tries: {error}"
+            self.set_aside(self.folder(number), why)
 
     def next(self, busy: set[int], recorded: Iterable[str]) -> Unfinished | int:
         """A round left unfinished, else the number of a new round (one that never began

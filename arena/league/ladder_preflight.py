@@ -6,12 +6,13 @@ that names another entrant, so that two seats resolve to one bot) left the round
 bots than seats: `--table-size 3 does not fit 2 entrants`, and the same table drawn again a
 second later, its bots started each time, nothing played. So each submitted version at a
 table is looked at first, as the round would load it; one that cannot play sits out with
-its cause, and the table is chosen again without it.
+its cause, and the table is chosen again without it. A table that still cannot start
+sits out the versions it named.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from arena.bots.manifest import ManifestError, load_entry
 from arena.store import LeagueStore
@@ -51,3 +52,14 @@ def unplayable(
                 f"(a version plays under its own name only)"
             )
     return why
+
+
+def culprits(
+    round_id: str, local: Mapping[str, int | None], said: Mapping[str, str], error: Exception
+) -> dict[str, str]:
+    """Who sits out for a new table that could not start, and why: the submitted versions
+    (`local`) the round `said` it skipped (a bot that did not connect, say); naming none,
+    each submitted version at the table, so that the same table is not drawn again at once.
+    A bot dialled in leaves the field by itself when it goes."""
+    why = f"{round_id} could not start"
+    return {name: f"{why}: {said.get(name, error)}" for name in (said or local)}

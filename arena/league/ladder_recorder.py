@@ -11,6 +11,10 @@ from arena.records import GameLine
 from arena.tournament.report.ratings import Standing
 from arena.tournament.tournament import Progress
 
+SKIPPED = ("skipped:", "did not connect", "before connecting", "refused:", "cannot start:")
+"""How a round's line-up says that it skipped a bot (`arena.tournament.play.lineup`), as
+against its other notes on a bot ("unchanged since its last build")."""
+
 
 class RoundRecorder:
     """The rounds' observer: tells the screen each game's end, and the ladder that it moved."""
@@ -22,13 +26,14 @@ class RoundRecorder:
         self._notes: list[str] = []
 
     def about(self, names: Iterable[str]) -> dict[str, str]:
-        """What the round last said of each of `names` (a bot skipped, say: "NAME: did not
-        connect ..."): who a round that could not start sits out, and why."""
+        """Why the round skipped each of `names` it skipped (as its line-up says a skip:
+        "NAME: did not connect ..."): who a round that could not start sits out, and why."""
         said = {}
         for name in names:
             for text in self._notes:
-                if text.startswith(f"{name}: "):
-                    said[name] = text.removeprefix(f"{name}: ")
+                about = text.removeprefix(f"{name}: ")
+                if about != text and any(word in about for word in SKIPPED):
+                    said[name] = about
         return said
 
     def note(self, text: str) -> None:

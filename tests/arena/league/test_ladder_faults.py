@@ -155,7 +155,7 @@ def test_a_store_gone_past_its_patience_stops_the_ladder_saying_so_everywhere(
     async def body() -> None:
         async with league(tmp_path, say=screen) as lg:
             await connect(lg)
-            lg.server.ladder.patience = 1.0
+            lg.server.ladder.store_wait.patience = 1.0
             real = lg.server.store.playing_versions
             gone = True
 
