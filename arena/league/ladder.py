@@ -103,6 +103,8 @@ class Ladder:
         """The rounds in play, by number: what a stop or a pause asks to stop."""
         self.folders = RoundFolders(server.config.out, self._say)
         self._task: asyncio.Task[None] | None = None
+        self._ending = False
+        """Whether the loop is past its last round's choice, ending (a start makes another)."""
         self._night: object | None = None
         self._ratings = VersionRatings(server.config.out)
         self._board = LadderBoard(self._ratings)
@@ -165,6 +167,8 @@ class Ladder:
             self._running.set()
         if not self.active:
             self._task = asyncio.ensure_future(self._loop())
+        elif self._ending:  # stopped by itself, its rounds still finishing: then play again
+            self._task = asyncio.ensure_future(self._loop(after=self._task))
         self._changed()
 
     def _halt(self, fault: Fault) -> None:
@@ -253,7 +257,10 @@ class Ladder:
         busy = {f"{PREFIX}{number:06d}" for number in self._busy}
         return self._board.read(store, on_record(store) if rounds is None else rounds, busy)
 
-    async def _loop(self) -> None:
+    async def _loop(self, after: asyncio.Task[None] | None = None) -> None:
+        if after is not None:
+            await asyncio.gather(after, return_exceptions=True)
+        self._ending = False
         flying: set[asyncio.Task[None]] = set()
         try:
             while not self._stopping:
@@ -274,6 +281,7 @@ class Ladder:
         except Exception as error:  # never ended without a word: said, and in the status
             self._halt(fault_of(error, self._server.config.out))
         finally:
+            self._ending = True  # past its last look at `_stopping`: a start needs a new loop
             if flying:
                 await asyncio.gather(*flying, return_exceptions=True)
 
