@@ -50,7 +50,13 @@ class Fault:
 
 
 def fault_of(error: BaseException, out: Path) -> Fault:
-    """`error`, from playing or choosing a round with results in `out`, as a fault."""
+    """`error`, from playing or choosing a round with results in `out`, as a fault. A full
+    disk is said as one (its path, the room free and the room needed) however deep in the
+    tournament it was met: the tournament's own words for it end with a resume command, and
+    the ladder resumes its rounds by itself."""
+    full = _full_disk(error)
+    if full is not None:
+        return Fault(DISK, _disk(full, out), str(full))
     if isinstance(error, StoreError):
         if error.cause is Cause.FULL:
             return Fault(DISK, f"{error} ({_room(out)})", str(error))
@@ -60,6 +66,19 @@ def fault_of(error: BaseException, out: Path) -> Fault:
     if isinstance(error, TournamentError | LadderError):
         return Fault(ROUND, str(error))
     return Fault(OTHER, f"{type(error).__name__}: {error}")
+
+
+def _full_disk(error: BaseException) -> OSError | None:
+    """The full disk under `error`, if it is one: the error itself, or the one it was
+    raised in place of (a tournament says a full disk as a `TournamentError`)."""
+    seen: BaseException | None = error
+    for _ in range(4):  # the tournament's error, its results error, the OSError
+        if seen is None:
+            return None
+        if isinstance(seen, OSError) and cause_of(seen) is Cause.FULL:
+            return seen
+        seen = seen.__cause__ or seen.__context__
+    return None
 
 
 def _disk(error: OSError, out: Path) -> str:

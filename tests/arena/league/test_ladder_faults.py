@@ -6,6 +6,7 @@ out, the others play on, and a fault that stops the ladder says so everywhere.""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import errno
 import hashlib
 import os
@@ -253,6 +254,47 @@ def test_a_full_disk_is_said_once_with_its_path_and_the_room_a_round_needs(
         assert said.startswith(f"ladder: the disk holding {where} is full: ")
         assert "MiB free there, a round needs 64 MiB" in said and "goes on by itself" in said
         assert not screen.saying("[Errno 28]")
+        no_line_repeated(screen)
+
+    run(body)
+
+
+def _fill(disk: Path) -> Path:
+    """Fill `disk` to its last byte: the ballast file."""
+    ballast = disk / "ballast"
+    fd = os.open(ballast, os.O_WRONLY | os.O_CREAT, 0o600)
+    try:
+        with contextlib.suppress(OSError):
+            while os.write(fd, b"\0" * 4096):
+                pass
+    finally:
+        os.close(fd)
+    return ballast
+
+
+@pytest.mark.slow
+def test_a_real_full_disk_under_the_rounds_is_said_once_and_play_resumes_once_freed(
+    tmp_path: Path, tmpfs: Callable[[str], Path]
+) -> None:
+    """Issue 36, finding 7, on a real full disk: the results folder on a tmpfs filled up."""
+    screen = Screen()
+    disk = tmpfs("2m")
+    (tmp_path / "results").symlink_to(disk)
+
+    async def body() -> None:
+        async with league(tmp_path, say=screen) as lg:
+            await connect(lg)
+            ballast = _fill(disk)
+            await ladder(lg, apb.LadderRequest.ACTION_START)
+            await eventually(lambda: screen.saying("is full"), "the full disk said", 60)
+            await asyncio.sleep(3.0)  # a few tries
+            ballast.unlink()
+            await eventually(lambda: rounds_played(lg), "a round once there is room", 60)
+            await ladder(lg, apb.LadderRequest.ACTION_STOP)
+        [said] = screen.saying("is full")[:1]
+        assert str(tmp_path / "results") in said and "a round needs 64 MiB" in said, said
+        assert not screen.saying("[Errno 28]")
+        assert len(screen.saying("going on again")) == 1
         no_line_repeated(screen)
 
     run(body)
