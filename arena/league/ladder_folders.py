@@ -4,15 +4,18 @@ ones set aside.
 A kill can leave a round's folder made and its `tournament.json` not yet written, a disk can
 lose a file, a hand can delete a folder. Any of these once held the ladder for good, the same
 error once a second: the round it could not read was the round it tried first. So a round
-whose `tournament.json` is missing or unreadable is set aside (renamed `NAME.set-aside`,
-never deleted: its games in the league store stay there, and the folder can be looked at or
-put back by hand), said once, and the ladder plays on. New rounds are numbered after every
+stopped as it was laid out (no `tournament.json` yet, and nothing but what a start writes) is
+laid out anew under its own number, as a night's is; one whose `tournament.json` is damaged,
+or that holds what no round's start writes, is set aside (renamed `NAME.set-aside`, never
+deleted: its games in the league store stay there, and the folder can be looked at or put
+back by hand), said once, and the ladder plays on. New rounds are numbered after every
 round on disk, set aside or in the league store, so that a folder removed by hand never
 makes a new round take the name of one on record.
 """
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +30,15 @@ RESUME_TRIES = 3
 
 ASIDE = ".set-aside"
 """The suffix of a round set aside: no longer a round's name (`ROUND` matches whole names)."""
+
+
+class _Laid(enum.Enum):
+    NEVER_BEGAN = "never began"
+    """A round folder with no tournament.json yet: a kill (or a full disk) as it was laid
+    out."""
+
+
+NEVER_BEGAN = _Laid.NEVER_BEGAN
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +125,9 @@ class RoundFolders:
                 self._open.discard(number)  # removed by hand: nothing to resume
                 continue
             info = self._read(folder)
-            if info is None or info.status is RunStatus.FINISHED:
+            if info is NEVER_BEGAN:
+                fresh = number if fresh is None else fresh
+            elif info is None or info.status is RunStatus.FINISHED:
                 self._open.discard(number)
             elif info.played:
                 return Unfinished(number, folder, info.players())
@@ -125,14 +139,18 @@ class RoundFolders:
         stored = max((int(m.group(1)) for m in on_record if m is not None), default=-1)
         return max(self._highest, stored, *busy, -1) + 1
 
-    def _read(self, folder: Path) -> TournamentInfo | None:
-        """Its `tournament.json`; None when there is none or it cannot be read, the folder
-        then set aside. A fault of the disk (an OSError but a missing file) is raised: the
-        round is whole, the disk is not."""
+    def _read(self, folder: Path) -> TournamentInfo | _Laid | None:
+        """Its `tournament.json`; `NEVER_BEGAN` for a round a kill (or a full disk) stopped
+        as it was being laid out, which is laid out anew under its number; None for one
+        that cannot be read, then set aside. A fault of the disk (an OSError but a missing
+        file) is raised: the round is whole, the disk is not."""
+        round_folder = TournamentFolder(folder)
         try:
-            return TournamentFolder(folder).info()
+            return round_folder.info()
         except FileNotFoundError:
-            why = "it has no tournament.json (a server killed as the round was being laid out)"
+            if round_folder.never_played():  # only what a round's start writes, if that
+                return NEVER_BEGAN
+            why = "it has no tournament.json, and files a round never began with"
         except (ValueError, UnicodeDecodeError, KeyError, TypeError) as error:
             why = f"its tournament.json cannot be read ({type(error).__name__}: {error})"
         self.set_aside(folder, why)

@@ -1,6 +1,7 @@
-"""The ladder's rounds on disk: a round a kill left half made or a hand damaged is set aside
-(never deleted) and said once, new rounds are numbered after every round on disk or on
-record, and an unfinished round that can never be resumed is set aside after its tries."""
+"""The ladder's rounds on disk: a round a kill left half made is laid out anew, one a hand
+damaged is set aside (never deleted) and said once, new rounds are numbered after every round
+on disk or on record, and an unfinished round that can never be resumed is set aside after its
+tries."""
 
 from __future__ import annotations
 
@@ -26,30 +27,33 @@ def _round(out: Path, number: int, entrants: tuple[str, ...] | None) -> Path:
     return folder
 
 
-def test_half_made_and_damaged_rounds_are_set_aside_said_once_and_numbered_past(
-    tmp_path: Path,
-) -> None:
+def test_damaged_rounds_are_set_aside_said_once_and_numbered_past(tmp_path: Path) -> None:
     said: list[str] = []
     out = tmp_path / "results"
     _round(out, 0, ("a", "b", "c"))
-    (out / "ladder-000001").mkdir()  # killed before its tournament.json
+    (out / "ladder-000001").mkdir()  # killed before its tournament.json: laid out anew
     damaged = _round(out, 2, None)
     (damaged / "tournament.json").write_text('{"id": "ladder-0')
     (out / "ladder-000002.set-aside").mkdir()  # an earlier one set aside: kept as it is
+    stranger = out / "ladder-000003"
+    stranger.mkdir()
+    (stranger / "notes.txt").write_text("not a round's\n")
     folders = RoundFolders(out, said.append)
     found = folders.next(set(), ["ladder-000000", "ladder-000007"])
     assert found == Unfinished(0, out / "ladder-000000", ("a", "b", "c"))
-    assert folders.next({0}, ["ladder-000007"]) == 8  # after the store's last round
-    assert folders.next({0}, []) == 3  # after every folder, set aside or not
+    assert folders.next({0}, ["ladder-000007"]) == 1  # the one a kill left, under its number
+    assert folders.next({0, 1}, ["ladder-000007"]) == 8  # after the store's last round
+    assert folders.next({0, 1}, []) == 4  # after every folder, set aside or not
     assert sorted(p.name for p in out.iterdir()) == [
         "ladder-000000",
-        f"ladder-000001{ASIDE}",
+        "ladder-000001",
         f"ladder-000002{ASIDE}",
         f"ladder-000002{ASIDE}2",
+        f"ladder-000003{ASIDE}",
     ]
     assert len(said) == 2
-    assert said[0].startswith("ladder-000001 set aside as ladder-000001.set-aside: it has no")
-    assert "ladder-000002.set-aside2: its tournament.json cannot be read" in said[1]
+    assert "ladder-000002.set-aside2: its tournament.json cannot be read" in said[0]
+    assert said[1].startswith("ladder-000003 set aside as ladder-000003.set-aside: it has no ")
 
 
 def test_a_round_that_never_began_is_laid_out_again_under_its_number(tmp_path: Path) -> None:
