@@ -132,7 +132,8 @@ class Ladder:
         """What /metrics shows: whether it plays, and the kind of the fault that holds or
         that stopped it."""
         fault = self.halted or self.troubles.fault
-        return self.active and not self._stopping, None if fault is None else fault.kind
+        playing = self.active and not self._stopping and self._night is None
+        return playing, None if fault is None else fault.kind
 
     @property
     def error(self) -> str | None:
