@@ -414,3 +414,27 @@ def test_the_gauges_say_a_running_ladder_with_no_fault(tmp_path: Path) -> None:
             await ladder(lg, apb.LadderRequest.ACTION_STOP)
 
     run(body)
+
+
+def test_an_unforeseen_fault_stops_the_ladder_saying_so_everywhere(tmp_path: Path) -> None:
+    """What nothing else catches ends the ladder's loop: never silently."""
+    screen = Screen()
+
+    async def body() -> None:
+        async with league(tmp_path, say=screen) as lg:
+
+            def broken(flying: Any) -> None:
+                raise RuntimeError("an unforeseen fault")
+
+            lg.server.ladder._fill = broken  # type: ignore[method-assign]
+            await ladder(lg, apb.LadderRequest.ACTION_START)
+            await eventually(lambda: not lg.server.ladder.active, "the ladder stops", 30)
+            status = await ladder(lg, apb.LadderRequest.ACTION_STATUS)
+            assert not status.running
+            assert status.error.startswith("stopped: RuntimeError: an unforeseen fault; ")
+            assert gauges(lg)['perudo_arena_ladder_trouble{kind="other"}'] == 1.0
+            assert gauges(lg)["perudo_arena_ladder_running"] == 0.0
+        [said] = screen.ladder()
+        assert said.startswith("ladder: stopped: RuntimeError: an unforeseen fault; `arena admin")
+
+    run(body)
