@@ -109,6 +109,8 @@ class Ladder:
         self._ratings = VersionRatings(server.config.out)
         self._board = LadderBoard(self._ratings)
         self.sideline = Sideline()
+        self._sat_out: dict[str, str] = {}
+        """The cause each entrant was last said to sit out for."""
         self.fit = LadderFit()
         """The batch fit's ratings, which feed the matchmaker (`ladder_fit` says why)."""
         self._trouble = False
@@ -428,6 +430,7 @@ class Ladder:
             why = why_out(name, summary.faults, dict(summary.skipped), round_id)
             if why is None:
                 self.sideline.cleared(name)
+                self._sat_out.pop(name, None)
             else:
                 self._sit_out(name, version, why)
         return True
@@ -453,6 +456,10 @@ class Ladder:
         return local, [n for n in plan.seats if n not in local], lineup
 
     def _sit_out(self, name: str, version: int | None, why: str) -> None:
+        """`name` sits out: said, unless for the very cause it was last said to sit out for
+        (a damaged version is named once, not at each of its strikes; the status lists it)."""
         seconds = self.sideline.out(name, version, why)
         self._changed()
-        self._say(f"{name} sits out {seconds:g} s: {why}")
+        if self._sat_out.get(name) != why:
+            self._sat_out[name] = why
+            self._say(f"{name} sits out {seconds:g} s: {why}")

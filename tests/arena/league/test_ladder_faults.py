@@ -21,6 +21,7 @@ from league_harness import SAMPLE_BOTS, League, eventually, league
 from postgres_harness import PostgresServer
 
 from arena.league.ladder_rounds import is_ladder
+from arena.league.ladder_sideline import SIT_OUT_MAX_S, SIT_OUT_S, Sideline
 from arena.league.screen import ScreenEvent
 from arena.protocol.messages import admin as apb
 from arena.referee.auth import new_token, token_hash
@@ -382,14 +383,21 @@ def test_a_version_that_cannot_start_sits_out_naming_why_and_the_others_play(
             await connect(lg)
             _version(lg, "mallory", None)
             _version(lg, "zoe", 'name = "alpha"\nrun = "python bot.py"\n')
+            clock = [1000.0]
+            sideline = lg.server.ladder.sideline = Sideline(lambda: clock[0])
+            both = {"mallory", "zoe"}
             await ladder(lg, apb.LadderRequest.ACTION_START)
+            for strike in range(3):  # each back once its time is up, and out again at once
+                out = lambda: {s.name for s in sideline.now()} == both  # noqa: E731
+                await eventually(out, f"both sit out (strike {strike + 1})", 60)
+                clock[0] += SIT_OUT_MAX_S
             await eventually(lambda: len(rounds_played(lg)) >= 3, "three rounds recorded", 90)
+            await eventually(out, "both sit out", 60)
             status = await ladder(lg, apb.LadderRequest.ACTION_STOP)
-            out = {s.name: s.why for s in status.sitting_out}
             for tid in rounds_played(lg):
                 entrants = TournamentFolder(tmp_path / "results" / tid).info().entrants
                 assert set(entrants or ()) == set(SCRIPTS), tid
-        assert set(out) <= {"mallory", "zoe"} and out, out
+        assert {s.name: s.seconds for s in status.sitting_out} == dict.fromkeys(both, 8 * SIT_OUT_S)
         said = " ".join(screen.saying("sits out"))
         assert "mallory sits out 60 s: version 1 of mallory cannot play, its files are missing" in (
             said
@@ -398,6 +406,7 @@ def test_a_version_that_cannot_start_sits_out_naming_why_and_the_others_play(
             said
         )
         assert not screen.saying("does not fit")
+        assert len(screen.saying("sits out")) == 2  # each named once, not at each strike
         no_line_repeated(screen)
 
     run(body)
