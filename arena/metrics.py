@@ -95,6 +95,19 @@ class Metrics:
         self.builds = Counter(
             "perudo_arena_builds", "Bots' builds, by verdict.", ["verdict"], registry=registry
         )
+        self.ladder_running = Gauge(
+            "perudo_arena_ladder_running",
+            "1 while the ladder plays (or waits out a fault), 0 while it is stopped or held "
+            "for a night.",
+            registry=registry,
+        )
+        self.ladder_trouble = Gauge(
+            "perudo_arena_ladder_trouble",
+            "1 for the kind of fault that holds the ladder now (or that stopped it), by kind; "
+            "`arena admin ladder status` says it in words.",
+            ["kind"],
+            registry=registry,
+        )
         self._timer: asyncio.TimerHandle | None = None
         self._due = 0.0
 
@@ -110,6 +123,15 @@ class Metrics:
         """Read the sessions by state from `count` at each scrape (missing states count 0)."""
         for state in SESSION_STATES:
             self.sessions.labels(state).set_function(_reading(count, state))
+
+    def follow_ladder(
+        self, kinds: tuple[str, ...], read: Callable[[], tuple[bool, str | None]]
+    ) -> None:
+        """Read the ladder at each scrape: whether it plays, and the kind of its fault (one
+        of `kinds`, or None)."""
+        self.ladder_running.set_function(lambda: float(read()[0]))
+        for kind in kinds:
+            self.ladder_trouble.labels(kind).set_function(_is(read, kind))
 
     def exposition(self) -> bytes:
         """The metrics in Prometheus's text format (`CONTENT_TYPE`)."""
@@ -138,3 +160,8 @@ class Metrics:
 def _reading(count: Callable[[], Mapping[str, int]], state: str) -> Callable[[], float]:
     """What a session gauge reads at a scrape: its state's count from `count`."""
     return lambda: float(count().get(state, 0))
+
+
+def _is(read: Callable[[], tuple[bool, str | None]], kind: str) -> Callable[[], float]:
+    """What a ladder trouble gauge reads at a scrape: 1 when the fault is of `kind`."""
+    return lambda: float(read()[1] == kind)

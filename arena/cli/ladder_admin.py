@@ -43,8 +43,8 @@ async def ladder_action(
             highlight=False,
             markup=False,
         )
-    if reply.error:
-        console.print(f"Last trouble: {reply.error}", highlight=False, markup=False)
+    if reply.error and reply.running:
+        console.print(f"Trouble: {reply.error}", highlight=False, markup=False)
     if reply.standings:
         board = Table(title="Ladder (TrueSkill)", title_justify="left", header_style="bold")
         for column in ("#", "bot", "version", "mu - 3 sigma", "mu", "sigma", "games"):
@@ -74,4 +74,6 @@ def _headline(reply: Any) -> str:
         return f"The ladder is paused for a league night ({tables_of(reply.table_sizes)})."
     if reply.running:
         return f"The ladder is running ({tables_of(reply.table_sizes)})."
+    if reply.error:  # it stopped by itself: why, and the way out
+        return f"The ladder is {reply.error}."
     return "The ladder is stopped."

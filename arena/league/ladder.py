@@ -23,25 +23,28 @@ from typing import TYPE_CHECKING
 
 from arena.ladder import Draw, Entrant, LadderError, Rules, Table, choose
 from arena.league.ladder_board import LadderBoard, LadderGame
+from arena.league.ladder_faults import (
+    LADDER_TROUBLES,
+    STORE,
+    Fault,
+    StoreWait,
+    Troubles,
+    fault_of,
+)
 from arena.league.ladder_fit import LadderFit, LadderGames
+from arena.league.ladder_folders import RoundFolders, Unfinished
+from arena.league.ladder_preflight import culprits, unplayable
 from arena.league.ladder_ratings import RatingState, Version, VersionRatings
 from arena.league.ladder_recorder import RoundRecorder
-from arena.league.ladder_rounds import (
-    PREFIX,
-    ROUND,
-    load_secret,
-    on_record,
-    round_seed,
-    secret_path,
-)
+from arena.league.ladder_rounds import PREFIX, load_secret, on_record, round_seed, secret_path
 from arena.league.ladder_sideline import Sideline, why_out
 from arena.league.ladder_status import LadderStatus, LadderTable
 from arena.league.screen import Kind, Screen, ScreenEvent
-from arena.submissions.lineups import compose, make_way
+from arena.store import StoreError
+from arena.submissions.lineups import Lineup, compose, make_way
 from arena.tournament.config import TooFewBotsError, TournamentConfig, TournamentError, Venue
-from arena.tournament.info import RunStatus
 from arena.tournament.results.resuming import read_info
-from arena.tournament.tournament import Observer, Tournament
+from arena.tournament.tournament import Tournament
 
 if TYPE_CHECKING:
     from arena.league.server import LeagueServer
@@ -98,25 +101,48 @@ class Ladder:
         """The rounds taken, from their choosing to their end, by number."""
         self._rounds: dict[int, Tournament] = {}
         """The rounds in play, by number: what a stop or a pause asks to stop."""
-        self._open: set[int] | None = None
-        """Rounds on disk that may not be finished, to read at the next choice: every folder
-        at the first (what a kill or an earlier run left), then each round that ended since.
-        A finished one is read once and dropped, so a choice never lists the whole folder."""
-        self._highest = -1
-        """The highest round on disk."""
+        self.folders = RoundFolders(server.config.out, self._say)
         self._task: asyncio.Task[None] | None = None
+        self._ending = False
+        """Whether the loop is past its last round's choice, ending (a start makes another)."""
         self._night: object | None = None
         self._ratings = VersionRatings(server.config.out)
         self._board = LadderBoard(self._ratings)
         self.sideline = Sideline()
+        self._sat_out: dict[str, str] = {}
+        """The cause each entrant was last said to sit out for."""
         self.fit = LadderFit()
         """The batch fit's ratings, which feed the matchmaker (`ladder_fit` says why)."""
         self._trouble = False
         """Whether a round just failed: the next waits `IDLE_S`, not to spin on it."""
-        self.error: str | None = None
+        self.troubles = Troubles(self._say)
+        """The fault that holds now, said once and counted."""
+        self.halted: Fault | None = None
+        """Why the ladder stopped by itself, until it is started again."""
+        self.store_wait = StoreWait(server.config.defaults.store_patience)
+        """A league store that cannot be reached, waited for (`--store-patience`)."""
+        server.metrics.follow_ladder(LADDER_TROUBLES, self._gauge)
 
     def _changed(self) -> None:
         self.changes += 1
+
+    def _say(self, text: str) -> None:
+        if self._tell is not None:
+            self._tell(ScreenEvent(Kind.NOTE, f"ladder: {text}"))
+
+    def _gauge(self) -> tuple[bool, str | None]:
+        """What /metrics shows: whether it plays, and the kind of the fault that holds or
+        that stopped it."""
+        fault = self.halted or self.troubles.fault
+        playing = self.active and not self._stopping and self._night is None
+        return playing, None if fault is None else fault.kind
+
+    @property
+    def error(self) -> str | None:
+        """Why it stopped by itself, else the fault that holds now (with its count)."""
+        if self.halted is not None:
+            return f"stopped: {self.halted.text}; `arena admin ladder start` starts it again"
+        return self.troubles.said()
 
     @property
     def active(self) -> bool:
@@ -131,12 +157,32 @@ class Ladder:
         """Play (a stopped ladder starts again, a paused one stays paused for its night)."""
         if not self.secret:
             config = self._server.config
-            self.secret = load_secret(secret_path(config.league, config.out))
+            try:
+                self.secret = load_secret(secret_path(config.league, config.out))
+            except OSError as error:  # a person's sentence, not a traceback
+                raise LadderError(fault_of(error, config.out).text) from None
         self._stopping = False
+        if self.halted is not None:  # started again by hand: its faults are tried afresh
+            self.halted = None
+            self.troubles = Troubles(self._say)
+        self.store_wait.answered()
         if self._night is None:
             self._running.set()
         if not self.active:
             self._task = asyncio.ensure_future(self._loop())
+        elif self._ending:  # stopped by itself, its rounds still finishing: then play again
+            self._task = asyncio.ensure_future(self._loop(after=self._task))
+        self._changed()
+
+    def _halt(self, fault: Fault) -> None:
+        """Stop by itself for `fault`: said on the screen (and so in the log), kept for the
+        status and /metrics until the ladder is started again."""
+        self.halted = fault
+        self._stopping = True
+        self._running.set()
+        for tournament in self._rounds.values():
+            tournament.request_stop()
+        self._say(f"stopped: {fault.text}; `arena admin ladder start` starts it again")
         self._changed()
 
     async def stop(self) -> None:
@@ -172,9 +218,16 @@ class Ladder:
             self._changed()
 
     def status(self) -> LadderStatus:
-        """How it stands now: for `arena admin ladder status` and the web pages."""
-        state, latest = self._read_board()
-        table = state.rated().current(self._field())
+        """How it stands now: for `arena admin ladder status` and the web pages. A store
+        that cannot be read leaves the board out, not the rest: the status is how a fault
+        of the store is seen."""
+        error = self.error
+        try:
+            state, latest = self._read_board()
+            table = state.rated().current(self._field())
+        except StoreError as fault:
+            table, latest = [], []
+            error = error or str(fault)
         return LadderStatus(
             running=self.active and not self._stopping,
             paused=self.paused,
@@ -184,7 +237,7 @@ class Ladder:
             versions={s.name: version.number for version, s in table},
             latest=tuple(latest),
             sitting_out=tuple(self.sideline.now()),
-            error=self.error,
+            error=error,
         )
 
     def lines(self) -> list[tuple[str, GameLine]]:
@@ -207,18 +260,10 @@ class Ladder:
         busy = {f"{PREFIX}{number:06d}" for number in self._busy}
         return self._board.read(store, on_record(store) if rounds is None else rounds, busy)
 
-    def _folder(self, number: int) -> Path:
-        return self._server.config.out / f"{PREFIX}{number:06d}"
-
-    def _on_disk(self) -> set[int]:
-        """Every round with a folder, read once: later rounds are this ladder's own."""
-        out = self._server.config.out
-        if not out.is_dir():
-            return set()
-        found = (ROUND.fullmatch(p.name) for p in out.iterdir() if p.is_dir())
-        return {int(m.group(1)) for m in found if m is not None}
-
-    async def _loop(self) -> None:
+    async def _loop(self, after: asyncio.Task[None] | None = None) -> None:
+        if after is not None:
+            await asyncio.gather(after, return_exceptions=True)
+        self._ending = False
         flying: set[asyncio.Task[None]] = set()
         try:
             while not self._stopping:
@@ -236,7 +281,10 @@ class Ladder:
                     flying, timeout=IDLE_S, return_when=asyncio.FIRST_COMPLETED
                 )
                 flying -= done
+        except Exception as error:  # never ended without a word: said, and in the status
+            self._halt(fault_of(error, self._server.config.out))
         finally:
+            self._ending = True  # past its last look at `_stopping`: a start needs a new loop
             if flying:
                 await asyncio.gather(*flying, return_exceptions=True)
 
@@ -246,9 +294,14 @@ class Ladder:
         while len(flying) < self.tables_at_once:
             try:
                 plan = self._next()
-            except (TournamentError, LadderError, OSError) as error:
-                self._failed(str(error))
+            except StoreError as error:
+                self._store_down(error)
                 return
+            except Exception as error:  # said once, counted, tried again in a second
+                self._failed(fault_of(error, self._server.config.out))
+                return
+            self.store_wait.answered()
+            self.troubles.cleared(frozenset({STORE}))
             if plan is None:
                 return
             self._busy.add(plan.number)  # taken now: the next choice sees it
@@ -256,36 +309,29 @@ class Ladder:
             self._changed()
             flying.add(asyncio.ensure_future(self._round(plan)))
 
-    def _failed(self, why: str) -> None:
-        """A round that could not be played: said, kept for the status, tried again later."""
-        self.error = why
+    def _store_down(self, error: StoreError) -> None:
+        fault, stop = self.store_wait.failed(error, self._server.config.out)
+        if stop:
+            self._halt(fault)
+        else:
+            self._failed(fault)
+
+    def _failed(self, fault: Fault) -> None:
+        """A round that could not be played: said once, kept for the status, tried again
+        in a second."""
         self._trouble = True
+        self.troubles.happened(fault)
         self._changed()
-        if self._tell is not None:
-            self._tell(ScreenEvent(Kind.NOTE, f"ladder: {why}"))
 
     def _next(self) -> _Plan | None:
         """A round a kill or a pause left unfinished, else a new table; None when there is
         nothing to play now."""
-        if self._open is None:
-            self._open = self._on_disk()
-            self._highest = max(self._open, default=-1)
-        fresh = None
-        for number in sorted(self._open - self._busy):
-            folder = self._folder(number)
-            if not folder.is_dir():
-                self._open.discard(number)  # removed by hand: nothing to resume
-                continue
-            info = read_info(folder)
-            if info.status is RunStatus.FINISHED:
-                self._open.discard(number)
-            elif info.played:
-                return _Plan(number, None, folder, info.players())
-            elif fresh is None:
-                fresh = number  # a folder that never began is laid out anew
-        number = max(self._highest, *self._busy, -1) + 1 if fresh is None else fresh
-        table = self._choose(number)
-        return None if table is None else _Plan(number, table, None, table.seats)
+        rounds = on_record(self._server.store)
+        found = self.folders.next(self._busy, (tid for tid, _ in rounds))
+        if isinstance(found, Unfinished):
+            return _Plan(found.number, None, found.folder, found.seats)
+        table = self._choose(found, rounds)
+        return None if table is None else _Plan(found, table, None, table.seats)
 
     def _field(self) -> dict[str, Version]:
         """The entrants who can play now, each by the version it would play: its playing
@@ -297,7 +343,7 @@ class Ladder:
             field[name] = Version(name, row.version)
         return field
 
-    def _choose(self, number: int) -> Table | None:
+    def _choose(self, number: int, rounds: list[tuple[str, int]]) -> Table | None:
         seated = {name for seats in self.tables.values() for name in seats}
         field = {
             n: v
@@ -306,7 +352,6 @@ class Ladder:
         }
         if len(field) < min(self.rules.sizes):
             return None
-        rounds = on_record(self._server.store)
         games = sum(n for _, n in rounds)
         if self.fit.due(games):
             config = self._server.config
@@ -322,20 +367,22 @@ class Ladder:
     async def _round(self, plan: _Plan) -> None:
         """One round played to its end or its stop; a failure said, never raised."""
         try:
-            await self._play(plan)
-        except (TournamentError, LadderError, OSError) as error:
-            self._failed(str(error))
-        except Exception as error:  # the server stays up; its log says what went wrong
-            self._failed(f"{type(error).__name__}: {error}")
+            if await self._play(plan):
+                self.troubles.cleared()
+                self.folders.resumed(plan.number)
+        except Exception as error:  # the server stays up; said once, and in the status
+            self._failed(fault_of(error, self._server.config.out))
+            if plan.resume is not None:
+                self.folders.resume_failed(plan.number, error)
         finally:
             self._busy.discard(plan.number)
             del self.tables[plan.round_id]
-            if self._open is not None and self._folder(plan.number).is_dir():
-                self._open.add(plan.number)  # read at the next choice: finished, or to resume
-                self._highest = max(self._highest, plan.number)
+            self.folders.ended(plan.number)  # read at the next choice: finished, or to resume
             self._changed()
 
-    async def _play(self, plan: _Plan) -> None:
+    async def _play(self, plan: _Plan) -> bool:
+        """Play `plan` to its end or its stop; False when it was not played (stopped or
+        paused first, or a version at its table cannot play)."""
         server = self._server
         config = server.config
         round_id = plan.round_id
@@ -350,30 +397,20 @@ class Ladder:
             jobs=min(self.jobs, len(plan.seats)),
             bots_dir=None,
         )
-        remote: list[str] = []
-        lineup = None
-        local: dict[str, int | None] = {}
-        """The submitted entrants, by version: the ones a crash sits out."""
-        if plan.table is not None:
-            field = self._field()
-            local = {n: field[n].number for n in plan.seats if n in field and field[n].number}
-            remote = [n for n in plan.seats if n not in local]
-            lineup = compose(server.store, server.versions.files, list(local)) if local else None
-            if lineup is not None:
-                base = dataclasses.replace(base, bots_dir=lineup.folder)
-        else:
-            assert plan.resume is not None
-            bots = read_info(plan.resume).bots
-            local = {n: b.version.number for n, b in bots.items() if b.version is not None}
-            remote = [n for n in plan.seats if n in server.lobby.connected()]
-        observer: Observer = RoundRecorder(self._tell, self._changed, round_id)
+        seated = self._seat(plan)
+        if seated is None:
+            return False  # chosen again at once, without the versions that cannot play
+        local, remote, lineup = seated
+        if lineup is not None:
+            base = dataclasses.replace(base, bots_dir=lineup.folder)
+        observer = RoundRecorder(self._tell, self._changed, round_id)
         tournament = Tournament(base, observer)
         self._rounds[plan.number] = tournament
         local_ca = server.local_tls.ca_file if server.local_tls is not None else None
         venue = Venue(server.referee, server.port, tuple(remote), local_ca)
         try:
             if self._stopping or not self._running.is_set():
-                return  # stopped or paused while it was being chosen: played later, if ever
+                return False  # stopped or paused while it was being chosen: played later
             if lineup is not None:
                 await make_way(lineup, server.referee, observer.note)
             summary = await tournament.run(plan.resume, venue=venue)
@@ -381,17 +418,48 @@ class Ladder:
             for name in set(error.skipped) & set(local):
                 self._sit_out(name, local[name], f"could not play {round_id}")
             raise
+        except TournamentError as error:
+            if plan.table is not None and not self.folders.began(plan.number):
+                said = observer.about(local)
+                for name, cause in culprits(round_id, local, said, error).items():
+                    self._sit_out(name, local[name], cause)
+            raise
         finally:
             del self._rounds[plan.number]
         for name, version in local.items():
             why = why_out(name, summary.faults, dict(summary.skipped), round_id)
             if why is None:
                 self.sideline.cleared(name)
+                self._sat_out.pop(name, None)
             else:
                 self._sit_out(name, version, why)
+        return True
+
+    def _seat(self, plan: _Plan) -> tuple[dict[str, int | None], list[str], Lineup | None] | None:
+        """The round's submitted entrants by version (the ones a crash sits out), its
+        entrants dialled in, and the line-up of a new table's versions; None when a version
+        at a new table cannot play (it sits out)."""
+        server = self._server
+        if plan.resume is not None:
+            bots = read_info(plan.resume).bots
+            local: dict[str, int | None]
+            local = {n: b.version.number for n, b in bots.items() if b.version is not None}
+            return local, [n for n in plan.seats if n in server.lobby.connected()], None
+        field = self._field()
+        local = {n: field[n].number for n in plan.seats if n in field and field[n].number}
+        unfit = unplayable(server.store, server.versions.files, list(local))
+        for name, cause in unfit.items():
+            self._sit_out(name, local[name], cause)
+        if unfit:
+            return None
+        lineup = compose(server.store, server.versions.files, list(local)) if local else None
+        return local, [n for n in plan.seats if n not in local], lineup
 
     def _sit_out(self, name: str, version: int | None, why: str) -> None:
+        """`name` sits out: said, unless for the very cause it was last said to sit out for
+        (a damaged version is named once, not at each of its strikes; the status lists it)."""
         seconds = self.sideline.out(name, version, why)
         self._changed()
-        if self._tell is not None:
-            self._tell(ScreenEvent(Kind.NOTE, f"ladder: {name} sits out {seconds:g} s: {why}"))
+        if self._sat_out.get(name) != why:
+            self._sat_out[name] = why
+            self._say(f"{name} sits out {seconds:g} s: {why}")

@@ -3,13 +3,17 @@ that its status moved."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from arena.league.screen import Kind, Screen, ScreenEvent
 from arena.records import GameLine
 from arena.tournament.report.ratings import Standing
 from arena.tournament.tournament import Progress
+
+SKIPPED = ("skipped:", "did not connect", "before connecting", "refused:", "cannot start:")
+"""How a round's line-up says that it skipped a bot (`arena.tournament.play.lineup`), as
+against its other notes on a bot ("unchanged since its last build")."""
 
 
 class RoundRecorder:
@@ -19,8 +23,21 @@ class RoundRecorder:
         self._tell = tell
         self._changed = changed
         self._round = round_id
+        self._notes: list[str] = []
+
+    def about(self, names: Iterable[str]) -> dict[str, str]:
+        """Why the round skipped each of `names` it skipped (as its line-up says a skip:
+        "NAME: did not connect ..."): who a round that could not start sits out, and why."""
+        said = {}
+        for name in names:
+            for text in self._notes:
+                about = text.removeprefix(f"{name}: ")
+                if about != text and any(word in about for word in SKIPPED):
+                    said[name] = about
+        return said
 
     def note(self, text: str) -> None:
+        self._notes.append(text)
         if self._tell is not None:
             self._tell(ScreenEvent(Kind.NOTE, f"ladder: {text}"))
 

@@ -37,7 +37,8 @@ class LadderStatus:
     """Its last games on record, oldest first."""
     sitting_out: tuple[SittingOut, ...]
     error: str | None
-    """Why the last round could not be played, if it could not."""
+    """The fault that holds the ladder now, with how many tries it failed, or why the ladder
+    stopped by itself (`stopped: ...`, with the way out); None while all is well."""
 
     @property
     def tables_said(self) -> str:

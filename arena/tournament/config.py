@@ -269,7 +269,7 @@ class TournamentConfig:
         "how long to wait for a league store that cannot be reached (a database "
         "restarting, a lock another process holds) before stopping; play goes on meanwhile, "
         "every game recorded in the folder; 0 stops at the first failure (default {default})",
-        NIGHT,
+        {*NIGHT, Command.SERVE},
         metavar="S",
     )
     """Seconds to wait for a league store that cannot be reached (a database restarting, a

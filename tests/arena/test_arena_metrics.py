@@ -44,6 +44,22 @@ def test_sessions_are_read_at_each_scrape() -> None:
     assert _samples(metrics)["perudo_arena_sessions|idle"] == 0
 
 
+def test_the_ladder_is_read_at_each_scrape_its_fault_by_kind() -> None:
+    metrics = Metrics()
+    now: list[tuple[bool, str | None]] = [(True, None)]
+    metrics.follow_ladder(("store", "disk"), lambda: now[0])
+    seen = _samples(metrics)
+    assert seen["perudo_arena_ladder_running"] == 1
+    assert (
+        seen["perudo_arena_ladder_trouble|store"] == seen["perudo_arena_ladder_trouble|disk"] == 0
+    )
+    now[0] = (False, "store")
+    seen = _samples(metrics)
+    assert seen["perudo_arena_ladder_running"] == 0
+    assert seen["perudo_arena_ladder_trouble|store"] == 1
+    assert seen["perudo_arena_ladder_trouble|disk"] == 0
+
+
 def test_the_lateness_timer_sees_a_loop_held_up() -> None:
     async def body() -> dict[str, float]:
         metrics = Metrics()

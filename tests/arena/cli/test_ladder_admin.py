@@ -1,0 +1,46 @@
+"""`arena admin ladder`: a ladder that stopped by itself is said with why and the way out, and
+one that rides out a fault shows it, as the server's status says them."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import io
+from typing import Any
+
+from rich.console import Console
+
+from arena.cli.ladder_admin import ladder_action
+from arena.protocol.messages import admin as apb
+
+
+class _Stub:
+    def __init__(self, reply: apb.LadderResponse) -> None:
+        self.reply = reply
+
+    async def Ladder(self, request: Any, **_: Any) -> apb.LadderResponse:  # noqa: N802
+        return self.reply
+
+
+def _said(reply: apb.LadderResponse) -> str:
+    out = io.StringIO()
+    args = argparse.Namespace(target="status")
+    code = asyncio.run(ladder_action(_Stub(reply), [], args, Console(file=out, width=200)))  # type: ignore[arg-type]
+    assert code == 0
+    return out.getvalue()
+
+
+def test_a_ladder_stopped_by_a_fault_says_why_and_how_to_start_it() -> None:
+    why = (
+        "stopped: the league store failed for 61 s: ...; `arena admin ladder start` starts it again"
+    )
+    said = _said(apb.LadderResponse(running=False, error=why, table_sizes=[3]))
+    assert said.splitlines()[0] == f"The ladder is {why}."
+    assert "Trouble" not in said
+
+
+def test_a_ladder_riding_out_a_fault_shows_it() -> None:
+    fault = "the disk holding /r is full: ... (4 tries failed in 4 s)"
+    said = _said(apb.LadderResponse(running=True, error=fault, table_sizes=[3]))
+    assert said.splitlines() == ["The ladder is running (tables of 3).", f"Trouble: {fault}"]
+    assert _said(apb.LadderResponse(table_sizes=[3])).strip() == "The ladder is stopped."
