@@ -18,6 +18,7 @@ from rich.console import Console
 from arena.bots.manifest import valid_name
 from arena.cli import admin, backups, options, submit, validate, webpage
 from arena.cli.admin import DEFAULT_ADMIN, DEFAULT_LEAGUE
+from arena.errors import ArenaError
 from arena.league import screen
 from arena.league.check import Checked, check
 from arena.league.handshakes import HandshakeWatch
@@ -99,6 +100,20 @@ def add_commands(commands: Any) -> None:
         help="the ladder's games at a time (default 2): a round plays its table in every "
         "rotation, so jobs / (largest) table size tables play at once (at least one), no "
         "entrant at two",
+    )
+
+    serve.add_argument(
+        "--new-league",
+        action="store_true",
+        help="start on an empty league store although a league's files are beside it "
+        "(accepted versions, its tournaments, a ladder secret); refused without it, as a "
+        "deleted or mistyped store",
+    )
+    serve.add_argument(
+        "--new-ladder-secret",
+        action="store_true",
+        help="make the ladder's secret anew although the store holds its rounds; refused "
+        "without it, as a deleted secret",
     )
 
     token = commands.add_parser("token", help="register entrants of the league server")
@@ -284,6 +299,8 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
         ladder=args.ladder,
         ladder_table_sizes=args.ladder_table_size,
         ladder_jobs=args.ladder_jobs,
+        new_league=args.new_league,
+        new_ladder_secret=args.new_ladder_secret,
     )
     return asyncio.run(_serve(config, args.web, args.log_format))
 
@@ -316,6 +333,9 @@ async def _serve_league(server: LeagueServer, tell: Screen) -> int:
     except OSError as error:
         await server.stop()
         raise TournamentError(f"cannot start the league server: {error}") from None
+    except ArenaError:  # refused (another server's league, a store not the league's): said
+        await server.stop()
+        raise
     host, admin_host = config.listen.rpartition(":")[0], config.admin_listen.rpartition(":")[0]
     tls = " (TLS)" if config.tls else ""
     fields: dict[str, Field] = {
