@@ -145,8 +145,8 @@ def add_commands(commands: Any) -> None:
         "--results",
         type=Path,
         action="append",
-        help="check, rebuild: a results folder to read (repeatable; default: the league's own "
-        "folder)",
+        help="check, rebuild: a results folder to read; restore: the one its advice names "
+        "(repeatable; default: the league's own folder)",
     )
 
     admin.add_command(commands)
