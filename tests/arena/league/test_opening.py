@@ -123,15 +123,19 @@ def test_results_recorded_into_an_empty_store_are_named(tmp_path: Path) -> None:
 
 
 def test_a_ladder_secret_gone_while_its_rounds_are_on_record_is_refused(tmp_path: Path) -> None:
-    league = tmp_path / "league.sqlite"
+    league = tmp_path / "league" / "league.sqlite"
+    league.parent.mkdir()
     store = open_store(league)
-    files = SubmissionsFolder(tmp_path / "submissions")
-    try:
-        store.add_tournament("ladder-000001", {"id": "ladder-000001"})
+    store.add_tournament("ladder-000001", {"id": "ladder-000001"})
+    store.close()
+    secret = tmp_path / "league" / "ladder.secret"
+
+    async def refused() -> None:
         with pytest.raises(LeagueOpeningError, match=r"holds 1 ladder rounds, but their secret"):
-            Opening(league, tmp_path / "results", files).check(store)
-        Opening(league, tmp_path / "results", files, new_ladder_secret=True).check(store)
-        (tmp_path / "ladder.secret").write_text("ab" * 32 + "\n")
-        Opening(league, tmp_path / "results", files).check(store)
-    finally:
-        store.close()
+            async with serving(tmp_path, []):
+                pass
+        assert not secret.exists()  # not made anew behind the organiser's back
+        async with serving(tmp_path, [], new_ladder_secret=True):
+            pass
+
+    asyncio.run(refused())

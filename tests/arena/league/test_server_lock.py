@@ -32,9 +32,11 @@ async def _second_is_refused(first: LeagueConfig, second: LeagueConfig) -> None:
         server.store.begin_submission("u-building", "alice", "a" * 64, 10, 2, 1.0)
         token = admin_token_path(first.league, first.out).read_text()
         other = LeagueServer(second)
-        with pytest.raises(LeagueBusyError) as refused:
-            await other.start()
-        await other.stop()
+        try:
+            with pytest.raises(LeagueBusyError) as refused:
+                await other.start()
+        finally:
+            await other.stop()
         said = str(refused.value)
         assert f"bots 127.0.0.1:{server.port}, admin 127.0.0.1:{server.admin_port}" in said
         assert "stop that one first" in said
