@@ -254,6 +254,7 @@ class LeagueServer:
             return
         self.health.drain()
         self.admin_health.drain()
+        self._submissions.stopping.set()  # an upload in flight ends now, its author told why
         started = self._admin_server is not None  # else a start that failed: nothing to tell
         if self._arrivals is not None:  # who came and went before the stop is said before it
             self._arrivals.cancel()
