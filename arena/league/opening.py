@@ -56,8 +56,10 @@ class Opening:
                     f"with --new-league (the versions found are then kept aside, never deleted)"
                 )
         secret = secret_path(self.league, self.out)
+        if self.new_ladder_secret or secret.is_file():
+            return
         rounds = on_record(store)
-        if rounds and not secret.is_file() and not self.new_ladder_secret:
+        if rounds:
             raise LeagueOpeningError(
                 f"the league store {where} holds {len(rounds)} ladder rounds, but their secret "
                 f"{secret} is gone: put it back from a backup (each round's dice come from it), "
