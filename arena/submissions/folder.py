@@ -8,6 +8,7 @@
             bot/                a copy, where it was built and checked, and where it plays
             build.log           its build's output
             check.log           its own output during the check
+            accepted            written once a store accepted it (`mark_accepted`)
         lineups/<id>/           what a tournament plays (`arena.submissions.lineups`)
 
 A version is stored once, by the hash of its files as sent. Its files reach
@@ -21,7 +22,9 @@ build in flight, marked interrupted, or refused), only what it can discard
 A version folder the store does not name at all is another matter: the store
 was deleted, or an older backup restored, and the folder may be the only copy
 of an entrant's accepted bot. It is never removed, only moved aside into
-`quarantine/` and said, for the organiser to submit again or remove.
+`quarantine/` and said, for the organiser to submit again or remove. So is one
+the store knows only as a build in flight but that bears the `accepted` mark: a
+backup taken during its build, restored after it was accepted.
 """
 
 from __future__ import annotations
@@ -40,6 +43,9 @@ from arena.store.submissions import SubmissionRow, SubmissionState
 def submissions_folder(league: Path | str, out: Path) -> Path:
     """Beside an SQLite league; in the results folder `out` for a database server's."""
     return out / "submissions" if is_url(league) else Path(league).with_name("submissions")
+
+
+ACCEPTED_MARK = "accepted"
 
 
 class SubmissionsFolder:
@@ -86,14 +92,25 @@ class SubmissionsFolder:
         shutil.copytree(self.source(sha256), bot, symlinks=True)
         return bot
 
+    def mark_accepted(self, sha256: str) -> None:
+        """Mark a version folder as accepted (after its store said so), on disk."""
+        mark = self.version(sha256) / ACCEPTED_MARK
+        fd = os.open(mark, os.O_WRONLY | os.O_CREAT, 0o600)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        _sync(self.version(sha256))
+
     def discard(self, sha256: str) -> None:
         shutil.rmtree(self.version(sha256), ignore_errors=True)
 
     def recover(self, rows: Iterable[SubmissionRow]) -> list[str]:
         """At a start, given every submission row of the store: empty `tmp/`, discard each
         version folder the store knows as never accepted (a build a killed server left, or a
-        refusal), move aside each one it does not name at all, and say which accepted
-        versions are not whole on disk. The lines to say are returned."""
+        refusal) unless it bears the accepted mark, move aside each other one it does not
+        name as accepted, and say which accepted versions are not whole on disk. The lines
+        to say are returned."""
         self.make()
         for entry in self.tmp.iterdir():
             _remove(entry)
@@ -104,7 +121,7 @@ class SubmissionsFolder:
         for entry in sorted(self.versions.iterdir()):
             if entry.name in accepted:
                 continue
-            if entry.name in known:
+            if entry.name in known and not (entry / ACCEPTED_MARK).exists():
                 _remove(entry)
             else:
                 said.append(self._set_aside(entry))
@@ -128,7 +145,7 @@ class SubmissionsFolder:
         _sync(self.quarantine)
         _sync(self.versions)
         return (
-            f"{self.versions / entry.name} is named by no submission in the league store "
+            f"{self.versions / entry.name} is no accepted version in the league store "
             f"(deleted, or an older backup restored?): kept aside as {aside}, never deleted. "
             f"To play it again, its author submits {aside / 'source'} again (arena submit); "
             f"else remove that folder"

@@ -192,6 +192,8 @@ class Versions:
             if row is None:
                 return self.judged(Verdict(False, name, reason=INTERRUPTED, sha256=sha))
             accepted = row.state is SubmissionState.ACCEPTED
+            if accepted:  # so that an older store restored cannot have it taken for a leftover
+                await asyncio.to_thread(self.files.mark_accepted, sha)
             return self.judged(Verdict(accepted, name, row.version, row.reason, sha, built=True))
         finally:
             if not accepted and self.store.accepted_with(name, sha) is None:

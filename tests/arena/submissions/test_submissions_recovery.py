@@ -5,6 +5,7 @@ removed."""
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from pathlib import Path
 
 from archives import bot, file, tar_gz
@@ -88,5 +89,36 @@ def test_a_version_accepted_after_the_backup_restored_is_kept_aside_and_said(
             assert tree_sha256(aside / "source") == later  # whole, never deleted
             (said,) = [line for line in d.said if "kept aside" in line]
             assert str(aside) in said and "arena submit" in said
+
+    asyncio.run(again())
+
+
+def test_a_version_building_in_the_restored_store_but_accepted_since_is_kept_aside(
+    tmp_path: Path,
+) -> None:
+    """A backup taken during a build, restored after the version was accepted: its row says
+    `building` again, as a killed server's would, but its folder bears the accepted mark."""
+    league = tmp_path / "league" / "league.sqlite"
+
+    async def season() -> str:
+        async with desk(tmp_path) as d:
+            verdict = await d.send(Packed("alice", tar_gz(bot()), 2, ()), d.register("alice"))
+            assert verdict.accepted
+            return verdict.sha256
+
+    sha = asyncio.run(season())
+    db = sqlite3.connect(league)  # the row as the backup holds it: its build under way
+    with db:
+        db.execute("UPDATE submissions SET state = 'building', version = NULL")
+    db.execute("DELETE FROM chosen_versions")
+    db.commit()
+    db.close()
+
+    async def again() -> None:
+        async with desk(tmp_path) as d:
+            assert list(d.files.versions.iterdir()) == []
+            (aside,) = d.files.quarantine.iterdir()
+            assert tree_sha256(aside / "source") == sha
+            assert any(str(aside) in line for line in d.said)
 
     asyncio.run(again())
