@@ -33,10 +33,13 @@ mark errors that are also those, since callers catch them as such:
     + RankingError (ValueError) - finishing orders that cannot be fitted.
     ladder:
     + LadderError (ValueError) - a field, rules or secret the matchmaker cannot choose from.
+    league:
+    + LeagueOpeningError - a league store that does not match the league beside it (deleted?).
     store:
     + StoreError - the league store cannot be used as it is.
         + LeagueConflictError - the league holds another run under a name, or another game record.
         + BackupError - a backup or a restore of the league that cannot be made as asked.
+        + LeagueBusyError - another league server holds this league (its folder or its store).
     ab:
     + HypothesisError (ValueError) - hypotheses or error rates that make no test.
     + BookError - a game of an A/B test that is not what its pair schedule planned.
@@ -54,6 +57,7 @@ mark errors that are also those, since callers catch them as such:
     + IntakeError - an archive the league server will not unpack, or a bot it will not keep.
     + PackError - a bot folder `arena submit` cannot send as it is.
     + VersionError - a submitted version that cannot be chosen or withdrawn as asked.
+    + UploadStoppedError - an upload cut short by the league server's own stop.
     cli:
     + ReplayNotFoundError (OSError) - no replay of the game asked for.
 

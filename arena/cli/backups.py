@@ -38,10 +38,20 @@ def cmd_restore(args: argparse.Namespace, console: Console) -> int:
         raise TournamentError("arena league restore needs the backup to restore: SRC")
     copied = restore(Path(args.tournament), args.league)
     kept = f"; the league it replaced is kept as {copied.set_aside}" if copied.set_aside else ""
+    # The commands whole, with the results folders: a rebuild that reads the wrong folder
+    # finds no tournament of this league and rebuilds nothing.
+    results = args.results or [copied.path.parent]
+    flags = f"--league {copied.path}" + "".join(f" --results {r}" for r in results)
+    unsure = (
+        ""
+        if args.results
+        else f" ({results[0]} is the league's own folder: if the server's --out is another, "
+        f"give that one with --results)"
+    )
     console.print(
         f"Restored {args.tournament} to {copied.path} ({_holding(copied)}){kept}. Games played "
-        f"since the backup are in their results folders: arena league check --league "
-        f"{copied.path} lists them, arena league rebuild puts them back.",
+        f"since the backup are in their results folders: `arena league check {flags}` lists "
+        f"them, `arena league rebuild {flags}` puts them back{unsure}.",
         highlight=False,
         markup=False,
         soft_wrap=True,

@@ -19,6 +19,7 @@ from arena.bots.manifest import valid_name
 from arena.cli import admin, backups, options, submit, validate, webpage
 from arena.cli.admin import DEFAULT_ADMIN, DEFAULT_LEAGUE
 from arena.cli.toolchains import add_toolchains_flag
+from arena.errors import ArenaError
 from arena.league import screen
 from arena.league.check import Checked, check
 from arena.league.handshakes import HandshakeWatch
@@ -103,6 +104,20 @@ def add_commands(commands: Any) -> None:
         "entrant at two",
     )
 
+    serve.add_argument(
+        "--new-league",
+        action="store_true",
+        help="start on an empty league store although a league's files are beside it "
+        "(accepted versions, its tournaments, a ladder secret); refused without it, as a "
+        "deleted or mistyped store",
+    )
+    serve.add_argument(
+        "--new-ladder-secret",
+        action="store_true",
+        help="make the ladder's secret anew although the store holds its rounds; refused "
+        "without it, as a deleted secret",
+    )
+
     token = commands.add_parser("token", help="register entrants of the league server")
     token.add_argument("--league", type=validate.league_store, default=DEFAULT_LEAGUE)
     # An action of its own parser, so that `token add --league X alice` reads as
@@ -132,8 +147,8 @@ def add_commands(commands: Any) -> None:
         "--results",
         type=Path,
         action="append",
-        help="check, rebuild: a results folder to read (repeatable; default: the league's own "
-        "folder)",
+        help="check, rebuild: a results folder to read; restore: the one its advice names "
+        "(repeatable; default: the league's own folder)",
     )
 
     admin.add_command(commands)
@@ -286,6 +301,8 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
         ladder=args.ladder,
         ladder_table_sizes=args.ladder_table_size,
         ladder_jobs=args.ladder_jobs,
+        new_league=args.new_league,
+        new_ladder_secret=args.new_ladder_secret,
     )
     return asyncio.run(_serve(config, args.web, args.log_format))
 
@@ -318,6 +335,9 @@ async def _serve_league(server: LeagueServer, tell: Screen) -> int:
     except OSError as error:
         await server.stop()
         raise TournamentError(f"cannot start the league server: {error}") from None
+    except ArenaError:  # refused (another server's league, a store not the league's): said
+        await server.stop()
+        raise
     host, admin_host = config.listen.rpartition(":")[0], config.admin_listen.rpartition(":")[0]
     tls = " (TLS)" if config.tls else ""
     fields: dict[str, Field] = {

@@ -23,7 +23,7 @@ from arena.protocol.messages import admin as apb
 from arena.protocol.messages import admin_grpc as apb_grpc
 from arena.protocol.messages import submission as spb
 from arena.submissions.archive import PackError, pack
-from arena.submissions.client import Server, submit, use_version
+from arena.submissions.client import Server, interrupted, submit, use_version
 from arena.submissions.limits import MIB, SubmissionLimits
 from arena.submissions.versions import Verdict
 from arena.text import printable
@@ -125,6 +125,8 @@ def cmd_submit(args: argparse.Namespace, console: Console) -> int:
         verdict = Verdict(False, "", reason=str(error))
     if args.use_version is not None and verdict.accepted:
         line = f"version {verdict.version} of {verdict.name} plays from now on"
+    elif interrupted(verdict):  # the server's stop, not the bot: no verdict to take to heart
+        line = f"interrupted: {verdict.reason}"
     else:
         line = verdict.line()
     console.print(printable(line), highlight=False, markup=False, soft_wrap=True)

@@ -28,6 +28,7 @@ from arena.league.admin_stream import EventObserver
 from arena.league.ladder import Ladder
 from arena.league.local_tls import LocalTls, decide_local_tls
 from arena.league.narrator import Arrivals, Narrator, Refusals
+from arena.league.opening import Opening
 from arena.league.screen import Kind, Screen, ScreenEvent
 from arena.league.start import given_of
 from arena.protocol.messages import admin as apb
@@ -39,6 +40,7 @@ from arena.referee.reflection import Reflection
 from arena.referee.server import SERVICE, ListenError, Referee, ServerLimits, Tls
 from arena.referee.side_streams import SideStreams
 from arena.store import is_url, open_store
+from arena.store.lock import ServerLock
 from arena.submissions.limits import SubmissionLimits
 from arena.submissions.lineups import lineup_for, make_way
 from arena.submissions.service import SubmissionService
@@ -88,6 +90,10 @@ class LeagueConfig:
     """The sizes its tables may have: the matchmaker draws each table's."""
     ladder_jobs: int = 2
     """Its games at a time: a night's `--jobs` is the night's own."""
+    new_league: bool = False
+    """Start on an empty store though a league's files are beside it (`--new-league`)."""
+    new_ladder_secret: bool = False
+    """Make the ladder's secret anew though its rounds are on record (`--new-ladder-secret`)."""
 
 
 def admin_token_path(league: Path | str, out: Path = Path("results")) -> Path:
@@ -156,6 +162,9 @@ class LeagueServer:
         self._private = Path(tempfile.mkdtemp(prefix="perudo-league-"))
         self.local_tls: LocalTls | None = None
         """With TLS, whether local bots dial the Unix socket with it too (and why not)."""
+        beside = [] if is_url(config.league) else [Path(config.league).parent]
+        self._lock = ServerLock([*beside, config.out], config.league)
+        self._held = False
 
     def _said(self, text: str) -> None:
         if self._tell is not None:
@@ -180,6 +189,21 @@ class LeagueServer:
         if self.config.reflection:
             idle = self.config.limits.hello_timeout
             beside.append(Reflection([SERVICE], self.health.streams, idle))
+        # One server per league, and the store the league beside it, before anything changes:
+        # a second server must leave the first's token and builds alone.
+        self._lock.take()
+        try:
+            Opening(
+                self.config.league,
+                self.config.out,
+                self.versions.files,
+                self.config.new_league,
+                self.config.new_ladder_secret,
+            ).check(self.store)
+        except BaseException:
+            self._lock.release()
+            raise
+        self._held = True
         self.versions.recover()  # what a killed server left half done, before any new upload
         try:
             self.port = await self.referee.start(
@@ -213,6 +237,8 @@ class LeagueServer:
         path.chmod(0o600)  # a file left by an earlier run keeps its mode otherwise
         await server.start()
         self._admin_server = server
+        bots, admin = (a.rpartition(":")[0] for a in (self.config.listen, self.config.admin_listen))
+        self._lock.announce(f"bots {bots}:{self.port}, admin {admin}:{self.admin_port}")
         self._watch = asyncio.ensure_future(self._close_revoked())
         if self._tell is not None:
             self._arrivals = asyncio.ensure_future(Arrivals(self.lobby, self._tell).follow())
@@ -222,8 +248,13 @@ class LeagueServer:
 
     async def stop(self) -> None:
         """Drain (both ports say NOT_SERVING from here on), finish the games in flight, close."""
+        if not self._held:  # refused before it changed anything (another server's league, say)
+            self.store.close()
+            shutil.rmtree(self._private, ignore_errors=True)
+            return
         self.health.drain()
         self.admin_health.drain()
+        self._submissions.stopping.set()  # an upload in flight ends now, its author told why
         started = self._admin_server is not None  # else a start that failed: nothing to tell
         if self._arrivals is not None:  # who came and went before the stop is said before it
             self._arrivals.cancel()
@@ -245,6 +276,8 @@ class LeagueServer:
         await self.referee.stop("the league server is shutting down")
         self.store.close()
         shutil.rmtree(self._private, ignore_errors=True)
+        self._lock.release()
+        self._held = False
         if started:
             self._told(Kind.STOPPED, "Stopped.")
 

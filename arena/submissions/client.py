@@ -24,13 +24,26 @@ from arena.kit.dialing import diagnose
 from arena.protocol.messages import submission as spb
 from arena.protocol.messages import submission_grpc as spb_grpc
 from arena.submissions.archive import Packed
-from arena.submissions.service import FORMAT
-from arena.submissions.versions import Verdict
+from arena.submissions.service import FORMAT, UPLOAD_STOPPED
+from arena.submissions.versions import INTERRUPTED, Verdict
 
 _EOF = grpc.aio.EOF  # type: ignore[attr-defined]  # missing from the stubs
 CONNECT_TIMEOUT = 15.0
 FIRST_LOOK = 2.0
 """Seconds a channel may take to be ready before why not is looked into."""
+CUT_OFF = (
+    "the connection to the league server ended before its verdict (the server stopped, or "
+    "the network failed): send it again once the server answers (files it already accepted "
+    "are not built again)"
+)
+CUT_CODES = {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED}
+"""How a stream the server (or the network) ended under way fails."""
+
+
+def interrupted(verdict: Verdict) -> bool:
+    """Whether the submission was ended by the server's stop or a lost connection, not judged:
+    the same files sent again are judged."""
+    return not verdict.accepted and verdict.reason in {INTERRUPTED, UPLOAD_STOPPED, CUT_OFF}
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +129,10 @@ async def _follow(
             if reply.WhichOneof("kind") == "verdict":
                 return _verdict(reply.verdict)
             show(reply)
+    except grpc.aio.AioRpcError as error:
+        if error.code() in CUT_CODES:  # taken in, then cut off: no verdict on the bot
+            return Verdict(False, packed.name, reason=CUT_OFF)
+        raise
     finally:
         sending.cancel()
         with contextlib.suppress(BaseException):

@@ -2,19 +2,29 @@
 
     submissions/
         tmp/                    uploads, unpacking and checks in flight: emptied at every start
+        quarantine/<sha256>-<time>/  a version folder the league store did not name at a start
         versions/<sha256>/
             source/             the bot's files as sent, never built nor run: what the hash names
             bot/                a copy, where it was built and checked, and where it plays
             build.log           its build's output
             check.log           its own output during the check
+            accepted            written once a store accepted it (`mark_accepted`)
         lineups/<id>/           what a tournament plays (`arena.submissions.lineups`)
 
 A version is stored once, by the hash of its files as sent. Its files reach
 `versions/` whole or not at all: unpacked in `tmp/`, synced to disk, then
 renamed into place in one step; the league store's row is written after that,
 and its verdict last of all. So whatever a server was killed during, its next
-start finds in `tmp/` or in a version folder no accepted row names only what
-it can discard (`recover`), and every accepted version whole.
+start finds in `tmp/`, or in a version folder whose row was never accepted (a
+build in flight, marked interrupted, or refused), only what it can discard
+(`recover`), and every accepted version whole.
+
+A version folder the store does not name at all is another matter: the store
+was deleted, or an older backup restored, and the folder may be the only copy
+of an entrant's accepted bot. It is never removed, only moved aside into
+`quarantine/` and said, for the organiser to submit again or remove. So is one
+the store knows only as a build in flight but that bears the `accepted` mark: a
+backup taken during its build, restored after it was accepted.
 """
 
 from __future__ import annotations
@@ -22,14 +32,20 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+import time
+from collections.abc import Iterable
 from pathlib import Path
 
 from arena.store import is_url
+from arena.store.submissions import SubmissionRow, SubmissionState
 
 
 def submissions_folder(league: Path | str, out: Path) -> Path:
     """Beside an SQLite league; in the results folder `out` for a database server's."""
     return out / "submissions" if is_url(league) else Path(league).with_name("submissions")
+
+
+ACCEPTED_MARK = "accepted"
 
 
 class SubmissionsFolder:
@@ -38,6 +54,7 @@ class SubmissionsFolder:
         self.tmp = root / "tmp"
         self.versions = root / "versions"
         self.lineups = root / "lineups"
+        self.quarantine = root / "quarantine"
 
     def make(self) -> None:
         for folder in (self.tmp, self.versions, self.lineups):
@@ -75,24 +92,64 @@ class SubmissionsFolder:
         shutil.copytree(self.source(sha256), bot, symlinks=True)
         return bot
 
+    def mark_accepted(self, sha256: str) -> None:
+        """Mark a version folder as accepted (after its store said so), on disk."""
+        mark = self.version(sha256) / ACCEPTED_MARK
+        fd = os.open(mark, os.O_WRONLY | os.O_CREAT, 0o600)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        _sync(self.version(sha256))
+
     def discard(self, sha256: str) -> None:
         shutil.rmtree(self.version(sha256), ignore_errors=True)
 
-    def recover(self, accepted: set[str]) -> list[str]:
-        """At a start: empty `tmp/`, discard every version folder no accepted row names (an
-        upload or a build a killed server left), and say which accepted versions are not
-        whole on disk."""
+    def recover(self, rows: Iterable[SubmissionRow]) -> list[str]:
+        """At a start, given every submission row of the store: empty `tmp/`, discard each
+        version folder the store knows as never accepted (a build a killed server left, or a
+        refusal) unless it bears the accepted mark, move aside each other one it does not
+        name as accepted, and say which accepted versions are not whole on disk. The lines
+        to say are returned."""
         self.make()
         for entry in self.tmp.iterdir():
             _remove(entry)
-        for entry in self.versions.iterdir():
-            if entry.name not in accepted:
+        rows = list(rows)
+        accepted = {r.sha256 for r in rows if r.state is SubmissionState.ACCEPTED}
+        known = {r.sha256 for r in rows}
+        said = []
+        for entry in sorted(self.versions.iterdir()):
+            if entry.name in accepted:
+                continue
+            if entry.name in known and not (entry / ACCEPTED_MARK).exists():
                 _remove(entry)
-        return [
+            else:
+                said.append(self._set_aside(entry))
+        said += [
             f"version {sha[:12]} is accepted but its files are missing from {self.version(sha)}"
             for sha in sorted(accepted)
             if not (self.source(sha).is_dir() and self.bot(sha).is_dir())
         ]
+        return said
+
+    def _set_aside(self, entry: Path) -> str:
+        """Move a version folder the store does not name into `quarantine/`; what to say."""
+        self.quarantine.mkdir(mode=0o700, exist_ok=True)
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        aside = self.quarantine / f"{entry.name}-{stamp}"
+        number = 1
+        while aside.exists():
+            number += 1
+            aside = self.quarantine / f"{entry.name}-{stamp}-{number}"
+        os.rename(entry, aside)
+        _sync(self.quarantine)
+        _sync(self.versions)
+        return (
+            f"{self.versions / entry.name} is no accepted version in the league store "
+            f"(deleted, or an older backup restored?): kept aside as {aside}, never deleted. "
+            f"To play it again, its author submits {aside / 'source'} again (arena submit); "
+            f"else remove that folder"
+        )
 
 
 def _remove(path: Path) -> None:

@@ -21,6 +21,7 @@ from typing import Any
 import grpc
 
 from arena.checkbot.verdict import Check
+from arena.errors import ArenaError
 from arena.protocol.messages import submission as spb
 from arena.protocol.messages import submission_grpc as spb_grpc
 from arena.referee.auth import TokenBook
@@ -30,7 +31,7 @@ from arena.store import StoreError
 from arena.submissions.limits import MIB
 from arena.submissions.report import End, Event, Line
 from arena.submissions.tarstream import IntakeError
-from arena.submissions.versions import Verdict, VersionError, Versions
+from arena.submissions.versions import INTERRUPTED, Verdict, VersionError, Versions
 from arena.text import short_name
 
 _EOF = grpc.aio.EOF  # type: ignore[attr-defined]  # missing from the stubs
@@ -39,6 +40,16 @@ HEADER_TIMEOUT = 10.0
 """Seconds from the stream's opening to its header."""
 UNKNOWN = grpc.StatusCode.UNAUTHENTICATED
 """The kind a stranger's refusal is counted under: a wrong token on the bots' port is one too."""
+
+UPLOAD_STOPPED = (
+    "the server stopped while it was receiving it; nothing of it was kept: send it again "
+    "once the server is back"
+)
+
+
+class UploadStoppedError(ArenaError):
+    """An upload cut short by the server's own stop: not its author's fault, and no verdict
+    on the bot."""
 
 
 def verdict_message(verdict: Verdict) -> spb.SubmitVerdict:
@@ -75,6 +86,9 @@ class SubmissionService(spb_grpc.SubmissionServiceServicer):
         self.refused: Callable[[Refusal], None] | None = None
         """Told of every call refused for its name and token (the server's log, which says
         them once a minute per address, as it says the referee's refused streams)."""
+        self.stopping = asyncio.Event()
+        """Set as the server stops: the uploads in flight end at once, told why, so that no
+        call is left for gRPC to cancel (and log) as it shuts down."""
 
     def register(self, server: grpc.aio.Server) -> None:
         spb_grpc.add_SubmissionServiceServicer_to_server(self, server)  # type: ignore[no-untyped-call]
@@ -134,7 +148,7 @@ class SubmissionService(spb_grpc.SubmissionServiceServicer):
             with contextlib.suppress(Exception):
                 await context.write(spb.SubmitReply(verdict=verdict_message(outcome)))
             return
-        await self._relay(context, outcome, events)
+        await self._relay(context, name, outcome, events)
 
     def _header_refused(self, header: spb.SubmitHeader, context: Any) -> tuple[str | None, bool]:
         """Why a submission is refused on its header alone (the entrant, the format, a quota),
@@ -176,7 +190,7 @@ class SubmissionService(spb_grpc.SubmissionServiceServicer):
             while True:
                 try:
                     async with asyncio.timeout(give_up - loop.time()):
-                        message = await context.read()
+                        message = await self._next(context)
                 except TimeoutError:
                     raise IntakeError(
                         f"the upload took longer than {limits.upload_timeout:g} s"
@@ -200,8 +214,19 @@ class SubmissionService(spb_grpc.SubmissionServiceServicer):
         if total != declared:
             raise IntakeError(f"the archive is {total} bytes, not the {declared} said: cut short")
 
+    async def _next(self, context: Any) -> Any:
+        """The next message of an upload; UploadStoppedError once the server stops."""
+        reading = asyncio.ensure_future(context.read())
+        stopping = asyncio.ensure_future(self.stopping.wait())
+        await asyncio.wait({reading, stopping}, return_when=asyncio.FIRST_COMPLETED)
+        stopping.cancel()
+        if not reading.done():
+            reading.cancel()
+            raise UploadStoppedError(UPLOAD_STOPPED)
+        return reading.result()
+
     async def _relay(
-        self, context: Any, task: asyncio.Task[Verdict], events: asyncio.Queue[Event]
+        self, context: Any, name: str, task: asyncio.Task[Verdict], events: asyncio.Queue[Event]
     ) -> None:
         """Pass on every event until the verdict; an author who hangs up stops only this."""
         while True:
@@ -217,7 +242,9 @@ class SubmissionService(spb_grpc.SubmissionServiceServicer):
             event = events.get_nowait()
             if not isinstance(event, End):
                 await context.write(event_message(event))
-        await context.write(spb.SubmitReply(verdict=verdict_message(task.result())))
+        # A build the server's stop cut off: the author is told to send it again.
+        verdict = Verdict(False, name, reason=INTERRUPTED) if task.cancelled() else task.result()
+        await context.write(spb.SubmitReply(verdict=verdict_message(verdict)))
 
 
 async def take(
@@ -244,6 +271,9 @@ async def take(
         task = versions.begin(name, unpacked, size, staging, tell)
         handed = True
         return task
+    except UploadStoppedError:  # the server's doing, not the author's: no verdict on the bot
+        versions.tell(f"{name}: its upload was cut short by the server's stop; nothing kept")
+        return Verdict(False, name, reason=UPLOAD_STOPPED)
     except IntakeError as error:
         refused = str(error)
     except OSError as error:  # the server's own disk: full, say

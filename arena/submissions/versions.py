@@ -6,9 +6,9 @@ only then are its files moved into `versions/` (synced, renamed whole) and a
 row written that says its build began; the verdict is written last, in one
 transaction that gives an accepted version its number. A server killed at
 any step leaves only what its next start discards (`recover`): files in
-`tmp/`, a version folder no accepted row names, a row still `building`
-(marked interrupted). An accepted version is never touched again but to be
-withdrawn.
+`tmp/`, the version folder of a row never accepted, a row still `building`
+(marked interrupted); a version folder no row names is moved aside, never
+removed. An accepted version is never touched again but to be withdrawn.
 
 Files already accepted for the same entrant are not built again: the verdict
 names the version they are.
@@ -121,10 +121,7 @@ class Versions:
         """At a start: what a killed server left half done, discarded, and said."""
         for row in self.store.interrupt_submissions(INTERRUPTED):
             self.tell(f"{row.name}: its submission of {_when(row.received)} was interrupted")
-        accepted = {
-            r.sha256 for r in self.store.submissions() if r.state is SubmissionState.ACCEPTED
-        }
-        for problem in self.files.recover(accepted):
+        for problem in self.files.recover(self.store.submissions()):
             self.tell(problem)
         sweep_scratch()
 
@@ -200,6 +197,8 @@ class Versions:
             if row is None:
                 return self.judged(Verdict(False, name, reason=INTERRUPTED, sha256=sha))
             accepted = row.state is SubmissionState.ACCEPTED
+            if accepted:  # so that an older store restored cannot have it taken for a leftover
+                await asyncio.to_thread(self.files.mark_accepted, sha)
             return self.judged(Verdict(accepted, name, row.version, row.reason, sha, built=True))
         finally:
             if not accepted and self.store.accepted_with(name, sha) is None:

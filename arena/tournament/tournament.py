@@ -36,6 +36,7 @@ from arena.store import LeagueStore, StoreError, open_store, recorded
 from arena.store.causes import folder_failure
 from arena.tournament.config import (
     StoppedError,
+    TooFewBotsError,
     TournamentConfig,
     TournamentError,
     Venue,
@@ -152,6 +153,10 @@ class Tournament:
         where: list[TournamentFolder] = []
         try:
             return await self._run(resume, venue, where)
+        except TooFewBotsError:
+            if resume is None and where:
+                _remove_unplayed(where[0])
+            raise
         except (
             ResultsError,
             StoreError,
@@ -433,3 +438,10 @@ class Tournament:
             return None
         # Counted on from the info's; the runner writes them with the rest, so a resume counts on.
         return Recovery(self._lineup, lobby, self.config.recover, self.observer.note, info.restarts)
+
+
+def _remove_unplayed(folder: TournamentFolder) -> None:
+    """The new folder of a run refused before its first game, removed: nothing of it is worth
+    keeping (a retry makes it again), unless its bots' logs say why they could not play."""
+    if folder.never_played() and not any((folder.root / "logs").glob("*")):
+        shutil.rmtree(folder.root, ignore_errors=True)

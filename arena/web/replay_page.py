@@ -93,8 +93,12 @@ def write_pages(tournament: Path, standings: list[Json]) -> Pages:
 def _write(path: Path, text: str) -> None:
     """Whole or not at all: a reader never opens half a page."""
     part = path.with_name(path.name + ".tmp")
-    part.write_text(text)
-    os.replace(part, path)
+    try:
+        part.write_text(text)
+        os.replace(part, path)
+    except OSError:
+        part.unlink(missing_ok=True)  # a full disk leaves no half page behind
+        raise
 
 
 def _index_row(stem: str, replay: Replay) -> str:

@@ -80,7 +80,7 @@ def test_a_server_killed_mid_build_keeps_every_accepted_version(
     serve.process.wait(timeout=10)
     submitting.wait(timeout=60)
     said = log.read_text().strip().splitlines()
-    assert submitting.returncode == 1 and said[-1].startswith("rejected: "), said
+    assert submitting.returncode == 1 and said[-1].startswith("interrupted: "), said
     # The server's death takes its worker, the build's sandbox and the build with it.
     wait_for(lambda: not _running(MARK), "the build dies with the server", 30)
 

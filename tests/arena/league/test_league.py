@@ -40,6 +40,7 @@ from arena.protocol.wire import ruleset_to_proto
 from arena.referee.auth import new_token, token_hash
 from arena.referee.server import Tls
 from arena.store import SqliteStore
+from arena.store.lock import LOCK_FILE
 from arena.tournament.play.observer import Progress
 from arena.tournament.schedule.round_robin import build
 from engine import Ruleset, preset
@@ -163,7 +164,7 @@ def test_the_admin_service_wants_the_admin_token(tmp_path: Path) -> None:
                 apb.StopTournamentRequest(), metadata=lg.metadata, timeout=5
             )
             assert reply.stopping is False
-            assert not list((tmp_path / "results").glob("*"))
+            assert [p.name for p in (tmp_path / "results").iterdir()] == [LOCK_FILE]
 
     run(body)
 
@@ -202,7 +203,8 @@ def test_bad_start_requests_are_refused_and_leave_nothing_behind(tmp_path: Path)
                     await call.read()
                 assert refused.value.code() == grpc.StatusCode.FAILED_PRECONDITION, fields
                 assert reason in str(refused.value.details()), fields
-            assert not (tmp_path / "results").exists()
+            # Nothing but the server's own lock (arena.store.lock): no tournament folder.
+            assert [p.name for p in (tmp_path / "results").iterdir()] == [LOCK_FILE]
             assert (await lg.status()).tournament == ""
 
     run(body)
@@ -274,8 +276,10 @@ def test_a_server_that_cannot_listen_says_where_and_leaves_the_running_one_alone
                     (taken_bots, "127.0.0.1:0", taken_bots),
                     ("127.0.0.1:0", taken_admin, taken_admin),
                 ):
+                    # Another league: the same one is refused before it listens (its lock).
+                    other = tmp_path / "other"
                     config = LeagueConfig(
-                        listen=listen, admin_listen=admin, league=league_path, out=tmp_path
+                        listen=listen, admin_listen=admin, league=other / "l.sqlite", out=other
                     )
                     second = LeagueServer(config)
                     with pytest.raises(OSError, match=re.escape(f"could not listen on {taken}")):
