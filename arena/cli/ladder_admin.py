@@ -64,7 +64,9 @@ async def ladder_action(
         console.print("Latest games:", highlight=False)
         for game in reply.latest:
             console.print(
-                f"  {game.game_id}: {', '.join(game.ranking)}", highlight=False, markup=False
+                f"  {game.round}/{game.game_id}: {', '.join(game.ranking)}",
+                highlight=False,
+                markup=False,
             )
     return 0
 

@@ -52,4 +52,5 @@ class RoundRecorder:
         if self._tell is not None:
             order = ", ".join(line.ranking)
             fields = {"round": self._round, "game": line.game, "ranking": list(line.ranking)}
-            self._tell(ScreenEvent(Kind.LADDER_GAME, f"ladder {line.game}: {order}", fields))
+            said = f"ladder {self._round}/{line.game}: {order}"  # the game's id across the league
+            self._tell(ScreenEvent(Kind.LADDER_GAME, said, fields))

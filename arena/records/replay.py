@@ -24,6 +24,16 @@ class Replay:
     """Each seat's link, by seat: its measured network round trip in milliseconds when it
     was last asked (None: not measured, a bot that does not answer pings); empty in
     replays from before it was measured."""
+    tournament: str = ""
+    """The tournament (a night, a ladder round) it was played in, by its folder's name; ""
+    in replays from before it was kept."""
+
+    @property
+    def league_id(self) -> str:
+        """The game's id across the league: `TOURNAMENT/GAME`, as `arena replay` takes it.
+        A game's own id names it within its tournament alone (every round of the ladder
+        has a `u000-t000-r0`)."""
+        return f"{self.tournament}/{self.game}" if self.tournament else self.game
 
     def to_json(self) -> Json:
         data: Json = {
@@ -38,6 +48,8 @@ class Replay:
             del data["deal_key"]
         if self.round_trip_ms:
             data["round_trip_ms"] = list(self.round_trip_ms)
+        if self.tournament:
+            data["tournament"] = self.tournament
         return data
 
     @classmethod
@@ -51,6 +63,7 @@ class Replay:
             events=fields.get("events", each(event_from_json), ()),
             deal_key=fields.optional("deal_key", string),
             round_trip_ms=fields.optional("round_trip_ms", each(_maybe_number)) or (),
+            tournament=fields.optional("tournament", string) or "",
         )
         fields.done()
         return replay

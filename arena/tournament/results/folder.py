@@ -292,6 +292,7 @@ class TournamentFolder:
             round_trip_ms=tuple(
                 None if rtt is None else round(rtt * 1_000_000) / 1000 for rtt in record.round_trips
             ),
+            tournament=self.root.name,
         )
         text = json.dumps(replay.to_json()) + "\n"
         write_atomic(self.replays / f"{record.spec.game_id}.json", text)

@@ -44,3 +44,13 @@ def test_a_ladder_riding_out_a_fault_shows_it() -> None:
     said = _said(apb.LadderResponse(running=True, error=fault, table_sizes=[3]))
     assert said.splitlines() == ["The ladder is running (tables of 3).", f"Trouble: {fault}"]
     assert _said(apb.LadderResponse(table_sizes=[3])).strip() == "The ladder is stopped."
+
+
+def test_the_latest_games_are_named_by_their_round_as_arena_replay_takes_them() -> None:
+    """Every round's first game is `u000-t000-r0`: listed bare, 20 lines said the same id."""
+    reply = apb.LadderResponse(running=True, table_sizes=[2])
+    for number in (7, 8):
+        reply.latest.add(round=f"ladder-{number:06d}", game_id="u000-t000-r0", ranking=["a", "b"])
+    said = _said(reply)
+    assert "  ladder-000007/u000-t000-r0: a, b" in said
+    assert "  ladder-000008/u000-t000-r0: a, b" in said

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
@@ -92,6 +93,7 @@ replays = st.builds(
     events=st.lists(events, max_size=8).map(tuple),
     deal_key=st.none() | names,
     round_trip_ms=st.lists(st.none() | ms, max_size=6).map(tuple),
+    tournament=st.just("") | names,
 )
 
 
@@ -180,3 +182,14 @@ def test_a_replay_with_a_wrong_event_or_ruleset_is_refused() -> None:
         Replay.from_json(good | {"events": [{"seat": 0}]})
     with pytest.raises(RecordError, match="no valid ruleset"):
         Replay.from_json(good | {"ruleset": {"dice": 5}})
+
+
+def test_a_replay_names_its_game_across_the_league_as_arena_replay_takes_it() -> None:
+    """Every ladder round has a `u000-t000-r0`: the id that names one game alone is its
+    tournament's folder and its own id, as `arena replay TOURNAMENT/GAME` takes it."""
+    replay = Replay("u000-t000-r0", ("a", "b"), engine.Ruleset(), ("a", "b"), ())
+    assert replay.league_id == "u000-t000-r0"  # a replay from before the tournament was kept
+    kept = dataclasses.replace(replay, tournament="ladder-000042")
+    assert kept.league_id == "ladder-000042/u000-t000-r0"
+    assert Replay.from_json(kept.to_json()).league_id == "ladder-000042/u000-t000-r0"
+    assert "tournament" not in replay.to_json()

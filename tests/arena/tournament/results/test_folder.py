@@ -72,6 +72,7 @@ def test_record_game_writes_replay_then_line(folder: TournamentFolder) -> None:
             {"round": 1, "opener": 0, "palifico": False, "hands": [[1, 2], [3, 4], [5, 6]]},
             {"seat": 0, "action": "bid 2 3", "ms": 1.5},
         ],
+        "tournament": folder.root.name,  # the game's id across the league: t1/u000-t000-r1
     }
     assert list(folder.games()) == [line]
     written = json.loads(folder.games_path.read_text())
