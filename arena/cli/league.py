@@ -22,6 +22,7 @@ from arena.cli.toolchains import add_toolchains_flag
 from arena.errors import ArenaError
 from arena.league import screen
 from arena.league.check import Checked, check
+from arena.league.export import Chosen, export
 from arena.league.handshakes import HandshakeWatch
 from arena.league.rebuild import rebuild
 from arena.league.screen import Field, Kind, LineWriter, Screen, ScreenEvent
@@ -134,7 +135,9 @@ def add_commands(commands: Any) -> None:
         help="compare the league store with the results folders, repair it, take a "
         "tournament out, back it up or restore it",
     )
-    league.add_argument("action", choices=["check", "rebuild", "remove", "backup", "restore"])
+    league.add_argument(
+        "action", choices=["check", "rebuild", "remove", "backup", "restore", "export"]
+    )
     league.add_argument(
         "tournament",
         nargs="?",
@@ -147,8 +150,22 @@ def add_commands(commands: Any) -> None:
         "--results",
         type=Path,
         action="append",
-        help="check, rebuild: a results folder to read; restore: the one its advice names "
-        "(repeatable; default: the league's own folder)",
+        help="check, rebuild, export: a results folder to read; restore: the one its advice "
+        "names (repeatable; default: the league's own folder)",
+    )
+    exported = league.add_argument_group("export: every game as a JSON line, its replay's fields")
+    kinds = exported.add_mutually_exclusive_group()
+    kinds.add_argument("--ladder", action="store_true", help="the ladder's rounds only")
+    kinds.add_argument("--nights", action="store_true", help="the league nights only")
+    exported.add_argument(
+        "--since",
+        type=validate.moment,
+        metavar="WHEN",
+        help="games that began then or later (2026-12-01, or 2026-12-01T18:00, local time)",
+    )
+    exported.add_argument("--author", metavar="NAME", help="the games NAME played in")
+    exported.add_argument(
+        "--to", type=Path, metavar="FILE", help="write to FILE (default: standard output)"
     )
 
     admin.add_command(commands)
@@ -184,6 +201,8 @@ def cmd_token(args: argparse.Namespace, console: Console) -> int:
 
 
 def cmd_league(args: argparse.Namespace, console: Console) -> int:
+    if args.action == "export":
+        return _export(args, console)
     if args.action == "backup":
         return backups.cmd_backup(args, console)
     if args.action == "restore":
@@ -233,6 +252,26 @@ def cmd_league(args: argparse.Namespace, console: Console) -> int:
         markup=False,
     )
     return 0
+
+
+def _export(args: argparse.Namespace, console: Console) -> int:
+    own = Path("results") if is_url(args.league) else Path(args.league).parent
+    chosen = Chosen(
+        ladder=True if args.ladder else False if args.nights else None,
+        since=args.since,
+        author=args.author,
+    )
+    if args.to is None:
+        done = export(args.league, args.results or [own], chosen, sys.stdout)
+    else:
+        with args.to.open("w", encoding="utf-8") as out:
+            done = export(args.league, args.results or [own], chosen, out)
+    said = Console(stderr=True)  # standard output is the games'
+    for problem in done.problems:
+        said.print(f"! {printable(problem)}", highlight=False, markup=False, style="yellow")
+    where = f" to {args.to}" if args.to is not None else ""
+    said.print(f"Exported {done.games} games{where}.", highlight=False)
+    return 1 if done.problems else 0
 
 
 def _check(league: Path | str, results: list[Path], console: Console) -> int:

@@ -13,6 +13,7 @@ flag and a config made in code are checked by the same words.
 from __future__ import annotations
 
 import argparse
+import datetime
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn
@@ -96,6 +97,17 @@ def folder(text: str) -> Path:
     if not path.is_dir():
         raise argparse.ArgumentTypeError(f"{path} is not a folder")
     return path
+
+
+def moment(text: str) -> float:
+    """A date or a date and time in ISO form (local time unless it says its zone), as
+    seconds since the epoch."""
+    try:
+        return datetime.datetime.fromisoformat(text).timestamp()
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a date (2026-12-01) or a date and time (2026-12-01T18:00)"
+        ) from None
 
 
 def league_named(text: str) -> Path | str:
