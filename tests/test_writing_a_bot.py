@@ -63,3 +63,20 @@ def test_the_c_skeleton_builds_and_passes_check_bot_in_the_sandbox(tmp_path: Pat
     assert result.passed, [(c.name, c.detail) for c in result.checks if not c.passed]
     assert ("build", True) in [(c.name, c.passed) for c in result.checks]
     assert sum(c.name.startswith("whole game") for c in result.checks) >= 4
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(
+    shutil.which("javac") is None or shutil.which("bwrap") is None,
+    reason="needs a JDK (javac) and bubblewrap",
+)
+def test_the_java_bridge_example_builds_with_javac_and_passes_check_bot_in_the_sandbox(
+    tmp_path: Path,
+) -> None:
+    # requires = ["java", "javac"]: the JDK's home and its /etc/java-* shown, nothing more.
+    folder = tmp_path / "minimal_java"
+    shutil.copytree(EXAMPLES / "java", folder)
+    result = _check(folder, SandboxMode.REQUIRE)
+    assert result.passed, [(c.name, c.detail) for c in result.checks if not c.passed]
+    assert ("build", True) in [(c.name, c.passed) for c in result.checks]
+    assert sum(c.name.startswith("whole game") for c in result.checks) >= 4

@@ -1,6 +1,6 @@
-"""The Go, JavaScript and Rust samples as a TLS league server's own local bots: sandboxed,
-they dial its Unix socket with TLS (PERUDO_TLS, PERUDO_CA_FILE, the name `localhost`) and
-play a night without a fault."""
+"""The Go, Java, JavaScript, Rust and C++ samples as a TLS league server's own local bots:
+sandboxed, they dial its Unix socket with TLS (PERUDO_TLS, PERUDO_CA_FILE, the name
+`localhost`) and play a night without a fault."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ from arena.tournament.config import TournamentConfig
 from arena.tournament.report.summary import RunReport
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_bots"
-OTHER_LANGUAGES = ("go_binomial", "js_calza", "rust_bridge")
+OTHER_LANGUAGES = ("go_binomial", "java_grpc", "js_calza", "rust_bridge", "cpp_bridge")
 
 
 async def _night(config: LeagueConfig, bots: Path) -> RunReport:
@@ -62,7 +62,7 @@ def test_the_samples_are_a_tls_league_server_s_local_bots(tmp_path: Path) -> Non
             shutil.copytree(SAMPLES / sample, bots / sample, ignore=skip)
             entered.append(spec.name)
     if not entered:
-        pytest.skip("none of Go, Node.js or cargo is installed")
+        pytest.skip("none of Go, Java with Maven, Node.js, cargo or g++ is installed")
     shutil.copy(SAMPLES / "binomial_bot.py", bots / "binomial_bot.py")
     cert, key = self_signed(tmp_path)
     config = LeagueConfig(
