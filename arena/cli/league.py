@@ -21,6 +21,7 @@ from arena.cli.admin import DEFAULT_ADMIN, DEFAULT_LEAGUE
 from arena.cli.toolchains import add_toolchains_flag
 from arena.league import screen
 from arena.league.check import Checked, check
+from arena.league.digest import Digest, every_minute
 from arena.league.handshakes import HandshakeWatch
 from arena.league.rebuild import rebuild
 from arena.league.screen import Field, Kind, LineWriter, Screen, ScreenEvent
@@ -153,9 +154,9 @@ def cmd_token(args: argparse.Namespace, console: Console) -> int:
                 raise TournamentError(f"{args.name!r} is not a usable bot name")
             secret = new_token()
             store.set_entrant(args.name, token_hash(secret))
-            console.print(
-                f"Token for {args.name} (shown once; only its hash is kept):", highlight=False
-            )
+            # The words on stderr, the bare token alone on stdout: `arena token add NAME >
+            # FILE` makes a token file `arena submit --token-file FILE` reads.
+            print(f"Token for {args.name} (shown once; only its hash is kept):", file=sys.stderr)
             print(secret)
             return 0
         if not store.revoke_entrant(args.name):
@@ -291,7 +292,12 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
 
 
 async def _serve(config: LeagueConfig, web: str | None = None, log_format: str = "screen") -> int:
-    tell = LineWriter(sys.stdout, as_json=log_format == "json")
+    as_json = log_format == "json"
+    writer = LineWriter(sys.stdout, as_json=as_json)
+    # A person's screen is digested (what repeats said once, the ladder once a minute); the
+    # JSON log, for machines, keeps every event.
+    digest = None if as_json else Digest(writer)
+    tell: Screen = writer if digest is None else digest
 
     def say(text: str) -> None:
         tell(screen.note(text))
@@ -308,6 +314,9 @@ async def _serve(config: LeagueConfig, web: str | None = None, log_format: str =
         )
         if authors is not None:
             authors.attach(League(server.store, server.versions, config.out, server.ladder))
+        if digest is not None:
+            ticking = asyncio.ensure_future(every_minute(digest))
+            page.callback(ticking.cancel)
         return await _serve_league(server, tell)
 
 
