@@ -314,6 +314,8 @@ async def _serve(config: LeagueConfig, web: str | None = None, log_format: str =
         )
         if authors is not None:
             authors.attach(League(server.store, server.versions, config.out, server.ladder))
+        if spectator is not None:  # the ladder's tables in play, live on the page
+            server.ladder.watch = spectator.ladder_round
         if digest is not None:
             ticking = asyncio.ensure_future(every_minute(digest))
             page.callback(ticking.cancel)

@@ -16,10 +16,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from arena.ladder import Draw, Entrant, LadderError, Rules, Table, choose
 from arena.league.ladder_board import LadderBoard, LadderGame
@@ -40,6 +40,8 @@ from arena.league.screen import Kind, Screen, ScreenEvent
 from arena.submissions.lineups import compose, make_way
 from arena.tournament.config import TooFewBotsError, TournamentConfig, TournamentError, Venue
 from arena.tournament.info import RunStatus
+from arena.tournament.play.observer import Observers
+from arena.tournament.play.tables import TableWatcher
 from arena.tournament.results.resuming import read_info
 from arena.tournament.tournament import Observer, Tournament
 
@@ -49,6 +51,11 @@ if TYPE_CHECKING:
 
 IDLE_S = 1.0
 """How often a ladder with too few entrants looks again."""
+
+
+class RoundWatcher(Observer, TableWatcher, Protocol):
+    """Who follows a round's games as they are played (the live page): its tables, event by
+    event, and each game's end."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +121,9 @@ class Ladder:
         self._trouble = False
         """Whether a round just failed: the next waits `IDLE_S`, not to spin on it."""
         self.error: str | None = None
+        self.watch: Callable[[str], RoundWatcher] | None = None
+        """Who follows each round's games (the live page), given the round's name: set by
+        whoever serves the page."""
 
     def _changed(self) -> None:
         self.changes += 1
@@ -367,7 +377,10 @@ class Ladder:
             local = {n: b.version.number for n, b in bots.items() if b.version is not None}
             remote = [n for n in plan.seats if n in server.lobby.connected()]
         observer: Observer = RoundRecorder(self._tell, self._changed, round_id)
-        tournament = Tournament(base, observer)
+        watcher = self.watch(round_id) if self.watch is not None else None
+        if watcher is not None:
+            observer = Observers(observer, watcher)
+        tournament = Tournament(base, observer, tables=watcher)
         self._rounds[plan.number] = tournament
         local_ca = server.local_tls.ca_file if server.local_tls is not None else None
         venue = Venue(server.referee, server.port, tuple(remote), local_ca)
