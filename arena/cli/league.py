@@ -35,10 +35,21 @@ from arena.tournament.options import Command
 from arena.web.league_view import League
 from arena.web.spectator import Spectator
 
+LEAGUE = "the league store: an SQLite file, or a postgresql:// URL"
+"""What --league is, in every command's help."""
+TOKEN_ACTIONS = {
+    "add": "register NAME: its token on stdout alone (so `> FILE` makes a token file), the "
+    "words on stderr",
+    "revoke": "forget NAME's token; its sessions are closed within seconds",
+    "list": "the registered names",
+}
+
 
 def add_commands(commands: Any) -> None:
     serve = commands.add_parser("serve", help="run the referee for remote bots (a league server)")
-    serve.add_argument("--listen", default="0.0.0.0:50051", help="where bots connect")
+    serve.add_argument(
+        "--listen", default="0.0.0.0:50051", help="HOST:PORT where bots connect (port 0: any free)"
+    )
     serve.add_argument("--admin", default=DEFAULT_ADMIN, help="where the organiser connects")
     serve.add_argument("--tls-cert", type=Path, help="certificate (PEM) for TLS")
     serve.add_argument("--tls-key", type=Path, help="private key (PEM) for TLS")
@@ -48,8 +59,13 @@ def add_commands(commands: Any) -> None:
         help="the CA certificate (PEM) that signed --tls-cert, which the local bots (--bots) "
         "trust; default: --tls-cert itself, a self-signed one",
     )
-    serve.add_argument("--league", type=validate.league_store, default=DEFAULT_LEAGUE)
-    serve.add_argument("--out", type=validate.out_folder, default=Path("results"))
+    serve.add_argument("--league", type=validate.league_store, default=DEFAULT_LEAGUE, help=LEAGUE)
+    serve.add_argument(
+        "--out",
+        type=validate.out_folder,
+        default=Path("results"),
+        help="the folder of its tournaments' and ladder rounds' results",
+    )
     serve.add_argument(
         "--sessions-per-bot",
         type=validate.int_at_least(1),
@@ -60,9 +76,14 @@ def add_commands(commands: Any) -> None:
         "--max-message-bytes",
         type=validate.int_at_least(1024),
         default=ServerLimits().max_message_bytes,
+        help="the largest message a bot or an author may send, in bytes (a submission comes "
+        "in pieces of this size)",
     )
     serve.add_argument(
-        "--hello-timeout", type=validate.seconds, default=ServerLimits().hello_timeout
+        "--hello-timeout",
+        type=validate.seconds,
+        default=ServerLimits().hello_timeout,
+        help="seconds a new stream has to say who it is before it is closed",
     )
     options.add_options(serve, Command.SERVE)
     add_toolchains_flag(serve)
@@ -105,22 +126,32 @@ def add_commands(commands: Any) -> None:
     )
 
     token = commands.add_parser("token", help="register entrants of the league server")
-    token.add_argument("--league", type=validate.league_store, default=DEFAULT_LEAGUE)
+    token.add_argument("--league", type=validate.league_store, default=DEFAULT_LEAGUE, help=LEAGUE)
     # An action of its own parser, so that `token add --league X alice` reads as
     # `token add alice --league X` does (one parser's optional NAME would be taken as absent).
     actions = token.add_subparsers(dest="action", required=True, metavar="{add,revoke,list}")
     for action in ("add", "revoke", "list"):
-        sub = actions.add_parser(action)
+        sub = actions.add_parser(action, help=TOKEN_ACTIONS[action])
         if action != "list":
-            sub.add_argument("name", nargs="?")
-        sub.add_argument("--league", type=validate.league_store, default=argparse.SUPPRESS)
+            sub.add_argument("name", nargs="?", help="the bot's name, as it says it in its Hello")
+        sub.add_argument(
+            "--league",
+            type=validate.league_store,
+            default=argparse.SUPPRESS,
+            help=f"{LEAGUE} (default: {DEFAULT_LEAGUE})",
+        )
 
     league = commands.add_parser(
         "league",
         help="compare the league store with the results folders, repair it, take a "
         "tournament out, back it up or restore it",
     )
-    league.add_argument("action", choices=["check", "rebuild", "remove", "backup", "restore"])
+    league.add_argument(
+        "action",
+        choices=["check", "rebuild", "remove", "backup", "restore"],
+        help="check: compare the store with the results; rebuild: make it again from them; "
+        "remove: take a tournament out; backup, restore: copy it out, or back in",
+    )
     league.add_argument(
         "tournament",
         nargs="?",
@@ -128,7 +159,7 @@ def add_commands(commands: Any) -> None:
         help="remove: the tournament's id; backup: DEST, a new file or a folder; restore: SRC, "
         "a backup",
     )
-    league.add_argument("--league", type=validate.league_named, default=DEFAULT_LEAGUE)
+    league.add_argument("--league", type=validate.league_named, default=DEFAULT_LEAGUE, help=LEAGUE)
     league.add_argument(
         "--results",
         type=Path,
