@@ -72,6 +72,13 @@ async def ladder_action(
 def _headline(reply: Any) -> str:
     if reply.paused:
         return f"The ladder is paused for a league night ({tables_of(reply.table_sizes)})."
+    if reply.running and not reply.tables:  # nothing in play: whom it waits for, said
+        fewest = min(reply.table_sizes, default=2)
+        return (
+            f"The ladder is running ({tables_of(reply.table_sizes)}), waiting for entrants: "
+            f"it seats a table once {fewest} can play, each connected or with an accepted "
+            f"version, and not sitting out."
+        )
     if reply.running:
         return f"The ladder is running ({tables_of(reply.table_sizes)})."
     return "The ladder is stopped."
