@@ -13,7 +13,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_harness import WAIT_S, arena_command, layout_problems, running, said, screenshots
+from web_harness import (
+    WAIT_S,
+    arena_command,
+    fits_both,
+    layout_problems,
+    running,
+    said,
+    screenshots,
+)
 
 WAIT_MS = 90_000
 SAMPLES = Path(__file__).resolve().parents[3] / "sample_bots"
@@ -138,6 +146,7 @@ def test_the_live_page_shows_the_ladder_as_it_plays(tmp_path: Path, browser: Any
             replay.goto(url + href)
             assert game in replay.inner_text("#title")  # its replay, from the league's pages
             sees_her_ladder(browser.new_page(), url, tokens["alpha"], tmp_path)
+            fits_both(browser, url + "league", tmp_path, "league")
             assert not errors, errors
         finally:
             for bot in bots:

@@ -14,7 +14,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_harness import layout_problems, make_bots, results_folder, running, screenshots
+from web_harness import (
+    fits_both,
+    layout_problems,
+    make_bots,
+    results_folder,
+    running,
+    screenshots,
+)
 
 import engine
 from arena.protocol.faults import FaultKind
@@ -127,7 +134,7 @@ def test_the_live_page_follows_a_real_tournament(browser: object, tmp_path: Path
 def test_an_html_replay_opens_from_disk_and_steps_through_the_game(
     browser: object, tmp_path: Path
 ) -> None:
-    bots = make_bots(tmp_path / "bots", {"ann": {}, "ben": {}, "cid": {}})
+    bots = make_bots(tmp_path / "bots", {name: {} for name in LONG_NAMES})  # long, for a phone
     out = tmp_path / "results"
     args = ["run", "--bots", str(bots), "--games", "3", "--out", str(out), "--sandbox", "off"]
     with running(args) as run:
@@ -184,6 +191,7 @@ def test_an_html_replay_opens_from_disk_and_steps_through_the_game(
         ".map(td => getComputedStyle(td).textAlign)"
     )
     assert len(aligned) == 3 + 3 * 3 and set(aligned) <= {"left", "start"}, aligned
+    fits_both(browser, (moved / "index.html").as_uri(), tmp_path, "replays-index")
 
 
 def test_a_bots_escape_sequences_are_shown_as_text_in_a_replay(
