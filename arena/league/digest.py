@@ -12,11 +12,14 @@ digest (`Digest`):
 - a ladder game is never a line of its own: the ladder's games of the last
   minute are one summary line (rounds, games, who finished first how often);
 - a ladder note (sandbox, build network, limits, "unchanged since its last
-  build") is said the first time its words come, and never again: what is
-  true for the whole server is said once (a round's name in it does not make
-  it new);
-- a bot's coming, its round trip and its going are said at most once a
-  minute each for that bot; the rest are counted in the summary;
+  build") is said the first time its words come, and not again within the
+  hour: what is true for the whole server is said once (a round's name in it
+  does not make it new), and a trouble that keeps coming back is said again
+  hourly, not lost for good;
+- a bot's coming, its round trip and its going are said at most once in
+  ten minutes each for that bot (a submitted bot is started for each round
+  it plays, and comes and goes each time); the rest are counted in the
+  summary, which names the bots;
 - a submission's verdict is framed so that it stands out (`screen_line`).
 
 Everything else (a night's games and faults, refusals, the stop) passes as
@@ -35,6 +38,10 @@ from collections.abc import Callable
 
 from arena.league.screen import Kind, Screen, ScreenEvent
 
+BOT_AGAIN_S = 600.0
+"""Seconds before a bot's arrival, round trip or departure is said again."""
+NOTE_AGAIN_S = 3600.0
+"""Seconds before a ladder note's words, said once, are said again."""
 SUMMARY_EVERY_S = 60.0
 """Seconds between two summary lines (one only if something was held back meanwhile)."""
 REMEMBERED = 4096
@@ -62,15 +69,17 @@ class Digest:
         self._clock = clock
         self._lock = threading.Lock()
         self._since = clock()
-        self._notes: set[str] = set()
-        """The ladder notes said, their rounds' names blanked."""
+        self._notes: dict[str, float] = {}
+        """When each ladder note was said, its rounds' names blanked."""
         self._bots: dict[tuple[str, Kind | str], float] = {}
         """When a bot's arrival, departure or round trip was last said."""
         self._rounds: set[str] = set()
         self._games = 0
         self._firsts: Counter[str] = Counter()
-        self._held = 0
-        """Lines held back since the last summary (notes said before, a bot's comings)."""
+        self._notes_held = 0
+        """Ladder notes held back since the last summary, said before."""
+        self._comings: Counter[str] = Counter()
+        """Lines of each bot's comings and goings held back since the last summary."""
 
     def __call__(self, event: ScreenEvent) -> None:
         self.tick()
@@ -95,8 +104,8 @@ class Digest:
             key = (bot, "round trip" if "round_trip_ms" in event.fields else event.kind)
             now = self._clock()
             last = self._bots.get(key)
-            if last is not None and now - last < self.every_s:
-                self._held += 1
+            if last is not None and now - last < BOT_AGAIN_S:
+                self._comings[bot] += 1
                 return False
             if len(self._bots) >= REMEMBERED:
                 self._bots.clear()
@@ -104,12 +113,14 @@ class Digest:
         return True
 
     def _first_time(self, words: str) -> bool:
-        if words in self._notes:
-            self._held += 1
+        now = self._clock()
+        said = self._notes.get(words)
+        if said is not None and now - said < NOTE_AGAIN_S:
+            self._notes_held += 1
             return False
         if len(self._notes) >= REMEMBERED:
             self._notes.clear()
-        self._notes.add(words)
+        self._notes[words] = now
         return True
 
     def tick(self) -> None:
@@ -121,13 +132,15 @@ class Digest:
             summary = self._summary(now - self._since)
             self._since = now
             self._rounds.clear()
-            self._games, self._held = 0, 0
+            self._games, self._notes_held = 0, 0
             self._firsts.clear()
+            self._comings.clear()
         if summary is not None:
             self._out(summary)
 
     def _summary(self, seconds: float) -> ScreenEvent | None:
-        if not self._games and not self._held:
+        comings = sum(self._comings.values())
+        if not self._games and not self._notes_held and not comings:
             return None
         parts = [f"last {seconds:.0f} s"]
         if self._games:
@@ -137,13 +150,16 @@ class Digest:
                 f"ladder {rounds} round{'' if rounds == 1 else 's'}, {self._games} games "
                 f"({self._games / seconds:.1f} a second); first place: {firsts}"
             )
-        if self._held:
-            parts.append(f"{self._held} lines not repeated (bots coming and going, notes said)")
+        if comings:
+            who = ", ".join(f"{name} {n}" for name, n in sorted(self._comings.items()))
+            parts.append(f"{comings} lines of bots coming and going not repeated ({who})")
+        if self._notes_held:
+            parts.append(f"{self._notes_held} ladder notes said before")
         fields = {
             "rounds": len(self._rounds),
             "games": self._games,
             "seconds": round(seconds, 1),
-            "held_back": self._held,
+            "held_back": comings + self._notes_held,
         }
         return ScreenEvent(Kind.SUMMARY, "; ".join(parts), fields)
 

@@ -1,5 +1,6 @@
 """The readable screen's digest: a ladder's games one summary line a minute, a ladder note said
-once whatever round says it, a bot's comings and goings once a minute, a verdict framed."""
+once an hour whatever round says it, a bot's comings and goings once in ten minutes, a verdict
+framed."""
 
 from __future__ import annotations
 
@@ -42,13 +43,16 @@ def test_a_minute_of_ladder_is_one_line_and_a_note_is_said_once() -> None:
     assert summary.kind is Kind.SUMMARY
     assert "ladder 30 rounds, 90 games" in summary.text
     assert "first place: alpha 45, gamma 45" in summary.text
-    assert "58 lines not repeated" in summary.text
+    assert "58 ladder notes said before" in summary.text
     clock.now += 120
     digest.tick()  # nothing held back: no line
     assert len(said) == 3
+    clock.now += 3600
+    digest(ScreenEvent(Kind.NOTE, "ladder: alpha: unchanged since its last build"))
+    assert said[-1].text == "ladder: alpha: unchanged since its last build"  # an hour on
 
 
-def test_a_bot_that_comes_and_goes_each_round_is_said_once_a_minute() -> None:
+def test_a_bot_that_comes_and_goes_each_round_is_said_once_in_ten_minutes() -> None:
     said: list[ScreenEvent] = []
     clock = Clock()
     digest = Digest(said.append, 60.0, clock)
@@ -62,10 +66,11 @@ def test_a_bot_that_comes_and_goes_each_round_is_said_once_a_minute() -> None:
     assert [e.text.split()[0] for e in said] == ["alpha", "alpha:", "alpha", "beta"]
     clock.now += 60
     digest(ScreenEvent(Kind.DISCONNECT, "alpha left (no session open)", {"bot": "alpha"}))
-    assert (
-        said[-2].kind is Kind.SUMMARY and "76 lines not repeated" in said[-2].text
-    )  # 80 less 4 said
-    assert said[-1].text == "alpha left (no session open)"  # a minute on: said again
+    assert said[-1].kind is Kind.SUMMARY  # of the 80, 4 said; the one just now comes next
+    assert "76 lines of bots coming and going not repeated (alpha 57, beta 19)" in said[-1].text
+    clock.now += 600
+    digest(ScreenEvent(Kind.DISCONNECT, "alpha left (no session open)", {"bot": "alpha"}))
+    assert said[-1].text == "alpha left (no session open)"  # ten minutes on: said again
 
 
 def test_everything_else_passes_and_a_verdict_stands_out() -> None:
