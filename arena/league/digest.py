@@ -151,7 +151,10 @@ class Digest:
                 f"({self._games / seconds:.1f} a second); first place: {firsts}"
             )
         if comings:
-            who = ", ".join(f"{name} {n}" for name, n in sorted(self._comings.items()))
+            most = self._comings.most_common(5)
+            who = ", ".join(f"{name} {n}" for name, n in most)
+            if len(self._comings) > len(most):
+                who += f" and {len(self._comings) - len(most)} more"
             parts.append(f"{comings} lines of bots coming and going not repeated ({who})")
         if self._notes_held:
             parts.append(f"{self._notes_held} ladder notes said before")
@@ -165,7 +168,11 @@ class Digest:
 
 
 def _comes_or_goes(event: ScreenEvent) -> bool:
-    return event.kind in (Kind.CONNECT, Kind.DISCONNECT) or "round_trip_ms" in event.fields
+    """A bot's arrival, round trip or plain departure; a departure the referee caused (a
+    flood of stray messages, say) is news, and always said."""
+    if event.kind is Kind.DISCONNECT:
+        return event.fields.get("why", "not connected") == "not connected"
+    return event.kind is Kind.CONNECT or "round_trip_ms" in event.fields
 
 
 async def every_minute(digest: Digest) -> None:

@@ -68,6 +68,9 @@ def test_a_bot_that_comes_and_goes_each_round_is_said_once_in_ten_minutes() -> N
     digest(ScreenEvent(Kind.DISCONNECT, "alpha left (no session open)", {"bot": "alpha"}))
     assert said[-1].kind is Kind.SUMMARY  # of the 80, 4 said; the one just now comes next
     assert "76 lines of bots coming and going not repeated (alpha 57, beta 19)" in said[-1].text
+    flood = {"bot": "alpha", "why": "a flood of stray messages"}
+    digest(ScreenEvent(Kind.DISCONNECT, "alpha left (no session open: a flood)", flood))
+    assert said[-1].fields == flood  # the referee closed it: news, said at once
     clock.now += 600
     digest(ScreenEvent(Kind.DISCONNECT, "alpha left (no session open)", {"bot": "alpha"}))
     assert said[-1].text == "alpha left (no session open)"  # ten minutes on: said again
