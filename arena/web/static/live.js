@@ -121,10 +121,9 @@
   function drawTables() {
     const box = $("tables");
     box.replaceChildren();
-    // The tables in play first, the just finished after them: on a projector the live ones
-    // are the ones in sight.
-    // A ladder finishes a few games a second: the last few finished are enough to see how
-    // they ended, and the ladder's board below stays near.
+    // The tables in play first, the just finished after them, so that on a projector the
+    // live ones are in sight; of those finished, the latest few (a ladder finishes games a
+    // few a second: they are enough to see how games end, and the ladder's board stays near).
     const all = [...tables.values()];
     const inPlay = all.filter((table) => !table.order);
     const finished = all.filter((table) => table.order).slice(-JUST_FINISHED_SHOWN);
