@@ -283,6 +283,16 @@ def test_the_live_page_fits_a_screen_and_a_phone_with_long_names_and_no_faults(
         )
         said_in_play, said_over, in_play, over = tables_counted(page)
         assert (said_in_play, said_over) == (in_play, over) and over > 0
+        page.wait_for_function(  # a table opened after one that finished, both on show
+            "document.querySelector('#tables .table.over ~ .table:not(.over)') !== null"
+            " || document.querySelector('#tables .table:not(.over) ~ .table.over') !== null",
+            timeout=WAIT_MS,
+        )
+        order = page.evaluate(
+            "[...document.querySelectorAll('#tables .table')]"
+            ".map(t => t.classList.contains('over'))"
+        )
+        assert order == sorted(order), order  # the tables in play above the finished ones
         assert run.wait() == 0, run.output
         for name, page in pages.items():
             page.wait_for_selector("#standings th.sure", timeout=WAIT_MS)  # the final board
