@@ -249,7 +249,7 @@ def test_the_live_page_fits_a_screen_and_a_phone_with_long_names_and_no_faults(
     """At 1280x900 and at 390 px: every column of the leaderboard whole, no element wider than
     its panel, no sideways scroll, each name on one line (cut, with its title, where too
     long); an empty Faults panel says so, the run's notices have a heading, and the tables'
-    title counts the cards beneath it."""
+    title counts the cards beneath it, the tables in play above the finished ones."""
     slow = {"BOT_MODE": "slow", "BOT_SLEEP": "0.03"}
     bots = make_bots(tmp_path / "bots", dict.fromkeys(LONG_NAMES, slow))
     out = tmp_path / "results"
