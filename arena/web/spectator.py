@@ -368,8 +368,8 @@ class Spectator:
 
     # A ladder round's side (LadderRound).
 
-    def _ladder_opened(self, key: str, game: GameSpec) -> Watch:
-        table = _Table(key, game.players)
+    def _ladder_opened(self, key: str, game: GameSpec, shared: bool) -> Watch:
+        table = _Table(key, game.players, shared)
         self._ladder_tables[key] = table
         return self._opened(table, game)
 
@@ -394,11 +394,15 @@ class LadderRound:
     night's view, so its tables are kept apart from the night's and named by round and game.
 
     Its dice are shown at each reveal, as a night's with its own deals are: a round seats its
-    entrants at one table, so no other table plays its deal (`arena.ladder`)."""
+    entrants at one table, so no other table plays its deal (`arena.ladder`). Its deals are
+    read from its folder all the same, as a night's: a round that shared them would be shown
+    by its seats and dice counts alone."""
 
     def __init__(self, spectator: Spectator, round_id: str) -> None:
         self._spectator = spectator
         self._round = round_id
+        self._shared = True
+        """Whether its deals are shared, the safe side until its folder says (`started`)."""
 
     def _key(self, game_id: str) -> str:
         return f"{self._round}/{game_id}"
@@ -410,13 +414,14 @@ class LadderRound:
         """A round's builds are the server's screen's."""
 
     def started(self, folder: Path, entrants: list[str], progress: Progress) -> None:
-        """A round's start is its tables' opening."""
+        """The round begins, before any of its tables opens: how it deals."""
+        self._shared = _deals(folder) != "own"
 
     def game_finished(self, line: GameLine, table: list[Standing], progress: Progress) -> None:
         self._spectator._ladder_over(self._key(line.game), line.ranking)
 
     def table_opened(self, game: GameSpec) -> Watch:
-        return self._spectator._ladder_opened(self._key(game.game_id), game)
+        return self._spectator._ladder_opened(self._key(game.game_id), game, self._shared)
 
     def table_closed(self, game_id: str) -> None:
         self._spectator._ladder_closed(self._key(game_id))

@@ -264,6 +264,11 @@ def test_a_ladder_rounds_tables_are_shown_live_beside_a_night_and_dice_only_at_t
     night = open_table(spectator, tmp_path)  # a night's table: the ladder's go beside it
     night(Decision(0, "bid 2 2", 1.0))
     rounds = [spectator.ladder_round(f"ladder-00000{n}") for n in (1, 2)]
+    for number, each in enumerate(rounds, start=1):
+        folder = tmp_path / f"ladder-00000{number}"
+        folder.mkdir()
+        (folder / "tournament.json").write_text(json.dumps({"deals": "own"}))
+        each.started(folder, list(PLAYERS), Progress(0, 3, 0.0, 0))
     tells = [
         r.table_opened(GameSpec("u000-t000-r0", PLAYERS, "k", engine.Ruleset())) for r in rounds
     ]
@@ -292,3 +297,17 @@ def test_a_ladder_rounds_tables_are_shown_live_beside_a_night_and_dice_only_at_t
     assert spectator.snapshot()["progress"]["done"] == 0  # a ladder game is no night's
     games = [log[0]["game"] for log in spectator.snapshot()["tables"]]
     assert games == ["g1", "ladder-000002/u000-t000-r0"]
+
+
+def test_a_ladder_round_that_shares_its_deals_shows_no_bid_nor_die(tmp_path: Path) -> None:
+    spectator = Spectator()
+    page = spectator.subscribe()
+    ladder = spectator.ladder_round("ladder-000001")
+    ladder.started(tournament(tmp_path, "disjoint"), list(PLAYERS), Progress(0, 3, 0.0, 0))
+    tell = ladder.table_opened(GameSpec("g1", PLAYERS, "k", engine.Ruleset()))
+    tell(Deal(1, 0, False, HANDS))
+    tell(Decision(0, "bid 3 6", 12.5))
+    tell(RoundEnd(engine.RoundEnd.DUDO, 7, 0, -1))
+    messages = read(spectator, page)
+    assert not faces_in(messages)
+    assert not [m for m in messages if m["kind"] == "table" and m["event"]["kind"] == "act"]
