@@ -35,7 +35,10 @@ DEFAULT_ADMIN = "127.0.0.1:50052"
 def add_command(commands: Any) -> None:
     admin = commands.add_parser("admin", help="talk to a running league server")
     admin.add_argument(
-        "action", choices=["status", "start", "stop", "submissions", "withdraw", "ladder"]
+        "action",
+        choices=["status", "start", "stop", "submissions", "withdraw", "ladder"],
+        help="status: the night in play; start, stop: a night; submissions: the verdicts; "
+        "withdraw: a version; ladder: start, stop or see the ladder",
     )
     admin.add_argument(
         "target", nargs="?", help="withdraw: NAME@VERSION; ladder: start, stop or status"
@@ -43,7 +46,12 @@ def add_command(commands: Any) -> None:
     admin.add_argument("--author", help="submissions: only this entrant's")
     admin.add_argument("--admin", default=DEFAULT_ADMIN, help="the server's admin address")
     admin.add_argument("--token-file", type=Path, help="default: admin.token beside the league")
-    admin.add_argument("--league", type=validate.league_named, default=DEFAULT_LEAGUE)
+    admin.add_argument(
+        "--league",
+        type=validate.league_named,
+        default=DEFAULT_LEAGUE,
+        help="the league store, to find admin.token beside it",
+    )
     admin.add_argument("--bots", type=Path, help="also start the local bots in this folder")
     admin.add_argument("--only", nargs="+", default=[], help="only these connected bots")
     admin.add_argument(

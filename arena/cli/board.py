@@ -32,7 +32,10 @@ from engine import PRESETS, Ruleset, RulesetError, preset
 def add_command(commands: Any) -> None:
     board = commands.add_parser("leaderboard", help="show the league standings")
     board.add_argument(
-        "--league", type=validate.league_store, default=Path("results/league.sqlite")
+        "--league",
+        type=validate.league_store,
+        default=Path("results/league.sqlite"),
+        help="the league store: an SQLite file, or a postgresql:// URL",
     )
     board.add_argument("--json", action="store_true", help="print JSON")
     board.add_argument(

@@ -74,6 +74,14 @@ async def ladder_action(
 def _headline(reply: Any) -> str:
     if reply.paused:
         return f"The ladder is paused for a league night ({tables_of(reply.table_sizes)})."
+    if reply.running and not reply.tables and not reply.error:  # whom it waits for, said
+        # (riding out a fault, it waits for that: the trouble line beneath says which)
+        fewest = min(reply.table_sizes, default=2)
+        return (
+            f"The ladder is running ({tables_of(reply.table_sizes)}), waiting for entrants: "
+            f"it seats a table once {fewest} can play, each connected or with an accepted "
+            f"version, and not sitting out."
+        )
     if reply.running:
         return f"The ladder is running ({tables_of(reply.table_sizes)})."
     if reply.error:  # it stopped by itself: why, and the way out

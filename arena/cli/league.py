@@ -22,6 +22,7 @@ from arena.cli.toolchains import add_toolchains_flag
 from arena.errors import ArenaError
 from arena.league import screen
 from arena.league.check import Checked, check
+from arena.league.digest import Digest, every_minute
 from arena.league.export import Chosen, export
 from arena.league.handshakes import HandshakeWatch
 from arena.league.rebuild import rebuild
@@ -36,10 +37,21 @@ from arena.tournament.options import Command
 from arena.web.league_view import League
 from arena.web.spectator import Spectator
 
+LEAGUE = "the league store: an SQLite file, or a postgresql:// URL"
+"""What --league is, in every command's help."""
+TOKEN_ACTIONS = {
+    "add": "register NAME: its token on stdout alone (so `> FILE` makes a token file), the "
+    "words on stderr",
+    "revoke": "forget NAME's token; its sessions are closed within seconds",
+    "list": "the registered names",
+}
+
 
 def add_commands(commands: Any) -> None:
     serve = commands.add_parser("serve", help="run the referee for remote bots (a league server)")
-    serve.add_argument("--listen", default="0.0.0.0:50051", help="where bots connect")
+    serve.add_argument(
+        "--listen", default="0.0.0.0:50051", help="HOST:PORT where bots connect (port 0: any free)"
+    )
     serve.add_argument("--admin", default=DEFAULT_ADMIN, help="where the organiser connects")
     serve.add_argument("--tls-cert", type=Path, help="certificate (PEM) for TLS")
     serve.add_argument("--tls-key", type=Path, help="private key (PEM) for TLS")
@@ -49,8 +61,13 @@ def add_commands(commands: Any) -> None:
         help="the CA certificate (PEM) that signed --tls-cert, which the local bots (--bots) "
         "trust; default: --tls-cert itself, a self-signed one",
     )
-    serve.add_argument("--league", type=validate.league_store, default=DEFAULT_LEAGUE)
-    serve.add_argument("--out", type=validate.out_folder, default=Path("results"))
+    serve.add_argument("--league", type=validate.league_store, default=DEFAULT_LEAGUE, help=LEAGUE)
+    serve.add_argument(
+        "--out",
+        type=validate.out_folder,
+        default=Path("results"),
+        help="the folder of its tournaments' and ladder rounds' results",
+    )
     serve.add_argument(
         "--sessions-per-bot",
         type=validate.int_at_least(1),
@@ -61,9 +78,14 @@ def add_commands(commands: Any) -> None:
         "--max-message-bytes",
         type=validate.int_at_least(1024),
         default=ServerLimits().max_message_bytes,
+        help="the largest message a bot or an author may send, in bytes (a submission comes "
+        "in pieces of this size)",
     )
     serve.add_argument(
-        "--hello-timeout", type=validate.seconds, default=ServerLimits().hello_timeout
+        "--hello-timeout",
+        type=validate.seconds,
+        default=ServerLimits().hello_timeout,
+        help="seconds a new stream has to say who it is before it is closed",
     )
     options.add_options(serve, Command.SERVE)
     add_toolchains_flag(serve)
@@ -120,15 +142,20 @@ def add_commands(commands: Any) -> None:
     )
 
     token = commands.add_parser("token", help="register entrants of the league server")
-    token.add_argument("--league", type=validate.league_store, default=DEFAULT_LEAGUE)
+    token.add_argument("--league", type=validate.league_store, default=DEFAULT_LEAGUE, help=LEAGUE)
     # An action of its own parser, so that `token add --league X alice` reads as
     # `token add alice --league X` does (one parser's optional NAME would be taken as absent).
     actions = token.add_subparsers(dest="action", required=True, metavar="{add,revoke,list}")
     for action in ("add", "revoke", "list"):
-        sub = actions.add_parser(action)
+        sub = actions.add_parser(action, help=TOKEN_ACTIONS[action])
         if action != "list":
-            sub.add_argument("name", nargs="?")
-        sub.add_argument("--league", type=validate.league_store, default=argparse.SUPPRESS)
+            sub.add_argument("name", nargs="?", help="the bot's name, as it says it in its Hello")
+        sub.add_argument(
+            "--league",
+            type=validate.league_store,
+            default=argparse.SUPPRESS,
+            help=f"{LEAGUE} (default: {DEFAULT_LEAGUE})",
+        )
 
     league = commands.add_parser(
         "league",
@@ -136,7 +163,11 @@ def add_commands(commands: Any) -> None:
         "tournament out, back it up or restore it",
     )
     league.add_argument(
-        "action", choices=["check", "rebuild", "remove", "backup", "restore", "export"]
+        "action",
+        choices=["check", "rebuild", "remove", "backup", "restore", "export"],
+        help="check: compare the store with the results; rebuild: make it again from them; "
+        "remove: take a tournament out; backup, restore: copy it out, or back in; export: "
+        "every game as a JSON line",
     )
     league.add_argument(
         "tournament",
@@ -145,7 +176,7 @@ def add_commands(commands: Any) -> None:
         help="remove: the tournament's id; backup: DEST, a new file or a folder; restore: SRC, "
         "a backup",
     )
-    league.add_argument("--league", type=validate.league_named, default=DEFAULT_LEAGUE)
+    league.add_argument("--league", type=validate.league_named, default=DEFAULT_LEAGUE, help=LEAGUE)
     league.add_argument(
         "--results",
         type=Path,
@@ -185,9 +216,9 @@ def cmd_token(args: argparse.Namespace, console: Console) -> int:
                 raise TournamentError(f"{args.name!r} is not a usable bot name")
             secret = new_token()
             store.set_entrant(args.name, token_hash(secret))
-            console.print(
-                f"Token for {args.name} (shown once; only its hash is kept):", highlight=False
-            )
+            # The words on stderr, the bare token alone on stdout: `arena token add NAME >
+            # FILE` makes a token file `arena submit --token-file FILE` reads.
+            print(f"Token for {args.name} (shown once; only its hash is kept):", file=sys.stderr)
             print(secret)
             return 0
         if not store.revoke_entrant(args.name):
@@ -347,7 +378,12 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
 
 
 async def _serve(config: LeagueConfig, web: str | None = None, log_format: str = "screen") -> int:
-    tell = LineWriter(sys.stdout, as_json=log_format == "json")
+    as_json = log_format == "json"
+    writer = LineWriter(sys.stdout, as_json=as_json)
+    # A person's screen is digested (what repeats said once, the ladder once a minute); the
+    # JSON log, for machines, keeps every event.
+    digest = None if as_json else Digest(writer)
+    tell: Screen = writer if digest is None else digest
 
     def say(text: str) -> None:
         tell(screen.note(text))
@@ -364,6 +400,11 @@ async def _serve(config: LeagueConfig, web: str | None = None, log_format: str =
         )
         if authors is not None:
             authors.attach(League(server.store, server.versions, config.out, server.ladder))
+        if spectator is not None:  # the ladder's tables in play, live on the page
+            server.ladder.watch = spectator.ladder_round
+        if digest is not None:
+            ticking = asyncio.ensure_future(every_minute(digest))
+            page.callback(ticking.cancel)
         return await _serve_league(server, tell)
 
 

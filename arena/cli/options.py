@@ -136,16 +136,38 @@ def add_rules_flags(parser: argparse.ArgumentParser) -> None:
         help="any ruleset field by its name in docs/rules.md (repeatable), "
         "e.g. open_on_pacos=true, calza_max_dice=null",
     )
-    rules.add_argument("--calza", choices=["off", "turn", "any"])
+    rules.add_argument(
+        "--calza",
+        choices=["off", "turn", "any"],
+        help="who may call calza: nobody, the player whose turn it is, or anyone "
+        "(default: the preset's; the rulebook's is turn)",
+    )
     rules.add_argument(
         "--dice",
         type=validate.int_between(1, validate.MAX_DICE),
         metavar="N",
         help="dice per player",
     )
-    rules.add_argument("--opener", choices=["rolloff", "seat0"])
-    rules.add_argument("--palifico", action=argparse.BooleanOptionalAction, default=None)
-    rules.add_argument("--palifico-once", action=argparse.BooleanOptionalAction, default=None)
+    rules.add_argument(
+        "--opener",
+        choices=["rolloff", "seat0"],
+        help="who opens the first round: a roll-off, or seat 0 "
+        "(default: the preset's; the rulebook's is rolloff)",
+    )
+    rules.add_argument(
+        "--palifico",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="a player down to one die opens a palifico round "
+        "(default: the preset's; on in the rulebook)",
+    )
+    rules.add_argument(
+        "--palifico-once",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="a player's palifico round comes once only (default: the preset's; on in the "
+        "rulebook)",
+    )
     rules.add_argument(
         "--palifico-face-change",
         choices=[c.value for c in PalificoFaceChange],
@@ -186,4 +208,9 @@ def add_rules_flags(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="a higher count may name a lower face",
     )
-    rules.add_argument("--fault-penalty", choices=["eliminate", "lose_die"])
+    rules.add_argument(
+        "--fault-penalty",
+        choices=["eliminate", "lose_die"],
+        help="what a bot's fault costs it: the game, or a die "
+        "(default: the preset's; eliminate in the rulebook)",
+    )

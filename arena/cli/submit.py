@@ -101,12 +101,31 @@ def limits_of(args: argparse.Namespace) -> SubmissionLimits:
     )
 
 
+def read_token_file(path: Path) -> str:
+    """The token in `path`: one word alone (blank lines around it are forgiven). A file that
+    holds more (a header line, a note) is refused here, saying so, rather than sent as a token
+    the server would only say it does not know."""
+    try:
+        text = path.read_text(errors="replace")
+    except OSError as error:
+        raise TournamentError(f"cannot read {path}: {error.strerror}") from None
+    words = text.split()
+    if len(words) == 1:
+        return words[0]
+    if not words:
+        raise TournamentError(f"{path} is empty: a token file holds the token alone")
+    lines = [line for line in text.splitlines() if line.strip()]
+    raise TournamentError(
+        f"{path} is not a token file: it holds {len(lines)} line(s) beginning "
+        f"{printable(lines[0], 60)!r}, where a token file holds the token alone, one word on "
+        f"one line. Remove the other lines, or make it again with: arena token add NAME > FILE "
+        f"(which writes only the token to FILE)"
+    )
+
+
 def _token(args: argparse.Namespace) -> str:
     if args.token_file is not None:
-        try:
-            return str(args.token_file.read_text()).strip()
-        except OSError as error:
-            raise TournamentError(f"cannot read {args.token_file}: {error.strerror}") from None
+        return read_token_file(args.token_file)
     token = os.environ.get("PERUDO_TOKEN", "").strip()
     if not token:
         raise TournamentError("no token: give --token-file FILE, or set PERUDO_TOKEN")

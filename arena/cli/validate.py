@@ -116,8 +116,26 @@ def league_named(text: str) -> Path | str:
     return text if is_url(text) else Path(text)
 
 
+class DefaultsShown(argparse.HelpFormatter):
+    """Every option's help ends with its default, where it has one worth saying and its help
+    does not say it already: `--help` is where a person looks for it."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help
+        default = action.default
+        said = text is None or "default" in text or "%(default)" in text
+        if said or default in (None, False, [], argparse.SUPPRESS) or not action.option_strings:
+            return text
+        return f"{text} (default: %(default)s)"
+
+
 class OneLineParser(argparse.ArgumentParser):
-    """Says what was wrong in one line, not a usage block and an error beneath it."""
+    """Says what was wrong in one line, not a usage block and an error beneath it; each of its
+    commands' options with its default (`DefaultsShown`)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", DefaultsShown)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")

@@ -16,10 +16,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from arena.ladder import Draw, Entrant, LadderError, Rules, Table, choose
 from arena.league.ladder_board import LadderBoard, LadderGame
@@ -43,8 +43,10 @@ from arena.league.screen import Kind, Screen, ScreenEvent
 from arena.store import StoreError
 from arena.submissions.lineups import Lineup, compose, make_way
 from arena.tournament.config import TooFewBotsError, TournamentConfig, TournamentError, Venue
+from arena.tournament.play.observer import Observers
+from arena.tournament.play.tables import TableWatcher
 from arena.tournament.results.resuming import read_info
-from arena.tournament.tournament import Tournament
+from arena.tournament.tournament import Observer, Tournament
 
 if TYPE_CHECKING:
     from arena.league.server import LeagueServer
@@ -52,6 +54,11 @@ if TYPE_CHECKING:
 
 IDLE_S = 1.0
 """How often a ladder with too few entrants looks again."""
+
+
+class RoundWatcher(Observer, TableWatcher, Protocol):
+    """Who follows a round's games as they are played (the live page): its tables, event by
+    event, and each game's end."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +129,9 @@ class Ladder:
         self.store_wait = StoreWait(server.config.defaults.store_patience)
         """A league store that cannot be reached, waited for (`--store-patience`)."""
         server.metrics.follow_ladder(LADDER_TROUBLES, self._gauge)
+        self.watch: Callable[[str], RoundWatcher] | None = None
+        """Who follows each round's games (the live page), given the round's name: set by
+        whoever serves the page."""
 
     def _changed(self) -> None:
         self.changes += 1
@@ -403,8 +413,11 @@ class Ladder:
         local, remote, lineup = seated
         if lineup is not None:
             base = dataclasses.replace(base, bots_dir=lineup.folder)
-        observer = RoundRecorder(self._tell, self._changed, round_id)
-        tournament = Tournament(base, observer)
+        observer: Observer = RoundRecorder(self._tell, self._changed, round_id)
+        watcher = self.watch(round_id) if self.watch is not None else None
+        if watcher is not None:
+            observer = Observers(observer, watcher)
+        tournament = Tournament(base, observer, tables=watcher)
         self._rounds[plan.number] = tournament
         local_ca = server.local_tls.ca_file if server.local_tls is not None else None
         venue = Venue(server.referee, server.port, tuple(remote), local_ca)

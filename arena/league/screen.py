@@ -16,6 +16,7 @@ from __future__ import annotations
 import datetime
 import enum
 import json
+import re
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -23,6 +24,9 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 from arena.text import printable
+
+_VERDICT = re.compile(r": (accepted as version \d+ of |rejected: )")
+"""How a verdict reads (`arena.submissions.versions.Verdict.line`, after the entrant's name)."""
 
 Field = str | int | float | bool | None | Sequence[str]
 """What an event's field holds: JSON's plain values, or a list of names."""
@@ -42,6 +46,8 @@ class Kind(enum.StrEnum):
     """A bot sent, waiting, judged, or left half done by a killed server."""
     TOURNAMENT_END = "tournament_end"
     NOTE = "note"
+    SUMMARY = "summary"
+    """What the last minute held back, in one line (`arena.league.digest`)."""
     STOPPING = "stopping"
     STOPPED = "stopped"
 
@@ -55,8 +61,13 @@ class ScreenEvent:
     at: float = field(default_factory=time.time)
 
     def screen_line(self) -> str:
+        """The line with its time of day; a submission's verdict framed, so that an organiser
+        waiting for it finds it among the ladder's lines."""
         stamp = time.strftime("%H:%M:%S", time.localtime(self.at))
-        return f"{stamp} {printable(self.text)}"
+        text = printable(self.text)
+        if self.kind is Kind.SUBMISSION and _VERDICT.search(self.text):
+            return f"{stamp} ==== VERDICT {text} ===="
+        return f"{stamp} {text}"
 
     def json_line(self) -> str:
         moment = datetime.datetime.fromtimestamp(self.at, datetime.UTC)

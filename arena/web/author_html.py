@@ -1,4 +1,4 @@
-"""The league's pages as HTML: the public page, the login, the author's page, a verdict, a log.
+"""The league's pages as HTML: the login, the author's page, a verdict, a log.
 
 Everything a bot or its author wrote (names, build logs, check reports, a
 bot's log, a refusal's reason) goes through `shown`: its unprintable
@@ -17,7 +17,7 @@ from urllib.parse import quote
 
 from arena.checkbot.verdict import Check
 from arena.rankings import Pairing
-from arena.records import GameLine, LeaderboardRow
+from arena.records import LeaderboardRow
 from arena.store.submissions import SubmissionRow
 from arena.submissions.report import check_from_json
 from arena.submissions.versions import Verdict
@@ -122,27 +122,6 @@ def ladder_section(status: LadderStatusView) -> str:
         "<h3>Latest ladder games</h3><table id=ladder-games><tr><th>round</th><th>game</th>"
         f"<th>finish (winner first)</th></tr>{latest}</table></section>"
     )
-
-
-def public_page(
-    rows: Sequence[LeaderboardRow],
-    games: Sequence[tuple[str, GameLine]],
-    ladder: LadderStatusView | None = None,
-) -> str:
-    listed = "".join(
-        f"<tr><td>{shown(tid)}</td><td><a href='{link(replay_href(tid, g.game))}'>"
-        f"{shown(g.game)}</a></td><td>{shown(', '.join(g.ranking))}</td>"
-        f"<td>{_when(g.started)}</td></tr>"
-        for tid, g in games
-    )
-    body = (
-        "<h1>League</h1><p><a href='/author'>Author's page (log in)</a></p>"
-        f"<h2>Leaderboard</h2>{leaderboard(rows)}"
-        f"{ladder_section(ladder) if ladder is not None else ''}<h2>Finished games</h2>"
-        "<table id=games><tr><th>tournament</th><th>game</th><th>finish (winner first)</th>"
-        f"<th>started</th></tr>{listed}</table>"
-    )
-    return page("League", body)
 
 
 def login_page(error: str = "") -> str:

@@ -33,6 +33,7 @@ from arena.submissions.versions import Verdict, Versions
 from arena.text import printable
 from arena.tournament.report.standings import Board, board
 from arena.web import author_html as pages
+from arena.web import league_page
 from arena.web.ladder_view import LadderFeed, LadderHistory, history_of
 from arena.web.league_view import (
     League,
@@ -125,7 +126,7 @@ class AuthorPages:
         recent = lines[::-1][:PUBLIC_GAMES]
         ladder = self.league.ladder.status() if self.league.ladder is not None else None
         shown = ladder if ladder is not None and ladder.shown else None
-        return _html(pages.public_page(standings.rows(), recent, shown))
+        return _html(league_page.public_page(standings.rows(), recent, shown))
 
     async def _replay(self, request: web.Request) -> web.Response:
         assert self.league is not None

@@ -119,9 +119,10 @@ def _index(name: str, rows: list[str], standings: list[Json], problems: list[str
     board = "".join(
         f'<tr><td>{s["rank"]}</td><td class="bot">{e(str(s["bot"]))}</td>'
         f"<td>{s['rating']:.2f}</td>"
-        f"<td>{s['mu']:.2f}</td><td>{s['sigma']:.2f}</td>{_confidence(s) if sure else ''}"
-        f"<td>{s['games']}</td><td>{s['wins']}</td><td>{s['average_place']:.2f}</td>"
-        f"<td>{s['faults']}</td></tr>"
+        f'<td class="give2">{s["mu"]:.2f}</td><td class="give2">{s["sigma"]:.2f}</td>'
+        f"{_confidence(s) if sure else ''}"
+        f'<td class="give1">{s["games"]}</td><td class="give2">{s["wins"]}</td>'
+        f'<td class="give1">{s["average_place"]:.2f}</td><td>{s["faults"]}</td></tr>'
         for s in standings
     )
     headers = ("ranks", "P1", "above next") if sure else ()
@@ -130,11 +131,12 @@ def _index(name: str, rows: list[str], standings: list[Json], problems: list[str
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Perudo Arena: {e(name)}</title><style>{static_text("style.css")}</style></head>
-<body class="index"><header><h1>Perudo Arena <span class="sub">{e(name)}</span></h1></header>
-<main style="display:block">
-<section class="panel"><h2>Leaderboard</h2><table id="standings"><thead><tr><th>#</th><th>bot</th>
-<th>rating</th><th>mu</th><th>sigma</th>{"".join(f"<th>{h}</th>" for h in headers)}<th>games</th>
-<th>wins</th><th>place</th><th>faults</th>
+<body class="index pages"><header><h1>Perudo Arena <span class="sub">{e(name)}</span></h1></header>
+<main>
+<section class="panel fit"><h2>Leaderboard</h2><table id="standings"><thead><tr><th>#</th>
+<th>bot</th><th>rating</th><th class="give2">mu</th><th class="give2">sigma</th>
+{"".join(f"<th>{h}</th>" for h in headers)}<th class="give1">games</th>
+<th class="give2">wins</th><th class="give1">place</th><th>faults</th>
 </tr></thead><tbody>{board}</tbody></table></section>
 <section class="panel"><h2>Games ({len(rows)})</h2><table class="games"><thead><tr><th>game</th>
 <th>players (seat order)</th><th>winner</th><th class="num">faults</th></tr></thead>

@@ -45,6 +45,8 @@ SENT_CHARS = 200
 KEEP_FINISHED = 300
 KEEP_FAULTS = 60
 KEEP_NOTES = 20
+LADDER_RATE_GAMES = 200
+"""The ladder's pace is said over its last this many games."""
 CHART_POINTS = 400
 """The rating chart keeps at most this many points per bot, thinned evenly as games go on."""
 
@@ -104,6 +106,8 @@ class _Table:
 
     game: str
     players: tuple[str, ...]
+    shared: bool = False
+    """Whether its deal is played at other tables too: then none of its play is shown live."""
     log: list[Json] = field(default_factory=list)
     hidden: list[list[int]] | None = None
     news: list[ReplayEvent] = field(default_factory=list)
@@ -144,6 +148,10 @@ class Spectator:
         self.shared_deals = False
         """Whether games of this tournament share deals: then no table's play is shown live."""
         self._ladder: LadderFeed | None = None
+        self._ladder_tables: dict[str, _Table] = {}
+        """The ladder's games in play, by round and game (`ladder-000042/u000-t000-r1`)."""
+        self._ladder_ends: deque[float] = deque(maxlen=LADDER_RATE_GAMES)
+        self._ladder_played = 0
 
     # The page's side.
 
@@ -174,7 +182,22 @@ class Spectator:
 
     def _look_at_ladder(self) -> None:
         if self._ladder is not None and self._ladder.poll():
-            self._send({"kind": "ladder", "ladder": self._ladder.json})
+            self._send({"kind": "ladder", "ladder": self._ladder_json()})
+
+    def _ladder_json(self) -> Json | None:
+        """The ladder's view, with the games it has played while this page was served and
+        their pace over the last of them (the page's header says them while it plays)."""
+        if self._ladder is None or self._ladder.json is None:
+            return None
+        ends = self._ladder_ends
+        span = ends[-1] - ends[0] if len(ends) > 1 else 0.0
+        rate = (len(ends) - 1) / span if span > 0 else 0.0
+        return {**self._ladder.json, "played": self._ladder_played, "rate": round(rate, 3)}
+
+    def ladder_round(self, round_id: str) -> LadderRound:
+        """What follows a ladder round's games for the page (`Ladder.watch`): its tables in
+        play beside the night's, bids as they come and dice at each reveal."""
+        return LadderRound(self, round_id)
 
     @property
     def log(self) -> FrameLog:
@@ -200,13 +223,13 @@ class Spectator:
             "progress": self._progress,
             "standings": self._standings,
             "chart": self._chart,
-            "tables": [table.log for table in self._tables.values()],
+            "tables": [t.log for t in (*self._tables.values(), *self._ladder_tables.values())],
             "finished": list(self._finished),
             "faults": list(self._faults),
             "notes": list(self._notes),
             "building": sorted(self._building),
             "board": self._board,
-            "ladder": self._ladder.json if self._ladder is not None else None,
+            "ladder": self._ladder_json(),
         }
 
     def _send(self, message: Json) -> None:
@@ -287,18 +310,22 @@ class Spectator:
         return not self.shared_deals or self._progress["done"] == self._progress["total"]
 
     def table_opened(self, game: GameSpec) -> Watch:
-        table = _Table(game.game_id, game.players)
+        table = _Table(game.game_id, game.players, self.shared_deals)
         self._tables[game.game_id] = table
-        opened = opening(game.game_id, game.players, game.ruleset.to_mapping())
-        if self.shared_deals:
+        return self._opened(table, game)
+
+    def _opened(self, table: _Table, game: GameSpec) -> Watch:
+        opened = opening(table.game, game.players, game.ruleset.to_mapping())
+        if table.shared:
             opened["hidden"] = "a deal other tables play: shown in its replay after the tournament"
         self._table_says(table, opened)
         return table.news.append
 
     def _catch_up(self) -> None:
-        for table in self._tables.values():
-            if table.news:
-                self._take_in(table)
+        for tables in (self._tables, self._ladder_tables):
+            for table in tables.values():
+                if table.news:
+                    self._take_in(table)
 
     def _take_in(self, table: _Table) -> None:
         news = table.news  # the match's watch appends to this very list
@@ -309,7 +336,7 @@ class Spectator:
     def _table_event(self, table: _Table, event: ReplayEvent) -> None:
         game_id = table.game
         data = public_event(event, table.players)
-        if self.shared_deals:  # not even a bid: it tells of the dice another table holds
+        if table.shared:  # not even a bid: it tells of the dice another table holds
             if isinstance(event, FaultEvent):
                 fault = {"game": game_id, "bot": data["bot"], "fault": data["fault"]}
                 self._faults.appendleft({**fault, "detail": "", "sent": ""})
@@ -338,6 +365,66 @@ class Spectator:
         data["game"] = table.game
         table.log.append(data)
         self._send({"kind": "table", "event": data})
+
+    # A ladder round's side (LadderRound).
+
+    def _ladder_opened(self, key: str, game: GameSpec, shared: bool) -> Watch:
+        table = _Table(key, game.players, shared)
+        self._ladder_tables[key] = table
+        return self._opened(table, game)
+
+    def _ladder_over(self, key: str, ranking: tuple[str, ...]) -> None:
+        self._ladder_played += 1
+        self._ladder_ends.append(time.monotonic())
+        table = self._ladder_tables.get(key)
+        if table is not None:
+            self._take_in(table)
+            self._table_says(table, {"kind": "over", "ranking": list(ranking)})
+
+    def _ladder_closed(self, key: str) -> None:
+        table = self._ladder_tables.pop(key, None)
+        if table is not None:
+            self._take_in(table)
+            self._send({"kind": "closed", "game": key})
+
+
+class LadderRound:
+    """A ladder round followed for the page: an observer of the round's tournament and a
+    watcher of its tables. A round is a tournament of its own, several at once and beside a
+    night's view, so its tables are kept apart from the night's and named by round and game.
+
+    Its dice are shown at each reveal, as a night's with its own deals are: a round seats its
+    entrants at one table, so no other table plays its deal (`arena.ladder`). Its deals are
+    read from its folder all the same, as a night's: a round that shared them would be shown
+    by its seats and dice counts alone."""
+
+    def __init__(self, spectator: Spectator, round_id: str) -> None:
+        self._spectator = spectator
+        self._round = round_id
+        self._shared = True
+        """Whether its deals are shared, the safe side until its folder says (`started`)."""
+
+    def _key(self, game_id: str) -> str:
+        return f"{self._round}/{game_id}"
+
+    def note(self, text: str) -> None:
+        """The round's notes are the server's screen's (its sandbox, its builds)."""
+
+    def building(self, name: str, running: bool) -> None:
+        """A round's builds are the server's screen's."""
+
+    def started(self, folder: Path, entrants: list[str], progress: Progress) -> None:
+        """The round begins, before any of its tables opens: how it deals."""
+        self._shared = _deals(folder) != "own"
+
+    def game_finished(self, line: GameLine, table: list[Standing], progress: Progress) -> None:
+        self._spectator._ladder_over(self._key(line.game), line.ranking)
+
+    def table_opened(self, game: GameSpec) -> Watch:
+        return self._spectator._ladder_opened(self._key(game.game_id), game, self._shared)
+
+    def table_closed(self, game_id: str) -> None:
+        self._spectator._ladder_closed(self._key(game_id))
 
 
 def _deals(folder: Path) -> str:

@@ -69,12 +69,24 @@ class Board:
         pairs = self.unseparated(level)
         if not pairs:
             return f"Every adjacent pair is separated at {level:.0%}."
-        sure = self.sure
-        told = ", ".join(f"{a} / {b} {sure.p_ahead(a, b):.0%}" for a, b in pairs)
+        told = ", ".join(self._pair(a, b) for a, b in pairs)
         return (
-            f"Not yet separated at {level:.0%} (the share of bootstrap copies putting the "
-            f"upper one ahead): {told}"
+            f"Not yet separated at {level:.0%} (of each pair, the upper one in TrueSkill's "
+            f"order above, the share of the batch fit's bootstrap copies putting it ahead): "
+            f"{told}"
         )
+
+    def _pair(self, upper: str, lower: str) -> str:
+        """`upper / lower 80%`; where the copies put the lower one ahead more often, said so:
+        the table's order is TrueSkill's, and there the batch fit's disagrees with it."""
+        assert self.sure is not None
+        share = round(100 * self.sure.p_ahead(upper, lower))
+        said = f"{upper} / {lower} {share}%"
+        if share < 50:
+            return f"{said} (the batch fit puts {lower} ahead: it and TrueSkill disagree here)"
+        if share == 50:
+            return f"{said} (a coin toss to the batch fit)"
+        return said
 
 
 def board(lines: Sequence[tuple[str, GameLine]], names: Iterable[str] = (), seed: int = 0) -> Board:

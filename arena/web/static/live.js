@@ -8,6 +8,7 @@
   const CLOSED_SHOWN_MS = 4000; // a finished table keeps its final order on screen this long
   const KEEP_POINTS = 400; // the chart thins itself as the server does (spectator.CHART_POINTS)
   const KEEP_FINISHED = 300;
+  const JUST_FINISHED_SHOWN = 4; // finished tables shown at once, the latest
   let state = null;
   let tables = new Map(); // game id -> folded table
   let closing = new Map(); // game id -> timer
@@ -20,7 +21,23 @@
     return (h ? h + " h " : "") + (h || m ? m + " min " : "") + (s % 60) + " s";
   }
 
+  /* Whether the ladder plays now: then no night is on, and the header and the top of the page
+   * are the ladder's. */
+  function ladderPlays() {
+    return Boolean(state.ladder) && state.ladder.state === "running";
+  }
+
   function drawProgress() {
+    if (ladderPlays()) {
+      const ladder = state.ladder;
+      $("tournament").textContent = "ladder " + ladder.state + ", " + ladder.tables_said;
+      $("done").textContent = ladder.played + " ladder games played";
+      $("rate").textContent = ladder.rate.toFixed(2) + " games/s";
+      $("eta").textContent = "";
+      $("bar").style.width = "100%";
+      $("building").textContent = "";
+      return;
+    }
     const p = state.progress;
     $("tournament").textContent = state.tournament ? shown(state.tournament) : "waiting for the tournament to start";
     $("done").textContent = p.done + " / " + p.total + " games";
@@ -104,14 +121,17 @@
   function drawTables() {
     const box = $("tables");
     box.replaceChildren();
-    let playing = 0;
-    for (const table of tables.values()) {
-      box.append(Perudo.render(table));
-      if (!table.order) playing += 1;
-    }
+    // The tables in play first, the just finished after them, so that on a projector the
+    // live ones are in sight; of those finished, the latest few (a ladder finishes games a
+    // few a second: they are enough to see how games end, and the ladder's board stays near).
+    const all = [...tables.values()];
+    const inPlay = all.filter((table) => !table.order);
+    const finished = all.filter((table) => table.order).slice(-JUST_FINISHED_SHOWN);
+    for (const table of [...inPlay, ...finished]) box.append(Perudo.render(table));
+    const playing = inPlay.length;
     // A finished table stays a moment with its final order: it is no longer "in play", and the
     // title counts it apart, so that its numbers add up to the cards beneath it.
-    const over = tables.size - playing;
+    const over = finished.length;
     $("tables-title").textContent = "Tables in play (" + playing + ")";
     $("playing").textContent = over ? "and " + over + " just finished" : "";
   }
@@ -147,7 +167,10 @@
   function drawLadder() {
     const ladder = state.ladder;
     $("ladder").hidden = !ladder;
-    document.querySelector("main").classList.toggle("ladder-first", Boolean(ladder) && ladder.state === "running");
+    // While it plays, its tables in play come first, then its board; a night's leaderboard,
+    // empty until a night, gives way.
+    document.querySelector("main").classList.toggle("ladder-first", ladderPlays());
+    $("night-standings").hidden = ladderPlays() && !state.standings.length;
     if (!ladder) return;
     $("ladder-state").textContent = ladder.state + ", " + ladder.tables_said;
     const playing = [];
@@ -248,7 +271,7 @@
     },
     ladder(m) { // the ladder moved: its whole view, as the state would give it
       state.ladder = m.ladder;
-      want("ladder");
+      want("ladder", "progress");
     },
     board(m) { // the run is over: its final leaderboard, with the batch fit's confidence
       state.board = m;

@@ -41,11 +41,11 @@ def test_token_commands_register_list_and_revoke(tmp_path: Path, cli: Cli) -> No
 
     tokens = {}
     for name in ("alpha", "beta"):
-        code, out, _ = cli("token", "add", name, "--league", league)
+        code, out, err = cli("token", "add", name, "--league", league)
         assert code == 0
-        lines = out.strip().splitlines()
-        assert lines[0] == f"Token for {name} (shown once; only its hash is kept):"
-        tokens[name] = lines[-1]
+        assert err == f"Token for {name} (shown once; only its hash is kept):\n"
+        assert out.count("\n") == 1 and len(out.split()) == 1  # the bare token: `> FILE` works
+        tokens[name] = out.strip()
     assert tokens["alpha"] != tokens["beta"]
     store = SqliteStore(tmp_path / "league.sqlite")
     try:

@@ -58,6 +58,29 @@ def test_submit_streams_the_check_and_ends_on_one_verdict(
     assert out.strip() == "rejected: version 1 of expert was withdrawn by the organiser"
 
 
+def test_a_token_file_that_holds_more_than_a_token_is_named_as_such(
+    tmp_path: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`arena token add NAME > FILE` as an older arena wrote it: the header line and the token.
+    The server was sent all of it, and said it knew no such entrant."""
+    monkeypatch.delenv("PERUDO_TOKEN", raising=False)
+    token = tmp_path / "token"
+    token.write_text("Token for expert (shown once; only its hash is kept):\nAbC-123_x\n")
+    code, out, _ = cli(
+        "submit", str(SAMPLE_BOTS / "expert"), "--server", "127.0.0.1:1", "--token-file", str(token)
+    )
+    assert code == 1
+    assert out.strip().startswith(
+        f"rejected: {token} is not a token file: it holds 2 line(s) beginning 'Token for expert"
+    )
+    assert "arena token add NAME > FILE" in out
+    token.write_text("\n  AbC-123_x  \n\n")  # a token alone, blank lines around it: forgiven
+    code, out, _ = cli(
+        "submit", str(SAMPLE_BOTS / "expert"), "--server", "127.0.0.1:1", "--token-file", str(token)
+    )
+    assert "not a token file" not in out
+
+
 def test_submit_without_a_token_or_with_a_bad_folder_says_so_in_its_verdict(
     tmp_path: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch
 ) -> None:

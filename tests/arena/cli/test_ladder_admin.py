@@ -10,7 +10,7 @@ from typing import Any
 
 from rich.console import Console
 
-from arena.cli.ladder_admin import ladder_action
+from arena.cli.ladder_admin import _headline, ladder_action
 from arena.protocol.messages import admin as apb
 
 
@@ -54,3 +54,15 @@ def test_the_latest_games_are_named_by_their_round_as_arena_replay_takes_them() 
     said = _said(reply)
     assert "  ladder-000007/u000-t000-r0: a, b" in said
     assert "  ladder-000008/u000-t000-r0: a, b" in said
+
+
+def test_a_ladder_with_no_table_in_play_says_it_waits_for_entrants() -> None:
+    waiting = apb.LadderResponse(running=True, table_sizes=[3, 4])
+    assert _headline(waiting) == (
+        "The ladder is running (tables of 3 or 4), waiting for entrants: it seats a table once "
+        "3 can play, each connected or with an accepted version, and not sitting out."
+    )
+    playing = apb.LadderResponse(running=True, table_sizes=[3])
+    playing.tables.add(round="ladder-000001", seats=["a", "b", "c"])
+    assert _headline(playing) == "The ladder is running (tables of 3)."
+    assert _headline(apb.LadderResponse(running=False)) == "The ladder is stopped."

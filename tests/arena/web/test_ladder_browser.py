@@ -13,7 +13,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_harness import WAIT_S, arena_command, layout_problems, running, said, screenshots
+from web_harness import (
+    WAIT_S,
+    arena_command,
+    fits_both,
+    layout_problems,
+    running,
+    said,
+    screenshots,
+)
 
 WAIT_MS = 90_000
 SAMPLES = Path(__file__).resolve().parents[3] / "sample_bots"
@@ -49,6 +57,38 @@ def launch(port: str, tokens: dict[str, str]) -> list[subprocess.Popen[bytes]]:
     return bots
 
 
+IN_PLAY = """() => {
+  const cards = [...document.querySelectorAll('#tables .table')];
+  const live = cards.filter((c) => !c.classList.contains('over'));
+  const first = live.length ? live[0].getBoundingClientRect() : null;
+  return {
+    games: cards.map((c) => c.dataset.game),
+    liveFirst: cards.findIndex((c) => c.classList.contains('over')) === -1
+      || cards.slice(cards.findIndex((c) => c.classList.contains('over')))
+        .every((c) => c.classList.contains('over')),
+    inSight: first !== null && first.top >= 0 && first.top + 40 < innerHeight,
+  };
+}"""
+"""The tables panel as a projector shows it: every card's game, whether the tables in play
+all come before the finished ones, and whether the first in play is in sight unscrolled."""
+
+
+def watches_a_table(page: Any) -> None:
+    """A ladder table in play, with its bids as they come and its dice at a reveal; the header
+    says the ladder plays, never that it waits for a tournament."""
+    page.wait_for_selector("#tables .table:not(.over) .bids li")  # a bid, live
+    page.wait_for_selector("#tables .table .die:not(.hidden)")  # the dice of a reveal
+    header = page.inner_text("header")
+    assert "waiting for the tournament" not in header and "0 / 0 games" not in header
+    assert page.inner_text("#tournament").startswith("ladder running, tables of 3")
+    assert re.search(r"\d+ ladder games played", page.inner_text("#done"))
+    seen = page.evaluate(IN_PLAY)
+    assert seen["games"] and all(re.fullmatch(r"ladder-\d{6}/.+", g) for g in seen["games"])
+    assert seen["liveFirst"], seen
+    page.wait_for_function("(" + IN_PLAY + ")().inSight")  # at 1280x900, unscrolled
+    assert int(re.findall(r"\d+", page.inner_text("#tables-title"))[0]) >= 1
+
+
 def sees_her_ladder(author: Any, url: str, token: str, tmp_path: Path) -> None:
     """alpha, logged in, finds her ladder games and her row of the ladder's board."""
     author.set_default_timeout(WAIT_MS)
@@ -81,6 +121,7 @@ def test_the_live_page_shows_the_ladder_as_it_plays(tmp_path: Path, browser: Any
             page.on("pageerror", lambda error: errors.append(str(error)))
             page.goto(url)
             page.wait_for_selector("#ladder:not([hidden])")
+            watches_a_table(page)
             page.wait_for_selector("#ladder-table .who")  # a table in play, by its entrants
             page.wait_for_selector("#ladder-latest li a")  # a game recorded, with no reload
             page.wait_for_function(
@@ -105,6 +146,7 @@ def test_the_live_page_shows_the_ladder_as_it_plays(tmp_path: Path, browser: Any
             replay.goto(url + href)
             assert game in replay.inner_text("#title")  # its replay, from the league's pages
             sees_her_ladder(browser.new_page(), url, tokens["alpha"], tmp_path)
+            fits_both(browser, url + "league", tmp_path, "league")
             assert not errors, errors
         finally:
             for bot in bots:

@@ -14,7 +14,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_harness import layout_problems, make_bots, results_folder, running, screenshots
+from web_harness import (
+    fits_both,
+    layout_problems,
+    make_bots,
+    results_folder,
+    running,
+    screenshots,
+)
 
 import engine
 from arena.protocol.faults import FaultKind
@@ -127,7 +134,7 @@ def test_the_live_page_follows_a_real_tournament(browser: object, tmp_path: Path
 def test_an_html_replay_opens_from_disk_and_steps_through_the_game(
     browser: object, tmp_path: Path
 ) -> None:
-    bots = make_bots(tmp_path / "bots", {"ann": {}, "ben": {}, "cid": {}})
+    bots = make_bots(tmp_path / "bots", {name: {} for name in LONG_NAMES})  # long, for a phone
     out = tmp_path / "results"
     args = ["run", "--bots", str(bots), "--games", "3", "--out", str(out), "--sandbox", "off"]
     with running(args) as run:
@@ -184,6 +191,7 @@ def test_an_html_replay_opens_from_disk_and_steps_through_the_game(
         ".map(td => getComputedStyle(td).textAlign)"
     )
     assert len(aligned) == 3 + 3 * 3 and set(aligned) <= {"left", "start"}, aligned
+    fits_both(browser, (moved / "index.html").as_uri(), tmp_path, "replays-index")
 
 
 def test_a_bots_escape_sequences_are_shown_as_text_in_a_replay(
@@ -241,7 +249,7 @@ def test_the_live_page_fits_a_screen_and_a_phone_with_long_names_and_no_faults(
     """At 1280x900 and at 390 px: every column of the leaderboard whole, no element wider than
     its panel, no sideways scroll, each name on one line (cut, with its title, where too
     long); an empty Faults panel says so, the run's notices have a heading, and the tables'
-    title counts the cards beneath it."""
+    title counts the cards beneath it, the tables in play above the finished ones."""
     slow = {"BOT_MODE": "slow", "BOT_SLEEP": "0.03"}
     bots = make_bots(tmp_path / "bots", dict.fromkeys(LONG_NAMES, slow))
     out = tmp_path / "results"
@@ -275,6 +283,16 @@ def test_the_live_page_fits_a_screen_and_a_phone_with_long_names_and_no_faults(
         )
         said_in_play, said_over, in_play, over = tables_counted(page)
         assert (said_in_play, said_over) == (in_play, over) and over > 0
+        page.wait_for_function(  # a table opened after one that finished, both on show
+            "document.querySelector('#tables .table.over ~ .table:not(.over)') !== null"
+            " || document.querySelector('#tables .table:not(.over) ~ .table.over') !== null",
+            timeout=WAIT_MS,
+        )
+        order = page.evaluate(
+            "[...document.querySelectorAll('#tables .table')]"
+            ".map(t => t.classList.contains('over'))"
+        )
+        assert order == sorted(order), order  # the tables in play above the finished ones
         assert run.wait() == 0, run.output
         for name, page in pages.items():
             page.wait_for_selector("#standings th.sure", timeout=WAIT_MS)  # the final board

@@ -252,3 +252,62 @@ def test_a_bots_words_reach_the_page_and_the_replay_escaped(tmp_path: Path) -> N
     assert kept["detail"] == f"bad (the bot says: {shown})" and kept["sent"] == shown
     for text in (json.dumps(messages, ensure_ascii=False), json.dumps(kept, ensure_ascii=False)):
         assert not any(raw in text for raw in ("\x1b", "\u202e", "\u202c", "\x9b"))
+
+
+def test_a_ladder_rounds_tables_are_shown_live_beside_a_night_and_dice_only_at_the_reveal(
+    tmp_path: Path,
+) -> None:
+    from arena.records import GameLine
+
+    spectator = Spectator()
+    page = spectator.subscribe()
+    night = open_table(spectator, tmp_path)  # a night's table: the ladder's go beside it
+    night(Decision(0, "bid 2 2", 1.0))
+    rounds = [spectator.ladder_round(f"ladder-00000{n}") for n in (1, 2)]
+    for number, each in enumerate(rounds, start=1):
+        folder = tmp_path / f"ladder-00000{number}"
+        folder.mkdir()
+        (folder / "tournament.json").write_text(json.dumps({"deals": "own"}))
+        each.started(folder, list(PLAYERS), Progress(0, 3, 0.0, 0))
+    tells = [
+        r.table_opened(GameSpec("u000-t000-r0", PLAYERS, "k", engine.Ruleset())) for r in rounds
+    ]
+    for tell in tells:
+        tell(Deal(1, 0, False, HANDS))
+        tell(Decision(0, "bid 3 6", 12.5))
+    live = read(spectator, page)
+    acts = [
+        m["event"]["game"] for m in live if m["kind"] == "table" and m["event"]["kind"] == "act"
+    ]
+    assert acts == ["g1", "ladder-000001/u000-t000-r0", "ladder-000002/u000-t000-r0"]
+    assert not faces_in(live)  # a bid live, its dice not yet
+    state = spectator.snapshot()
+    assert [log[0]["game"] for log in state["tables"]] == [
+        "g1", "ladder-000001/u000-t000-r0", "ladder-000002/u000-t000-r0"
+    ]  # fmt: skip
+    tells[0](Decision(1, "dudo", 3.0))
+    tells[0](RoundEnd(engine.RoundEnd.DUDO, 7, 0, -1))
+    line = GameLine("u000-t000-r0", 0, PLAYERS, ("ben", "ann", "cid"), (), {})
+    rounds[0].game_finished(line, [], Progress(1, 3, 0.0, 1))
+    rounds[0].table_closed("u000-t000-r0")
+    ended = [m["event"] if m["kind"] == "table" else m for m in read(spectator, page)]
+    assert [e["kind"] for e in ended] == ["act", "end", "over", "closed"]
+    assert ended[1]["hands"] == [list(h) for h in HANDS]  # at the reveal, and only then
+    assert ended[2]["ranking"] == ["ben", "ann", "cid"]
+    assert spectator.snapshot()["progress"]["done"] == 0  # a ladder game is no night's
+    games = [log[0]["game"] for log in spectator.snapshot()["tables"]]
+    assert games == ["g1", "ladder-000002/u000-t000-r0"]
+
+
+def test_a_ladder_round_that_shares_its_deals_shows_no_bid_nor_die(tmp_path: Path) -> None:
+    spectator = Spectator()
+    page = spectator.subscribe()
+    ladder = spectator.ladder_round("ladder-000001")
+    ladder.started(tournament(tmp_path, "disjoint"), list(PLAYERS), Progress(0, 3, 0.0, 0))
+    tell = ladder.table_opened(GameSpec("g1", PLAYERS, "k", engine.Ruleset()))
+    tell(Deal(1, 0, False, HANDS))
+    tell(Decision(0, "bid 3 6", 12.5))
+    tell(RoundEnd(engine.RoundEnd.DUDO, 7, 0, -1))
+    messages = read(spectator, page)
+    assert not faces_in(messages)
+    assert not [m for m in messages if m["kind"] == "table" and m["event"]["kind"] == "act"]

@@ -185,3 +185,42 @@ def said(run: Run, pattern: str) -> re.Match[str]:
         assert run.proc.poll() is None, run.output
         time.sleep(0.05)
     raise AssertionError(f"nothing like {pattern!r}:\n{run.output}")
+
+
+FITS = """() => {
+  const said = [];
+  const page = document.scrollingElement;
+  if (page.scrollWidth > innerWidth) said.push("the page scrolls sideways: " + page.scrollWidth);
+  for (const e of document.querySelectorAll("body *")) {
+    const r = e.getBoundingClientRect();
+    if (r.width && r.right > innerWidth + 0.5) {
+      said.push("past the window's edge: " + e.tagName.toLowerCase() + " '"
+        + (e.textContent || "").trim().slice(0, 40) + "'");
+    }
+  }
+  for (const cell of document.querySelectorAll("td.bot, td")) {
+    if (cell.scrollWidth > cell.clientWidth + 1 && cell.title !== cell.textContent) {
+      said.push("a cut cell, no title: '" + cell.textContent.slice(0, 40) + "'");
+    }
+  }
+  const dark = getComputedStyle(document.body).backgroundColor;
+  if (dark !== "rgb(18, 22, 28)") said.push("not the live page's dark background: " + dark);
+  return said.slice(0, 20);
+}"""
+"""Everything that keeps a page of the league's (its public page, a replays' index) from
+fitting the window in the live page's style: a sideways scroll, an element past the window's
+right edge, a cell cut with no title, a background not the live page's."""
+
+
+def fit_problems(page: Any) -> list[str]:
+    return list(page.evaluate(FITS))
+
+
+def fits_both(browser: Any, url: str, tmp_path: Path, name: str) -> None:
+    """The page at `url` fits a 1280x900 screen and a 390 px phone; screenshots of both."""
+    for width, height, form in ((1280, 900, "screen"), (390, 844, "phone")):
+        page = browser.new_page(viewport={"width": width, "height": height})
+        page.goto(url)
+        assert fit_problems(page) == [], (name, form)
+        page.screenshot(path=str(screenshots(tmp_path) / f"{name}-{form}.png"), full_page=True)
+        page.close()

@@ -1,0 +1,57 @@
+"""Every option of every command says what it is and, where it has one, its default: the whole
+parser walked, every sub-command's own."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Iterator
+
+import pytest
+from cli_harness import Cli
+
+from arena.cli.main import _parser
+
+UNSAID = (None, False, [], argparse.SUPPRESS)
+"""Defaults not worth saying: none, a flag's off, an empty list."""
+
+
+def _actions(
+    parser: argparse.ArgumentParser, path: str
+) -> Iterator[tuple[str, argparse.ArgumentParser, argparse.Action]]:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield from _actions(sub, f"{path} {name}")
+        elif not isinstance(action, argparse._HelpAction):
+            yield path, parser, action
+
+
+def test_every_option_of_every_command_has_help_and_its_default() -> None:
+    missing, no_default = [], []
+    walked = list(_actions(_parser(), "arena"))
+    assert len(walked) > 200  # the whole CLI, sub-commands and all
+    for path, parser, action in walked:
+        name = f"{path} {'/'.join(action.option_strings) or action.dest}"
+        if not action.help or action.help == argparse.SUPPRESS:
+            missing.append(name)
+            continue
+        said = parser._get_formatter()._expand_help(action)
+        constant = isinstance(action, argparse._StoreConstAction | argparse._CountAction)
+        worth_saying = action.option_strings and action.default not in UNSAID and not constant
+        if worth_saying and "default" not in said:
+            no_default.append(f"{name} ({action.default!r})")
+    assert missing == [], "options with no help: " + ", ".join(missing)
+    assert no_default == [], "options whose help hides their default: " + ", ".join(no_default)
+
+
+def _help(cli: Cli, *args: str) -> str:
+    with pytest.raises(SystemExit) as done:
+        cli(*args, "--help")
+    assert done.value.code == 0
+    return cli.capsys.readouterr().out
+
+
+def test_token_add_help_says_its_name_and_where_the_token_goes(cli: Cli) -> None:
+    said = _help(cli, "token", "add")
+    assert "the bot's name" in said and "(default: results/league.sqlite)" in said
+    assert "its token on stdout alone" in _help(cli, "token")
