@@ -16,7 +16,7 @@ from typing import Any
 from rich.console import Console
 
 from arena.bots.manifest import valid_name
-from arena.cli import admin, backups, options, submit, validate, webpage
+from arena.cli import admin, backups, options, request, submit, validate, webpage
 from arena.cli.admin import DEFAULT_ADMIN, DEFAULT_LEAGUE
 from arena.cli.toolchains import add_toolchains_flag
 from arena.league import screen
@@ -80,6 +80,7 @@ def add_commands(commands: Any) -> None:
         "with its time, for a log shipper",
     )
     submit.add_serve_flags(serve)
+    request.add_serve_flags(serve)
     serve.add_argument(
         "--ladder",
         action="store_true",
@@ -283,6 +284,7 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
         reflection=not args.no_reflection,
         defaults=options.config(args, Command.SERVE, bots_dir=None),
         submissions=submit.limits_of(args),
+        requests=request.limits_of(args),
         ladder=args.ladder,
         ladder_table_sizes=args.ladder_table_size,
         ladder_jobs=args.ladder_jobs,

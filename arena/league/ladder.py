@@ -345,6 +345,7 @@ class Ladder:
 
     def _choose(self, number: int, rounds: list[tuple[str, int]]) -> Table | None:
         seated = {name for seats in self.tables.values() for name in seats}
+        seated |= self._server.requests.seated  # at (or held for) a request's test games
         field = {
             n: v
             for n, v in self._field().items()

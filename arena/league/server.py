@@ -28,6 +28,7 @@ from arena.league.admin_stream import EventObserver
 from arena.league.ladder import Ladder
 from arena.league.local_tls import LocalTls, decide_local_tls
 from arena.league.narrator import Arrivals, Narrator, Refusals
+from arena.league.request_games import RequestGames
 from arena.league.screen import Kind, Screen, ScreenEvent
 from arena.league.start import given_of
 from arena.protocol.messages import admin as apb
@@ -41,6 +42,7 @@ from arena.referee.side_streams import SideStreams
 from arena.store import is_url, open_store
 from arena.submissions.limits import SubmissionLimits
 from arena.submissions.lineups import lineup_for, make_way
+from arena.submissions.requests import RequestLimits
 from arena.submissions.service import SubmissionService
 from arena.submissions.versions import Verdict, Versions
 from arena.tournament.config import TournamentConfig, TournamentError, Venue, too_few
@@ -88,6 +90,8 @@ class LeagueConfig:
     """The sizes its tables may have: the matchmaker draws each table's."""
     ladder_jobs: int = 2
     """Its games at a time: a night's `--jobs` is the night's own."""
+    requests: RequestLimits = dataclasses.field(default_factory=RequestLimits)
+    """Authors' quota of unranked test games (`arena request`)."""
 
 
 def admin_token_path(league: Path | str, out: Path = Path("results")) -> Path:
@@ -142,7 +146,10 @@ class LeagueServer:
             self._judged,
         )
         self._verdicts = verdicts
-        self._submissions = SubmissionService(self.versions, config.limits.max_message_bytes)
+        self.requests = RequestGames(self, config.requests, tell)
+        self._submissions = SubmissionService(
+            self.versions, config.limits.max_message_bytes, self.requests
+        )
         self.observer = EventObserver()
         self.ladder = Ladder(self, config.ladder_table_sizes, config.ladder_jobs, tell)
         self.port = 0
@@ -216,6 +223,7 @@ class LeagueServer:
         self._watch = asyncio.ensure_future(self._close_revoked())
         if self._tell is not None:
             self._arrivals = asyncio.ensure_future(Arrivals(self.lobby, self._tell).follow())
+        self.requests.start()
         if self.config.ladder:
             self.ladder.start()
         return token
@@ -233,10 +241,12 @@ class LeagueServer:
             self._told(Kind.STOPPING, "Stopping: finishing the games in flight.")
         self.stop_tournament()
         ladder = asyncio.ensure_future(self.ladder.stop())
+        requests = asyncio.ensure_future(self.requests.stop())
         if self._task is not None:
             with contextlib.suppress(Exception):
                 await self._task
         await ladder
+        await requests
         if self._watch is not None:
             self._watch.cancel()
         if self._admin_server is not None:
@@ -323,6 +333,7 @@ class LeagueServer:
         async def run() -> None:
             night = object()
             await self.ladder.pause(night)  # its games in flight finish first
+            await self.requests.pause(night)
             try:
                 if lineup is not None:
                     await make_way(lineup, self.referee, self.observer.note)
@@ -336,6 +347,7 @@ class LeagueServer:
                 return
             finally:
                 self.ladder.go_on(night)
+                self.requests.go_on(night)
             if narrator is not None:
                 narrator.ended(summary)
             if self._finished is not None:
