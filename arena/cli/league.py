@@ -339,6 +339,7 @@ async def _serve_league(server: LeagueServer, tell: Screen) -> int:
     text = f"Admin on {admin_host}:{server.admin_port}; token in {token}"
     tell(ScreenEvent(Kind.LISTENING, text, fields))
     tell(screen.note(config.submissions.describe()))
+    tell(screen.note(config.requests.describe()))
     tell(screen.note("Register bots with: arena token add NAME   (Ctrl-C stops the server)"))
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

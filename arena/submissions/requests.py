@@ -120,6 +120,10 @@ def _version(store: LeagueStore, name: str, number: int | None, author: str) -> 
 
 
 def _quota(store: LeagueStore, limits: RequestLimits, name: str, now: float) -> None:
+    if limits.per_day == 0:
+        raise RequestRefusedError(
+            "this league server takes no requests for test games (--requests-per-day 0)"
+        )
     mine = store.requests(name)
     waiting = [r for r in mine if r.state in (RequestState.QUEUED, RequestState.PLAYING)]
     if waiting:

@@ -1,0 +1,47 @@
+"""`arena request` against a real `arena serve`: a refusal in one line that says why (a
+token the server does not know, an author with no version, too many games), and the
+organiser's quota said at the start."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+from cli_harness import Cli, start_serve
+
+
+def test_request_says_why_it_is_refused(
+    tmp_path: Path, cli: Cli, processes: list[subprocess.Popen[bytes]]
+) -> None:
+    league = tmp_path / "league.sqlite"
+    code, out, _ = cli("token", "add", "alice", "--league", str(league))
+    assert code == 0
+    token = tmp_path / "alice.token"
+    token.write_text(out.strip().splitlines()[-1] + "\n")
+    wrong = tmp_path / "wrong.token"
+    wrong.write_text("not-a-token\n")
+    serve = start_serve(
+        league,
+        tmp_path / "results",
+        tmp_path / "serve.log",
+        processes,
+        "--requests-per-day",
+        "3",
+        "--request-max-games",
+        "4",
+    )
+    assert "test games: at most 3 requests a day per author, 4 games each" in serve.log.read_text()
+    server = f"127.0.0.1:{serve.port}"
+    ask = ("request", "--server", server, "--name", "alice", "--against", "bob")
+
+    code, out, _ = cli(*ask, "--token-file", str(wrong))
+    assert code == 1
+    assert out.strip().startswith("refused: the league server knows no entrant 'alice'")
+
+    code, out, _ = cli(*ask, "--token-file", str(token))
+    assert code == 1
+    assert out.strip() == "refused: you have no accepted version that plays: submit one first"
+
+    code, out, _ = cli(*ask, "--token-file", str(token), "--games", "5")
+    assert code == 1
+    assert out.strip() == "refused: ask for 1 to 4 games (--request-max-games), not 5"
