@@ -309,7 +309,10 @@ async def _serve(config: LeagueConfig, web: str | None = None, log_format: str =
             config, tell, spectator, spectator, webpage.after_run(spectator, say), metrics
         )
         if authors is not None:
-            authors.attach(League(server.store, server.versions, config.out, server.ladder))
+            requests = server.requests
+            authors.attach(
+                League(server.store, server.versions, config.out, server.ladder, requests)
+            )
         return await _serve_league(server, tell)
 
 
