@@ -105,8 +105,8 @@ class RequestPages:
         row = self.desk.store.request(request.match_info["request"])
         game = request.match_info["game"]
         mine = row is not None and row.name == session.name
-        played = next((g for g in row.played if g.game == game), None) if mine else None
-        if row is None or played is None:
+        played = next((g for g in row.played if g.game == game), None) if row and mine else None
+        if played is None:
             return _text(404, "no game of a request of yours by this id")
         path = self._authors.league.out / played.replay
         try:
