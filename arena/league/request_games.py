@@ -175,7 +175,11 @@ class RequestGames:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._wake.wait(), WAKE_S)
                 continue
-            await self._take(queued[0])
+            try:
+                await self._take(queued[0])
+            except Exception as error:  # the store failed it: said, and tried again in a second
+                self._say(f"{queued[0].uid} could not be played now: {error}")
+                await asyncio.sleep(WAKE_S)
 
     async def _take(self, row: RequestRow) -> None:
         """Hold the request's entrants off the ladder, wait for their tables there, play."""
@@ -244,6 +248,9 @@ class RequestGames:
         self._playing = tournament
         local_ca = server.local_tls.ca_file if server.local_tls is not None else None
         await make_way(lineup, server.referee, recorder.note)
+        if self._stopping or self._night is not None:
+            why = "the server stopped, or a league night began, before it was played; ask again"
+            return RequestState.INTERRUPTED, why
         summary = await tournament.run(venue=Venue(server.referee, server.port, (), local_ca))
         if len(played) >= row.games:
             return None
