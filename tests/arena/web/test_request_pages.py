@@ -1,6 +1,6 @@
 """The author's test games on the web, on a real league server: the form takes a request
 only with the session's CSRF token and from this site, says a refusal in words, and the
-request is played and shown (with its replays) to its author alone."""
+request is played and shown (with its replays) to its author alone, and rated nowhere."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from author_harness import Played, Site, config, csrf_of, play_league, run
 
 from arena.league.server import LeagueServer
 from arena.store.requests import RequestState
+from arena.tournament.report.standings import board
 from arena.web.authors import AuthorPages
 from arena.web.league_view import League
 from arena.web.request_pages import RequestPages
@@ -73,6 +74,8 @@ def test_a_request_from_the_form_is_played_and_shown_to_its_author_alone(
     async def body() -> None:
         async with serving(played) as site, client() as http, client() as other:
             store = site.server.store
+            rated = board(store.lines()).rows()
+            _, league_page = await get(http, f"{site.url}/league")
             status, page = await get(http, f"{site.url}/author/requests")
             assert status == 200 and "Log in" in page  # sent to the login first
             author = await log_in(http, site, "alice", played.tokens["alice"])
@@ -112,6 +115,11 @@ def test_a_request_from_the_form_is_played_and_shown_to_its_author_alone(
             assert len(replays) == 2
             status, replay = await get(http, site.url + replays[0])
             assert status == 200 and "<html" in replay.lower()
+
+            # Never rated: the league's games, leaderboard and public page are as they were.
+            assert "request-000001" not in {t for t, _ in store.lines()}
+            assert board(store.lines()).rows() == rated
+            assert (await get(http, f"{site.url}/league"))[1] == league_page
 
             # Bob sees none of it: not the request, not its replays.
             await log_in(other, site, "bob", played.tokens["bob"])
