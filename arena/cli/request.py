@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import time
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,8 @@ from rich.console import Console
 
 from arena.cli import validate
 from arena.cli.submit import _token as token_of  # `arena submit`'s: the same token, read alike
+from arena.protocol.messages import admin as apb
+from arena.protocol.messages import admin_grpc as apb_grpc
 from arena.protocol.messages import submission as spb
 from arena.submissions.client import Server
 from arena.submissions.request_client import request_games
@@ -154,3 +157,27 @@ def outcome_lines(outcome: spb.RequestOutcome) -> list[str]:
 
 
 COMMANDS = {"request": cmd_request}
+
+
+async def admin_requests(
+    stub: apb_grpc.AdminServiceStub,
+    metadata: list[tuple[str, str]],
+    args: argparse.Namespace,
+    console: Console,
+) -> int:
+    """`arena admin requests [--author NAME]`: the organiser's view, one line a request."""
+    listing = await stub.ListRequests(
+        apb.ListRequestsRequest(author=args.author or ""), metadata=metadata, timeout=10
+    )
+    if not listing.requests:
+        console.print("No requests for test games.")
+        return 0
+    for r in listing.requests:
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(r.requested))
+        why = f"  {r.reason}" if r.reason else ""
+        line = (
+            f"{r.id}  {r.name:<20} {when}  {r.state:<11} {r.played}/{r.games} games  "
+            f"{', '.join(r.seats)}{why}"
+        )
+        console.print(printable(line), highlight=False, markup=False, soft_wrap=True)
+    return 0

@@ -1,6 +1,6 @@
 """`arena request` against a real `arena serve`: a refusal in one line that says why (a
 token the server does not know, an author with no version, too many games), and the
-organiser's quota said at the start."""
+organiser's quota said at the start, and `arena admin requests`."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ import subprocess
 from pathlib import Path
 
 from cli_harness import Cli, start_serve
+
+from arena.store import open_store
 
 
 def test_request_says_why_it_is_refused(
@@ -45,3 +47,23 @@ def test_request_says_why_it_is_refused(
     code, out, _ = cli(*ask, "--token-file", str(token), "--games", "5")
     assert code == 1
     assert out.strip() == "refused: ask for 1 to 4 games (--request-max-games), not 5"
+
+
+def test_the_organiser_lists_the_requests(
+    tmp_path: Path, cli: Cli, processes: list[subprocess.Popen[bytes]]
+) -> None:
+    league = tmp_path / "league.sqlite"
+    serve = start_serve(league, tmp_path / "results", tmp_path / "serve.log", processes)
+    code, out, _ = cli("admin", "requests", *serve.admin)
+    assert (code, out.strip()) == (0, "No requests for test games.")
+    store = open_store(league)  # a request as the server keeps one (its versions are gone)
+    try:
+        store.add_request("alice", [("alice", 2), ("bob", 1)], 2, 1000.0)
+    finally:
+        store.close()
+    code, out, _ = cli("admin", "requests", "--author", "alice", *serve.admin)
+    (line,) = out.strip().splitlines()
+    assert code == 0 and line.startswith("request-000001  alice ")
+    assert "/2 games  alice@2, bob@1" in line
+    code, out, _ = cli("admin", "requests", "--author", "bob", *serve.admin)
+    assert out.strip() == "No requests for test games."
