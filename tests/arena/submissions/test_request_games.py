@@ -119,6 +119,10 @@ def test_a_request_is_played_beside_the_ladder_reported_and_never_rated(tmp_path
             assert all(is_ladder(tid) for tid in held), held
             assert outcome.id not in {tid for tid, _ in d.server.store.lines()}
 
+            # The ladder played on around it, and goes on after it.
+            after = _ladder_games(d)
+            await _until(lambda: _ladder_games(d) > after, "ladder games after the request")
+
             # With the ladder stopped, another request changes no rating anywhere.
             await d.admin.Ladder(
                 apb.LadderRequest(action=apb.LadderRequest.ACTION_STOP), metadata=d.metadata
@@ -134,5 +138,7 @@ def test_a_request_is_played_beside_the_ladder_reported_and_never_rated(tmp_path
             assert "at most 2 requests for test games a day" in refused.reason
             assert "--requests-per-day" in refused.reason and "the next frees at" in refused.reason
             assert len(d.server.store.requests(me)) == 2
+            listed = await d.admin.ListRequests(apb.ListRequestsRequest(), metadata=d.metadata)
+            assert [(r.name, r.state, r.played) for r in listed.requests] == [(me, "played", 2)] * 2
 
     asyncio.run(body())
