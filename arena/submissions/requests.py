@@ -20,6 +20,7 @@ from arena.errors import ArenaError
 from arena.store import LeagueStore
 from arena.store.requests import PlayedGame, RequestRow, RequestState
 from arena.store.submissions import SubmissionRow
+from arena.text import short_name
 from arena.tournament.kinds import MAX_TABLE
 
 DAY = 86400.0
@@ -57,7 +58,7 @@ def parse_opponent(text: str) -> tuple[str, int | None]:
     name, at, number = text.strip().partition("@")
     if not name or (at and not (number.isdigit() and int(number) > 0)):
         raise RequestRefusedError(
-            f"{text!r} is no opponent: write NAME or NAME@VERSION, e.g. alice@3"
+            f"{short_name(text)} is no opponent: write NAME or NAME@VERSION, e.g. alice@3"
         )
     return name, int(number) if at else None
 
@@ -87,7 +88,7 @@ def judge(
         if opponent == name:
             raise RequestRefusedError("your own versions cannot share a table: name other entrants")
         if opponent in seats:
-            raise RequestRefusedError(f"{opponent} is named twice: one seat each")
+            raise RequestRefusedError(f"{short_name(opponent)} is named twice: one seat each")
         seats[opponent] = _version(store, opponent, number, name)
     size = len(seats)
     return Asked(seats, size * math.ceil(games / size))
@@ -98,7 +99,7 @@ def _version(store: LeagueStore, name: str, number: int | None, author: str) -> 
     if name not in store.entrants():
         known = ", ".join(sorted(store.playing_versions())) or "none yet"
         raise RequestRefusedError(
-            f"this league has no entrant {name!r} (entrants with a version: {known})"
+            f"this league has no entrant {short_name(name)} (entrants with a version: {known})"
         )
     if number is None:
         row = store.playing_versions([name]).get(name)

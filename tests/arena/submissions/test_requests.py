@@ -62,6 +62,7 @@ def test_unknown_opponents_versions_and_bad_tables_are_refused(store: LeagueStor
     assert "bob has no version 3 that can play (its versions: 1)" in _refusal(store, "bob@3")
     assert "alice has no version 5" in _refusal(store, "bob", version=5)
     assert "NAME@VERSION" in _refusal(store, "bob@x")
+    assert "(5000 characters)" in _refusal(store, "z" * 5000)  # a name is said cut short
     assert "own versions" in _refusal(store, "alice@1")
     assert "named twice" in _refusal(store, "bob", "bob@1")
     assert "at least one opponent" in _refusal(store)
