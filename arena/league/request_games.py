@@ -4,8 +4,9 @@ A request (`arena request`, the author's page) is judged and kept in the league 
 (`arena.submissions.requests`), then played as a small tournament of the versions it
 names, from a line-up as a ladder round's are: one request table at a time, one game at a
 time, so the ladder keeps its jobs. The entrants at the request table are kept off new
-ladder tables while it plays (and it waits for the ladder tables they sit at to end), so
-no bot plays two tables at once.
+ladder tables while it plays (and it waits for the ladder tables they sit at to end; an
+unfinished ladder round of theirs is resumed after it), so no bot plays two tables at once:
+a bot's sessions, logs and limits are one table's.
 
 Why its games are never rated: a request's tournament keeps its folder and its games in
 `results/requests/`, with a league store of its own there (`requests.sqlite`). The
@@ -41,7 +42,7 @@ FOLDER = "requests"
 """Under the results folder: the requests' tournaments, and their own league store."""
 STORE_FILE = "requests.sqlite"
 WAKE_S = 1.0
-"""How often a request waiting for its entrants' ladder tables looks again."""
+"""How often an idle queue looks again (a request taken wakes it at once)."""
 
 Listener = Callable[[PlayedGame | RequestRow], None]
 """Told each game of a request as it ends, then the request's last row."""
