@@ -9,6 +9,8 @@ from pathlib import Path
 
 from cli_harness import Cli, start_serve
 
+from arena.cli.request import outcome_lines
+from arena.protocol.messages import submission as spb
 from arena.store import open_store
 
 
@@ -67,3 +69,28 @@ def test_the_organiser_lists_the_requests(
     assert "/2 games  alice@2, bob@1" in line
     code, out, _ = cli("admin", "requests", "--author", "bob", *serve.admin)
     assert out.strip() == "No requests for test games."
+
+
+def test_the_outcome_says_places_scores_and_what_happened() -> None:
+    game = spb.RequestedGame(game="g1", ranking=["bob", "alice"], replay="requests/r/g1.json")
+    played = spb.RequestOutcome(
+        accepted=True,
+        id="request-000003",
+        state="played",
+        games=[game, game],
+        scores=[spb.OpponentScore(opponent="bob@1", games=2, ahead=0)],
+        places=[2, 2],
+    )
+    assert outcome_lines(played) == [
+        "your places: 2, 2",
+        "against bob@1: ahead in 0 of 2 games",
+        "request-000003 played: 2 games, unranked",
+    ]
+    cut = spb.RequestOutcome(
+        accepted=True, id="request-000004", state="interrupted", reason="stopped after 1 of 2"
+    )
+    assert outcome_lines(cut) == ["request-000004 interrupted: stopped after 1 of 2"]
+    queued = spb.RequestOutcome(accepted=True, id="request-000005", state="queued")
+    assert outcome_lines(queued) == [
+        "request-000005 is queued; its outcome will be on your author page"
+    ]
