@@ -1,6 +1,7 @@
 """Test games on request, end to end through a real league server with the ladder on: two
 submitted sample bots, a request for two games of one against the other played beside the
-ladder and reported, never rated, and the daily quota refusing the next request."""
+ladder and reported, never rated, and the daily quota refusing the next request; a league
+night interrupting a request, which then costs no quota."""
 
 from __future__ import annotations
 
@@ -140,5 +141,39 @@ def test_a_request_is_played_beside_the_ladder_reported_and_never_rated(tmp_path
             assert len(d.server.store.requests(me)) == 2
             listed = await d.admin.ListRequests(apb.ListRequestsRequest(), metadata=d.metadata)
             assert [(r.name, r.state, r.played) for r in listed.requests] == [(me, "played", 2)] * 2
+
+    asyncio.run(body())
+
+
+@pytest.mark.slow
+def test_a_night_interrupts_a_request_which_costs_no_quota(tmp_path: Path) -> None:
+    async def body() -> None:
+        async with _league(tmp_path, per_day=1) as d:
+            await d.admin.Ladder(
+                apb.LadderRequest(action=apb.LadderRequest.ACTION_STOP), metadata=d.metadata
+            )
+            tokens = {}
+            for bot in ("random_bot.py", "binomial_bot.py"):
+                name = pack(SAMPLES / bot).name
+                tokens[name] = d.register(name)
+                assert (await d.send_bot(SAMPLES / bot, tokens[name])).accepted
+            me, other = tokens
+            ask = spb.GamesRequest(name=me, token=tokens[me], against=[other], games=12)
+            shown: list[spb.RequestReply] = []
+            asked = asyncio.ensure_future(request_games(d.address, ask, shown.append))
+            await _until(lambda: any(r.WhichOneof("kind") == "game" for r in shown), "a game")
+
+            night = apb.StartTournamentRequest(games=2, table_size=2, jobs=1, name="night1")
+            events = [e async for e in d.admin.StartTournament(night, metadata=d.metadata)]
+            assert events[-1].WhichOneof("kind") == "finished", events[-1]
+            outcome = await asyncio.wait_for(asyncio.shield(asked), WAIT_S)
+            assert outcome.state == "interrupted", outcome
+            assert 1 <= len(outcome.games) < 12 and "ask again" in outcome.reason
+            assert len(d.server.store.games_of("night1")) == 2  # the night played whole
+
+            # It cost no quota: the one request of the day is still to be had.
+            again = spb.GamesRequest(name=me, token=tokens[me], against=[other], games=2)
+            played = await request_games(d.address, again, lambda reply: None)
+            assert played.state == "played", played
 
     asyncio.run(body())
