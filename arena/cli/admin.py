@@ -16,7 +16,7 @@ from typing import Any
 import grpc
 from rich.console import Console
 
-from arena.cli import live, options, submit, validate
+from arena.cli import live, options, request, submit, validate
 from arena.cli.ladder_admin import ladder_action
 from arena.league.admin_stream import tell
 from arena.league.server import admin_token_path
@@ -36,14 +36,15 @@ def add_command(commands: Any) -> None:
     admin = commands.add_parser("admin", help="talk to a running league server")
     admin.add_argument(
         "action",
-        choices=["status", "start", "stop", "submissions", "withdraw", "ladder"],
+        choices=["status", "start", "stop", "submissions", "withdraw", "ladder", "requests"],
         help="status: the night in play; start, stop: a night; submissions: the verdicts; "
-        "withdraw: a version; ladder: start, stop or see the ladder",
+        "withdraw: a version; ladder: start, stop or see the ladder; requests: the authors' "
+        "test games",
     )
     admin.add_argument(
         "target", nargs="?", help="withdraw: NAME@VERSION; ladder: start, stop or status"
     )
-    admin.add_argument("--author", help="submissions: only this entrant's")
+    admin.add_argument("--author", help="submissions, requests: only this entrant's")
     admin.add_argument("--admin", default=DEFAULT_ADMIN, help="the server's admin address")
     admin.add_argument("--token-file", type=Path, help="default: admin.token beside the league")
     admin.add_argument(
@@ -122,6 +123,8 @@ async def _admin(args: argparse.Namespace, console: Console) -> int:
             return 0
         if args.action == "ladder":
             return await ladder_action(stub, metadata, args, console)
+        if args.action == "requests":
+            return await request.admin_requests(stub, metadata, args, console)
         if args.action in {"submissions", "withdraw"}:
             return await submit.admin_action(stub, metadata, args, console)
         return await _start(stub, metadata, args, console)

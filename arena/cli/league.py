@@ -16,7 +16,7 @@ from typing import Any
 from rich.console import Console
 
 from arena.bots.manifest import valid_name
-from arena.cli import admin, backups, options, submit, validate, webpage
+from arena.cli import admin, backups, options, request, submit, validate, webpage
 from arena.cli.admin import DEFAULT_ADMIN, DEFAULT_LEAGUE
 from arena.cli.toolchains import add_toolchains_flag
 from arena.errors import ArenaError
@@ -104,6 +104,7 @@ def add_commands(commands: Any) -> None:
         "with its time, for a log shipper",
     )
     submit.add_serve_flags(serve)
+    request.add_serve_flags(serve)
     serve.add_argument(
         "--ladder",
         action="store_true",
@@ -368,6 +369,7 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
         reflection=not args.no_reflection,
         defaults=options.config(args, Command.SERVE, bots_dir=None),
         submissions=submit.limits_of(args),
+        requests=request.limits_of(args),
         ladder=args.ladder,
         ladder_table_sizes=args.ladder_table_size,
         ladder_jobs=args.ladder_jobs,
@@ -399,7 +401,10 @@ async def _serve(config: LeagueConfig, web: str | None = None, log_format: str =
             config, tell, spectator, spectator, webpage.after_run(spectator, say), metrics
         )
         if authors is not None:
-            authors.attach(League(server.store, server.versions, config.out, server.ladder))
+            requests = server.requests
+            authors.attach(
+                League(server.store, server.versions, config.out, server.ladder, requests)
+            )
         if spectator is not None:  # the ladder's tables in play, live on the page
             server.ladder.watch = spectator.ladder_round
         if digest is not None:
@@ -437,6 +442,7 @@ async def _serve_league(server: LeagueServer, tell: Screen) -> int:
     text = f"Admin on {admin_host}:{server.admin_port}; token in {token}"
     tell(ScreenEvent(Kind.LISTENING, text, fields))
     tell(screen.note(config.submissions.describe()))
+    tell(screen.note(config.requests.describe()))
     tell(screen.note("Register bots with: arena token add NAME   (Ctrl-C stops the server)"))
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

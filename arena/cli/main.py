@@ -23,6 +23,7 @@ from arena.cli import (
     options,
     play,
     replay,
+    request,
     submit,
     toolchains,
     validate,
@@ -85,6 +86,7 @@ def _parser() -> argparse.ArgumentParser:
 
     league.add_commands(commands)
     submit.add_command(commands)
+    request.add_command(commands)
     verify.add_commands(commands)
     ab.add_command(commands)
 
@@ -221,6 +223,7 @@ COMMANDS = {
     **league.COMMANDS,
     **verify.COMMANDS,
     **submit.COMMANDS,
+    **request.COMMANDS,
     "run": cmd_run,
     "check-bot": cmd_check_bot,
     "leaderboard": board.cmd_leaderboard,

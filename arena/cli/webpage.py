@@ -21,6 +21,7 @@ if TYPE_CHECKING:  # aiohttp (the web extra) and prometheus_client: loaded only 
     from arena.metrics import Metrics
     from arena.tournament.metering import GameMeter
     from arena.web.authors import AuthorPages
+    from arena.web.request_pages import RequestPages
     from arena.web.server import WebServer
 
 
@@ -66,7 +67,8 @@ async def serving(
 ) -> AsyncIterator[None]:
     """The page (and `metrics` at /metrics, and a league's `authors` pages) served while the
     block runs; a port in use stops here, before anything starts."""
-    server = web_server()(spectator, where, metrics, () if authors is None else (authors,))
+    pages = () if authors is None else (authors, request_pages(authors))
+    server = web_server()(spectator, where, metrics, pages)
     url = await server.start()
     say(f"Live page: {url}")
     if metrics is not None:
@@ -120,6 +122,13 @@ def pages(summary: Summary, say: Callable[[str], None]) -> None:
     for problem in made.problems:
         say(f"HTML replays: {problem}")
     say(f"HTML replays: {made.folder / 'index.html'} ({made.games} games)")
+
+
+def request_pages(authors: AuthorPages) -> RequestPages:
+    """The author's test-game pages beside `authors` (aiohttp is loaded only for a page)."""
+    from arena.web.request_pages import RequestPages
+
+    return RequestPages(authors)
 
 
 def author_pages(spectator: Spectator) -> AuthorPages:

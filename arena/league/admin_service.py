@@ -14,7 +14,7 @@ from arena.ladder import LadderError
 from arena.league.admin_stream import LAST
 from arena.protocol.messages import admin as apb
 from arena.protocol.messages import admin_grpc as apb_grpc
-from arena.submissions.organiser import submission_records
+from arena.submissions.organiser import request_records, submission_records
 from arena.submissions.versions import VersionError
 from arena.tournament.config import TournamentError
 from engine import PerudoError
@@ -70,6 +70,12 @@ class AdminService(apb_grpc.AdminServiceServicer):
     ) -> apb.ListSubmissionsResponse:
         await self._authorize(context)
         return submission_records(self._league.versions, request.author or None)
+
+    async def ListRequests(  # noqa: N802 (grpc's method name)
+        self, request: apb.ListRequestsRequest, context: Any
+    ) -> apb.ListRequestsResponse:
+        await self._authorize(context)
+        return request_records(self._league.store, request.author or None)
 
     async def WithdrawSubmission(  # noqa: N802 (grpc's method name)
         self, request: apb.WithdrawSubmissionRequest, context: Any

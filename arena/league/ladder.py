@@ -312,8 +312,8 @@ class Ladder:
                 return
             self.store_wait.answered()
             self.troubles.cleared(frozenset({STORE}))
-            if plan is None:
-                return
+            if plan is None or set(plan.seats) & self._server.requests.seated:
+                return  # an unfinished round of a bot at test games waits for their end
             self._busy.add(plan.number)  # taken now: the next choice sees it
             self.tables[plan.round_id] = plan.seats
             self._changed()
@@ -355,6 +355,7 @@ class Ladder:
 
     def _choose(self, number: int, rounds: list[tuple[str, int]]) -> Table | None:
         seated = {name for seats in self.tables.values() for name in seats}
+        seated |= self._server.requests.seated  # at (or held for) a request's test games
         field = {
             n: v
             for n, v in self._field().items()
@@ -413,10 +414,11 @@ class Ladder:
         local, remote, lineup = seated
         if lineup is not None:
             base = dataclasses.replace(base, bots_dir=lineup.folder)
-        observer: Observer = RoundRecorder(self._tell, self._changed, round_id)
+        recorder = RoundRecorder(self._tell, self._changed, round_id)
+        observer: Observer = recorder
         watcher = self.watch(round_id) if self.watch is not None else None
         if watcher is not None:
-            observer = Observers(observer, watcher)
+            observer = Observers(recorder, watcher)
         tournament = Tournament(base, observer, tables=watcher)
         self._rounds[plan.number] = tournament
         local_ca = server.local_tls.ca_file if server.local_tls is not None else None
@@ -425,7 +427,7 @@ class Ladder:
             if self._stopping or not self._running.is_set():
                 return False  # stopped or paused while it was being chosen: played later
             if lineup is not None:
-                await make_way(lineup, server.referee, observer.note)
+                await make_way(lineup, server.referee, recorder.note)
             summary = await tournament.run(plan.resume, venue=venue)
         except TooFewBotsError as error:
             for name in set(error.skipped) & set(local):
@@ -433,7 +435,7 @@ class Ladder:
             raise
         except TournamentError as error:
             if plan.table is not None and not self.folders.began(plan.number):
-                said = observer.about(local)
+                said = recorder.about(local)
                 for name, cause in culprits(round_id, local, said, error).items():
                     self._sit_out(name, local[name], cause)
             raise

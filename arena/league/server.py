@@ -29,6 +29,7 @@ from arena.league.ladder import Ladder
 from arena.league.local_tls import LocalTls, decide_local_tls
 from arena.league.narrator import Arrivals, Narrator, Refusals
 from arena.league.opening import Opening
+from arena.league.request_games import RequestGames
 from arena.league.screen import Kind, Screen, ScreenEvent
 from arena.league.start import given_of
 from arena.protocol.messages import admin as apb
@@ -43,6 +44,7 @@ from arena.store import is_url, open_store
 from arena.store.lock import ServerLock
 from arena.submissions.limits import SubmissionLimits
 from arena.submissions.lineups import lineup_for, make_way
+from arena.submissions.requests import RequestLimits
 from arena.submissions.service import SubmissionService
 from arena.submissions.versions import Verdict, Versions
 from arena.tournament.config import TournamentConfig, TournamentError, Venue, too_few
@@ -94,6 +96,8 @@ class LeagueConfig:
     """Start on an empty store though a league's files are beside it (`--new-league`)."""
     new_ladder_secret: bool = False
     """Make the ladder's secret anew though its rounds are on record (`--new-ladder-secret`)."""
+    requests: RequestLimits = dataclasses.field(default_factory=RequestLimits)
+    """Authors' quota of unranked test games (`arena request`)."""
 
 
 def admin_token_path(league: Path | str, out: Path = Path("results")) -> Path:
@@ -148,7 +152,10 @@ class LeagueServer:
             self._judged,
         )
         self._verdicts = verdicts
-        self._submissions = SubmissionService(self.versions, config.limits.max_message_bytes)
+        self.requests = RequestGames(self, config.requests, tell)
+        self._submissions = SubmissionService(
+            self.versions, config.limits.max_message_bytes, self.requests
+        )
         self.observer = EventObserver()
         self.ladder = Ladder(self, config.ladder_table_sizes, config.ladder_jobs, tell)
         self.port = 0
@@ -242,6 +249,7 @@ class LeagueServer:
         self._watch = asyncio.ensure_future(self._close_revoked())
         if self._tell is not None:
             self._arrivals = asyncio.ensure_future(Arrivals(self.lobby, self._tell).follow())
+        self.requests.start()
         if self.config.ladder:
             self.ladder.start()
         return token
@@ -264,10 +272,12 @@ class LeagueServer:
             self._told(Kind.STOPPING, "Stopping: finishing the games in flight.")
         self.stop_tournament()
         ladder = asyncio.ensure_future(self.ladder.stop())
+        requests = asyncio.ensure_future(self.requests.stop())
         if self._task is not None:
             with contextlib.suppress(Exception):
                 await self._task
         await ladder
+        await requests
         if self._watch is not None:
             self._watch.cancel()
         if self._admin_server is not None:
@@ -356,6 +366,7 @@ class LeagueServer:
         async def run() -> None:
             night = object()
             await self.ladder.pause(night)  # its games in flight finish first
+            await self.requests.pause(night)
             try:
                 if lineup is not None:
                     await make_way(lineup, self.referee, self.observer.note)
@@ -369,6 +380,7 @@ class LeagueServer:
                 return
             finally:
                 self.ladder.go_on(night)
+                self.requests.go_on(night)
             if narrator is not None:
                 narrator.ended(summary)
             if self._finished is not None:

@@ -35,6 +35,7 @@ from arena.errors import ArenaError
 from arena.records import GameLine
 from arena.store.causes import Cause
 from arena.store.identity import described, identity_of, line_difference, same_record
+from arena.store.requests import REQUEST_TABLES, RequestRecords
 from arena.store.rows import Row, Statement
 from arena.store.submissions import SUBMISSION_TABLES, SubmissionRecords
 
@@ -110,7 +111,7 @@ def store_advice(cause: Cause, where: str | Path) -> str:
             return "if it stays so, see the system's log"
 
 
-class LeagueStore(SubmissionRecords, abc.ABC):
+class LeagueStore(SubmissionRecords, RequestRecords, abc.ABC):
     """What the runner, the league server and the leaderboard see of a store.
 
     The queries are written once, in the SQL both databases speak (`?` for a
@@ -304,6 +305,9 @@ SCHEMA: tuple[tuple[str, ...], ...] = (
         "CREATE INDEX IF NOT EXISTS games_by_tournament ON games (tournament, idx)",
         "CREATE INDEX IF NOT EXISTS tournaments_by_start ON tournaments (started, id)",
     ),
+    # 5: authors' requests for unranked test games, kept for their daily quota and their
+    # outcome (`arena.store.requests`).
+    REQUEST_TABLES,
 )
 """The statements that bring a store from each version to the next: SCHEMA[0] makes
 version 1 (the tables a store had before it kept a version, so such a store is

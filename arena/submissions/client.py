@@ -67,7 +67,7 @@ class Server:
         return Verdict(False, name, reason=why)
 
 
-async def _unready(server: Server, channel: grpc.aio.Channel) -> str | None:
+async def why_unready(server: Server, channel: grpc.aio.Channel) -> str | None:
     """Why the server cannot be talked to, or None once the channel is ready. A channel not
     ready at once is looked into (TLS spoken to a plaintext port, say), rather than waited
     for in silence."""
@@ -102,7 +102,7 @@ async def submit(
 ) -> Verdict:
     """Send `packed` as `packed.name`'s; `show` is given each line and check as it comes."""
     async with server.channel() as channel:
-        unready = await _unready(server, channel)
+        unready = await why_unready(server, channel)
         if unready is not None:
             return Verdict(False, packed.name, reason=unready)
         stub = spb_grpc.SubmissionServiceStub(channel)  # type: ignore[no-untyped-call]

@@ -20,12 +20,13 @@ import json
 import os
 import shutil
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from arena.referee.server import Referee
 from arena.store import LeagueStore
+from arena.store.submissions import SubmissionRow
 from arena.submissions.folder import SubmissionsFolder
 from arena.tournament.results.folder import TournamentFolder
 from arena.tournament.versions import PINS_FILE, Pin, read_pins
@@ -44,9 +45,15 @@ def compose(
 ) -> Lineup | None:
     """The line-up of every active entrant's playing version (or of those in `only`); None
     when no entrant has one."""
+    return lineup_of(files, store.playing_versions(list(only) or None))
+
+
+def lineup_of(files: SubmissionsFolder, rows: Mapping[str, SubmissionRow]) -> Lineup | None:
+    """The line-up of these accepted versions, by entrant (a request's chosen ones); None
+    when none of them can play."""
     pins: dict[str, Pin] = {}
     notes: list[str] = []
-    for name, row in sorted(store.playing_versions(list(only) or None).items()):
+    for name, row in sorted(rows.items()):
         assert row.version is not None  # a playable row is an accepted one
         if not (files.source(row.sha256).is_dir() and files.bot(row.sha256).is_dir()):
             notes.append(

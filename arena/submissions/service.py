@@ -30,6 +30,8 @@ from arena.referee.server import Refusal
 from arena.store import StoreError
 from arena.submissions.limits import MIB
 from arena.submissions.report import End, Event, Line
+from arena.submissions.request_replies import answer, refusal
+from arena.submissions.requests import Desk
 from arena.submissions.tarstream import IntakeError
 from arena.submissions.versions import INTERRUPTED, Verdict, VersionError, Versions
 from arena.text import short_name
@@ -78,9 +80,11 @@ def event_message(event: Event) -> spb.SubmitReply:
 
 
 class SubmissionService(spb_grpc.SubmissionServiceServicer):
-    def __init__(self, versions: Versions, chunk_bytes: int) -> None:
-        """`chunk_bytes`: the most a chunk may carry, within the port's message limit."""
+    def __init__(self, versions: Versions, chunk_bytes: int, requests: Desk) -> None:
+        """`chunk_bytes`: the most a chunk may carry, within the port's message limit;
+        `requests` takes and plays requests for test games."""
         self.versions = versions
+        self.requests = requests
         self.chunk_bytes = chunk_bytes
         self._tokens = TokenBook(registry=versions.store.entrants)
         self.refused: Callable[[Refusal], None] | None = None
@@ -117,6 +121,15 @@ class SubmissionService(spb_grpc.SubmissionServiceServicer):
             return verdict_message(self.versions.choose(request.name, request.version))
         except (VersionError, StoreError) as error:
             return verdict_message(Verdict(False, request.name, reason=str(error)))
+
+    async def RequestGames(  # noqa: N802 (grpc's method name)
+        self, request: spb.GamesRequest, context: Any
+    ) -> None:
+        refused = self._refused(request.name, request.token, context, "a request for games")
+        if refused is not None:
+            await context.write(refusal(refused))
+            return
+        await answer(self.requests, request, context)
 
     async def Submit(self, request_iterator: Any, context: Any) -> None:  # noqa: N802 (grpc's method name)
         header = await self._header(context)

@@ -223,7 +223,7 @@ def author_page(
         f"<h1>{shown(name)}</h1>"
         f"<form class=inline method=post action='/author/logout'>"
         f"<input type=hidden name=csrf value='{token}'><button>Log out</button></form>"
-        " <a href='/league'>the league</a>"
+        " <a href='/league'>the league</a> <a href='/author/requests'>test games</a>"
         "<h2>Send a version</h2><form method=post action='/author/upload' "
         "enctype=multipart/form-data><input type=hidden name=csrf value='" + token + "'>"
         "<input type=file name=archive accept='.tar.gz,.tgz' required> "

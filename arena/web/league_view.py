@@ -28,6 +28,7 @@ from arena.bots.gamelogs import INDEX_SUFFIX, GameSlice, find_part
 from arena.errors import ArenaError
 from arena.records import GameLine
 from arena.store import LeagueStore
+from arena.submissions.requests import Desk
 from arena.submissions.versions import Versions
 from arena.tournament.report.ratings import Ratings, result_of
 
@@ -52,6 +53,8 @@ class League:
     """The results folder its tournaments are written under."""
     ladder: LadderSource | None = None
     """The server's ladder: the live, public and authors' pages show it."""
+    requests: Desk | None = None
+    """Where authors' requests for test games are taken (`arena.web.request_pages`)."""
 
 
 class LogUnavailableError(ArenaError):

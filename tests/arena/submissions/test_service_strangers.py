@@ -66,6 +66,14 @@ def test_a_flood_of_refused_submissions_is_counted_not_written_out(tmp_path: Pat
             # A stranger's choice of version is counted with them, not written out.
             chosen = await stub.UseVersion(spb.UseVersionRequest(name=NAME, token="x", version=1))
             assert not chosen.accepted and len(events) == before + len(told)
+            # So is a stranger's request for test games, answered with a refusal alone.
+            ask = spb.GamesRequest(name=NAME, token="x", against=["zoe"], games=2)
+            replies = [reply async for reply in stub.RequestGames(ask)]
+            (reply,) = replies
+            assert (
+                reply.outcome.state == "refused" and "knows no entrant 'mmm" in reply.outcome.reason
+            )
+            assert len(events) == before + len(told) and server.store.requests() == []
 
             # A minute later (as far as the count knows), the next refusal says the rest.
             counter = server.referee.refused
@@ -73,8 +81,9 @@ def test_a_flood_of_refused_submissions_is_counted_not_written_out(tmp_path: Pat
             counter.every_s = 0.0
             await _refused_submit(stub, "zoe")
             last = events[-1]
-            assert last.kind is Kind.REFUSE and last.fields["repeats"] == CALLS, last
-            assert f"({CALLS} more like it since it was last said)" in last.text
+            # The flood's other 299 calls, the choice of version and the request for games.
+            assert last.kind is Kind.REFUSE and last.fields["repeats"] == CALLS + 1, last
+            assert f"({CALLS + 1} more like it since it was last said)" in last.text
             assert _logged(events[before:]) < LOG_BOUND
         finally:
             await channel.close(None)

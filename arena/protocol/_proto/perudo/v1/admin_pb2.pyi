@@ -434,6 +434,38 @@ class ListSubmissionsResponse(_message.Message):
     submissions: _containers.RepeatedCompositeFieldContainer[SubmissionRecord]
     def __init__(self, submissions: _Optional[_Iterable[_Union[SubmissionRecord, _Mapping]]] = ...) -> None: ...
 
+class ListRequestsRequest(_message.Message):
+    __slots__ = ("author",)
+    AUTHOR_FIELD_NUMBER: _ClassVar[int]
+    author: str
+    def __init__(self, author: _Optional[str] = ...) -> None: ...
+
+class RequestRecord(_message.Message):
+    __slots__ = ("id", "name", "seats", "games", "requested", "state", "reason", "played")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    REQUESTED_FIELD_NUMBER: _ClassVar[int]
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    PLAYED_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    name: str
+    seats: _containers.RepeatedScalarFieldContainer[str]
+    games: int
+    requested: float
+    state: str
+    reason: str
+    played: int
+    def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., seats: _Optional[_Iterable[str]] = ..., games: _Optional[int] = ..., requested: _Optional[float] = ..., state: _Optional[str] = ..., reason: _Optional[str] = ..., played: _Optional[int] = ...) -> None: ...
+
+class ListRequestsResponse(_message.Message):
+    __slots__ = ("requests",)
+    REQUESTS_FIELD_NUMBER: _ClassVar[int]
+    requests: _containers.RepeatedCompositeFieldContainer[RequestRecord]
+    def __init__(self, requests: _Optional[_Iterable[_Union[RequestRecord, _Mapping]]] = ...) -> None: ...
+
 class WithdrawSubmissionRequest(_message.Message):
     __slots__ = ("name", "version")
     NAME_FIELD_NUMBER: _ClassVar[int]

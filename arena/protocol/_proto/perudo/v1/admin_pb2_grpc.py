@@ -60,6 +60,11 @@ class AdminServiceStub:
                 request_serializer=perudo_dot_v1_dot_admin__pb2.WithdrawSubmissionRequest.SerializeToString,
                 response_deserializer=perudo_dot_v1_dot_admin__pb2.WithdrawSubmissionResponse.FromString,
                 _registered_method=True)
+        self.ListRequests = channel.unary_unary(
+                '/perudo.v1.AdminService/ListRequests',
+                request_serializer=perudo_dot_v1_dot_admin__pb2.ListRequestsRequest.SerializeToString,
+                response_deserializer=perudo_dot_v1_dot_admin__pb2.ListRequestsResponse.FromString,
+                _registered_method=True)
         self.Ladder = channel.unary_unary(
                 '/perudo.v1.AdminService/Ladder',
                 request_serializer=perudo_dot_v1_dot_admin__pb2.LadderRequest.SerializeToString,
@@ -108,6 +113,13 @@ class AdminServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListRequests(self, request, context):
+        """The authors' requests for unranked test games, newest first.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def Ladder(self, request, context):
         """Start or stop the ladder (games all the time among the league's entrants),
         or only ask how it stands.
@@ -143,6 +155,11 @@ def add_AdminServiceServicer_to_server(servicer, server):
                     servicer.WithdrawSubmission,
                     request_deserializer=perudo_dot_v1_dot_admin__pb2.WithdrawSubmissionRequest.FromString,
                     response_serializer=perudo_dot_v1_dot_admin__pb2.WithdrawSubmissionResponse.SerializeToString,
+            ),
+            'ListRequests': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListRequests,
+                    request_deserializer=perudo_dot_v1_dot_admin__pb2.ListRequestsRequest.FromString,
+                    response_serializer=perudo_dot_v1_dot_admin__pb2.ListRequestsResponse.SerializeToString,
             ),
             'Ladder': grpc.unary_unary_rpc_method_handler(
                     servicer.Ladder,
@@ -286,6 +303,33 @@ class AdminService:
             '/perudo.v1.AdminService/WithdrawSubmission',
             perudo_dot_v1_dot_admin__pb2.WithdrawSubmissionRequest.SerializeToString,
             perudo_dot_v1_dot_admin__pb2.WithdrawSubmissionResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListRequests(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/perudo.v1.AdminService/ListRequests',
+            perudo_dot_v1_dot_admin__pb2.ListRequestsRequest.SerializeToString,
+            perudo_dot_v1_dot_admin__pb2.ListRequestsResponse.FromString,
             options,
             channel_credentials,
             insecure,

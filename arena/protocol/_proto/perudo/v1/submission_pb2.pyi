@@ -91,3 +91,79 @@ class UseVersionRequest(_message.Message):
     token: str
     version: int
     def __init__(self, name: _Optional[str] = ..., token: _Optional[str] = ..., version: _Optional[int] = ...) -> None: ...
+
+class GamesRequest(_message.Message):
+    __slots__ = ("name", "token", "version", "against", "games")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    AGAINST_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    token: str
+    version: int
+    against: _containers.RepeatedScalarFieldContainer[str]
+    games: int
+    def __init__(self, name: _Optional[str] = ..., token: _Optional[str] = ..., version: _Optional[int] = ..., against: _Optional[_Iterable[str]] = ..., games: _Optional[int] = ...) -> None: ...
+
+class RequestReply(_message.Message):
+    __slots__ = ("ticket", "game", "outcome")
+    TICKET_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    OUTCOME_FIELD_NUMBER: _ClassVar[int]
+    ticket: RequestTicket
+    game: RequestedGame
+    outcome: RequestOutcome
+    def __init__(self, ticket: _Optional[_Union[RequestTicket, _Mapping]] = ..., game: _Optional[_Union[RequestedGame, _Mapping]] = ..., outcome: _Optional[_Union[RequestOutcome, _Mapping]] = ...) -> None: ...
+
+class RequestTicket(_message.Message):
+    __slots__ = ("id", "seats", "games", "left_today", "ahead")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    LEFT_TODAY_FIELD_NUMBER: _ClassVar[int]
+    AHEAD_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    seats: _containers.RepeatedScalarFieldContainer[str]
+    games: int
+    left_today: int
+    ahead: int
+    def __init__(self, id: _Optional[str] = ..., seats: _Optional[_Iterable[str]] = ..., games: _Optional[int] = ..., left_today: _Optional[int] = ..., ahead: _Optional[int] = ...) -> None: ...
+
+class RequestedGame(_message.Message):
+    __slots__ = ("game", "ranking", "replay")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    RANKING_FIELD_NUMBER: _ClassVar[int]
+    REPLAY_FIELD_NUMBER: _ClassVar[int]
+    game: str
+    ranking: _containers.RepeatedScalarFieldContainer[str]
+    replay: str
+    def __init__(self, game: _Optional[str] = ..., ranking: _Optional[_Iterable[str]] = ..., replay: _Optional[str] = ...) -> None: ...
+
+class OpponentScore(_message.Message):
+    __slots__ = ("opponent", "games", "ahead")
+    OPPONENT_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    AHEAD_FIELD_NUMBER: _ClassVar[int]
+    opponent: str
+    games: int
+    ahead: int
+    def __init__(self, opponent: _Optional[str] = ..., games: _Optional[int] = ..., ahead: _Optional[int] = ...) -> None: ...
+
+class RequestOutcome(_message.Message):
+    __slots__ = ("accepted", "id", "state", "reason", "games", "scores", "places")
+    ACCEPTED_FIELD_NUMBER: _ClassVar[int]
+    ID_FIELD_NUMBER: _ClassVar[int]
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    SCORES_FIELD_NUMBER: _ClassVar[int]
+    PLACES_FIELD_NUMBER: _ClassVar[int]
+    accepted: bool
+    id: str
+    state: str
+    reason: str
+    games: _containers.RepeatedCompositeFieldContainer[RequestedGame]
+    scores: _containers.RepeatedCompositeFieldContainer[OpponentScore]
+    places: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, accepted: _Optional[bool] = ..., id: _Optional[str] = ..., state: _Optional[str] = ..., reason: _Optional[str] = ..., games: _Optional[_Iterable[_Union[RequestedGame, _Mapping]]] = ..., scores: _Optional[_Iterable[_Union[OpponentScore, _Mapping]]] = ..., places: _Optional[_Iterable[int]] = ...) -> None: ...

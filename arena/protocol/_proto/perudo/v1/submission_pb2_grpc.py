@@ -45,6 +45,11 @@ class SubmissionServiceStub:
                 request_serializer=perudo_dot_v1_dot_submission__pb2.UseVersionRequest.SerializeToString,
                 response_deserializer=perudo_dot_v1_dot_submission__pb2.SubmitVerdict.FromString,
                 _registered_method=True)
+        self.RequestGames = channel.unary_stream(
+                '/perudo.v1.SubmissionService/RequestGames',
+                request_serializer=perudo_dot_v1_dot_submission__pb2.GamesRequest.SerializeToString,
+                response_deserializer=perudo_dot_v1_dot_submission__pb2.RequestReply.FromString,
+                _registered_method=True)
 
 
 class SubmissionServiceServicer:
@@ -70,6 +75,18 @@ class SubmissionServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def RequestGames(self, request, context):
+        """Ask for unranked test games of one of the entrant's versions against
+        chosen opponents. The server answers with one RequestReply: accepted
+        (queued) or refused, with why (an unknown opponent or version, the daily
+        quota and when it frees); then, while the call is open, one reply a game
+        played, and the outcome. A client that hangs up leaves the request to
+        play: its outcome is kept for its author.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_SubmissionServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -82,6 +99,11 @@ def add_SubmissionServiceServicer_to_server(servicer, server):
                     servicer.UseVersion,
                     request_deserializer=perudo_dot_v1_dot_submission__pb2.UseVersionRequest.FromString,
                     response_serializer=perudo_dot_v1_dot_submission__pb2.SubmitVerdict.SerializeToString,
+            ),
+            'RequestGames': grpc.unary_stream_rpc_method_handler(
+                    servicer.RequestGames,
+                    request_deserializer=perudo_dot_v1_dot_submission__pb2.GamesRequest.FromString,
+                    response_serializer=perudo_dot_v1_dot_submission__pb2.RequestReply.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -139,6 +161,33 @@ class SubmissionService:
             '/perudo.v1.SubmissionService/UseVersion',
             perudo_dot_v1_dot_submission__pb2.UseVersionRequest.SerializeToString,
             perudo_dot_v1_dot_submission__pb2.SubmitVerdict.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RequestGames(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/perudo.v1.SubmissionService/RequestGames',
+            perudo_dot_v1_dot_submission__pb2.GamesRequest.SerializeToString,
+            perudo_dot_v1_dot_submission__pb2.RequestReply.FromString,
             options,
             channel_credentials,
             insecure,
