@@ -33,17 +33,16 @@ from arena.cli import (
 from arena.cli.interrupt import stop_on_ctrl_c
 from arena.errors import ArenaError
 from arena.text import printable
-from arena.tournament.config import TournamentConfig, TournamentError
-from arena.tournament.metering import sessions_by_state
+from arena.tournament.config import StoppedError, TournamentConfig, TournamentError
 from arena.tournament.options import Command
-from arena.tournament.play.tables import TableWatcher, TableWatchers
 from arena.tournament.results.folder import TournamentFolder
-from arena.tournament.tournament import Observer, Observers, StoppedError, Summary, Tournament
-from arena.web.spectator import Spectator
 from engine import PerudoError
 
-if TYPE_CHECKING:  # prometheus_client is loaded only for --web
+if TYPE_CHECKING:  # loaded by the command that plays, not by `arena --help` nor a read
     from arena.metrics import Metrics
+    from arena.tournament.play.tables import TableWatcher
+    from arena.tournament.tournament import Observer, Summary, Tournament
+    from arena.web.spectator import Spectator
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -137,6 +136,11 @@ def _check_resume(args: argparse.Namespace, config: TournamentConfig, console: C
 
 
 def cmd_run(args: argparse.Namespace, console: Console) -> int:
+    from arena.tournament.metering import sessions_by_state
+    from arena.tournament.play.tables import TableWatchers
+    from arena.tournament.tournament import Observers, Tournament
+    from arena.web.spectator import Spectator
+
     config = options.config(args, Command.RUN, bots_dir=args.bots or Path("."))
     config.check_cores()
     if args.resume is not None:

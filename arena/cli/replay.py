@@ -14,7 +14,6 @@ from arena.errors import ArenaError
 from arena.records import Deal, Decision, Replay, RoundEnd
 from arena.text import printable
 from arena.tournament.results.folder import ResultsError, TournamentFolder
-from arena.web.replay_page import replay_page
 
 
 class ReplayNotFoundError(ArenaError, FileNotFoundError):
@@ -96,6 +95,8 @@ def cmd_replay(args: argparse.Namespace, console: Console) -> int:
     path = found.path
     also = elsewhere(args.game, found)  # a bare id, newest first: the others named
     if args.html is not None:
+        from arena.web.replay_page import replay_page  # the page's code only for a page
+
         page = replay_page(path)  # a file that is not a replay: a ReplayPageError, one line
         try:
             args.html.write_text(page)

@@ -19,11 +19,11 @@ import numpy as np
 
 from arena.rankings.fit import Floats, Orders, RankingError, fit, fit_weighted
 from arena.rankings.groups import Finish
+from arena.rankings.level import LEVEL
 
 RESAMPLES = 300
 """Copies: enough for a rank's probability to within about 3 points; 1.7 s for 3,000
 six-player games of nine bots."""
-LEVEL = 0.95
 MIN_GROUPS = 10
 """Rotation groups below which the bootstrap's rank ranges, P(rank 1) and separations are
 not told: from a handful of groups it can draw only a handful of distinct copies (3 from 2

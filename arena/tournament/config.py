@@ -19,9 +19,8 @@ from arena.bots.capacity import check_jobs, default_jobs
 from arena.bots.limits import ResourceLimits
 from arena.bots.sandbox import SandboxMode
 from arena.errors import ArenaError
-from arena.rankings.bootstrap import LEVEL
+from arena.rankings.level import LEVEL
 from arena.referee.deadline import DEFAULT_TIME_MARGIN, LEAGUE_LAG_ALLOWANCE, TimeControl
-from arena.referee.server import Referee
 from arena.tournament.kinds import (
     MAX_GAMES,
     MAX_TABLE,
@@ -40,12 +39,15 @@ from arena.tournament.kinds import (
     Text,
 )
 from arena.tournament.options import NIGHT, Command, option, option_made_by, options_of
-from arena.tournament.play.recovery import DEFAULT_RESTARTS
 from arena.tournament.results.league_writes import DEFAULT_STORE_PATIENCE_S
 from arena.tournament.schedule.round_robin import Deals
 from engine import Ruleset
 
-if TYPE_CHECKING:  # the run's own module plays it; this one only names its summary
+DEFAULT_RESTARTS = 3
+"""Restarts per bot per tournament when `--recover` is given without a number."""
+
+if TYPE_CHECKING:  # named here, played elsewhere: the referee and the run load their own
+    from arena.referee.server import Referee
     from arena.tournament.report.summary import Summary
 
 

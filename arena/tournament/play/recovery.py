@@ -23,9 +23,6 @@ from arena.referee.exits import describe_exit, exit_probe
 from arena.referee.lobby import Lobby
 from arena.referee.session import CRASH_WAIT
 
-DEFAULT_RESTARTS = 3
-"""Restarts per bot per tournament when `--recover` is given without a number."""
-
 
 class Restarter(Protocol):
     """The bots' processes, and how to start one again (the tournament's `Lineup`)."""

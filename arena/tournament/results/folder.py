@@ -30,16 +30,19 @@ import statistics
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from arena.errors import ArenaError
-from arena.rankings import Confidence, Pairing
 from arena.records import GameLine, RecordError, Replay
-from arena.referee.match import GameRecord
 from arena.tournament.info import TournamentInfo
-from arena.tournament.report.ratings import Standing
 from arena.tournament.results.lock import LOCK_NAME
 from arena.tournament.schedule.pairs import build_pairs
 from arena.tournament.schedule.round_robin import Deals, ScheduledGame, build
+
+if TYPE_CHECKING:  # named, not used: reading a folder (arena replay, verify) loads none of them
+    from arena.rankings import Confidence, Pairing
+    from arena.referee.match import GameRecord
+    from arena.tournament.report.ratings import Standing
 
 _NEVER_PLAYED_FILES = {
     "tournament.json",
