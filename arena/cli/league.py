@@ -34,6 +34,7 @@ from arena.store import is_url, open_store, shown
 from arena.text import printable
 from arena.tournament.config import TournamentError
 from arena.tournament.options import Command
+from arena.tournament.results.pruning import prune
 from arena.web.league_view import League
 from arena.web.spectator import Spectator
 
@@ -165,10 +166,10 @@ def add_commands(commands: Any) -> None:
     )
     league.add_argument(
         "action",
-        choices=["check", "rebuild", "remove", "backup", "restore", "export"],
+        choices=["check", "rebuild", "remove", "backup", "restore", "export", "prune"],
         help="check: compare the store with the results; rebuild: make it again from them; "
         "remove: take a tournament out; backup, restore: copy it out, or back in; export: "
-        "every game as a JSON line",
+        "every game as a JSON line; prune: let old replays and logs go, results kept",
     )
     league.add_argument(
         "tournament",
@@ -189,6 +190,13 @@ def add_commands(commands: Any) -> None:
     kinds = exported.add_mutually_exclusive_group()
     kinds.add_argument("--ladder", action="store_true", help="the ladder's rounds only")
     kinds.add_argument("--nights", action="store_true", help="the league nights only")
+    league.add_argument(
+        "--before",
+        type=validate.moment,
+        metavar="WHEN",
+        help="prune: the replays and logs of games that began before then (2026-11-01, local "
+        "time); the results, ratings and every later game stay",
+    )
     exported.add_argument(
         "--since",
         type=validate.moment,
@@ -235,6 +243,8 @@ def cmd_token(args: argparse.Namespace, console: Console) -> int:
 def cmd_league(args: argparse.Namespace, console: Console) -> int:
     if args.action == "export":
         return _export(args, console)
+    if args.action == "prune":
+        return _prune(args, console)
     if args.action == "backup":
         return backups.cmd_backup(args, console)
     if args.action == "restore":
@@ -286,6 +296,22 @@ def cmd_league(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def _prune(args: argparse.Namespace, console: Console) -> int:
+    if args.before is None:
+        raise TournamentError(
+            "arena league prune needs --before WHEN: the games whose replays and logs go"
+        )
+    own = Path("results") if is_url(args.league) else Path(args.league).parent
+    done = prune(args.results or [own], args.before)
+    console.print(
+        f"Pruned {done.games} games in {done.tournaments} tournaments: "
+        f"{done.bytes / 1024 / 1024:.1f} MiB of replays and logs let go; their results, the "
+        "ratings and `arena verify` of every game kept stand.",
+        highlight=False,
+    )
+    return 0
+
+
 def _export(args: argparse.Namespace, console: Console) -> int:
     own = Path("results") if is_url(args.league) else Path(args.league).parent
     chosen = Chosen(
@@ -302,7 +328,8 @@ def _export(args: argparse.Namespace, console: Console) -> int:
     for problem in done.problems:
         said.print(f"! {printable(problem)}", highlight=False, markup=False, style="yellow")
     where = f" to {args.to}" if args.to is not None else ""
-    said.print(f"Exported {done.games} games{where}.", highlight=False)
+    let_go = f" ({done.pruned} more were pruned: no replay to export)" if done.pruned else ""
+    said.print(f"Exported {done.games} games{where}{let_go}.", highlight=False)
     return 1 if done.problems else 0
 
 

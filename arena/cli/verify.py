@@ -43,7 +43,10 @@ def cmd_verify(args: argparse.Namespace, console: Console) -> int:
     elif args.verbose:
         say("[green]ok[/]   the seed hashes to the commitment published before play")
     for game in verdict.games:
-        if game.problem is None:
+        if game.pruned:
+            if args.verbose:
+                say(f"[dim]--[/]   {game.game}: pruned (its replay let go)", highlight=False)
+        elif game.problem is None:
             if args.verbose:
                 say(
                     f"[green]ok[/]   {game.game}: {game.rounds} deals match the seed",
@@ -56,10 +59,17 @@ def cmd_verify(args: argparse.Namespace, console: Console) -> int:
         say("[red]FAIL[/] ", end="")
         say(problem, markup=False, highlight=False)
     bad = sum(g.problem is not None for g in verdict.games)
+    pruned = sum(g.pruned for g in verdict.games)
     if verdict.ok:
+        kept = len(verdict.games) - pruned
+        let_go = (
+            f" ({pruned} more were pruned: their results stand, their replays were let go)"
+            if pruned
+            else ""
+        )
         say(
             f"{verdict.tournament}: the seed is the one committed to, and every deal of its "
-            f"{len(verdict.games)} games is the seed's.",
+            f"{kept} games is the seed's{let_go}.",
             highlight=False,
         )
         return 0

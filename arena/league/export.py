@@ -22,6 +22,7 @@ from arena.league.ladder_rounds import PREFIX as LADDER_PREFIX
 from arena.records import GameLine
 from arena.store import LeagueStore, open_store
 from arena.tournament.results.folder import read_replay
+from arena.tournament.results.pruning import pruned_games
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +50,8 @@ class Exported:
     games: int
     problems: tuple[str, ...]
     """Games the league holds whose replay could not be read, each with why."""
+    pruned: int = 0
+    """Games whose replays `arena league prune` let go: on record, with nothing to export."""
 
 
 def export(league: Path | str, results: Sequence[Path], chosen: Chosen, out: TextIO) -> Exported:
@@ -82,20 +85,24 @@ def _folder_finder(results: Sequence[Path]) -> Callable[[str], Path | None]:
 def _write(
     games: Iterator[tuple[str, GameLine]], find: Callable[[str], Path | None], out: TextIO
 ) -> Exported:
-    count = 0
+    count = let_go = 0
     problems: list[str] = []
     for tournament, line in games:
         folder = find(tournament)
         if folder is None:
             problems.append(f"{tournament}/{line.game}: no results folder holds {tournament}")
             continue
+        replay = folder / "replays" / f"{line.game}.json"
+        if not replay.exists() and line.game in pruned_games(folder):
+            let_go += 1
+            continue
         try:
-            replay = read_replay(folder / "replays" / f"{line.game}.json", line)
+            read = read_replay(replay, line)
         except (OSError, ValueError) as error:  # a RecordError is a ValueError
             problems.append(f"{tournament}/{line.game}: its replay cannot be read: {error}")
             continue
-        data = replay.to_json()
+        data = read.to_json()
         data["tournament"] = tournament  # a replay from before it was kept says none
         out.write(json.dumps(data, separators=(",", ":")) + "\n")
         count += 1
-    return Exported(count, tuple(problems))
+    return Exported(count, tuple(problems), let_go)

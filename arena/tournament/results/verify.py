@@ -30,6 +30,7 @@ from arena.tournament.results.folder import (
     read_replay,
     replay_problem,
 )
+from arena.tournament.results.pruning import pruned_games
 from arena.tournament.schedule.round_robin import ScheduledGame
 from arena.tournament.versions import pin_problems
 
@@ -44,6 +45,9 @@ class GameCheck:
     problem: str | None
     """None when every deal of the replay is the seed's."""
     rounds: int
+    pruned: bool = False
+    """Its replay was let go by `arena league prune`: its result stands, its deals cannot be
+    checked (`arena.tournament.results.pruning`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +85,7 @@ def verify(root: Path) -> Verdict:
     committed = hashlib.sha256(seed).hexdigest() == info.seed_sha256
     ruleset = info.ruleset
     by_id = {line.game: line for line in finished.lines}
+    pruned = pruned_games(root)
     # Dropped: their bots left; unplayed: --until-confident knew the ranking without them.
     dropped = set(info.dropped) | set(info.unplayed)
     problems = list(finished.problems)
@@ -92,6 +97,9 @@ def verify(root: Path) -> Verdict:
                 problems.append(
                     f"{game.game_id}: planned, but recorded neither as played nor as dropped"
                 )
+            continue
+        if game.game_id in pruned and not (folder.replays / f"{game.game_id}.json").exists():
+            checks.append(GameCheck(game.game_id, None, 0, pruned=True))
             continue
         keys = {game.deal_key} if info.deals is not None else _keys_before_own_deals(game)
         checks.append(_check_game(folder, game, line, seed, ruleset, keys))

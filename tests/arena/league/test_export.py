@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from truth_harness import arena, copy_night, enter
+from truth_harness import arena, copy_night, enter, write_info
 
 from arena.records import Replay
 
@@ -76,3 +76,20 @@ def test_games_are_chosen_by_author_and_time_and_a_lost_replay_is_said(
     with pytest.raises(SystemExit) as refused:
         arena(capsys, "league", "export", "--league", str(league), "--since", "May")
     assert refused.value.code == 2 and "is not a date" in capsys.readouterr().err
+
+
+def test_after_a_prune_the_league_checks_and_the_export_says_what_was_let_go(
+    night: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    league = _league(night, tmp_path)
+    seed = json.loads((night / "tournament.json").read_text())["seed"]
+    for name in ("night", "ladder-000001"):
+        write_info(tmp_path / "out" / name, status="finished", seed=seed)
+    code, out, _ = arena(
+        capsys, "league", "prune", "--league", str(league), "--before", "2999-01-01"
+    )
+    assert code == 0 and "Pruned 12 games in 2 tournaments" in out
+    code, out, _ = arena(capsys, "league", "check", "--league", str(league))
+    assert code == 0 and "agrees" in out
+    code, out, err = arena(capsys, "league", "export", "--league", str(league))
+    assert code == 0 and out == "" and "(12 more were pruned" in err
