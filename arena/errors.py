@@ -57,6 +57,7 @@ mark errors that are also those, since callers catch them as such:
     + IntakeError - an archive the league server will not unpack, or a bot it will not keep.
     + PackError - a bot folder `arena submit` cannot send as it is.
     + VersionError - a submitted version that cannot be chosen or withdrawn as asked.
+    + RequestRefusedError - a request for test games that cannot be taken (it says why).
     + UploadStoppedError - an upload cut short by the league server's own stop.
     cli:
     + ReplayNotFoundError (OSError) - no replay of the game asked for.

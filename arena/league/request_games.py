@@ -173,7 +173,8 @@ class RequestGames:
                 queued = []
             if not queued:
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._wake.wait(), WAKE_S)
+                    async with asyncio.timeout(WAKE_S):  # never wait_for: see test_asyncio_timeouts
+                        await self._wake.wait()
                 continue
             try:
                 await self._take(queued[0])
