@@ -17,7 +17,8 @@ from __future__ import annotations
 import asyncio
 import math
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -33,11 +34,24 @@ from arena.submissions.versions import Verdict, Versions
 from arena.text import printable
 from arena.tournament.report.standings import Board, board
 from arena.web import author_html as pages
+from arena.web import fault_html
+from arena.web.author_games import (
+    AuthorGame,
+    GameFilter,
+    GameFilterError,
+    HeadToHead,
+    author_games,
+    head_to_head,
+    paged,
+    pinned_versions,
+)
+from arena.web.fault_view import FaultNotFoundError, explain
 from arena.web.ladder_view import LadderFeed, LadderHistory, history_of
 from arena.web.league_view import (
+    GameLog,
     League,
     LogUnavailableError,
-    games_of,
+    plain,
     played_in,
     rating_history,
     read_game_log,
@@ -46,7 +60,7 @@ from arena.web.league_view import (
     took_part,
 )
 from arena.web.login_limits import LoginLimits, Refusal
-from arena.web.replay_page import ReplayPageError, replay_page
+from arena.web.replay_page import ReplayPageError, read_replay, replay_page
 from arena.web.sessions import COOKIE, Session, Sessions, csrf_ok
 from arena.web.spectator import Spectator
 
@@ -74,6 +88,8 @@ class AuthorPages:
         self.league: League | None = None
         self.sessions: Sessions | None = None
         self._board: tuple[tuple[int, str], Board] | None = None
+        self._seasons: dict[str, tuple[tuple[int, str], Season]] = {}
+        self._pins: dict[str, dict[str, int]] = {}
 
     def attach(self, league: League) -> None:
         """The league server, once made: until then the pages say it is starting."""
@@ -92,6 +108,7 @@ class AuthorPages:
         app.router.add_post("/author/upload", self._guarded(self._upload))
         app.router.add_get("/author/log/{tournament}/{game}", self._guarded(self._log))
         app.router.add_get("/author/log/{tournament}", self._guarded(self._whole_log))
+        app.router.add_get("/author/fault/{tournament}/{game}/{number}", self._guarded(self._fault))
 
     def _guarded(self, handler: Handler) -> Handler:
         """The league attached, and its store's failures a page of one line, not a trace."""
@@ -109,7 +126,7 @@ class AuthorPages:
     async def _standings(self, lines: Sequence[tuple[str, GameLine]]) -> Board:
         """The league's board, its bootstrap away from the event loop and made again only
         when a game has been added (every page would otherwise pay for it)."""
-        key = (len(lines), f"{lines[-1][0]}/{lines[-1][1].game}" if lines else "")
+        key = _key_of(lines)
         if self._board is None or self._board[0] != key:
             self._board = (key, await asyncio.to_thread(board, lines))
         return self._board[1]
@@ -197,22 +214,70 @@ class AuthorPages:
         session = self._session(request)
         if session is None:
             return _see_other("/author/login")
+        try:
+            wanted = GameFilter.from_query(request.query)
+        except GameFilterError as error:
+            return _text(400, f"{error}: change it in the address, or clear the filter")
         name, store = session.name, self.league.store
         lines = store.lines()
         standings = await self._standings(lines)
+        season = await self._season(lines, name)
         playing = store.playing_versions([name]).get(name)
         text = pages.author_page(
             name,
             session.csrf,
             store.submissions(name),
             playing.version if playing is not None else None,
-            games_of(lines, name),
-            rating_history(lines, name),
+            paged(season.games, wanted),
+            wanted,
+            season.opponents,
+            season.ratings,
             standings.rows(),
-            standings.cross,
             await self._ladder_of(name),
         )
         return _html(text)
+
+    async def _season(self, lines: Sequence[tuple[str, GameLine]], name: str) -> Season:
+        """The entrant's games, head-to-head and rating curve, made again only when a game
+        has been added (then away from the event loop: the curve rates every game)."""
+        key = _key_of(lines)
+        kept = self._seasons.get(name)
+        if kept is not None and kept[0] == key:
+            return kept[1]
+        assert self.league is not None
+        known = {tid for tid, _ in lines}
+        if not known <= self._pins.keys():
+            self._pins = pinned_versions(self.league.store.tournament_infos())
+        season = await asyncio.to_thread(Season.of, lines, self._pins, name)
+        self._seasons[name] = (key, season)
+        return season
+
+    async def _fault(self, request: web.Request) -> web.Response:
+        """One of the entrant's own faults, explained (`fault_view`); another's is not found."""
+        assert self.league is not None
+        session = self._session(request)
+        if session is None:
+            return _see_other("/author/login")
+        tid, game = request.match_info["tournament"], request.match_info["game"]
+        number = request.match_info["number"]
+        line = self.league.store.games_of(tid).get(game) if plain(tid) else None
+        if line is None or session.name not in line.players or not number.isdigit():
+            return _text(404, "no game of yours by this id")
+        path = replay_file(self.league.out, tid, game)
+        if path is None:
+            return _text(404, "no game of yours by this id")
+        out, name = self.league.out, session.name
+        try:
+            replay = await asyncio.to_thread(read_replay, path)
+            view = explain(line, replay, name, int(number))
+        except (ReplayPageError, FaultNotFoundError) as error:
+            return _text(404, str(error))
+        try:
+            log = await asyncio.to_thread(read_game_log, out, tid, name, game)
+            tail = await asyncio.to_thread(read_log, out, tid, name)
+        except LogUnavailableError as error:
+            log, tail = GameLog("", str(error)), ""
+        return _html(fault_html.fault_page(name, tid, game, view, log, tail))
 
     async def _ladder_of(self, name: str) -> LadderHistory | None:
         """The entrant's ladder history, if the server has a ladder to show; rated away
@@ -307,6 +372,27 @@ class AuthorPages:
             return outcome, said
         # Shielded: a browser that goes away stops waiting, not the build.
         return await asyncio.shield(outcome), said
+
+
+def _key_of(lines: Sequence[tuple[str, GameLine]]) -> tuple[int, str]:
+    """What changes when a game is added: the count and the last game's uid."""
+    return (len(lines), f"{lines[-1][0]}/{lines[-1][1].game}" if lines else "")
+
+
+@dataclass(frozen=True, slots=True)
+class Season:
+    """An entrant's games (newest first), its head-to-head rows and its rating curve."""
+
+    games: list[AuthorGame]
+    opponents: list[HeadToHead]
+    ratings: list[float]
+
+    @classmethod
+    def of(
+        cls, lines: Sequence[tuple[str, GameLine]], pins: Mapping[str, Mapping[str, int]], name: str
+    ) -> Season:
+        games = author_games(lines, pins, name)
+        return cls(games, head_to_head(name, games), rating_history(lines, name))
 
 
 async def _read_capped(part: BodyPartReader, cap: int) -> bytes:

@@ -249,7 +249,7 @@ def test_alice_sees_her_own_and_never_bobs(played: Played) -> None:
             assert "build log" in page and "check report" in page
             assert f"/league/replay/night1/{quote(hers.game)}" in page
             assert theirs.game not in page  # bob and carol's game is not hers
-            assert "id=rating-history" in page and "id=cross" in page
+            assert "id=rating-history" in page and "id=head-to-head" in page
             async with http.get(f"{site.url}/author/log/night1/{quote(hers.game)}") as response:
                 assert response.status == 200
                 log = await response.text()
