@@ -8,6 +8,7 @@ tables of two, each bot writing its own line to its stderr.
 from __future__ import annotations
 
 import html
+import re
 from pathlib import Path
 from urllib.parse import quote
 
@@ -396,5 +397,93 @@ def test_the_public_page_shows_the_leaderboard_and_games(played: Played) -> None
         for game in played.games:
             assert f"/league/replay/night1/{quote(game.game)}" in page
         assert stderr_mark("alice") not in page
+
+    run(body())
+
+
+def rows_of(page: str, ident: str) -> list[str]:
+    found = re.search(f"<table id={ident}>(.*?)</table>", page)
+    assert found is not None, page
+    return re.findall("<tr[^>]*>(.*?)</tr>", found.group(1))[1:]  # past the heading
+
+
+def test_versions_come_first_and_each_game_names_its_version(played: Played) -> None:
+    async def body() -> None:
+        async with serving(played) as site, client() as http:
+            page = await log_in(http, site, "alice", played.tokens["alice"])
+        order = [page.index(f"<h2>{h}</h2>") for h in ("Versions", "Standing", "Games")]
+        assert order == sorted(order) and page.index("build log") < order[1]
+        rows = rows_of(page, "games")
+        hers = [g for g in played.games if "alice" in g.players]
+        assert len(rows) == len(hers) and all("<td>v1</td>" in row for row in rows)
+
+    run(body())
+
+
+def test_games_are_filtered_by_version_opponent_result_and_fault(played: Played) -> None:
+    hers = [g for g in played.games if "alice" in g.players]
+
+    async def page_of(http: aiohttp.ClientSession, site: Site, query: str) -> list[str]:
+        async with http.get(f"{site.url}/author?{query}") as response:
+            assert response.status == 200
+            return rows_of(await response.text(), "games")
+
+    async def body() -> None:
+        async with serving(played) as site, client() as http:
+            await log_in(http, site, "alice", played.tokens["alice"])
+            with_bob = await page_of(http, site, "opponent=bob")
+            assert len(with_bob) == sum("bob" in g.players for g in hers) > 0
+            assert all("<td>bob</td>" in row for row in with_bob)
+            won = await page_of(http, site, "result=won")
+            assert len(won) == sum(g.ranking[0] == "alice" for g in hers)
+            assert all("<td>1 of 2</td>" in row for row in won)
+            lost = await page_of(http, site, "result=lost")
+            assert len(won) + len(lost) == len(hers)
+            assert await page_of(http, site, "version=2") == []
+            assert len(await page_of(http, site, "version=1")) == len(hers)
+            assert await page_of(http, site, "fault=any") == []  # the samples never fault
+            assert len(await page_of(http, site, "fault=none&page=1")) == len(hers)
+            for bad in ("page=0", "version=v1", "result=draw", "fault=boredom"):
+                async with http.get(f"{site.url}/author?{bad}") as response:
+                    assert response.status == 400, bad
+                    assert bad.split("=")[0] in await response.text()
+
+    run(body())
+
+
+def test_the_head_to_head_table_counts_the_games_against_each_opponent(played: Played) -> None:
+    async def body() -> None:
+        async with serving(played) as site, client() as http:
+            page = await log_in(http, site, "alice", played.tokens["alice"])
+        rows = {re.findall("<td>(.*?)</td>", row)[0]: row for row in rows_of(page, "head-to-head")}
+        for other in ("bob", "carol"):
+            met = [g for g in played.games if {"alice", other} <= set(g.players)]
+            ahead = sum(g.ranking.index("alice") < g.ranking.index(other) for g in met)
+            cells = re.findall("<td>(.*?)</td>", rows[other])
+            assert cells[1:3] == [str(len(met)), str(ahead)]
+            assert re.fullmatch(r"\d+-\d+%", cells[4])
+
+    run(body())
+
+
+def test_a_fault_page_is_found_for_no_game_without_her_fault(played: Played) -> None:
+    """The fast half of test_fault_pages: no page for another's game or a fault not there."""
+    hers, theirs = played.with_("alice"), played.without("alice")
+
+    async def body() -> None:
+        async with serving(played) as site, client() as http:
+            async with http.get(
+                f"{site.url}/author/fault/night1/{quote(hers.game)}/1", allow_redirects=False
+            ) as response:
+                assert response.status == 303
+            await log_in(http, site, "alice", played.tokens["alice"])
+            for path in (
+                f"/author/fault/night1/{quote(hers.game)}/1",  # she committed none
+                f"/author/fault/night1/{quote(theirs.game)}/1",  # not her game
+                f"/author/fault/..%2Fnight1/{quote(hers.game)}/1",
+                "/author/fault/night1/nothing/1",
+            ):
+                async with http.get(site.url + path) as response:
+                    assert response.status == 404, path
 
     run(body())
