@@ -179,16 +179,34 @@ def wilson(ahead: int, games: int, z: float = _Z) -> tuple[float, float]:
     return max(0.0, centre - spread), min(1.0, centre + spread)
 
 
-def head_to_head(name: str, games: Sequence[AuthorGame]) -> list[HeadToHead]:
-    """Against each opponent met (the most met first): games, and finished ahead of it."""
-    met: dict[str, list[int]] = {}
+Tally = dict[str, tuple[int, int]]
+"""By opponent: games against it, and games finished ahead of it."""
+
+
+def tally(name: str, games: Sequence[AuthorGame]) -> Tally:
+    met: Tally = {}
     for game in games:
         for other in game.opponents(name):
-            count = met.setdefault(other, [0, 0])
-            count[0] += 1
-            count[1] += game.ahead_of(name, other)
+            n, k = met.get(other, (0, 0))
+            met[other] = (n + 1, k + game.ahead_of(name, other))
+    return met
+
+
+def table(tallies: Sequence[Tally]) -> list[HeadToHead]:
+    """The head-to-head rows of tallies summed (one per tournament, say), the opponent met
+    most first."""
+    met: Tally = {}
+    for counted in tallies:
+        for other, (n, k) in counted.items():
+            m, j = met.get(other, (0, 0))
+            met[other] = (m + n, j + k)
     rows = [HeadToHead(other, n, k, *wilson(k, n)) for other, (n, k) in met.items()]
     return sorted(rows, key=lambda row: (-row.games, row.opponent))
+
+
+def head_to_head(name: str, games: Sequence[AuthorGame]) -> list[HeadToHead]:
+    """Against each opponent met (the most met first): games, and finished ahead of it."""
+    return table([tally(name, games)])
 
 
 def pinned_versions(infos: Sequence[tuple[str, Mapping[str, Any]]]) -> dict[str, dict[str, int]]:

@@ -196,14 +196,16 @@ def _history(ratings: Sequence[float], ident: str = "rating-history") -> str:
     low, high = min(ratings), max(ratings)
     span = (high - low) or 1.0
     width, height = 480, 120
+    every = max(1, len(ratings) // width)  # a point a pixel: a season's curve stays small
+    kept = [*range(0, len(ratings) - 1, every), len(ratings) - 1]
     points = " ".join(
-        f"{i * width / (len(ratings) - 1):.1f},{height - (r - low) * height / span:.1f}"
-        for i, r in enumerate(ratings)
+        f"{i * width / (len(ratings) - 1):.1f},{height - (ratings[i] - low) * height / span:.1f}"
+        for i in kept
     )
     return (
         f"<svg id={ident} width={width} height={height + 10} role=img "
         f"aria-label='rating after each game, {low:.2f} to {high:.2f}'>"
-        f"<polyline fill=none stroke='#36c' stroke-width=2 points='{points}'/></svg>"
+        f"<polyline fill=none stroke='#4fc3f7' stroke-width=2 points='{points}'/></svg>"
         f"<p>from {ratings[0]:.2f} to {ratings[-1]:.2f} over {len(ratings)} games "
         f"(lowest {low:.2f}, highest {high:.2f})</p>"
     )

@@ -17,43 +17,35 @@ from __future__ import annotations
 import asyncio
 import math
 import time
-from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from aiohttp import BodyPartReader, web
 
 from arena.checkbot.verdict import Check
-from arena.records import GameLine
 from arena.referee.auth import TokenBook, token_hash
 from arena.store import StoreError
 from arena.submissions.report import Event, Line
 from arena.submissions.service import take
 from arena.submissions.versions import Verdict, Versions
 from arena.text import printable
-from arena.tournament.report.standings import Board, board
 from arena.web import author_html as pages
 from arena.web import fault_html
 from arena.web.author_games import (
-    AuthorGame,
     GameFilter,
     GameFilterError,
-    HeadToHead,
-    author_games,
-    head_to_head,
     paged,
-    pinned_versions,
 )
 from arena.web.fault_view import FaultNotFoundError, explain
 from arena.web.ladder_view import LadderFeed, LadderHistory, history_of
+from arena.web.league_cache import Boards, LeagueLines, Seasons
 from arena.web.league_view import (
     GameLog,
     League,
     LogUnavailableError,
     plain,
     played_in,
-    rating_history,
     read_game_log,
     read_log,
     replay_file,
@@ -87,9 +79,9 @@ class AuthorPages:
         self.logins = logins or LoginLimits()
         self.league: League | None = None
         self.sessions: Sessions | None = None
-        self._board: tuple[tuple[int, str], Board] | None = None
-        self._seasons: dict[str, tuple[tuple[int, str], Season]] = {}
-        self._pins: dict[str, dict[str, int]] = {}
+        self._lines = LeagueLines()
+        self._boards = Boards()
+        self._seasons = Seasons()
 
     def attach(self, league: League) -> None:
         """The league server, once made: until then the pages say it is starting."""
@@ -123,22 +115,14 @@ class AuthorPages:
 
         return guarded
 
-    async def _standings(self, lines: Sequence[tuple[str, GameLine]]) -> Board:
-        """The league's board, its bootstrap away from the event loop and made again only
-        when a game has been added (every page would otherwise pay for it)."""
-        key = _key_of(lines)
-        if self._board is None or self._board[0] != key:
-            self._board = (key, await asyncio.to_thread(board, lines))
-        return self._board[1]
-
     def _session(self, request: web.Request) -> Session | None:
         assert self.sessions is not None
         return self.sessions.get(request.cookies.get(COOKIE))
 
     async def _public(self, request: web.Request) -> web.Response:
         assert self.league is not None
-        lines = self.league.store.lines()
-        standings = await self._standings(lines)
+        lines = self._lines.read(self.league.store)
+        standings = (await self._boards.of(lines)).board
         recent = lines[::-1][:PUBLIC_GAMES]
         ladder = self.league.ladder.status() if self.league.ladder is not None else None
         shown = ladder if ladder is not None and ladder.shown else None
@@ -219,9 +203,9 @@ class AuthorPages:
         except GameFilterError as error:
             return _text(400, f"{error}: change it in the address, or clear the filter")
         name, store = session.name, self.league.store
-        lines = store.lines()
-        standings = await self._standings(lines)
-        season = await self._season(lines, name)
+        lines = self._lines.read(store)
+        standings = await self._boards.of(lines)
+        season = self._seasons.of(store, self._lines, name)
         playing = store.playing_versions([name]).get(name)
         text = pages.author_page(
             name,
@@ -231,26 +215,11 @@ class AuthorPages:
             paged(season.games, wanted),
             wanted,
             season.opponents,
-            season.ratings,
-            standings.rows(),
+            standings.paths.get(name, []),
+            standings.board.rows(),
             await self._ladder_of(name),
         )
         return _html(text)
-
-    async def _season(self, lines: Sequence[tuple[str, GameLine]], name: str) -> Season:
-        """The entrant's games, head-to-head and rating curve, made again only when a game
-        has been added (then away from the event loop: the curve rates every game)."""
-        key = _key_of(lines)
-        kept = self._seasons.get(name)
-        if kept is not None and kept[0] == key:
-            return kept[1]
-        assert self.league is not None
-        known = {tid for tid, _ in lines}
-        if not known <= self._pins.keys():
-            self._pins = pinned_versions(self.league.store.tournament_infos())
-        season = await asyncio.to_thread(Season.of, lines, self._pins, name)
-        self._seasons[name] = (key, season)
-        return season
 
     async def _fault(self, request: web.Request) -> web.Response:
         """One of the entrant's own faults, explained (`fault_view`); another's is not found."""
@@ -372,27 +341,6 @@ class AuthorPages:
             return outcome, said
         # Shielded: a browser that goes away stops waiting, not the build.
         return await asyncio.shield(outcome), said
-
-
-def _key_of(lines: Sequence[tuple[str, GameLine]]) -> tuple[int, str]:
-    """What changes when a game is added: the count and the last game's uid."""
-    return (len(lines), f"{lines[-1][0]}/{lines[-1][1].game}" if lines else "")
-
-
-@dataclass(frozen=True, slots=True)
-class Season:
-    """An entrant's games (newest first), its head-to-head rows and its rating curve."""
-
-    games: list[AuthorGame]
-    opponents: list[HeadToHead]
-    ratings: list[float]
-
-    @classmethod
-    def of(
-        cls, lines: Sequence[tuple[str, GameLine]], pins: Mapping[str, Mapping[str, int]], name: str
-    ) -> Season:
-        games = author_games(lines, pins, name)
-        return cls(games, head_to_head(name, games), rating_history(lines, name))
 
 
 async def _read_capped(part: BodyPartReader, cap: int) -> bytes:
