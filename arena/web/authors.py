@@ -132,7 +132,8 @@ class AuthorPages:
         assert self.league is not None
         tid, game = request.match_info["tournament"], request.match_info["game"]
         path = replay_file(self.league.out, tid, game)
-        if path is None or game not in self.league.store.games_of(tid):
+        line = self.league.store.games_of(tid).get(game) if path is not None else None
+        if path is None or line is None:
             return _text(404, "no such finished game in the league")
         spectator = self.spectator
         playing = spectator.folder if spectator is not None else None
@@ -143,7 +144,9 @@ class AuthorPages:
             text = await asyncio.to_thread(replay_page, path)
         except ReplayPageError:
             return _text(404, "the replay of this game is not in the results folder")
-        return web.Response(text=text, content_type="text/html")
+        return web.Response(
+            text=fault_html.with_fault_links(text, tid, line), content_type="text/html"
+        )
 
     async def _login_form(self, request: web.Request) -> web.Response:
         return _html(pages.login_page())

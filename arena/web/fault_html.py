@@ -4,7 +4,16 @@ step. Everything a bot wrote is shown through `author_html.shown`, never as mark
 
 from __future__ import annotations
 
-from arena.web.author_html import link, log_href, page, replay_href, shown, shown_lines
+from arena.records import GameLine
+from arena.web.author_html import (
+    fault_href,
+    link,
+    log_href,
+    page,
+    replay_href,
+    shown,
+    shown_lines,
+)
 from arena.web.fault_view import FaultView
 from arena.web.league_view import GameLog
 
@@ -30,7 +39,7 @@ def _position(view: FaultView) -> str:
     )
     return (
         f"<h2>The position</h2><dl class=facts><dt>round</dt><dd id=round>{view.round}</dd>"
-        f"<dt>its dice</dt><dd class=dice id=dice>{shown(dice)}</dd>"
+        f"<dt>its dice</dt><dd class=hand id=dice>{shown(dice)}</dd>"
         f"<dt>dice in play</dt><dd>{view.dice_in_play}</dd></dl>"
         f"<h3>The round's decisions before it</h3>{said}"
     )
@@ -73,6 +82,8 @@ def fault_page(
     replay = f"{replay_href(tournament, game)}#step={view.step}"
     part = (
         "<p>What it wrote while this game was in play.</p>"
+        if log.instead is None and log.text.strip()
+        else "<p>It wrote nothing while this game was in play.</p>"
         if log.instead is None
         else f"<p class=bad>This game's part of its log is not known: {shown(log.instead)}.</p>"
     )
@@ -90,3 +101,23 @@ def fault_page(
         f"</p><pre id=stderr-tail>{shown_lines(last)}</pre></main>"
     )
     return page(f"{name}: {kind}", body)
+
+
+def with_fault_links(replay: str, tournament: str, line: GameLine) -> str:
+    """A served replay with a link to each fault's page under it: each opens for its bot's
+    author alone (the page asks for the author's login), so the replay may show them all."""
+    if not line.faults:
+        return replay
+    counted: dict[str, int] = {}
+    links = []
+    for fault in line.faults:
+        counted[fault.bot] = number = counted.get(fault.bot, 0) + 1
+        href = fault_href(tournament, line.game, number)
+        kind = fault.fault.kind.value.replace("_", " ")
+        links.append(f"<a class=fault href='{link(href)}'>{shown(fault.bot)}: {shown(kind)}</a>")
+    nav = (
+        "<nav id=faults style='padding:0.6rem 1rem'>Faults (each explained to its bot's "
+        f"author): {' &middot; '.join(links)}</nav>"
+    )
+    head, body_end, tail = replay.rpartition("</body>")
+    return head + nav + body_end + tail if body_end else replay + nav

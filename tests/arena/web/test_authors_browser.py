@@ -182,6 +182,7 @@ def fits(page: Any, where: str, folder: Path, shot: str) -> None:
     assert measured["wide"] <= measured["window"], (where, measured)
 
 
+@pytest.mark.timeout(900)
 def test_the_author_pages_are_dark_and_fit_a_phone(tmp_path: Path, browser: Any) -> None:
     """Every page an author sees, a fault's page for each kind included, at a projector's
     size and a phone's, screenshotted for the run's results."""
@@ -200,5 +201,9 @@ def test_the_author_pages_are_dark_and_fit_a_phone(tmp_path: Path, browser: Any)
                 assert href is not None and href.startswith("/author/fault/night1/")
                 fits(page, url + href.lstrip("/"), folder, f"fault-{kind}-{size}")
                 assert page.locator("#dice").inner_text().strip()
+                step = page.locator("#replay").get_attribute("href").rsplit("=", 1)[1]
+                page.click("#replay")  # the replay, opened at the fault's step
+                assert page.inner_text("#where").startswith(f"step {step} of ")
+                assert page.locator(f"#faults a[href='{href}']").count() == 1
                 fits(page, url + "league", folder, f"league-{size}")
                 page.close()

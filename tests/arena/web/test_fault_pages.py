@@ -67,7 +67,7 @@ def test_each_fault_has_a_page_that_explains_it(played: Played, name: str) -> No
                 page = await reply.text()
             # The position: its round and its dice, and the round's decisions before it.
             assert re.search(r"<dd id=round>\d+</dd>", page), page
-            assert re.search(r"<dd class=dice id=dice>[1-6]( [1-6])*</dd>", page), page
+            assert re.search(r"<dd class=hand id=dice>[1-6]( [1-6])*</dd>", page), page
             assert "id=bids" in page
             # Its reply, or its silence; where the time went.
             if kind == "illegal_action":
@@ -95,6 +95,9 @@ def test_each_fault_has_a_page_that_explains_it(played: Played, name: str) -> No
             step = int(found.group(2))
             assert "fault" in replay["events"][step - 2]
             assert replay["events"][step - 2]["seat"] == replay["players"].index(name)
+            # The replay, served, links back to the fault's page.
+            async with http.get(site.url + found.group(1)) as reply:
+                assert f"<a class=fault href='{href}'>{name}: " in await reply.text()
 
     run(body())
 
