@@ -25,6 +25,10 @@ from author_harness import (
     turn_mark,
 )
 
+from arena.records import GameLine
+from arena.referee.auth import new_token, token_hash
+from arena.store import open_store
+from arena.web.author_games import PAGE_SIZE
 from arena.web.login_limits import LoginLimits
 from arena.web.sessions import COOKIE
 
@@ -485,5 +489,36 @@ def test_a_fault_page_is_found_for_no_game_without_her_fault(played: Played) -> 
             ):
                 async with http.get(site.url + path) as response:
                     assert response.status == 404, path
+
+    run(body())
+
+
+def test_the_games_are_paged(tmp_path: Path) -> None:
+    """A season longer than a page: each page holds at most PAGE_SIZE games, newest first,
+    and links to the next."""
+    league = tmp_path / "league" / "league.sqlite"
+    league.parent.mkdir()
+    store = open_store(league)
+    token = new_token()
+    store.set_entrant("alice", token_hash(token))
+    games = 2 * PAGE_SIZE + 20
+    store.add_tournament("night1", {"id": "night1", "bots": {}}, started=1.0)
+    for i in range(games):
+        ranking = ("alice", "bob") if i % 2 else ("bob", "alice")
+        store.add_game("night1", GameLine(f"g{i:03d}", i, ("alice", "bob"), ranking, (), {}))
+    store.close()
+    played = Played(league, tmp_path / "results", {"alice": token}, [], None)  # type: ignore[arg-type]
+
+    async def body() -> None:
+        async with serving(played) as site, client() as http:
+            first = await log_in(http, site, "alice", token)
+            async with http.get(f"{site.url}/author?page=3") as response:
+                last = await response.text()
+        rows = rows_of(first, "games")
+        assert len(rows) == PAGE_SIZE and f">g{games - 1:03d}<" in rows[0]
+        assert f"{games} games, newest first; page 1 of 3." in first
+        assert "<a rel=next href='/author?page=2'>older</a>" in first
+        assert len(rows_of(last, "games")) == 20 and ">g000<" in rows_of(last, "games")[-1]
+        assert "rel=next" not in last and "<a rel=prev href='/author?page=2'>" in last
 
     run(body())
