@@ -91,6 +91,7 @@ class AuthorPages:
             self.spectator.follow_ladder(LadderFeed(league.ladder))
 
     def add_to(self, app: web.Application) -> None:
+        app.on_cleanup.append(self._close)
         app.router.add_get("/league", self._guarded(self._public))
         app.router.add_get("/league/replay/{tournament}/{game}", self._guarded(self._replay))
         app.router.add_get("/author", self._guarded(self._author))
@@ -101,6 +102,9 @@ class AuthorPages:
         app.router.add_get("/author/log/{tournament}/{game}", self._guarded(self._log))
         app.router.add_get("/author/log/{tournament}", self._guarded(self._whole_log))
         app.router.add_get("/author/fault/{tournament}/{game}/{number}", self._guarded(self._fault))
+
+    async def _close(self, app: web.Application) -> None:
+        self._boards.close()
 
     def _guarded(self, handler: Handler) -> Handler:
         """The league attached, and its store's failures a page of one line, not a trace."""

@@ -129,6 +129,12 @@ class Boards:
             self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
         return asyncio.get_running_loop().run_in_executor(self._pool, standings_of, lines)
 
+    def close(self) -> None:
+        """Its process let go: it ends once the board it is making, if any, is made."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
     def _made(self, key: Key, made: asyncio.Future[Standings]) -> None:
         self._making = None
         if not made.cancelled() and made.exception() is None:
