@@ -9,7 +9,10 @@ goes through (`arena.submissions.service.take`). Nothing of
 another entrant is shown there: the entrant is the session's, never a
 request's, and a game's part of its log is served only for a game it played,
 its whole log only for a tournament it played in, from its own file
-(`league_view.read_game_log`, `league_view.read_log`).
+(`league_view.read_game_log`, `league_view.read_log`), and a fault's page
+(`fault_view`) only for a fault of its own. The season the page shows is
+kept between requests and brought up to date by what changed
+(`league_cache`), so that a page of ten thousand games costs milliseconds.
 """
 
 from __future__ import annotations
