@@ -14,6 +14,7 @@ from rich.text import Text
 
 from arena.cli import (
     ab,
+    author,
     bench,
     board,
     cluster,
@@ -75,6 +76,7 @@ def _parser() -> argparse.ArgumentParser:
     cluster.add_cluster_flags(run)
 
     board.add_command(commands)
+    author.add_command(commands)
     play.add_command(commands)
 
     bench.add_command(commands)
@@ -228,6 +230,7 @@ COMMANDS = {
     **verify.COMMANDS,
     **submit.COMMANDS,
     **request.COMMANDS,
+    **author.COMMANDS,
     "run": cmd_run,
     "check-bot": cmd_check_bot,
     "leaderboard": board.cmd_leaderboard,

@@ -9,6 +9,7 @@ script; the forms carry the session's CSRF token.
 
 from __future__ import annotations
 
+import functools
 import html
 import json
 import time
@@ -16,25 +17,16 @@ from collections.abc import Sequence
 from urllib.parse import quote
 
 from arena.checkbot.verdict import Check
-from arena.rankings import Pairing
+from arena.protocol.faults import FaultKind
 from arena.records import LeaderboardRow
 from arena.store.submissions import SubmissionRow
 from arena.submissions.report import check_from_json
 from arena.submissions.versions import Verdict
 from arena.text import printable
+from arena.web.author_games import ANY_FAULT, NO_FAULT, AuthorGame, GameFilter, HeadToHead, Page
 from arena.web.ladder_view import LadderHistory, LadderStatusView, state_word
-from arena.web.league_view import GameLog, PlayedGame
-
-LADDER_GAMES = 200
-"""An entrant's ladder games listed on its page at most, newest first (a ladder that plays
-for weeks gives each bot thousands)."""
-
-_STYLE = """
-body{font-family:system-ui,sans-serif;margin:1.5em auto;max-width:60em;padding:0 1em}
-table{border-collapse:collapse;margin:.5em 0}td,th{padding:.2em .6em;text-align:left;
-border-bottom:1px solid #ddd}pre{background:#f6f6f6;padding:.6em;overflow:auto;
-max-height:30em;white-space:pre-wrap}.ok{color:#070}.bad{color:#a00}form.inline{display:inline}
-"""
+from arena.web.league_view import GameLog
+from arena.web.static_files import static_text
 
 
 def shown(text: object) -> str:
@@ -55,11 +47,17 @@ def _when(stamp: float | None) -> str:
     return time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(stamp)) + " UTC" if stamp else ""
 
 
+@functools.cache
+def _style() -> str:
+    """The live page's style and the league pages' own on top (read once)."""
+    return static_text("style.css") + static_text("pages.css")
+
+
 def page(title: str, body: str) -> str:
     return (
         f"<!doctype html><html lang=en><head><meta charset=utf-8>"
         f'<meta name=viewport content="width=device-width"><title>{shown(title)}</title>'
-        f"<style>{_STYLE}</style></head><body>{body}</body></html>"
+        f"<style>{_style()}</style></head><body><div class=sheet>{body}</div></body></html>"
     )
 
 
@@ -177,33 +175,34 @@ def _history(ratings: Sequence[float], ident: str = "rating-history") -> str:
     low, high = min(ratings), max(ratings)
     span = (high - low) or 1.0
     width, height = 480, 120
+    every = max(1, len(ratings) // width)  # a point a pixel: a season's curve stays small
+    kept = [*range(0, len(ratings) - 1, every), len(ratings) - 1]
     points = " ".join(
-        f"{i * width / (len(ratings) - 1):.1f},{height - (r - low) * height / span:.1f}"
-        for i, r in enumerate(ratings)
+        f"{i * width / (len(ratings) - 1):.1f},{height - (ratings[i] - low) * height / span:.1f}"
+        for i in kept
     )
     return (
         f"<svg id={ident} width={width} height={height + 10} role=img "
         f"aria-label='rating after each game, {low:.2f} to {high:.2f}'>"
-        f"<polyline fill=none stroke='#36c' stroke-width=2 points='{points}'/></svg>"
+        f"<polyline fill=none stroke='#4fc3f7' stroke-width=2 points='{points}'/></svg>"
         f"<p>from {ratings[0]:.2f} to {ratings[-1]:.2f} over {len(ratings)} games "
         f"(lowest {low:.2f}, highest {high:.2f})</p>"
     )
 
 
-def _cross(name: str, pairings: Sequence[Pairing]) -> str:
-    rows = []
-    for p in pairings:
-        if name not in (p.first, p.second):
-            continue
-        other, ahead = (p.second, p.ahead) if p.first == name else (p.first, p.games - p.ahead)
-        rows.append(
-            f"<tr><td>{shown(other)}</td><td>{p.games}</td><td>{ahead}</td>"
-            f"<td>{100 * ahead / p.games if p.games else 0:.0f}%</td></tr>"
-        )
+def _head_to_head(rows: Sequence[HeadToHead]) -> str:
+    """Against each opponent: games, finished ahead, and the share's 95% Wilson interval."""
     if not rows:
         return "<p>No game against another bot yet.</p>"
-    head = "<tr><th>against</th><th>games</th><th>ahead</th><th>share</th></tr>"
-    return f"<table id=cross>{head}{''.join(rows)}</table>"
+    head = (
+        "<tr><th>against</th><th>games</th><th>ahead</th><th>share</th><th>95% interval</th></tr>"
+    )
+    body = "".join(
+        f"<tr><td>{shown(r.opponent)}</td><td>{r.games}</td><td>{r.ahead}</td>"
+        f"<td>{100 * r.share:.0f}%</td><td>{100 * r.low:.0f}-{100 * r.high:.0f}%</td></tr>"
+        for r in rows
+    )
+    return f"<div class=wide><table id=head-to-head>{head}{body}</table></div>"
 
 
 def author_page(
@@ -211,62 +210,120 @@ def author_page(
     csrf: str,
     versions: Sequence[SubmissionRow],
     playing: int | None,
-    games: Sequence[PlayedGame],
+    games: Page,
+    wanted: GameFilter,
+    opponents: Sequence[HeadToHead],
     ratings: Sequence[float],
     board: Sequence[LeaderboardRow],
-    pairings: Sequence[Pairing],
     ladder: LadderHistory | None = None,
 ) -> str:
+    """Versions first (what the author acts on), then how they stand, then the games."""
     token = html.escape(csrf, quote=True)
     mine = [r for r in board if r.bot == name]
     body = (
-        f"<h1>{shown(name)}</h1>"
+        f"<header><h1>{shown(name)}</h1><nav>"
         f"<form class=inline method=post action='/author/logout'>"
         f"<input type=hidden name=csrf value='{token}'><button>Log out</button></form>"
         " <a href='/league'>the league</a> <a href='/author/requests'>test games</a>"
-        "<h2>Send a version</h2><form method=post action='/author/upload' "
+        "</nav></header><main class=pages>"
+        f"<h2>Versions</h2>{''.join(_version(r, playing) for r in versions) or '<p>None.</p>'}"
+        "<h3>Send a version</h3><form method=post action='/author/upload' "
         "enctype=multipart/form-data><input type=hidden name=csrf value='" + token + "'>"
         "<input type=file name=archive accept='.tar.gz,.tgz' required> "
         "<button type=submit>Submit</button></form><p>The bot's folder as a .tar.gz archive, its "
         "<code>bot.toml</code> at the top (<code>tar czf bot.tar.gz -C FOLDER .</code>); "
         "it is taken in, built and checked as <code>arena submit</code>'s is.</p>"
         f"<h2>Standing</h2>{leaderboard(mine, mark=name)}{_history(ratings)}"
-        f"<h3>Against each other bot</h3>{_cross(name, pairings)}"
+        f"<h3>Against each opponent</h3><p>Games against it, and how often it finished "
+        f"ahead of it (every game, ladder and nights).</p>{_head_to_head(opponents)}"
         f"{_ladder(name, ladder) if ladder is not None else ''}"
-        f"<h2>Games</h2>{_games(name, games, 'games', 'tournament')}"
-        f"<h2>Versions</h2>{''.join(_version(r, playing) for r in versions) or '<p>None.</p>'}"
+        f"<h2>Games</h2>{_filter_form(versions, opponents, wanted)}"
+        f"{_games(name, games, wanted)}</main>"
     )
     return page(name, body)
 
 
-def _games(name: str, games: Sequence[PlayedGame], ident: str, first: str) -> str:
-    """The entrant's games, each with its replay and the entrant's own log."""
+def _filter_form(
+    versions: Sequence[SubmissionRow], opponents: Sequence[HeadToHead], wanted: GameFilter
+) -> str:
+    """A plain GET form: the filter is the page's address, so it can be kept and shared."""
+    met = [row.opponent for row in opponents]
+    numbers = sorted({r.version for r in versions if r.version is not None}, reverse=True)
+    choices = (
+        ("version", "every version", [(str(n), f"version {n}") for n in numbers], wanted.version),
+        ("opponent", "any opponent", [(o, o) for o in met], wanted.opponent),
+        ("result", "any result", [("won", "won"), ("lost", "not won")], wanted.result),
+        (
+            "fault",
+            "faults or not",
+            [(ANY_FAULT, "any fault"), (NO_FAULT, "no fault")]
+            + [(k.value, k.value.replace("_", " ")) for k in FaultKind],
+            wanted.fault,
+        ),
+    )
+    selects = "".join(
+        f"<label>{key} <select name={key}><option value=''>{every}</option>"
+        + "".join(
+            f"<option value='{link(value)}'{' selected' if str(chosen) == value else ''}>"
+            f"{shown(label)}</option>"
+            for value, label in options
+        )
+        + "</select></label> "
+        for key, every, options, chosen in choices
+    )
+    return f"<form id=filter method=get action='/author'>{selects}<button>Show</button></form>"
+
+
+def fault_href(tournament: str, game: str, number: int) -> str:
+    """The page of the entrant's `number`-th (from 1) fault in a game."""
+    return f"/author/fault/{quote(tournament, safe='')}/{quote(game, safe='')}/{number}"
+
+
+def _faults(game: AuthorGame) -> str:
+    return " ".join(
+        f"<a class=fault href='{link(fault_href(game.tournament, game.game, n))}'>"
+        f"{shown(f.fault.kind.value.replace('_', ' '))}</a>"
+        for n, f in enumerate(game.faults, start=1)
+    )
+
+
+def _games(name: str, games: Page, wanted: GameFilter) -> str:
+    """One page of the entrant's games, each with the version that played it, its replay,
+    its faults' pages and the entrant's own log."""
     played = "".join(
         f"<tr><td>{shown(g.tournament)}</td><td><a href='{link(replay_href(g.tournament, g.game))}'"
-        f">{shown(g.game)}</a></td><td>{g.place} of {len(g.players)}</td>"
-        f"<td>{shown(', '.join(p for p in g.players if p != name))}</td>"
+        f">{shown(g.game)}</a></td><td>{'' if g.version is None else f'v{g.version}'}</td>"
+        f"<td>{g.place} of {len(g.players)}</td>"
+        f"<td>{shown(', '.join(g.opponents(name)))}</td><td>{_faults(g)}</td>"
         f"<td><a class=log href='{link(log_href(g.tournament, g.game))}'>stderr</a></td></tr>"
-        for g in games
+        for g in games.games
+    )
+    turns = [
+        f"<a rel={rel} href='/author{link(wanted.query(page=games.number + step))}'>{word}</a>"
+        for rel, step, word in (("prev", -1, "newer"), ("next", 1, "older"))
+        if 1 <= games.number + step <= games.pages
+    ]
+    said = (
+        f"<p id=games-said>{games.kept} games{' kept by the filter' if wanted.query() else ''}, "
+        f"newest first; page {games.number} of {games.pages}. {' '.join(turns)}</p>"
     )
     return (
-        f"<table id={ident}><tr><th>{first}</th><th>game (replay)</th>"
-        f"<th>place</th><th>with</th><th>its log</th></tr>{played}</table>"
+        f"{said}<div class=wide><table id=games><tr><th>tournament</th><th>game (replay)</th>"
+        "<th>version</th><th>place</th><th>with</th><th>faults</th><th>its log</th></tr>"
+        f"{played}</table></div>"
     )
 
 
 def _ladder(name: str, ladder: LadderHistory) -> str:
-    """The entrant's ladder: its row of the ladder's board, its ladder rating after each of
-    its ladder games, and those games."""
+    """The entrant's ladder: its row of the ladder's board and its ladder rating after each of
+    its ladder games (the games themselves are in the one list of games, by round)."""
     row = ladder_board([ladder.row], mark=name) if ladder.row is not None else ""
     if not ladder.games:
         return f"<h2>Ladder</h2>{row}<p>No ladder game yet.</p>"
-    listed = ladder.games[:LADDER_GAMES]
-    cut = len(ladder.games) - len(listed)
-    more = f"<p>The newest {len(listed)} of {len(ladder.games)} ladder games.</p>" if cut else ""
     return (
         f"<h2>Ladder</h2><p>Its rating on the ladder, TrueSkill over the ladder's games alone, "
-        f"after each of its own.</p>{row}{_history(ladder.ratings, 'ladder-rating-history')}"
-        f"<h3>Ladder games</h3>{more}{_games(name, listed, 'ladder-games', 'round')}"
+        f"after each of its own {len(ladder.games)}.</p>{row}"
+        f"{_history(ladder.ratings, 'ladder-rating-history')}"
     )
 
 

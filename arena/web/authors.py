@@ -9,7 +9,10 @@ goes through (`arena.submissions.service.take`). Nothing of
 another entrant is shown there: the entrant is the session's, never a
 request's, and a game's part of its log is served only for a game it played,
 its whole log only for a tournament it played in, from its own file
-(`league_view.read_game_log`, `league_view.read_log`).
+(`league_view.read_game_log`, `league_view.read_log`), and a fault's page
+(`fault_view`) only for a fault of its own. The season the page shows is
+kept between requests and brought up to date by what changed
+(`league_cache`), so that a page of ten thousand games costs milliseconds.
 """
 
 from __future__ import annotations
@@ -17,37 +20,42 @@ from __future__ import annotations
 import asyncio
 import math
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from aiohttp import BodyPartReader, web
 
 from arena.checkbot.verdict import Check
-from arena.records import GameLine
 from arena.referee.auth import TokenBook, token_hash
 from arena.store import StoreError
 from arena.submissions.report import Event, Line
 from arena.submissions.service import take
 from arena.submissions.versions import Verdict, Versions
 from arena.text import printable
-from arena.tournament.report.standings import Board, board
 from arena.web import author_html as pages
-from arena.web import league_page
+from arena.web import fault_html, league_page
+from arena.web.author_games import (
+    GameFilter,
+    GameFilterError,
+    paged,
+)
+from arena.web.fault_view import FaultNotFoundError, explain
 from arena.web.ladder_view import LadderFeed, LadderHistory, history_of
+from arena.web.league_cache import Boards, LeagueLines, Seasons
 from arena.web.league_view import (
+    GameLog,
     League,
     LogUnavailableError,
-    games_of,
+    plain,
     played_in,
-    rating_history,
     read_game_log,
     read_log,
     replay_file,
     took_part,
 )
 from arena.web.login_limits import LoginLimits, Refusal
-from arena.web.replay_page import ReplayPageError, replay_page
+from arena.web.replay_page import ReplayPageError, read_replay, replay_page
 from arena.web.sessions import COOKIE, Session, Sessions, csrf_ok
 from arena.web.spectator import Spectator
 
@@ -74,7 +82,9 @@ class AuthorPages:
         self.logins = logins or LoginLimits()
         self.league: League | None = None
         self.sessions: Sessions | None = None
-        self._board: tuple[tuple[int, str], Board] | None = None
+        self._lines = LeagueLines()
+        self._boards = Boards()
+        self._seasons = Seasons()
 
     def attach(self, league: League) -> None:
         """The league server, once made: until then the pages say it is starting."""
@@ -84,6 +94,7 @@ class AuthorPages:
             self.spectator.follow_ladder(LadderFeed(league.ladder))
 
     def add_to(self, app: web.Application) -> None:
+        app.on_cleanup.append(self._close)
         app.router.add_get("/league", self._guarded(self._public))
         app.router.add_get("/league/replay/{tournament}/{game}", self._guarded(self._replay))
         app.router.add_get("/author", self._guarded(self._author))
@@ -93,6 +104,10 @@ class AuthorPages:
         app.router.add_post("/author/upload", self._guarded(self._upload))
         app.router.add_get("/author/log/{tournament}/{game}", self._guarded(self._log))
         app.router.add_get("/author/log/{tournament}", self._guarded(self._whole_log))
+        app.router.add_get("/author/fault/{tournament}/{game}/{number}", self._guarded(self._fault))
+
+    async def _close(self, app: web.Application) -> None:
+        self._boards.close()
 
     def _guarded(self, handler: Handler) -> Handler:
         """The league attached, and its store's failures a page of one line, not a trace."""
@@ -107,22 +122,14 @@ class AuthorPages:
 
         return guarded
 
-    async def _standings(self, lines: Sequence[tuple[str, GameLine]]) -> Board:
-        """The league's board, its bootstrap away from the event loop and made again only
-        when a game has been added (every page would otherwise pay for it)."""
-        key = (len(lines), f"{lines[-1][0]}/{lines[-1][1].game}" if lines else "")
-        if self._board is None or self._board[0] != key:
-            self._board = (key, await asyncio.to_thread(board, lines))
-        return self._board[1]
-
     def _session(self, request: web.Request) -> Session | None:
         assert self.sessions is not None
         return self.sessions.get(request.cookies.get(COOKIE))
 
     async def _public(self, request: web.Request) -> web.Response:
         assert self.league is not None
-        lines = self.league.store.lines()
-        standings = await self._standings(lines)
+        lines = self._lines.read(self.league.store)
+        standings = (await self._boards.of(lines)).board
         recent = lines[::-1][:PUBLIC_GAMES]
         ladder = self.league.ladder.status() if self.league.ladder is not None else None
         shown = ladder if ladder is not None and ladder.shown else None
@@ -132,7 +139,8 @@ class AuthorPages:
         assert self.league is not None
         tid, game = request.match_info["tournament"], request.match_info["game"]
         path = replay_file(self.league.out, tid, game)
-        if path is None or game not in self.league.store.games_of(tid):
+        line = self.league.store.games_of(tid).get(game) if path is not None else None
+        if path is None or line is None:
             return _text(404, "no such finished game in the league")
         spectator = self.spectator
         playing = spectator.folder if spectator is not None else None
@@ -143,7 +151,9 @@ class AuthorPages:
             text = await asyncio.to_thread(replay_page, path)
         except ReplayPageError:
             return _text(404, "the replay of this game is not in the results folder")
-        return web.Response(text=text, content_type="text/html")
+        return web.Response(
+            text=fault_html.with_fault_links(text, tid, line), content_type="text/html"
+        )
 
     async def _login_form(self, request: web.Request) -> web.Response:
         return _html(pages.login_page())
@@ -198,22 +208,55 @@ class AuthorPages:
         session = self._session(request)
         if session is None:
             return _see_other("/author/login")
+        try:
+            wanted = GameFilter.from_query(request.query)
+        except GameFilterError as error:
+            return _text(400, f"{error}: change it in the address, or clear the filter")
         name, store = session.name, self.league.store
-        lines = store.lines()
-        standings = await self._standings(lines)
+        lines = self._lines.read(store)
+        standings = await self._boards.of(lines)
+        season = self._seasons.of(store, self._lines, name)
         playing = store.playing_versions([name]).get(name)
         text = pages.author_page(
             name,
             session.csrf,
             store.submissions(name),
             playing.version if playing is not None else None,
-            games_of(lines, name),
-            rating_history(lines, name),
-            standings.rows(),
-            standings.cross,
+            paged(season.games, wanted),
+            wanted,
+            season.opponents,
+            standings.paths.get(name, []),
+            standings.board.rows(),
             await self._ladder_of(name),
         )
         return _html(text)
+
+    async def _fault(self, request: web.Request) -> web.Response:
+        """One of the entrant's own faults, explained (`fault_view`); another's is not found."""
+        assert self.league is not None
+        session = self._session(request)
+        if session is None:
+            return _see_other("/author/login")
+        tid, game = request.match_info["tournament"], request.match_info["game"]
+        number = request.match_info["number"]
+        line = self.league.store.games_of(tid).get(game) if plain(tid) else None
+        if line is None or session.name not in line.players or not number.isdigit():
+            return _text(404, "no game of yours by this id")
+        path = replay_file(self.league.out, tid, game)
+        if path is None:
+            return _text(404, "no game of yours by this id")
+        out, name = self.league.out, session.name
+        try:
+            replay = await asyncio.to_thread(read_replay, path)
+            view = explain(line, replay, name, int(number))
+        except (ReplayPageError, FaultNotFoundError) as error:
+            return _text(404, str(error))
+        try:
+            log = await asyncio.to_thread(read_game_log, out, tid, name, game)
+            tail = await asyncio.to_thread(read_log, out, tid, name)
+        except LogUnavailableError as error:
+            log, tail = GameLog("", str(error)), ""
+        return _html(fault_html.fault_page(name, tid, game, view, log, tail))
 
     async def _ladder_of(self, name: str) -> LadderHistory | None:
         """The entrant's ladder history, if the server has a ladder to show; rated away

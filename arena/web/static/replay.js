@@ -115,5 +115,7 @@
     else if (e.key === " ") { e.preventDefault(); timer === null ? play() : pause(); }
   });
   thinking();
-  go(rounds.length ? rounds[0][1] : 1);
+  // Opened at a step when the address asks for one (a fault's page links to its step).
+  const asked = /^#step=(\d+)$/.exec(location.hash);
+  go(asked ? Number(asked[1]) : rounds.length ? rounds[0][1] : 1);
 })();

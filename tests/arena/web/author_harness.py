@@ -19,6 +19,7 @@ import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import aiohttp
 import grpc
 
 from arena.league.server import LeagueConfig, LeagueServer, admin_token_path
@@ -54,8 +55,24 @@ def turn_mark(name: str) -> str:
     return f"{name} says: my-turn-{name}-0x52"
 
 
-def write_bot(folder: Path, name: str) -> Path:
-    """A folder bot: the random sample, saying its marks on stderr."""
+FAULTS = {
+    # On its third turn, it answers a second after its move time (2 s) has run out.
+    "timeout": "time.sleep(3.0)",
+    # On its third turn, a bid the rules refuse: an opening on pacos, or no raise at all.
+    "illegal_action": "return Bid(1, 1) if obs.standing is None else obs.standing",
+    # On its third turn, it says so on stderr and dies.
+    "crash": "print('crashing now', file=sys.stderr, flush=True); os._exit(3)",
+}
+"""What a faulty bot does on its third turn once armed, by the fault it commits."""
+FAULT_TURN = 3
+ARMED = "armed"
+"""The file, beside the bots' folders, whose presence arms the faulty bots: made once their
+versions passed check-bot, which would refuse them for their faults."""
+
+
+def write_bot(folder: Path, name: str, fault: str | None = None) -> Path:
+    """A folder bot: the random sample, saying its marks on stderr; with `fault` (a key of
+    FAULTS), committing that fault on its FAULT_TURN-th turn once `folder`/ARMED is made."""
     bot = folder / name
     bot.mkdir(parents=True)
     (bot / "bot.toml").write_text(f'name = "{name}"\nrun = "python bot.py"\n')
@@ -64,6 +81,13 @@ def write_bot(folder: Path, name: str) -> Path:
     source = source.replace("import random\n", "import random\n" + said, 1)
     acting = "def act(obs: Observation) -> Answer:\n"
     turn = f"    print({turn_mark(name)!r}, file=sys.stderr, flush=True)\n"
+    if fault is not None:
+        turn += (
+            f"    if obs.my_turn and os.path.exists({str(folder / ARMED)!r}):\n"
+            "        TURNS.append(1)\n"
+            f"    if obs.my_turn and len(TURNS) == {FAULT_TURN}:\n        {FAULTS[fault]}\n"
+        )
+        source = source.replace("import random\n", "import random\nimport time\nTURNS = []\n", 1)
     assert acting in source
     (bot / "bot.py").write_text(source.replace(acting, acting + turn, 1))
     return bot
@@ -95,23 +119,28 @@ def config(league: Path, out: Path) -> LeagueConfig:
     )
 
 
-async def play_league(tmp: Path) -> Played:
+async def play_league(tmp: Path, faults: dict[str, str] | None = None) -> Played:
+    """The league played; `faults`: the entrants instead of NAMES, each with the fault its
+    bot commits (a key of FAULTS)."""
+    names = tuple(faults) if faults else NAMES
     league, out = tmp / "league" / "league.sqlite", tmp / "results"
     server = LeagueServer(config(league, out))
     await server.start()
     channel = grpc.aio.insecure_channel(f"127.0.0.1:{server.admin_port}")
     try:
-        tokens = {name: new_token() for name in NAMES}
+        tokens = {name: new_token() for name in names}
         for name, token in tokens.items():
             server.store.set_entrant(name, token_hash(token))
         bots = tmp / "bots"
-        for name in NAMES:
-            write_bot(bots, name)
+        for name in names:
+            write_bot(bots, name, (faults or {}).get(name))
         address = Server(f"127.0.0.1:{server.port}")
         verdicts = await asyncio.gather(
-            *(submit(address, tokens[n], pack(bots / n), lambda _: None) for n in NAMES)
+            *(submit(address, tokens[n], pack(bots / n), lambda _: None) for n in names)
         )
         verdict = verdicts[0]
+        assert all(v.accepted for v in verdicts), verdicts
+        (bots / ARMED).touch()
         admin = apb_grpc.AdminServiceStub(channel)  # type: ignore[no-untyped-call]
         admin_token = admin_token_path(league, out).read_text().strip()
         request = apb.StartTournamentRequest(
@@ -167,3 +196,8 @@ def csrf_of(page: str) -> str:
 
 def run(body: object) -> None:
     asyncio.run(asyncio.wait_for(body, 120))  # type: ignore[arg-type]
+
+
+def client() -> aiohttp.ClientSession:
+    """A browser-like HTTP client: it keeps the session cookie of 127.0.0.1."""
+    return aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))

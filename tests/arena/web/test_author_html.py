@@ -6,6 +6,7 @@ import json
 
 from arena.store.submissions import SubmissionRow, SubmissionState
 from arena.submissions.versions import Verdict
+from arena.web.author_games import GameFilter, Page
 from arena.web.author_html import author_page, game_log_page, log_page, verdict_page
 from arena.web.league_view import GameLog
 
@@ -32,7 +33,7 @@ def test_build_logs_check_reports_and_logs_are_escaped() -> None:
     )
     versions = [row(build_log=f"line one\n{EVIL}\n", check_report=report, reason=EVIL)]
     pages = [
-        author_page("alice", "tok'en", versions, None, [], [], [], []),
+        author_page("alice", "tok'en", versions, None, Page((), 0, 1, 1), GameFilter(), [], [], []),
         verdict_page(Verdict(False, "alice", reason=EVIL), [EVIL]),
         log_page("alice", "night1", f"{EVIL}\nsecond line"),
         game_log_page("alice", "night1", "g1", GameLog(f"{EVIL}\nsecond line")),

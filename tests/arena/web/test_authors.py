@@ -8,6 +8,7 @@ tables of two, each bot writing its own line to its stderr.
 from __future__ import annotations
 
 import html
+import re
 from pathlib import Path
 from urllib.parse import quote
 
@@ -24,6 +25,10 @@ from author_harness import (
     turn_mark,
 )
 
+from arena.records import GameLine
+from arena.referee.auth import new_token, token_hash
+from arena.store import open_store
+from arena.web.author_games import PAGE_SIZE
 from arena.web.login_limits import LoginLimits
 from arena.web.sessions import COOKIE
 
@@ -249,7 +254,7 @@ def test_alice_sees_her_own_and_never_bobs(played: Played) -> None:
             assert "build log" in page and "check report" in page
             assert f"/league/replay/night1/{quote(hers.game)}" in page
             assert theirs.game not in page  # bob and carol's game is not hers
-            assert "id=rating-history" in page and "id=cross" in page
+            assert "id=rating-history" in page and "id=head-to-head" in page
             async with http.get(f"{site.url}/author/log/night1/{quote(hers.game)}") as response:
                 assert response.status == 200
                 log = await response.text()
@@ -396,5 +401,124 @@ def test_the_public_page_shows_the_leaderboard_and_games(played: Played) -> None
         for game in played.games:
             assert f"/league/replay/night1/{quote(game.game)}" in page
         assert stderr_mark("alice") not in page
+
+    run(body())
+
+
+def rows_of(page: str, ident: str) -> list[str]:
+    found = re.search(f"<table id={ident}>(.*?)</table>", page)
+    assert found is not None, page
+    return re.findall("<tr[^>]*>(.*?)</tr>", found.group(1))[1:]  # past the heading
+
+
+def test_versions_come_first_and_each_game_names_its_version(played: Played) -> None:
+    async def body() -> None:
+        async with serving(played) as site, client() as http:
+            page = await log_in(http, site, "alice", played.tokens["alice"])
+        order = [page.index(f"<h2>{h}</h2>") for h in ("Versions", "Standing", "Games")]
+        assert order == sorted(order) and page.index("build log") < order[1]
+        rows = rows_of(page, "games")
+        hers = [g for g in played.games if "alice" in g.players]
+        assert len(rows) == len(hers) and all("<td>v1</td>" in row for row in rows)
+
+    run(body())
+
+
+def test_games_are_filtered_by_version_opponent_result_and_fault(played: Played) -> None:
+    hers = [g for g in played.games if "alice" in g.players]
+
+    async def page_of(http: aiohttp.ClientSession, site: Site, query: str) -> list[str]:
+        async with http.get(f"{site.url}/author?{query}") as response:
+            assert response.status == 200
+            return rows_of(await response.text(), "games")
+
+    async def body() -> None:
+        async with serving(played) as site, client() as http:
+            await log_in(http, site, "alice", played.tokens["alice"])
+            with_bob = await page_of(http, site, "opponent=bob")
+            assert len(with_bob) == sum("bob" in g.players for g in hers) > 0
+            assert all("<td>bob</td>" in row for row in with_bob)
+            won = await page_of(http, site, "result=won")
+            assert len(won) == sum(g.ranking[0] == "alice" for g in hers)
+            assert all("<td>1 of 2</td>" in row for row in won)
+            lost = await page_of(http, site, "result=lost")
+            assert len(won) + len(lost) == len(hers)
+            assert await page_of(http, site, "version=2") == []
+            assert len(await page_of(http, site, "version=1")) == len(hers)
+            assert await page_of(http, site, "fault=any") == []  # the samples never fault
+            assert len(await page_of(http, site, "fault=none&page=1")) == len(hers)
+            for bad in ("page=0", "version=v1", "result=draw", "fault=boredom"):
+                async with http.get(f"{site.url}/author?{bad}") as response:
+                    assert response.status == 400, bad
+                    assert bad.split("=")[0] in await response.text()
+
+    run(body())
+
+
+def test_the_head_to_head_table_counts_the_games_against_each_opponent(played: Played) -> None:
+    async def body() -> None:
+        async with serving(played) as site, client() as http:
+            page = await log_in(http, site, "alice", played.tokens["alice"])
+        rows = {re.findall("<td>(.*?)</td>", row)[0]: row for row in rows_of(page, "head-to-head")}
+        for other in ("bob", "carol"):
+            met = [g for g in played.games if {"alice", other} <= set(g.players)]
+            ahead = sum(g.ranking.index("alice") < g.ranking.index(other) for g in met)
+            cells = re.findall("<td>(.*?)</td>", rows[other])
+            assert cells[1:3] == [str(len(met)), str(ahead)]
+            assert re.fullmatch(r"\d+-\d+%", cells[4])
+
+    run(body())
+
+
+def test_a_fault_page_is_found_for_no_game_without_her_fault(played: Played) -> None:
+    """The fast half of test_fault_pages: no page for another's game or a fault not there."""
+    hers, theirs = played.with_("alice"), played.without("alice")
+
+    async def body() -> None:
+        async with serving(played) as site, client() as http:
+            async with http.get(
+                f"{site.url}/author/fault/night1/{quote(hers.game)}/1", allow_redirects=False
+            ) as response:
+                assert response.status == 303
+            await log_in(http, site, "alice", played.tokens["alice"])
+            for path in (
+                f"/author/fault/night1/{quote(hers.game)}/1",  # she committed none
+                f"/author/fault/night1/{quote(theirs.game)}/1",  # not her game
+                f"/author/fault/..%2Fnight1/{quote(hers.game)}/1",
+                "/author/fault/night1/nothing/1",
+            ):
+                async with http.get(site.url + path) as response:
+                    assert response.status == 404, path
+
+    run(body())
+
+
+def test_the_games_are_paged(tmp_path: Path) -> None:
+    """A season longer than a page: each page holds at most PAGE_SIZE games, newest first,
+    and links to the next."""
+    league = tmp_path / "league" / "league.sqlite"
+    league.parent.mkdir()
+    store = open_store(league)
+    token = new_token()
+    store.set_entrant("alice", token_hash(token))
+    games = 2 * PAGE_SIZE + 20
+    store.add_tournament("night1", {"id": "night1", "bots": {}}, started=1.0)
+    for i in range(games):
+        ranking = ("alice", "bob") if i % 2 else ("bob", "alice")
+        store.add_game("night1", GameLine(f"g{i:03d}", i, ("alice", "bob"), ranking, (), {}))
+    store.close()
+    played = Played(league, tmp_path / "results", {"alice": token}, [], None)  # type: ignore[arg-type]
+
+    async def body() -> None:
+        async with serving(played) as site, client() as http:
+            first = await log_in(http, site, "alice", token)
+            async with http.get(f"{site.url}/author?page=3") as response:
+                last = await response.text()
+        rows = rows_of(first, "games")
+        assert len(rows) == PAGE_SIZE and f">g{games - 1:03d}<" in rows[0]
+        assert f"{games} games, newest first; page 1 of 3." in first
+        assert "<a rel=next href='/author?page=2'>older</a>" in first
+        assert len(rows_of(last, "games")) == 20 and ">g000<" in rows_of(last, "games")[-1]
+        assert "rel=next" not in last and "<a rel=prev href='/author?page=2'>" in last
 
     run(body())

@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from author_harness import NAMES, stderr_mark, turn_mark, write_bot
-from web_harness import WAIT_S, arena_command, running, said
+from author_harness import ARMED, NAMES, stderr_mark, turn_mark, write_bot
+from web_harness import WAIT_S, arena_command, running, said, screenshots
 
 WAIT_MS = 90_000
 
@@ -49,14 +49,19 @@ def archive(folder: Path) -> bytes:
 
 
 @contextlib.contextmanager
-def played_league(tmp: Path) -> Iterator[tuple[str, dict[str, str], Path]]:
+def played_league(
+    tmp: Path, faults: dict[str, str] | None = None
+) -> Iterator[tuple[str, dict[str, str], Path]]:
     """`arena serve --web` with each entrant's version submitted and a night played on them;
-    the page's address, the tokens and the bots' folders."""
+    the page's address, the tokens and the bots' folders. `faults`: the entrants instead of
+    NAMES, each with the fault its bot commits once its version is in
+    (`author_harness.FAULTS`)."""
     league, out, bots = tmp / "league.sqlite", tmp / "results", tmp / "bots"
+    names = tuple(faults) if faults else NAMES
     tokens = {}
-    for name in NAMES:
+    for name in names:
         tokens[name] = arena("token", "add", name, "--league", str(league)).split()[-1]
-        write_bot(bots, name)
+        write_bot(bots, name, (faults or {}).get(name))
     serve = [
         "serve", "--listen", "127.0.0.1:0", "--admin", "127.0.0.1:0", "--league", str(league),
         "--out", str(out), "--web", "127.0.0.1:0", "--builds-at-once", "3",
@@ -65,12 +70,13 @@ def played_league(tmp: Path) -> Iterator[tuple[str, dict[str, str], Path]]:
         url = server.url()
         port = said(server, r"Referee listening on 127\.0\.0\.1:(\d+)").group(1)
         admin = said(server, r"Admin on (127\.0\.0\.1:\d+); token in (\S+)")
-        for name in NAMES:
+        for name in names:
             sent = arena(
                 "submit", str(bots / name), "--server", f"127.0.0.1:{port}",
                 env={"PERUDO_TOKEN": tokens[name]},
             )  # fmt: skip
             assert f"accepted as version 1 of {name}" in sent, sent
+        (bots / ARMED).touch()
         played = arena(
             "admin", "start", "--admin", admin.group(1), "--token-file", admin.group(2),
             "--league", str(league), "--games", "6", "--table-size", "2", "--jobs", "1",
@@ -155,3 +161,49 @@ def test_alice_finds_her_own_and_submits_through_the_page(tmp_path: Path, browse
         page.wait_for_url(url + "author/login")
         page.goto(url + "author")
         assert page.url.endswith("/author/login")
+
+
+SIZES = {"screen": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
+DARK = "rgb(18, 22, 28)"
+"""The live page's background (style.css's --bg)."""
+FIT = """() => ({
+  wide: document.documentElement.scrollWidth,
+  window: window.innerWidth,
+  background: getComputedStyle(document.body).backgroundColor,
+})"""
+
+
+def fits(page: Any, where: str, folder: Path, shot: str) -> None:
+    """The page is dark like the live page and no wider than its window; screenshotted."""
+    page.goto(where)
+    measured = page.evaluate(FIT)
+    page.screenshot(path=str(folder / f"{shot}.png"), full_page=True)
+    assert measured["background"] == DARK, (where, measured)
+    assert measured["wide"] <= measured["window"], (where, measured)
+
+
+@pytest.mark.timeout(900)
+def test_the_author_pages_are_dark_and_fit_a_phone(tmp_path: Path, browser: Any) -> None:
+    """Every page an author sees, a fault's page for each kind included, at a projector's
+    size and a phone's, screenshotted for the run's results."""
+    faults = {"sleepy": "timeout", "cheat": "illegal_action", "crashy": "crash"}
+    folder = screenshots(tmp_path)
+    with played_league(tmp_path, faults) as (url, tokens, _):
+        for size, viewport in SIZES.items():
+            for name, kind in faults.items():
+                page = browser.new_page(viewport=viewport)
+                page.set_default_timeout(WAIT_MS)
+                fits(page, url + "author/login", folder, f"login-{size}")
+                log_in(page, url, name, tokens[name])
+                fits(page, url + "author", folder, f"author-{name}-{size}")
+                page.goto(url + f"author?fault={kind}")
+                href = page.locator("a.fault").first.get_attribute("href")
+                assert href is not None and href.startswith("/author/fault/night1/")
+                fits(page, url + href.lstrip("/"), folder, f"fault-{kind}-{size}")
+                assert page.locator("#dice").inner_text().strip()
+                step = page.locator("#replay").get_attribute("href").rsplit("=", 1)[1]
+                page.click("#replay")  # the replay, opened at the fault's step
+                assert page.inner_text("#where").startswith(f"step {step} of ")
+                assert page.locator(f"#faults a[href='{href}']").count() == 1
+                fits(page, url + "league", folder, f"league-{size}")
+                page.close()

@@ -198,8 +198,10 @@ def test_the_public_and_author_pages_show_the_ladder_and_her_ladder_history(
                 async with http.post(url + "author/login", data=form) as response:
                     page = await response.text()
             mine = [(tid, g) for tid, g in lines if "alpha" in g.players]
-            rows = rows_of(page, "ladder-games")
-            # Her ladder games, newest first, each hers, with its replay and her own log.
+            rows = rows_of(page, "games")
+            # Her ladder games, newest first, each hers, with its replay and her own log, in
+            # the page's one list of games (never listed twice).
+            assert "id=ladder-games" not in page
             assert len(rows) == len(mine)
             for row, (tid, game) in zip(rows, reversed(mine), strict=True):
                 assert row.startswith(f"<td>{tid}</td>")
