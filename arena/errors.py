@@ -48,6 +48,8 @@ mark errors that are also those, since callers catch them as such:
     + WebError - the live page cannot be served as asked (a port in use, no `web` extra).
     + ReplayPageError (ValueError) - a file to draw as an HTML replay that is not a replay.
     + LogUnavailableError - a bot's log the author's page will not show (a link, no such file).
+    + GameFilterError (ValueError) - an author page's filter that means nothing (says which).
+    + FaultNotFoundError - a fault page asked for a fault the game's record does not hold.
     cluster:
     + ClusterError - `--cluster` cannot be used as asked (no Ray, no cluster, no host left).
     + BudgetError (ValueError) - a bot budget (`--max-bots-per-host`) that cannot seat a table.

@@ -8,11 +8,8 @@ import json
 import math
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
-
-from arena.ab.run import RESULT_FILE, ABSummary, ABTest, configure, contenders, hypotheses_of
 from arena.ab.sprt import Hypotheses, Sprt, Verdict, elo_of
 from arena.cli import live, options, validate
 from arena.cli.interrupt import stop_on_ctrl_c
@@ -21,6 +18,11 @@ from arena.tournament.info import RunStatus
 from arena.tournament.kinds import MAX_GAMES
 from arena.tournament.options import Command
 from arena.tournament.results.folder import TournamentFolder
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from arena.ab.run import ABSummary, ABTest
 
 DEFAULT_PAIRS = 1000
 TOLD_EVERY = 2.0
@@ -155,6 +157,8 @@ def status_line(test: Sprt) -> str:
 
 def _resume_plan(folder: Path, console: Console) -> tuple[Hypotheses, bool]:
     """The resumed test's hypotheses, and whether it is already over (then its verdict is told)."""
+    from arena.ab.run import RESULT_FILE, hypotheses_of  # the test's code: loaded to run one
+
     books = TournamentFolder(folder)
     try:
         info = books.info()
@@ -175,6 +179,8 @@ def _resume_plan(folder: Path, console: Console) -> tuple[Hypotheses, bool]:
 
 
 def cmd_ab(args: argparse.Namespace, console: Console) -> int:
+    from arena.ab.run import ABTest, configure, contenders  # loaded to run one, not for --help
+
     if args.resume is not None:
         if args.new or args.old or args.bots:
             raise TournamentError(

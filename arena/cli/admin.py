@@ -6,27 +6,28 @@ follows it in the same live view, ending on the same leaderboard.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import os
 import signal
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import grpc
-from rich.console import Console
 
 from arena.cli import live, options, request, submit, validate
 from arena.cli.ladder_admin import ladder_action
-from arena.league.admin_stream import tell
-from arena.league.server import admin_token_path
-from arena.league.start import request_of
 from arena.protocol.messages import admin as apb
 from arena.protocol.messages import admin_grpc as apb_grpc
 from arena.tournament.config import TournamentConfig, TournamentError
 from arena.tournament.info import RunStatus
 from arena.tournament.options import Command
-from arena.tournament.report.summary import RunReport
+
+if TYPE_CHECKING:
+    import argparse
+
+    from rich.console import Console
+
+    from arena.tournament.report.summary import RunReport
 
 DEFAULT_LEAGUE = Path("results/league.sqlite")
 DEFAULT_ADMIN = "127.0.0.1:50052"
@@ -67,6 +68,8 @@ def add_command(commands: Any) -> None:
 def _admin_call(
     args: argparse.Namespace,
 ) -> tuple[apb_grpc.AdminServiceStub, list[tuple[str, str]], grpc.aio.Channel]:
+    from arena.league.server import admin_token_path  # the server's module, for its path
+
     path = args.token_file or admin_token_path(args.league, Path("results"))
     token = os.environ.get("PERUDO_ADMIN_TOKEN") or (
         path.read_text().strip() if path.exists() else ""
@@ -144,6 +147,8 @@ async def _start(
 ) -> int:
     given = options.given(args, Command.ADMIN_START)
     TournamentConfig(bots_dir=None, **given)  # refused here as `arena run` refuses it
+    from arena.league.start import request_of
+
     request = request_of(given)
     request.bots_dir = str(args.bots.resolve()) if args.bots else ""
     request.only[:] = args.only
@@ -168,6 +173,8 @@ async def _start(
 async def _follow(
     stream: Any, view: live.LiveView, console: Console, args: argparse.Namespace
 ) -> int:
+    from arena.league.admin_stream import tell  # the night's events, read as they come
+
     async for event in stream:
         report = tell(event, view)
         if report is not None:

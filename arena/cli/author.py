@@ -9,14 +9,12 @@ the same words, the same filter, the same page size.
 
 from __future__ import annotations
 
-import argparse
 import json
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich import box
-from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
@@ -24,7 +22,6 @@ from arena.cli import validate
 from arena.errors import ArenaError
 from arena.protocol.faults import FaultKind
 from arena.store import open_store
-from arena.store.submissions import SubmissionRow
 from arena.text import printable
 from arena.web.author_games import (
     ANY_FAULT,
@@ -37,6 +34,13 @@ from arena.web.author_games import (
     paged,
     pinned_versions,
 )
+
+if TYPE_CHECKING:
+    import argparse
+
+    from rich.console import Console
+
+    from arena.store.submissions import SubmissionRow
 
 
 class UnknownAuthorError(ArenaError):

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
-
-from rich.console import Console
+from typing import TYPE_CHECKING
 
 from arena.store.backup import Copied, backup, restore
 from arena.tournament.config import TournamentError
+
+if TYPE_CHECKING:
+    import argparse
+
+    from rich.console import Console
 
 
 def _holding(copied: Copied) -> str:

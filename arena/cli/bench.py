@@ -3,16 +3,18 @@ what pairing, rankings, spectators and load cost."""
 
 from __future__ import annotations
 
-import argparse
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 
 from arena.bots.capacity import default_jobs
 from arena.cli import ladderbench, rankbench, validate
 from arena.tournament.config import TournamentError
+
+if TYPE_CHECKING:
+    import argparse
 
 
 def add_command(commands: Any) -> None:

@@ -8,25 +8,27 @@ recorded, and only their games are rated.
 
 from __future__ import annotations
 
-import argparse
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
 from arena.cli import validate
-from arena.cli.standings import leaderboard_table
 from arena.league.ladder_rounds import is_ladder
-from arena.rankings import Pairing
 from arena.store import open_store
 from arena.text import printable
 from arena.tournament.config import TournamentError
 from arena.tournament.kinds import MAX_TABLE
-from arena.tournament.report.standings import board
 from engine import PRESETS, Ruleset, RulesetError, preset
+
+if TYPE_CHECKING:
+    import argparse
+
+    from rich.console import Console
+
+    from arena.rankings import Pairing
 
 
 def add_command(commands: Any) -> None:
@@ -112,6 +114,10 @@ def _played_under(info: dict[str, Any]) -> dict[str, Any]:
 
 
 def cmd_leaderboard(args: argparse.Namespace, console: Console) -> int:
+    # The ratings and their table: loaded to show the board, not for `arena --help`.
+    from arena.cli.standings import leaderboard_table
+    from arena.tournament.report.standings import board
+
     if isinstance(args.league, Path) and not args.league.exists():
         raise TournamentError(f"no league store at {args.league}; run a tournament first")
     store = open_store(args.league)

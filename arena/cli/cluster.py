@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-import argparse
+from typing import TYPE_CHECKING
 
 from arena.cli import validate
 from arena.cluster.connect import ClusterError, ray_address
-from arena.cluster.hosts import ClusterOptions, RayHosts
-from arena.tournament.config import TournamentConfig
-from arena.tournament.play.observer import Observer
+
+if TYPE_CHECKING:
+    import argparse
+
+    from arena.cluster.hosts import RayHosts
+    from arena.tournament.config import TournamentConfig
+    from arena.tournament.play.observer import Observer
 
 
 def add_cluster_flags(parser: argparse.ArgumentParser) -> None:
@@ -57,6 +61,8 @@ def hosts_of(
     budget, size = args.max_bots_per_host, config.table_size
     if budget is not None and size is not None and budget < size:
         raise ClusterError(f"--max-bots-per-host {budget} cannot seat a table of {size}")
+    from arena.cluster.hosts import ClusterOptions, RayHosts  # the referee's, to play on hosts
+
     options = ClusterOptions(
         ray_address(args.cluster), args.hosts, args.max_bots_per_host, args.ship_bots
     )
@@ -67,6 +73,8 @@ def resume_flags(args: argparse.Namespace) -> str:
     """The cluster flags a resume of this run needs again, after a space (none on one machine)."""
     if args.cluster is None:
         return ""
+    from arena.cluster.hosts import ClusterOptions
+
     return (
         " "
         + ClusterOptions(args.cluster, args.hosts, args.max_bots_per_host, args.ship_bots).flags()

@@ -11,9 +11,7 @@ and that an extra the run needs is missing, which the real run refuses at once.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
-
-from rich.console import Console
+from typing import TYPE_CHECKING
 
 from arena.bots import buildstamp
 from arena.bots.manifest import discover
@@ -24,6 +22,11 @@ from arena.store.address import is_url
 from arena.text import printable
 from arena.tournament.config import TournamentConfig, TournamentError, too_few
 from arena.tournament.schedule.round_robin import explain
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from rich.console import Console
 
 
 def dry_run(

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import signal
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from arena.cli import live
+if TYPE_CHECKING:
+    from arena.cli import live
 
 
 class Stoppable(Protocol):

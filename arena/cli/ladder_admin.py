@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
@@ -13,6 +11,11 @@ from arena.ladder import tables_of
 from arena.protocol.messages import admin as apb
 from arena.protocol.messages import admin_grpc as apb_grpc
 from arena.tournament.config import TournamentError
+
+if TYPE_CHECKING:
+    import argparse
+
+    from rich.console import Console
 
 ACTIONS = {
     "start": apb.LadderRequest.ACTION_START,

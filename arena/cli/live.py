@@ -14,9 +14,7 @@ from __future__ import annotations
 import contextlib
 import time
 from collections import deque
-from collections.abc import Sequence
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console, Group, RenderableType
 from rich.live import Live
@@ -24,16 +22,21 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.text import Text
 
 from arena.cli.standings import LeaderBoard, standings_table
-from arena.records import GameLine
 from arena.text import printable
 from arena.tournament.config import TournamentError
 from arena.tournament.info import RunStatus
-from arena.tournament.report.decisions import BotTimes, SlowDecision
-from arena.tournament.report.ratings import Standing
-from arena.tournament.report.summary import RunReport
 from arena.tournament.results.folder import TournamentFolder
 from arena.tournament.schedule.round_robin import explain
-from arena.tournament.tournament import Progress as TournamentProgress
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from pathlib import Path
+
+    from arena.records import GameLine
+    from arena.tournament.report.decisions import BotTimes, SlowDecision
+    from arena.tournament.report.ratings import Standing
+    from arena.tournament.report.summary import RunReport
+    from arena.tournament.tournament import Progress as TournamentProgress
 
 
 def report_lines(

@@ -9,14 +9,16 @@ the declaration.
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena.cli import validate
 from arena.tournament.config import OPTIONS, TournamentConfig
 from arena.tournament.kinds import MAX_TABLE, Choice, Rules, Switch
-from arena.tournament.options import Command, Option
 from engine import PRESETS, PalificoFaceChange, Ruleset, RulesetError, Side, preset
 from engine.ruleset import LEGACY_FACE_CHANGE
+
+if TYPE_CHECKING:
+    from arena.tournament.options import Command, Option
 
 
 def add_options(parser: argparse.ArgumentParser, command: Command) -> None:

@@ -16,7 +16,6 @@ that is said as such, not as a crash, and no further game is dealt.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import contextlib
 import os
@@ -25,8 +24,7 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-
-from rich.console import Console
+from typing import TYPE_CHECKING
 
 import engine
 from arena.bots.build import run_build
@@ -37,17 +35,23 @@ from arena.bots.manifest import BotSpec, discover
 from arena.bots.processes import BotProcess
 from arena.bots.sandbox import decide
 from arena.cli import options, validate
-from arena.protocol.messages import referee as pb
 from arena.referee.auth import TokenBook
 from arena.referee.deadline import TimeControl
 from arena.referee.exits import exit_probe
-from arena.referee.lobby import Lobby
-from arena.referee.match import GameRecord, GameSpec, Match, Seat
-from arena.referee.reply import Reply
-from arena.referee.server import Referee, ServerLimits
-from arena.referee.session import Session
 from arena.tournament.config import TournamentError
 from arena.tournament.options import Command
+
+if TYPE_CHECKING:
+    import argparse
+
+    from rich.console import Console
+
+    from arena.protocol.messages import referee as pb
+    from arena.referee.lobby import Lobby
+    from arena.referee.match import GameRecord, Seat
+    from arena.referee.reply import Reply
+    from arena.referee.server import Referee
+    from arena.referee.session import Session
 
 HUMAN_TIME = 3600.0
 """Seconds the person has for each decision: no limit a person at the table would meet."""
@@ -146,8 +150,8 @@ async def _play(args: argparse.Namespace, say: Say) -> int:
         bots = await _built(args.bots, logs, confinement, say, args.seat)
         table = _seat(bots, args.seat)
         tokens = TokenBook()
-        lobby = Lobby(tokens)
-        referee = Referee(lobby, ServerLimits(move_time=config.move_time))
+        referee = _referee(tokens, config.move_time)
+        lobby = referee.lobby
         port = await referee.start("127.0.0.1:0", unix_socket=socket)
         processes: list[BotProcess] = []
         records: list[GameRecord] = []
@@ -192,6 +196,14 @@ async def _play(args: argparse.Namespace, say: Say) -> int:
             cgroups.remove()
     say(f"The bots' logs: {logs}")
     return 0
+
+
+def _referee(tokens: TokenBook, move_time: float) -> Referee:
+    """The table's referee: loaded to play, never for `arena --help` nor the other commands."""
+    from arena.referee.lobby import Lobby
+    from arena.referee.server import Referee, ServerLimits
+
+    return Referee(Lobby(tokens), ServerLimits(move_time=move_time))
 
 
 async def _built(
@@ -240,6 +252,8 @@ async def _game(
     lobby: Lobby, table: Table, ruleset: engine.Ruleset, move_time: float, index: int
 ) -> GameRecord | None:
     """The game played, or None when the person has left the table."""
+    from arena.referee.match import GameSpec, Match
+
     game_id = f"play-{index}"
     borrowed = await lobby.borrow_table(table.names)
     if borrowed.get(table.human) is None:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-import argparse
 import json
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 
 from arena.cli import validate
+
+if TYPE_CHECKING:
+    import argparse
 
 RESAMPLES = 100
 """Bootstrap copies at each look while a simulated tournament is not yet sure: enough to

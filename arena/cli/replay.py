@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-from rich.console import Console
+from typing import TYPE_CHECKING, Any
 
 from arena.errors import ArenaError
 from arena.records import Deal, Decision, Replay, RoundEnd
 from arena.text import printable
 from arena.tournament.results.folder import ResultsError, TournamentFolder
+
+if TYPE_CHECKING:
+    import argparse
+
+    from rich.console import Console
 
 
 class ReplayNotFoundError(ArenaError, FileNotFoundError):

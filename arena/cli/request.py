@@ -9,14 +9,11 @@ ahead of each opponent, and where each game's replay is kept. They are never rat
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import os
 import time
 from pathlib import Path
-from typing import Any
-
-from rich.console import Console
+from typing import TYPE_CHECKING, Any
 
 from arena.cli import validate
 from arena.cli.submit import _token as token_of  # `arena submit`'s: the same token, read alike
@@ -28,6 +25,11 @@ from arena.submissions.request_client import request_games
 from arena.submissions.requests import RequestLimits
 from arena.text import printable
 from arena.tournament.config import TournamentError
+
+if TYPE_CHECKING:
+    import argparse
+
+    from rich.console import Console
 
 
 def add_command(commands: Any) -> None:

@@ -3,18 +3,23 @@ its own text (`arena.text`), never read as markup."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from rich import box
-from rich.console import Console, ConsoleOptions, RenderResult
 from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
-from arena.rankings import BotConfidence, Confidence
 from arena.text import printable
-from arena.tournament.report.decisions import BotTimes
-from arena.tournament.report.ratings import Standing
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from rich.console import Console, ConsoleOptions, RenderResult
+
+    from arena.rankings import BotConfidence, Confidence
+    from arena.tournament.report.decisions import BotTimes
+    from arena.tournament.report.ratings import Standing
 
 
 def _figures(

@@ -8,14 +8,11 @@ line: `accepted as version N of NAME` (exit 0) or `rejected: WHY` (exit 1).
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import os
 import time
 from pathlib import Path
-from typing import Any
-
-from rich.console import Console
+from typing import TYPE_CHECKING, Any
 
 from arena.bots.manifest import ManifestError, load_entry
 from arena.cli import validate
@@ -28,6 +25,11 @@ from arena.submissions.limits import MIB, SubmissionLimits
 from arena.submissions.versions import Verdict
 from arena.text import printable
 from arena.tournament.config import TournamentError
+
+if TYPE_CHECKING:
+    import argparse
+
+    from rich.console import Console
 
 
 def add_command(commands: Any) -> None:

@@ -9,10 +9,13 @@ and found usable: a wrong file stops the command before any bot is built.
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from arena.bots.toolchains import VARIABLE, use
+
+if TYPE_CHECKING:
+    import argparse
 
 
 def add_toolchains_flag(parser: argparse.ArgumentParser) -> None:

@@ -14,14 +14,16 @@ from __future__ import annotations
 
 import argparse
 import datetime
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from arena.store import is_url
 from arena.tournament.kinds import MAX_TABLE, Count, Folder, Level, OptionError, Seconds, Store
 from engine import Ruleset, RulesetError
 from engine.ruleset import LEGACY_FACE_CHANGE
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 MAX_DICE = 20
 

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
-from typing import Any
-
-from rich.console import Console
+from typing import TYPE_CHECKING, Any
 
 from arena.tournament.results.verify import verify
+
+if TYPE_CHECKING:
+    import argparse
+
+    from rich.console import Console
 
 
 def add_commands(commands: Any) -> None:

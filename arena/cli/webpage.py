@@ -8,21 +8,20 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-from collections.abc import AsyncIterator, Callable
 from typing import TYPE_CHECKING
 
-from arena.tournament.tournament import Summary
 from arena.web.address import DEFAULT_ADDRESS, WebError, parse_address
-from arena.web.board import board_json
-from arena.web.replay_page import write_pages
-from arena.web.spectator import Spectator
 
 if TYPE_CHECKING:  # aiohttp (the web extra) and prometheus_client: loaded only for a page
+    from collections.abc import AsyncIterator, Callable
+
     from arena.metrics import Metrics
     from arena.tournament.metering import GameMeter
+    from arena.tournament.tournament import Summary
     from arena.web.authors import AuthorPages
     from arena.web.request_pages import RequestPages
     from arena.web.server import WebServer
+    from arena.web.spectator import Spectator
 
 
 def address(text: str) -> str:
@@ -109,6 +108,9 @@ def after_run(spectator: Spectator | None, say: Callable[[str], None]) -> Callab
 
 def pages(summary: Summary, say: Callable[[str], None]) -> None:
     """The run's HTML replays; a disk that refuses them is said, and the run's result stands."""
+    from arena.web.board import board_json
+    from arena.web.replay_page import write_pages
+
     folder = summary.folder
     if summary.board is not None:  # the leaderboard the terminal printed, confidence and all
         standings = board_json(summary.board)["standings"]

@@ -37,6 +37,12 @@ from Python (its channel argument is a pointer), hence the caps above.
 
 from __future__ import annotations
 
+MAX_MESSAGE_BYTES = 16 * 1024
+"""The largest message the referee takes from a bot, by default (`--max-message-bytes`)."""
+
+HELLO_TIMEOUT = 5.0
+"""Seconds a new stream has to say Hello, by default (`--hello-timeout`)."""
+
 MESSAGE_MARGIN = 2
 """grpc's message limit, as a multiple of the referee's own."""
 

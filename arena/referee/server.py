@@ -55,8 +55,8 @@ class ListenError(ArenaError, OSError):
 
 @dataclass(frozen=True, slots=True)
 class ServerLimits:
-    max_message_bytes: int = 16 * 1024
-    hello_timeout: float = 5.0
+    max_message_bytes: int = bounds.MAX_MESSAGE_BYTES
+    hello_timeout: float = bounds.HELLO_TIMEOUT
     goodbye_grace: float = 2.0
     move_time: float = 1.0
     max_unauthenticated: int = 256

@@ -24,7 +24,7 @@ from arena.kit.dialing import diagnose
 from arena.protocol.messages import submission as spb
 from arena.protocol.messages import submission_grpc as spb_grpc
 from arena.submissions.archive import Packed
-from arena.submissions.service import FORMAT, UPLOAD_STOPPED
+from arena.submissions.contract import FORMAT, UPLOAD_STOPPED
 from arena.submissions.versions import INTERRUPTED, Verdict
 
 _EOF = grpc.aio.EOF  # type: ignore[attr-defined]  # missing from the stubs

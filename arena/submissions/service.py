@@ -28,6 +28,7 @@ from arena.referee.auth import TokenBook
 from arena.referee.peers import peer_host
 from arena.referee.server import Refusal
 from arena.store import StoreError
+from arena.submissions.contract import FORMAT, UPLOAD_STOPPED
 from arena.submissions.limits import MIB
 from arena.submissions.report import End, Event, Line
 from arena.submissions.request_replies import answer, refusal
@@ -37,16 +38,10 @@ from arena.submissions.versions import INTERRUPTED, Verdict, VersionError, Versi
 from arena.text import short_name
 
 _EOF = grpc.aio.EOF  # type: ignore[attr-defined]  # missing from the stubs
-FORMAT = "tar.gz"
 HEADER_TIMEOUT = 10.0
 """Seconds from the stream's opening to its header."""
 UNKNOWN = grpc.StatusCode.UNAUTHENTICATED
 """The kind a stranger's refusal is counted under: a wrong token on the bots' port is one too."""
-
-UPLOAD_STOPPED = (
-    "the server stopped while it was receiving it; nothing of it was kept: send it again "
-    "once the server is back"
-)
 
 
 class UploadStoppedError(ArenaError):

@@ -1,5 +1,6 @@
-"""What a read-only command loads: `arena verify` and `arena replay` read a folder, and load
-neither numpy, scipy, aiohttp nor the referee (most of a second on a quiet machine)."""
+"""What a command loads before it works: `arena --help`, and `arena verify` and `arena replay`,
+which read a folder, load neither numpy, scipy, aiohttp nor the referee (most of a second on
+a quiet machine); each command loads its own work when it runs."""
 
 from __future__ import annotations
 
@@ -24,6 +25,10 @@ def _loaded(*modules: str) -> list[str]:
 
 def test_verify_and_replay_load_nothing_heavy() -> None:
     assert _loaded("arena.cli.verify", "arena.cli.replay", "arena.tournament.config") == []
+
+
+def test_the_whole_command_line_loads_nothing_heavy_to_say_its_help() -> None:
+    assert _loaded("arena.cli.main") == []  # every command's parser, none of its work
 
 
 def test_the_rankings_load_their_names_when_first_used() -> None:

@@ -15,7 +15,7 @@ from cli_harness import Cli, arena_command, clean_env, wait_for
 
 from arena.protocol.messages import submission as spb
 from arena.protocol.messages import submission_grpc as spb_grpc
-from arena.submissions.service import UPLOAD_STOPPED
+from arena.submissions.contract import UPLOAD_STOPPED
 
 LIMIT_S = 90
 

@@ -16,7 +16,7 @@ from arena.protocol.messages import submission as spb
 from arena.protocol.messages import submission_grpc as spb_grpc
 from arena.submissions.archive import pack
 from arena.submissions.client import CUT_OFF, interrupted, submit
-from arena.submissions.service import UPLOAD_STOPPED
+from arena.submissions.contract import UPLOAD_STOPPED
 from arena.submissions.versions import INTERRUPTED, Verdict
 
 LIMIT_S = 60
