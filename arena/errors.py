@@ -63,6 +63,7 @@ mark errors that are also those, since callers catch them as such:
     + UploadStoppedError - an upload cut short by the league server's own stop.
     cli:
     + ReplayNotFoundError (OSError) - no replay of the game asked for.
+    + UnknownAuthorError - `arena author NAME`: no entrant, version or game of that name.
 
 Each class lives in the module that raises it and derives from `ArenaError`,
 which every part may import. The command line catches `ArenaError`, and the
