@@ -62,6 +62,8 @@ FAULTS = {
     "illegal_action": "return Bid(1, 1) if obs.standing is None else obs.standing",
     # On its third turn, it says so on stderr and dies.
     "crash": "print('crashing now', file=sys.stderr, flush=True); os._exit(3)",
+    # On its third turn, it leaves without a word and without an error: its stream ends.
+    "disconnect": "print('leaving now', file=sys.stderr, flush=True); os._exit(0)",
 }
 """What a faulty bot does on its third turn once armed, by the fault it commits."""
 FAULT_TURN = 3

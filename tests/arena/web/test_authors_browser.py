@@ -184,8 +184,8 @@ def fits(page: Any, where: str, folder: Path, shot: str) -> None:
 
 @pytest.mark.timeout(900)
 def test_the_author_pages_are_dark_and_fit_a_phone(tmp_path: Path, browser: Any) -> None:
-    """Every page an author sees, a fault's page for each kind included, at a projector's
-    size and a phone's, screenshotted for the run's results."""
+    """Every page an author sees (the test games' among them), a fault's page for each kind
+    included, at a projector's size and a phone's, screenshotted for the run's results."""
     faults = {"sleepy": "timeout", "cheat": "illegal_action", "crashy": "crash"}
     folder = screenshots(tmp_path)
     with played_league(tmp_path, faults) as (url, tokens, _):
@@ -196,6 +196,7 @@ def test_the_author_pages_are_dark_and_fit_a_phone(tmp_path: Path, browser: Any)
                 fits(page, url + "author/login", folder, f"login-{size}")
                 log_in(page, url, name, tokens[name])
                 fits(page, url + "author", folder, f"author-{name}-{size}")
+                fits(page, url + "author/requests", folder, f"requests-{name}-{size}")
                 page.goto(url + f"author?fault={kind}")
                 href = page.locator("a.fault").first.get_attribute("href")
                 assert href is not None and href.startswith("/author/fault/night1/")

@@ -3,7 +3,8 @@
 The league is played once for the module (`author_harness.play_league`):
 three submitted bots, each committing one fault on its third turn of the
 night: `sleepy` answers after its move time (timeout), `cheat` bids what the
-rules refuse (illegal action), `crashy` says so on stderr and dies (crash).
+rules refuse (illegal action), `crashy` says so on stderr and dies (crash), `quitter`
+leaves with exit status 0 (a disconnect).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from arena.web.fault_html import STDERR_LINES
 
 pytestmark = pytest.mark.slow
 
-BOTS = {"sleepy": "timeout", "cheat": "illegal_action", "crashy": "crash"}
+BOTS = {"sleepy": "timeout", "cheat": "illegal_action", "crashy": "crash", "quitter": "disconnect"}
 
 
 @pytest.fixture(scope="module")
