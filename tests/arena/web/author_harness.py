@@ -64,6 +64,11 @@ FAULTS = {
     "crash": "print('crashing now', file=sys.stderr, flush=True); os._exit(3)",
     # On its third turn, it leaves without a word and without an error: its stream ends.
     "disconnect": "print('leaving now', file=sys.stderr, flush=True); os._exit(0)",
+    # From its third turn on, every answer goes out as an action that is no action.
+    "malformed_message": (
+        "import arena.protocol.wire as wire; from arena.protocol.messages import referee as pb; "
+        "wire.answer_to_proto = lambda answer: pb.Action()"
+    ),
 }
 """What a faulty bot does on its third turn once armed, by the fault it commits."""
 FAULT_TURN = 3

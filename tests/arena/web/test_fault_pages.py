@@ -4,7 +4,9 @@ The league is played once for the module (`author_harness.play_league`):
 three submitted bots, each committing one fault on its third turn of the
 night: `sleepy` answers after its move time (timeout), `cheat` bids what the
 rules refuse (illegal action), `crashy` says so on stderr and dies (crash), `quitter`
-leaves with exit status 0 (a disconnect).
+leaves with exit status 0 (a disconnect), `garbler` sends an action that is no action
+(a malformed message). A stall (a bot that stops reading its stream) has a page like any
+other fault; no bot here commits one.
 """
 
 from __future__ import annotations
@@ -22,7 +24,13 @@ from arena.web.fault_html import STDERR_LINES
 
 pytestmark = pytest.mark.slow
 
-BOTS = {"sleepy": "timeout", "cheat": "illegal_action", "crashy": "crash", "quitter": "disconnect"}
+BOTS = {
+    "sleepy": "timeout",
+    "cheat": "illegal_action",
+    "crashy": "crash",
+    "quitter": "disconnect",
+    "garbler": "malformed_message",
+}
 
 
 @pytest.fixture(scope="module")
