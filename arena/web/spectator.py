@@ -181,6 +181,8 @@ class Spectator:
         self._look_at_ladder()
 
     def _look_at_ladder(self) -> None:
+        if self.closed:
+            return  # the pages were told goodbye: nothing comes after it
         if self._ladder is not None and self._ladder.poll():
             self._send({"kind": "ladder", "ladder": self._ladder_json()})
 

@@ -133,6 +133,7 @@ FOREIGN = sorted(p for p in (ROOT / "sample_bots").iterdir() if p.is_dir())
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(900)  # a cold build: cargo and Maven fetch and compile (build_timeout 900)
 @pytest.mark.parametrize("folder", FOREIGN, ids=[p.name for p in FOREIGN])
 def test_every_non_python_sample_bot_passes_when_its_toolchain_is_here(folder: Path) -> None:
     spec = load_entry(folder)

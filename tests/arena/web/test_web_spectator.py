@@ -311,3 +311,25 @@ def test_a_ladder_round_that_shares_its_deals_shows_no_bid_nor_die(tmp_path: Pat
     messages = read(spectator, page)
     assert not faces_in(messages)
     assert not [m for m in messages if m["kind"] == "table" and m["event"]["kind"] == "act"]
+
+
+class _Ladder:
+    """A ladder feed that has always changed since it was last looked at."""
+
+    json: dict[str, Any] = {"running": True}
+
+    def poll(self) -> bool:
+        return True
+
+
+def test_nothing_follows_the_goodbye_not_even_the_ladder() -> None:
+    """The server's last flush looked at the ladder after its goodbye: a page read a ladder
+    frame after `bye`."""
+    spectator = Spectator()
+    page = spectator.subscribe()
+    spectator.follow_ladder(_Ladder())  # type: ignore[arg-type]
+    spectator.flush()
+    spectator.close()
+    spectator.flush()  # as the web server's last tick does
+    kinds = [m["kind"] for m in read(spectator, page)]
+    assert "ladder" in kinds and kinds[-1] == "bye"
