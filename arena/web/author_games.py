@@ -21,6 +21,7 @@ from urllib.parse import urlencode
 
 from arena.errors import ArenaError
 from arena.protocol.faults import FaultKind, FaultRecord
+from arena.rankings.cross import wilson  # the cross-table's interval, the same for one author
 from arena.records import GameLine
 
 PAGE_SIZE = 50
@@ -31,8 +32,6 @@ ANY_FAULT = "any"
 """The fault filter's word for a game with a fault of any kind."""
 NO_FAULT = "none"
 """The fault filter's word for a game without a fault of the author's."""
-_Z = 1.96
-"""The normal quantile of a 95% interval."""
 
 
 class GameFilterError(ArenaError, ValueError):
@@ -165,18 +164,6 @@ class HeadToHead:
     @property
     def share(self) -> float:
         return self.ahead / self.games if self.games else 0.0
-
-
-def wilson(ahead: int, games: int, z: float = _Z) -> tuple[float, float]:
-    """The Wilson score interval of a share: unlike share +- z*se, it stays within 0..1 and
-    says something at 0 of 3 or 3 of 3, which a bot's first games against another are."""
-    if games == 0:
-        return 0.0, 1.0
-    share = ahead / games
-    scale = 1 + z * z / games
-    centre = (share + z * z / (2 * games)) / scale
-    spread = z * math.sqrt(share * (1 - share) / games + z * z / (4 * games * games)) / scale
-    return max(0.0, centre - spread), min(1.0, centre + spread)
 
 
 Tally = dict[str, tuple[int, int]]
