@@ -73,11 +73,16 @@ def _games(store: LeagueStore, chosen: Chosen) -> Iterator[tuple[str, GameLine]]
 
 
 def _folder_finder(results: Sequence[Path]) -> Callable[[str], Path | None]:
+    """Where each tournament's folder is, looked for once per tournament, not per game."""
+    found: dict[str, Path | None] = {}
+
     def find(tournament: str) -> Path | None:
-        for root in results:
-            if (root / tournament / "replays").is_dir():
-                return root / tournament
-        return None
+        if tournament not in found:
+            found[tournament] = next(
+                (root / tournament for root in results if (root / tournament / "replays").is_dir()),
+                None,
+            )
+        return found[tournament]
 
     return find
 
