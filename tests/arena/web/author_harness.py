@@ -77,11 +77,23 @@ ARMED = "armed"
 versions passed check-bot, which would refuse them for their faults."""
 
 
+STALL = "stall"
+"""The fault no gRPC library commits on purpose: its bot speaks HTTP/2 by hand
+(harness_bots/h2_stall_bot.py) and, on its FAULT_TURN-th turn once armed, answers and then
+stops reading, so the referee's next request cannot be written. It stalls on its first turn
+once armed: its next request is then never written, in that game or its next, so it needs
+one opponent that is still playing, not three turns of its own."""
+STALLING_BOT = Path(__file__).resolve().parents[1] / "harness_bots" / "h2_stall_bot.py"
+
+
 def write_bot(folder: Path, name: str, fault: str | None = None) -> Path:
     """A folder bot: the random sample, saying its marks on stderr; with `fault` (a key of
-    FAULTS), committing that fault on its FAULT_TURN-th turn once `folder`/ARMED is made."""
+    FAULTS, or STALL), committing that fault on its FAULT_TURN-th turn once `folder`/ARMED
+    is made."""
     bot = folder / name
     bot.mkdir(parents=True)
+    if fault == STALL:
+        return write_stalling_bot(bot, name, folder / ARMED)
     (bot / "bot.toml").write_text(f'name = "{name}"\nrun = "python bot.py"\n')
     source = (SAMPLES / "random_bot.py").read_text()
     said = f"import sys\nprint({stderr_mark(name)!r}, file=sys.stderr, flush=True)\n"
@@ -97,6 +109,22 @@ def write_bot(folder: Path, name: str, fault: str | None = None) -> Path:
         source = source.replace("import random\n", "import random\nimport time\nTURNS = []\n", 1)
     assert acting in source
     (bot / "bot.py").write_text(source.replace(acting, acting + turn, 1))
+    return bot
+
+
+def write_stalling_bot(bot: Path, name: str, armed: Path) -> Path:
+    """The HTTP/2 bot in `bot`, with its marks and its arming file, playing one game at a time
+    (its one stream)."""
+    source = STALLING_BOT.read_text()
+    for placeholder, value in (
+        ("ARMED-PLACEHOLDER", str(armed)),
+        ("STARTING-PLACEHOLDER", stderr_mark(name)),
+        ("TURN-PLACEHOLDER", turn_mark(name)),
+    ):
+        assert placeholder in source
+        source = source.replace(placeholder, value)
+    (bot / "bot.py").write_text(source)
+    (bot / "bot.toml").write_text(f'name = "{name}"\nrun = "python bot.py"\nsessions = 1\n')
     return bot
 
 
@@ -126,9 +154,9 @@ def config(league: Path, out: Path) -> LeagueConfig:
     )
 
 
-async def play_league(tmp: Path, faults: dict[str, str] | None = None) -> Played:
+async def play_league(tmp: Path, faults: dict[str, str | None] | None = None) -> Played:
     """The league played; `faults`: the entrants instead of NAMES, each with the fault its
-    bot commits (a key of FAULTS)."""
+    bot commits (a key of FAULTS, or STALL), or None for one that commits none."""
     names = tuple(faults) if faults else NAMES
     league, out = tmp / "league" / "league.sqlite", tmp / "results"
     server = LeagueServer(config(league, out))

@@ -1,12 +1,13 @@
 """A page for every fault, from real bots that commit them, on a real league server.
 
 The league is played once for the module (`author_harness.play_league`):
-three submitted bots, each committing one fault on its third turn of the
-night: `sleepy` answers after its move time (timeout), `cheat` bids what the
+submitted bots, each committing one fault on its third turn of the night
+once its version is accepted: `sleepy` answers after its move time (timeout), `cheat` bids what the
 rules refuse (illegal action), `crashy` says so on stderr and dies (crash), `quitter`
 leaves with exit status 0 (a disconnect), `garbler` sends an action that is no action
-(a malformed message). A stall (a bot that stops reading its stream) has a page like any
-other fault; no bot here commits one.
+(a malformed message), and `staller`, speaking HTTP/2 by hand, answers its first turn and
+then stops reading its stream, so that the referee's next request cannot be written (a
+stall). `steady` commits no fault.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from pathlib import Path
 
 import aiohttp
 import pytest
-from author_harness import Played, client, play_league, run, serving, turn_mark
+from author_harness import STALL, Played, client, play_league, run, serving, turn_mark
 
 from arena.web.fault_html import STDERR_LINES
 
@@ -30,7 +31,10 @@ BOTS = {
     "crashy": "crash",
     "quitter": "disconnect",
     "garbler": "malformed_message",
+    "staller": STALL,
 }
+STEADY = "steady"
+"""An entrant that commits no fault: someone still playing once the others have faulted."""
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +43,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
     result: list[Played] = []
 
     async def body() -> None:
-        result.append(await play_league(tmp, BOTS))
+        result.append(await play_league(tmp, {**BOTS, STEADY: None}))
 
     run(body())
     return result[0]
