@@ -21,6 +21,7 @@ import aiohttp
 import pytest
 from author_harness import STALL, Played, client, play_league, run, serving, turn_mark
 
+from arena.protocol.faults import FaultKind
 from arena.web.fault_html import STDERR_LINES
 
 pytestmark = pytest.mark.slow
@@ -63,6 +64,10 @@ async def fault_link(http: aiohttp.ClientSession, url: str, kind: str) -> str:
     found = re.search(r"<a class=fault href='(/author/fault/[^']+)'>" + word, page)
     assert found is not None, page
     return html.unescape(found.group(1))
+
+
+def test_every_kind_of_fault_has_a_bot_that_commits_it() -> None:
+    assert sorted(BOTS.values()) == sorted(kind.value for kind in FaultKind)
 
 
 @pytest.mark.parametrize("name", list(BOTS))
