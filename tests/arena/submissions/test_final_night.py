@@ -1,0 +1,121 @@
+"""The season's final, end to end on a real league server: versions submitted through the
+real intake, the ladder playing, then `StartFinal`: the latest accepted version of every
+entrant plays a duplicate-deal night while the ladder waits and submissions are refused;
+the standings carry the batch fit's intervals, `arena verify` passes on the final, and
+the ladder and submissions go on after it."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+from submit_harness import SAMPLES, Desk, desk
+
+from arena.league.final import FROZEN, RECORD_FILE, is_final
+from arena.league.ladder_rounds import is_ladder
+from arena.protocol.messages import admin as apb
+from arena.submissions.archive import pack
+from arena.tournament.results.verify import verify
+
+BOTS = ("random_bot.py", "binomial_bot.py", "strong_bot.py", "bluffer_bot.py")
+WAIT_S = 180.0
+SEED = bytes.fromhex("f1a1" * 16)
+
+
+async def _until(check: object, what: str) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + WAIT_S
+    while not check():  # type: ignore[operator]
+        assert loop.time() < deadline, f"no {what} within {WAIT_S:g} s"
+        await asyncio.sleep(0.1)
+
+
+def _ladder_games(d: Desk) -> list[float]:
+    """When each ladder game on record started."""
+    store = d.server.store
+    rounds = {tid for tid, _ in store.tournaments() if is_ladder(tid)}
+    return [line.started or 0.0 for _, line in store.lines(rounds)] if rounds else []
+
+
+def _record(d: Desk) -> dict[str, object] | None:
+    path = d.server.config.out / RECORD_FILE
+    return json.loads(path.read_text()) if path.is_file() else None  # type: ignore[no-any-return]
+
+
+def _second_version(tmp: Path, bot: str) -> Path:
+    changed = tmp / bot
+    shutil.copy(SAMPLES / bot, changed)
+    changed.write_text(changed.read_text() + "\n# version two\n")
+    return changed
+
+
+@pytest.mark.slow
+def test_a_final_plays_the_latest_versions_while_the_ladder_waits(tmp_path: Path) -> None:
+    async def body() -> None:
+        async with desk(tmp_path) as d:
+            tokens = {}
+            for bot in BOTS:
+                tokens[bot] = d.register(pack(SAMPLES / bot).name)
+                assert (await d.send_bot(SAMPLES / bot, tokens[bot])).accepted
+            # random-bot's author sends a second version, then plays the first on the ladder:
+            # the final plays the latest all the same.
+            random_name = pack(SAMPLES / "random_bot.py").name
+            second = await d.send_bot(_second_version(tmp_path, "random_bot.py"), tokens[BOTS[0]])
+            assert second.accepted and second.version == 2, second
+            d.server.versions.choose(random_name, 1)
+            await d.admin.Ladder(
+                apb.LadderRequest(action=apb.LadderRequest.ACTION_START), metadata=d.metadata
+            )
+            await _until(lambda: len(_ladder_games(d)) >= 3, "ladder games")
+
+            night = apb.StartTournamentRequest(seed=SEED, games=24, table_size=2, jobs=2)
+            stream = d.admin.StartFinal(apb.StartFinalRequest(night=night), metadata=d.metadata)
+            events = asyncio.ensure_future(_events(stream))
+            await _until(lambda: (_record(d) or {}).get("state") == "playing", "final under way")
+            assert d.server.ladder.paused  # its rounds finished; it waits for the final
+            began = time.time()
+
+            late = await d.send_bot(
+                _second_version(tmp_path, "bluffer_bot.py"), tokens["bluffer_bot.py"]
+            )
+            assert not late.accepted and late.reason == FROZEN, late
+            status = await d.admin.GetFinal(apb.GetFinalRequest(), metadata=d.metadata)
+            assert status.submissions_closed and status.state == "playing"
+
+            kinds = await asyncio.wait_for(events, WAIT_S)
+            assert kinds[-1] == "finished", kinds
+            ended = time.time()
+            status = await d.admin.GetFinal(apb.GetFinalRequest(), metadata=d.metadata)
+            assert status.state == "finished" and not status.submissions_closed, status
+            versions = {e.name: e.version for e in status.entrants}
+            assert versions == {pack(SAMPLES / b).name: 1 for b in BOTS} | {random_name: 2}
+            for entrant in status.entrants:  # each with the batch fit's interval
+                assert entrant.HasField("low") and entrant.low <= entrant.strength <= entrant.high
+                assert entrant.games > 0
+            assert status.HasField("level")
+            folder = d.server.config.out / status.tournament
+            assert is_final(status.tournament)
+            info = json.loads((folder / "tournament.json").read_text())
+            assert info["deals"] == "disjoint"
+            pinned = {n: b["version"]["number"] for n, b in info["bots"].items()}
+            assert pinned == versions
+            assert verify(folder).ok, verify(folder).problems
+            assert status.tournament in {tid for tid, _ in d.server.store.tournaments()}
+
+            # The ladder played no game while the final did, and plays again after it.
+            assert not [t for t in _ladder_games(d) if began <= t <= ended]
+            await _until(lambda: any(t > ended for t in _ladder_games(d)), "ladder after")
+            again = await d.send_bot(
+                _second_version(tmp_path, "bluffer_bot.py"), tokens["bluffer_bot.py"]
+            )
+            assert again.accepted, again
+
+    asyncio.run(body())
+
+
+async def _events(stream: object) -> list[str]:
+    return [event.WhichOneof("kind") async for event in stream]  # type: ignore[attr-defined]
