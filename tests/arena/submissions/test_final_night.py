@@ -12,13 +12,16 @@ import shutil
 import time
 from pathlib import Path
 
+import grpc
 import pytest
+from archives import MANIFEST, bot, file, tar_gz
 from submit_harness import SAMPLES, Desk, desk
 
 from arena.league.final import FROZEN, RECORD_FILE, is_final
 from arena.league.ladder_rounds import is_ladder
 from arena.protocol.messages import admin as apb
-from arena.submissions.archive import pack
+from arena.submissions.archive import Packed, pack
+from arena.submissions.client import submit
 from arena.tournament.results.verify import verify
 
 BOTS = ("random_bot.py", "binomial_bot.py", "strong_bot.py", "bluffer_bot.py")
@@ -119,3 +122,55 @@ def test_a_final_plays_the_latest_versions_while_the_ladder_waits(tmp_path: Path
 
 async def _events(stream: object) -> list[str]:
     return [event.WhichOneof("kind") async for event in stream]  # type: ignore[attr-defined]
+
+
+def _slow_bot(name: str) -> Packed:
+    """A bot whose build takes 3 s: a submission still under way when the final begins."""
+    manifest = MANIFEST.replace(b"alice", name.encode()) + b'build = "sh build.sh"\n'
+    return Packed(name, tar_gz(bot(file("build.sh", b"sleep 3\n"), manifest=manifest)), 3, ())
+
+
+@pytest.mark.slow
+def test_a_submission_under_way_at_the_close_is_judged_and_plays_the_final(
+    tmp_path: Path,
+) -> None:
+    async def body() -> None:
+        async with desk(tmp_path) as d:
+            for bot_file in BOTS[:2]:
+                assert (await d.send_bot(SAMPLES / bot_file)).accepted
+            building = asyncio.Event()
+            under_way = asyncio.ensure_future(
+                submit(d.address, d.register("slow"), _slow_bot("slow"), lambda _: building.set())
+            )
+            await asyncio.wait_for(building.wait(), WAIT_S)
+            night = apb.StartTournamentRequest(seed=SEED, games=1, table_size=2, jobs=2)
+            stream = d.admin.StartFinal(apb.StartFinalRequest(night=night), metadata=d.metadata)
+            events = asyncio.ensure_future(_events(stream))
+            await _until(lambda: d.server.final.closed, "submissions closed")
+            late = await d.send(_slow_bot("late"), d.register("late"))
+            assert late.reason == FROZEN, late
+            assert not under_way.done()  # closed while it was being built
+            assert (await asyncio.wait_for(under_way, WAIT_S)).accepted
+            kinds = await asyncio.wait_for(events, WAIT_S)
+            assert kinds[-1] == "finished", kinds
+            status = await d.admin.GetFinal(apb.GetFinalRequest(), metadata=d.metadata)
+            assert "slow" in {e.name for e in status.entrants}
+            assert "late" not in {e.name for e in status.entrants}
+
+    asyncio.run(body())
+
+
+def test_a_final_refused_leaves_submissions_open(tmp_path: Path) -> None:
+    async def body() -> None:
+        async with desk(tmp_path) as d:
+            d.register("alice")
+            final = d.admin.StartFinal(apb.StartFinalRequest(), metadata=d.metadata)
+            with pytest.raises(grpc.aio.AioRpcError) as refused:
+                await _events(final)
+            assert refused.value.code() is grpc.StatusCode.FAILED_PRECONDITION
+            assert "at least two entrants with an accepted version" in str(refused.value.details())
+            status = await d.admin.GetFinal(apb.GetFinalRequest(), metadata=d.metadata)
+            assert not status.submissions_closed and status.state == ""
+            assert not (d.server.config.out / RECORD_FILE).exists()
+
+    asyncio.run(body())
