@@ -176,6 +176,8 @@ class LeagueServer:
         self.admin_port = 0
         self._admin_server: grpc.aio.Server | None = None
         self._tournament: Tournament | None = None
+        self._stop_early = False
+        """A stop asked for while the night was being prepared: it is not begun."""
         self._task: asyncio.Task[None] | None = None
         self._watch: asyncio.Task[None] | None = None
         self._arrivals: asyncio.Task[None] | None = None
@@ -329,20 +331,26 @@ class LeagueServer:
                 for n, c in sorted(self.lobby.connected().items())
             ]
         )
-        if self._task is not None and not self._task.done() and self._tournament is not None:
+        if self._task is not None and not self._task.done():
             folder = self.observer.folder
             reply.tournament = folder.name if folder is not None else "starting"
             progress = self.observer.progress
             if progress is not None:
                 reply.games_done, reply.games_total = progress.done, progress.total
-            for waiting in self._tournament.waiting():
-                reply.waiting.add(name=waiting.name, grace_left=waiting.grace_left)
+            if self._tournament is not None:
+                for waiting in self._tournament.waiting():
+                    reply.waiting.add(name=waiting.name, grace_left=waiting.grace_left)
         return reply
 
     def stop_tournament(self) -> bool:
-        if self._tournament is None or self._task is None or self._task.done():
+        """Ask the night in play to stop after its games in flight; one still being prepared
+        (a final waiting for the submissions under way) is not begun."""
+        if self._task is None or self._task.done():
             return False
-        self._tournament.request_stop()
+        if self._tournament is None:
+            self._stop_early = True
+        else:
+            self._tournament.request_stop()
         return True
 
     def start_tournament(
@@ -388,6 +396,7 @@ class LeagueServer:
         self.observer.progress = None
         self.observer.folder = None
         self._tournament = None
+        self._stop_early = False
         narrator = Narrator(self._tell) if self._tell is not None else None
         followers = (self._watcher, self._meter, narrator)
         observer = Observers(self.observer, *(f for f in followers if f is not None))
@@ -400,6 +409,8 @@ class LeagueServer:
             await self.requests.pause(paused)
             try:
                 night = await plan()
+                if self._stop_early:
+                    raise TournamentError("stopped before its first game, as asked")
                 tournament = Tournament(night.config, observer, tables=tables)
                 self._tournament = tournament
                 local_ca = self.local_tls.ca_file if self.local_tls is not None else None

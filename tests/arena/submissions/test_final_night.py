@@ -17,7 +17,15 @@ import pytest
 from archives import MANIFEST, bot, file, tar_gz
 from submit_harness import SAMPLES, Desk, desk
 
-from arena.league.final import FROZEN, RECORD_FILE, is_final
+from arena.league.final import (
+    FROZEN,
+    RECORD_FILE,
+    FinalEntrant,
+    FinalRecord,
+    FinalState,
+    is_final,
+    write_record,
+)
 from arena.league.ladder_rounds import is_ladder
 from arena.protocol.messages import admin as apb
 from arena.submissions.archive import Packed, pack
@@ -172,5 +180,48 @@ def test_a_final_refused_leaves_submissions_open(tmp_path: Path) -> None:
             status = await d.admin.GetFinal(apb.GetFinalRequest(), metadata=d.metadata)
             assert not status.submissions_closed and status.state == ""
             assert not (d.server.config.out / RECORD_FILE).exists()
+
+    asyncio.run(body())
+
+
+def test_a_final_cut_off_by_a_kill_is_said_stopped_with_the_way_on(tmp_path: Path) -> None:
+    out = tmp_path / "results"
+    entrants = (FinalEntrant("alice", 1, "s"), FinalEntrant("bob", 2, "t"))
+    write_record(out, FinalRecord(FinalState.PLAYING, 1000.0, "final-season-1", entrants))
+
+    async def body() -> None:
+        async with desk(tmp_path) as d:
+            status = await d.admin.GetFinal(apb.GetFinalRequest(), metadata=d.metadata)
+            assert status.state == "stopped" and not status.submissions_closed
+            assert "`arena admin final start --resume final-season-1` plays on" in status.outcome
+            assert [(e.name, e.version) for e in status.entrants] == [("alice", 1), ("bob", 2)]
+
+    asyncio.run(body())
+
+
+@pytest.mark.slow
+def test_a_final_stopped_while_it_waits_for_a_build_is_not_begun(tmp_path: Path) -> None:
+    async def body() -> None:
+        async with desk(tmp_path) as d:
+            for bot_file in BOTS[:2]:
+                assert (await d.send_bot(SAMPLES / bot_file)).accepted
+            building = asyncio.Event()
+            under_way = asyncio.ensure_future(
+                submit(d.address, d.register("slow"), _slow_bot("slow"), lambda _: building.set())
+            )
+            await asyncio.wait_for(building.wait(), WAIT_S)
+            stream = d.admin.StartFinal(apb.StartFinalRequest(), metadata=d.metadata)
+            events = asyncio.ensure_future(_events(stream))
+            await _until(lambda: d.server.final.closed, "submissions closed")
+            status = await d.admin.GetStatus(apb.GetStatusRequest(), metadata=d.metadata)
+            assert status.tournament == "starting"
+            stop = apb.StopTournamentRequest()
+            assert (await d.admin.StopTournament(stop, metadata=d.metadata)).stopping
+            assert (await asyncio.wait_for(under_way, WAIT_S)).accepted
+            assert (await asyncio.wait_for(events, WAIT_S)) == ["error"]
+            final = await d.admin.GetFinal(apb.GetFinalRequest(), metadata=d.metadata)
+            assert final.state == "stopped" and not final.submissions_closed
+            assert final.outcome == "stopped before its first game, as asked"
+            assert not (d.server.config.out / final.tournament).exists()
 
     asyncio.run(body())
