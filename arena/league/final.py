@@ -26,6 +26,7 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from secrets import token_hex
 from typing import Any
 
 from arena.errors import ArenaError
@@ -166,7 +167,8 @@ def final_config(
         changes["until_confident"] = LEVEL
     if "games" not in given:
         changes["games"] = DEFAULT_GAMES
-    name = config.name or time.strftime("%Y%m%d-%H%M%S", time.gmtime())
+    # as a night's default name, its time and a few random letters: two finals never share one
+    name = config.name or time.strftime("%Y%m%d-%H%M%S", time.gmtime()) + "-" + token_hex(3)
     changes["name"] = name if is_final(name) else PREFIX + name
     return dataclasses.replace(config, **changes)
 

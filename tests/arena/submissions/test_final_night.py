@@ -124,8 +124,22 @@ def test_a_final_plays_the_latest_versions_while_the_ladder_waits(tmp_path: Path
                 _second_version(tmp_path, "bluffer_bot.py"), tokens["bluffer_bot.py"]
             )
             assert again.accepted, again
+            await _top_two(d, night, {random_name: 2, "bluffer-bot": 2})
 
     asyncio.run(body())
+
+
+async def _top_two(d: Desk, night: apb.StartTournamentRequest, seconds: dict[str, int]) -> None:
+    """A final of the ladder's best two, each by its latest version (`seconds`: the entrants
+    at version 2): the board is read while the final holds the ladder."""
+    top = apb.StartFinalRequest(night=night, top=2)
+    events = asyncio.ensure_future(_events(d.admin.StartFinal(top, metadata=d.metadata)))
+    await _until(lambda: (_record(d) or {}).get("state") == "playing", "the second final")
+    board = [row.bot for row in d.server.ladder.status().standings]
+    assert (await asyncio.wait_for(events, WAIT_S))[-1] == "finished"
+    status = await d.admin.GetFinal(apb.GetFinalRequest(), metadata=d.metadata)
+    played = {e.name: e.version for e in status.entrants}
+    assert played == {name: seconds.get(name, 1) for name in board[:2]}
 
 
 async def _events(stream: object) -> list[str]:
