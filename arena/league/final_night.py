@@ -110,10 +110,11 @@ class SeasonFinal:
                 f"{resume.name} is no final (a final's name begins 'final-'): resume a night "
                 "with `arena admin start --resume`"
             )
-        if resume is None and len(self.field(top)) < 2:
+        ready = len(self.field(top)) if resume is None else 2
+        if ready < 2:
             raise FinalError(
-                "a final needs at least two entrants with an accepted version; "
-                f"{len(self.field(top))} has one (see `arena admin submissions`)"
+                "a final needs at least two entrants with an accepted version; this league "
+                f"has {ready} (`arena admin submissions` lists the verdicts)"
             )
         server.versions.quotas.closed = FROZEN
         frozen_at = time.time()

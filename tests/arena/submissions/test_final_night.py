@@ -239,3 +239,36 @@ def test_a_final_stopped_while_it_waits_for_a_build_is_not_begun(tmp_path: Path)
             assert not (d.server.config.out / final.tournament).exists()
 
     asyncio.run(body())
+
+
+@pytest.mark.slow
+def test_a_final_stopped_in_play_is_resumed_with_its_field(tmp_path: Path) -> None:
+    async def body() -> None:
+        async with desk(tmp_path) as d:
+            for bot_file in BOTS[:3]:
+                assert (await d.send_bot(SAMPLES / bot_file)).accepted
+            night = apb.StartTournamentRequest(seed=SEED, games=60, table_size=2, jobs=1)
+            stream = d.admin.StartFinal(apb.StartFinalRequest(night=night), metadata=d.metadata)
+            events = asyncio.ensure_future(_events(stream))
+            games = d.server.store.tournaments
+            await _until(lambda: any(is_final(t) and n for t, n in games()), "a final's game")
+            stop = apb.StopTournamentRequest()
+            assert (await d.admin.StopTournament(stop, metadata=d.metadata)).stopping
+            assert (await asyncio.wait_for(events, WAIT_S))[-1] == "finished"
+            stopped = await d.admin.GetFinal(apb.GetFinalRequest(), metadata=d.metadata)
+            assert stopped.state == "stopped" and not stopped.submissions_closed
+            # A version sent between the stop and the resume does not join the field.
+            changed = _second_version(tmp_path, BOTS[0])
+            assert (await d.send_bot(changed, d.register(pack(changed).name))).accepted
+
+            again = apb.StartTournamentRequest(resume=stopped.tournament)
+            stream = d.admin.StartFinal(apb.StartFinalRequest(night=again), metadata=d.metadata)
+            assert (await asyncio.wait_for(_events(stream), WAIT_S))[-1] == "finished"
+            status = await d.admin.GetFinal(apb.GetFinalRequest(), metadata=d.metadata)
+            assert status.state == "finished" and status.tournament == stopped.tournament
+            field = {(e.name, e.version) for e in status.entrants}
+            assert field == {(e.name, e.version) for e in stopped.entrants}
+            assert all(e.HasField("low") for e in status.entrants)
+            assert verify(d.server.config.out / status.tournament).ok
+
+    asyncio.run(body())
