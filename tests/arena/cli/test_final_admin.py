@@ -6,9 +6,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import io
+import subprocess
+from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_harness import Cli, one_line, start_serve
 from rich.console import Console
 
 from arena.cli.final_admin import final_action
@@ -80,3 +83,17 @@ def test_a_final_under_way_says_submissions_are_closed() -> None:
 def test_an_unknown_action_is_refused() -> None:
     with pytest.raises(TournamentError, match="takes start or status, not 'begin'"):
         _said(apb.FinalStatus(), "begin")
+
+
+def test_final_on_a_real_server_refuses_too_few_entrants_and_says_none_was_played(
+    tmp_path: Path, cli: Cli, processes: list[subprocess.Popen[bytes]]
+) -> None:
+    league = tmp_path / "league" / "league.sqlite"
+    serve = start_serve(league, tmp_path / "results", tmp_path / "serve.log", processes)
+    code, _, err = cli("admin", "final", "start", *serve.admin, "--top", "3")
+    assert code == 1
+    assert "FAILED_PRECONDITION: a final needs at least two entrants" in one_line(err)
+    assert "Traceback" not in err
+    code, out, _ = cli("admin", "final", "status", *serve.admin)
+    assert code == 0
+    assert one_line(out) == "No final has been played here; submissions are open."
