@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import grpc
 
 from arena.cli import live, options, request, submit, validate
+from arena.cli.final_admin import final_action
 from arena.cli.ladder_admin import ladder_action
 from arena.protocol.messages import admin as apb
 from arena.protocol.messages import admin_grpc as apb_grpc
@@ -37,13 +38,24 @@ def add_command(commands: Any) -> None:
     admin = commands.add_parser("admin", help="talk to a running league server")
     admin.add_argument(
         "action",
-        choices=["status", "start", "stop", "submissions", "withdraw", "ladder", "requests"],
+        choices=[
+            "status",
+            "start",
+            "stop",
+            "submissions",
+            "withdraw",
+            "ladder",
+            "requests",
+            "final",
+        ],
         help="status: the night in play; start, stop: a night; submissions: the verdicts; "
         "withdraw: a version; ladder: start, stop or see the ladder; requests: the authors' "
-        "test games",
+        "test games; final: start or see the season's final",
     )
     admin.add_argument(
-        "target", nargs="?", help="withdraw: NAME@VERSION; ladder: start, stop or status"
+        "target",
+        nargs="?",
+        help="withdraw: NAME@VERSION; ladder: start, stop or status; final: start or status",
     )
     admin.add_argument("--author", help="submissions, requests: only this entrant's")
     admin.add_argument("--admin", default=DEFAULT_ADMIN, help="the server's admin address")
@@ -53,6 +65,12 @@ def add_command(commands: Any) -> None:
         type=validate.league_named,
         default=DEFAULT_LEAGUE,
         help="the league store, to find admin.token beside it",
+    )
+    admin.add_argument(
+        "--top",
+        type=int,
+        metavar="N",
+        help="final start: only the ladder's best N entrants (default: every entrant)",
     )
     admin.add_argument("--bots", type=Path, help="also start the local bots in this folder")
     admin.add_argument("--only", nargs="+", default=[], help="only these connected bots")
@@ -126,6 +144,8 @@ async def _admin(args: argparse.Namespace, console: Console) -> int:
             return 0
         if args.action == "ladder":
             return await ladder_action(stub, metadata, args, console)
+        if args.action == "final":
+            return await final_action(stub, metadata, args, console)
         if args.action == "requests":
             return await request.admin_requests(stub, metadata, args, console)
         if args.action in {"submissions", "withdraw"}:
@@ -145,17 +165,36 @@ async def _start(
     args: argparse.Namespace,
     console: Console,
 ) -> int:
+    request = night_request(args, console)
+    request.bots_dir = str(args.bots.resolve()) if args.bots else ""
+    request.only[:] = args.only
+    return await follow_night(
+        stub, metadata, stub.StartTournament(request, metadata=metadata), args, console
+    )
+
+
+def night_request(args: argparse.Namespace, console: Console) -> apb.StartTournamentRequest:
+    """The night's options as given, checked here as `arena run` checks them."""
     given = options.given(args, Command.ADMIN_START)
     TournamentConfig(bots_dir=None, **given)  # refused here as `arena run` refuses it
     from arena.league.start import request_of
 
     request = request_of(given)
-    request.bots_dir = str(args.bots.resolve()) if args.bots else ""
-    request.only[:] = args.only
     request.resume = _resume_argument(args.resume)
     if given.get("timeouts") is False:
         console.print(options.TIMEOUTS_OFF, style="bold yellow", highlight=False)
-    stream = stub.StartTournament(request, metadata=metadata)
+    return request
+
+
+async def follow_night(
+    stub: apb_grpc.AdminServiceStub,
+    metadata: list[tuple[str, str]],
+    stream: Any,
+    args: argparse.Namespace,
+    console: Console,
+) -> int:
+    """Follow a night the server plays in the live view, to its leaderboard; Ctrl-C asks the
+    server to stop it after the games in flight."""
     loop = asyncio.get_running_loop()
 
     stopping: list[asyncio.Task[Any]] = []
@@ -192,7 +231,8 @@ def _finished(report: RunReport, console: Console, resume: str) -> int:
 def _resume_command(report: RunReport, args: argparse.Namespace) -> str:
     """The command that continues the run on the same server."""
     server = "" if args.admin == DEFAULT_ADMIN else f" --admin {args.admin}"
-    return f"arena admin start --resume {report.folder.name}{server}"
+    start = "final start" if args.action == "final" else "start"
+    return f"arena admin {start} --resume {report.folder.name}{server}"
 
 
 def _resume_argument(given: str | None) -> str:

@@ -1,9 +1,10 @@
 """The league server's admin service: tournaments started, followed and stopped, the
-submissions listed and withdrawn, the ladder started, stopped and shown, all for the holder
-of the admin token alone."""
+submissions listed and withdrawn, the ladder started, stopped and shown, the season's final
+played and shown, all for the holder of the admin token alone."""
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
@@ -12,6 +13,7 @@ import grpc
 
 from arena.ladder import LadderError
 from arena.league.admin_stream import LAST
+from arena.league.final import FinalError
 from arena.protocol.messages import admin as apb
 from arena.protocol.messages import admin_grpc as apb_grpc
 from arena.submissions.organiser import request_records, submission_records
@@ -50,6 +52,35 @@ class AdminService(apb_grpc.AdminServiceServicer):
         except (TournamentError, PerudoError, ValueError) as error:
             await context.abort(grpc.StatusCode.FAILED_PRECONDITION, str(error))
             return
+        async for event in self._follow(queue):
+            yield event
+
+    async def StartFinal(  # noqa: N802 (grpc's method name)
+        self, request: apb.StartFinalRequest, context: Any
+    ) -> AsyncIterator[apb.TournamentEvent]:
+        await self._authorize(context)
+        try:
+            queue = self._league.final.start(request)
+        except (TournamentError, FinalError, PerudoError, ValueError) as error:
+            await context.abort(grpc.StatusCode.FAILED_PRECONDITION, str(error))
+            return
+        async for event in self._follow(queue):
+            yield event
+
+    async def GetFinal(  # noqa: N802 (grpc's method name)
+        self, request: apb.GetFinalRequest, context: Any
+    ) -> apb.FinalStatus:
+        await self._authorize(context)
+        try:
+            return self._league.final.status()
+        except FinalError as error:
+            await context.abort(grpc.StatusCode.FAILED_PRECONDITION, str(error))
+            raise  # abort raises; this is for the type checker
+
+    async def _follow(
+        self, queue: asyncio.Queue[apb.TournamentEvent]
+    ) -> AsyncIterator[apb.TournamentEvent]:
+        """The night's events until its last one; the queue is let go however the stream ends."""
         try:
             while True:
                 event = await queue.get()

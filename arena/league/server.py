@@ -16,15 +16,17 @@ import os
 import secrets
 import shutil
 import tempfile
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import grpc
 
+from arena.errors import ArenaError
 from arena.league.admin_service import AdminService
 from arena.league.admin_stream import EventObserver
+from arena.league.final_night import SeasonFinal
 from arena.league.ladder import Ladder
 from arena.league.local_tls import LocalTls, decide_local_tls
 from arena.league.narrator import Arrivals, Narrator, Refusals
@@ -43,7 +45,7 @@ from arena.referee.side_streams import SideStreams
 from arena.store import is_url, open_store
 from arena.store.lock import ServerLock
 from arena.submissions.limits import SubmissionLimits
-from arena.submissions.lineups import lineup_for, make_way
+from arena.submissions.lineups import Lineup, lineup_for, make_way
 from arena.submissions.requests import RequestLimits
 from arena.submissions.service import SubmissionService
 from arena.submissions.versions import Verdict, Versions
@@ -64,6 +66,17 @@ if TYPE_CHECKING:  # prometheus_client is loaded once a server is made, not with
 REVOCATION_CHECK_S = 2.0
 
 ADMIN_SERVICE = apb.DESCRIPTOR.services_by_name["AdminService"].full_name
+
+
+@dataclass(frozen=True, slots=True)
+class Night:
+    """A night ready to play: its config, the line-up of submitted versions it plays (if
+    any), the connected entrants that play it, and the folder it resumes (if it does)."""
+
+    config: TournamentConfig
+    lineup: Lineup | None
+    remote: tuple[str, ...]
+    resume: Path | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,10 +171,13 @@ class LeagueServer:
         )
         self.observer = EventObserver()
         self.ladder = Ladder(self, config.ladder_table_sizes, config.ladder_jobs, tell)
+        self.final = SeasonFinal(self)
         self.port = 0
         self.admin_port = 0
         self._admin_server: grpc.aio.Server | None = None
         self._tournament: Tournament | None = None
+        self._stop_early = False
+        """A stop asked for while the night was being prepared: it is not begun."""
         self._task: asyncio.Task[None] | None = None
         self._watch: asyncio.Task[None] | None = None
         self._arrivals: asyncio.Task[None] | None = None
@@ -212,6 +228,7 @@ class LeagueServer:
             raise
         self._held = True
         self.versions.recover()  # what a killed server left half done, before any new upload
+        self.final.recover()
         try:
             self.port = await self.referee.start(
                 self.config.listen,
@@ -314,29 +331,34 @@ class LeagueServer:
                 for n, c in sorted(self.lobby.connected().items())
             ]
         )
-        if self._task is not None and not self._task.done() and self._tournament is not None:
+        if self._task is not None and not self._task.done():
             folder = self.observer.folder
             reply.tournament = folder.name if folder is not None else "starting"
             progress = self.observer.progress
             if progress is not None:
                 reply.games_done, reply.games_total = progress.done, progress.total
-            for waiting in self._tournament.waiting():
-                reply.waiting.add(name=waiting.name, grace_left=waiting.grace_left)
+            if self._tournament is not None:
+                for waiting in self._tournament.waiting():
+                    reply.waiting.add(name=waiting.name, grace_left=waiting.grace_left)
         return reply
 
     def stop_tournament(self) -> bool:
-        if self._tournament is None or self._task is None or self._task.done():
+        """Ask the night in play to stop after its games in flight; one still being prepared
+        (a final waiting for the submissions under way) is not begun."""
+        if self._task is None or self._task.done():
             return False
-        self._tournament.request_stop()
+        if self._tournament is None:
+            self._stop_early = True
+        else:
+            self._tournament.request_stop()
         return True
 
     def start_tournament(
         self, request: apb.StartTournamentRequest
     ) -> asyncio.Queue[apb.TournamentEvent]:
-        if self._task is not None and not self._task.done():
-            raise TournamentError("a tournament is already running; stop it first")
-        config = self._config(request)
-        resume = self._resume_folder(request.resume) if request.resume else None
+        self.refuse_busy()
+        config = self.night_config(request)
+        resume = self.resume_folder(request.resume) if request.resume else None
         # Submitted versions play from a line-up: every entrant's when no --bots is given.
         lineup = lineup_for(self.store, self.versions.files, resume, request.bots_dir, request.only)
         submitted = set(lineup.pins) if lineup is not None else set()
@@ -349,48 +371,77 @@ class LeagueServer:
             # Refused here, before a tournament folder exists that a retry under the same
             # name would trip over (the admin service cannot resume it).
             raise TournamentError(too_few(remote, " connected") + "; nothing to do")
+        night = Night(config, lineup, tuple(remote), resume)
+
+        async def planned() -> Night:
+            return night
+
+        return self.launch(planned)
+
+    def refuse_busy(self) -> None:
+        """One night at a time: a second is refused while one plays."""
+        if self._task is not None and not self._task.done():
+            raise TournamentError("a tournament is already running; stop it first")
+
+    def launch(
+        self,
+        plan: Callable[[], Awaitable[Night]],
+        ended: Callable[[Summary | None, str], None] | None = None,
+    ) -> asyncio.Queue[apb.TournamentEvent]:
+        """Play the night `plan` makes once the ladder and the test games have paused (the
+        final chooses its field then), followed down the queue returned; `ended` is told
+        its summary (None and why, when it could not go on) before the stream's last event."""
         queue: asyncio.Queue[apb.TournamentEvent] = asyncio.Queue()
         self.observer.listeners.add(queue)
         self.observer.progress = None
         self.observer.folder = None
+        self._tournament = None
+        self._stop_early = False
         narrator = Narrator(self._tell) if self._tell is not None else None
         followers = (self._watcher, self._meter, narrator)
         observer = Observers(self.observer, *(f for f in followers if f is not None))
         watchers = (self._tables, self._meter, narrator)
         tables = TableWatchers(*(w for w in watchers if w is not None))
-        tournament = Tournament(config, observer, tables=tables)
-        self._tournament = tournament
-        local_ca = self.local_tls.ca_file if self.local_tls is not None else None
-        venue = Venue(self.referee, self.port, tuple(remote), local_ca)
 
         async def run() -> None:
-            night = object()
-            await self.ladder.pause(night)  # its games in flight finish first
-            await self.requests.pause(night)
+            paused = object()
+            await self.ladder.pause(paused)  # its games in flight finish first
+            await self.requests.pause(paused)
             try:
-                if lineup is not None:
-                    await make_way(lineup, self.referee, self.observer.note)
-                summary = await tournament.run(resume, venue=venue)
+                night = await plan()
+                if self._stop_early:
+                    raise TournamentError("stopped before its first game, as asked")
+                tournament = Tournament(night.config, observer, tables=tables)
+                self._tournament = tournament
+                local_ca = self.local_tls.ca_file if self.local_tls is not None else None
+                venue = Venue(self.referee, self.port, night.remote, local_ca)
+                if night.lineup is not None:
+                    await make_way(night.lineup, self.referee, self.observer.note)
+                summary = await tournament.run(night.resume, venue=venue)
             except Exception as error:  # the admin stream must always get its end event
-                known = isinstance(error, TournamentError | OSError)
+                known = isinstance(error, ArenaError | OSError)
                 text = str(error) if known else f"{type(error).__name__}: {error}"
+                if ended is not None:
+                    ended(None, text)
                 self.observer.failed(text)
                 if narrator is not None:
                     narrator.failed(text)
                 return
             finally:
-                self.ladder.go_on(night)
-                self.requests.go_on(night)
+                self.ladder.go_on(paused)
+                self.requests.go_on(paused)
             if narrator is not None:
                 narrator.ended(summary)
             if self._finished is not None:
                 self._finished(summary)
+            if ended is not None:
+                ended(summary, "")
             self.observer.finished(summary.report())
 
         self._task = asyncio.ensure_future(run())
         return queue
 
-    def _resume_folder(self, given: str) -> Path:
+    def resume_folder(self, given: str) -> Path:
         """The folder to resume: a path on this machine, or a name under the results folder."""
         path = Path(given)
         if not path.is_absolute() and not path.is_dir():
@@ -401,7 +452,7 @@ class LeagueServer:
             )
         return path
 
-    def _config(self, request: apb.StartTournamentRequest) -> TournamentConfig:
+    def night_config(self, request: apb.StartTournamentRequest) -> TournamentConfig:
         """The options the request gives over the server's defaults, checked as the config is
         made, and its jobs against this machine's cores (not the client's)."""
         config = dataclasses.replace(

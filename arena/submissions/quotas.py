@@ -27,9 +27,19 @@ class Quotas:
     _in_flight: dict[str, float] = field(default_factory=dict)
     """Authors with a submission under way, and when it was sent."""
     _sent: dict[str, list[float]] = field(default_factory=dict)
+    closed: str | None = None
+    """Why no submission is taken now (the season's final), or None: checked first, at
+    every door (`arena submit` and the author's page)."""
+
+    @property
+    def busy(self) -> bool:
+        """Whether a submission is under way: taken in, built or checked."""
+        return bool(self._in_flight)
 
     def refusal(self, name: str, size: int) -> str | None:
         """Why `name` may not submit an archive of `size` bytes now, or None."""
+        if self.closed is not None:
+            return self.closed
         limits = self.limits
         if size > limits.max_bytes:
             return (

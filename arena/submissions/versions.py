@@ -41,6 +41,8 @@ from arena.tournament.config import TournamentConfig
 INTERRUPTED = (
     "the server stopped during its build or check; nothing of it was kept: submit it again"
 )
+SETTLE_POLL_S = 0.1
+"""How often `settled` looks whether the submissions under way have their verdicts."""
 
 
 class VersionError(ArenaError):
@@ -222,6 +224,12 @@ class Versions:
             (disk_bytes(self.files.version(other)) for other in others),
             self.limits,
         )
+
+    async def settled(self) -> None:
+        """Return once no submission is under way: each one taken in before the
+        submissions closed has its verdict (the final's field is chosen after them)."""
+        while self.quotas.busy:
+            await asyncio.sleep(SETTLE_POLL_S)
 
     def playing(self) -> dict[str, SubmissionRow]:
         return self.store.playing_versions()

@@ -27,6 +27,7 @@ from urllib.parse import urlsplit
 from aiohttp import BodyPartReader, web
 
 from arena.checkbot.verdict import Check
+from arena.league.final import FinalError, read_record
 from arena.referee.auth import TokenBook, token_hash
 from arena.store import StoreError
 from arena.submissions.report import Event, Line
@@ -133,7 +134,11 @@ class AuthorPages:
         recent = lines[::-1][:PUBLIC_GAMES]
         ladder = self.league.ladder.status() if self.league.ladder is not None else None
         shown = ladder if ladder is not None and ladder.shown else None
-        return _html(league_page.public_page(standings.rows(), recent, shown))
+        try:
+            final = read_record(self.league.out)
+        except FinalError:  # `arena admin final status` says what is wrong with it
+            final = None
+        return _html(league_page.public_page(standings.rows(), recent, shown, final))
 
     async def _replay(self, request: web.Request) -> web.Response:
         assert self.league is not None

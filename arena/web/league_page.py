@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
+from arena.league.final import FinalRecord, FinalState
 from arena.records import GameLine, LeaderboardRow
 from arena.web.author_html import ladder_section, leaderboard, link, replay_href, shown
 from arena.web.ladder_view import LadderStatusView
@@ -23,10 +24,41 @@ def _when(stamp: float | None) -> str:
     return time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(stamp)) + " UTC" if stamp else ""
 
 
+def final_section(record: FinalRecord) -> str:
+    """The season's final: its standings with the batch fit's intervals once it finished, its
+    field while it plays (or after a stop)."""
+    finished = record.state is FinalState.FINISHED
+    level = f", {record.level:.0%} intervals" if record.level is not None and finished else ""
+    said = {
+        FinalState.PLAYING: "is being played; submissions are closed until it ends",
+        FinalState.FINISHED: f"ended {_when(record.ended_at)}: the season's final standings",
+        FinalState.STOPPED: "was stopped before its end",
+    }[record.state]
+    head = "<tr><th>#</th><th>bot</th><th>version</th><th>strength</th><th>interval</th>"
+    head += "<th>places</th><th>games</th><th>wins</th></tr>"
+    body = "".join(
+        f"<tr><td>{place}</td><td>{shown(e.name)}</td><td>v{e.version}</td>"
+        + (
+            f"<td>{e.strength:.2f}</td><td>{e.low:.2f} .. {e.high:.2f}</td>"
+            f"<td>{e.rank_low}-{e.rank_high}</td>"
+            if finished and e.strength is not None and e.low is not None and e.high is not None
+            else "<td></td><td></td><td></td>"
+        )
+        + f"<td>{e.games}</td><td>{e.wins}</td></tr>"
+        for place, e in enumerate(record.entrants, start=1)
+    )
+    return (
+        f"<section class=panel><h2>The season's final{level}</h2>"
+        f"<p>{shown(record.tournament)} {said}.</p>"
+        f"<table id=final>{head}{body}</table></section>"
+    )
+
+
 def public_page(
     rows: Sequence[LeaderboardRow],
     games: Sequence[tuple[str, GameLine]],
     ladder: LadderStatusView | None = None,
+    final: FinalRecord | None = None,
 ) -> str:
     listed = "".join(
         f"<tr><td>{shown(tid)}</td><td><a href='{link(replay_href(tid, g.game))}'>"
@@ -41,6 +73,7 @@ def public_page(
 <body class="pages"><header><h1>Perudo Arena <span class="sub">the league</span></h1>
 <p class="figures"><a href="/author">Author's page (log in)</a> <a href="/">Live page</a></p>
 </header><main>
+{final_section(final) if final is not None else ""}
 <section class="panel"><h2>Leaderboard</h2>{leaderboard(rows)}</section>
 {ladder_section(ladder) if ladder is not None else ""}
 <section class="panel"><h2>Finished games</h2>

@@ -25,6 +25,7 @@ from author_harness import (
     turn_mark,
 )
 
+from arena.league.final import RECORD_FILE, FinalEntrant, FinalRecord, FinalState, write_record
 from arena.records import GameLine
 from arena.referee.auth import new_token, token_hash
 from arena.store import open_store
@@ -403,6 +404,33 @@ def test_the_public_page_shows_the_leaderboard_and_games(played: Played) -> None
         assert stderr_mark("alice") not in page
 
     run(body())
+
+
+def test_the_public_page_shows_the_seasons_final_with_its_intervals(played: Played) -> None:
+    entrants = (
+        FinalEntrant("bob", 2, "s", 0.61, 0.42, 0.8, 1, 1, 40, 25),
+        FinalEntrant("<b>eve</b>", 1, "t", -0.61, -0.8, -0.42, 2, 2, 40, 15),
+    )
+    record = FinalRecord(FinalState.FINISHED, 1000.0, "final-season-1", entrants, 2000.0, 0.95)
+    write_record(played.out, record)
+
+    async def body() -> None:
+        async with (
+            serving(played) as site,
+            client() as http,
+            http.get(f"{site.url}/league") as response,
+        ):
+            page = await response.text()
+        rows = rows_of(page, "final")
+        assert "<h2>The season's final, 95% intervals</h2>" in page
+        assert "final-season-1 ended 1970-01-01 00:33:20 UTC" in page
+        assert "<td>bob</td><td>v2</td><td>0.61</td><td>0.42 .. 0.80</td><td>1-1</td>" in rows[0]
+        assert "&lt;b&gt;eve&lt;/b&gt;" in rows[1] and "<b>eve" not in page
+
+    try:
+        run(body())
+    finally:
+        (played.out / RECORD_FILE).unlink()
 
 
 def rows_of(page: str, ident: str) -> list[str]:

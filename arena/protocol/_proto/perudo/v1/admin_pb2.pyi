@@ -557,3 +557,57 @@ class LadderGame(_message.Message):
     game_id: str
     ranking: _containers.RepeatedScalarFieldContainer[str]
     def __init__(self, round: _Optional[str] = ..., game_id: _Optional[str] = ..., ranking: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class StartFinalRequest(_message.Message):
+    __slots__ = ("night", "top")
+    NIGHT_FIELD_NUMBER: _ClassVar[int]
+    TOP_FIELD_NUMBER: _ClassVar[int]
+    night: StartTournamentRequest
+    top: int
+    def __init__(self, night: _Optional[_Union[StartTournamentRequest, _Mapping]] = ..., top: _Optional[int] = ...) -> None: ...
+
+class GetFinalRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class FinalEntrant(_message.Message):
+    __slots__ = ("name", "version", "strength", "low", "high", "rank_low", "rank_high", "games", "wins")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    STRENGTH_FIELD_NUMBER: _ClassVar[int]
+    LOW_FIELD_NUMBER: _ClassVar[int]
+    HIGH_FIELD_NUMBER: _ClassVar[int]
+    RANK_LOW_FIELD_NUMBER: _ClassVar[int]
+    RANK_HIGH_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    WINS_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    version: int
+    strength: float
+    low: float
+    high: float
+    rank_low: int
+    rank_high: int
+    games: int
+    wins: int
+    def __init__(self, name: _Optional[str] = ..., version: _Optional[int] = ..., strength: _Optional[float] = ..., low: _Optional[float] = ..., high: _Optional[float] = ..., rank_low: _Optional[int] = ..., rank_high: _Optional[int] = ..., games: _Optional[int] = ..., wins: _Optional[int] = ...) -> None: ...
+
+class FinalStatus(_message.Message):
+    __slots__ = ("state", "submissions_closed", "frozen_at", "tournament", "entrants", "ended_at", "level", "outcome")
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    SUBMISSIONS_CLOSED_FIELD_NUMBER: _ClassVar[int]
+    FROZEN_AT_FIELD_NUMBER: _ClassVar[int]
+    TOURNAMENT_FIELD_NUMBER: _ClassVar[int]
+    ENTRANTS_FIELD_NUMBER: _ClassVar[int]
+    ENDED_AT_FIELD_NUMBER: _ClassVar[int]
+    LEVEL_FIELD_NUMBER: _ClassVar[int]
+    OUTCOME_FIELD_NUMBER: _ClassVar[int]
+    state: str
+    submissions_closed: bool
+    frozen_at: float
+    tournament: str
+    entrants: _containers.RepeatedCompositeFieldContainer[FinalEntrant]
+    ended_at: float
+    level: float
+    outcome: str
+    def __init__(self, state: _Optional[str] = ..., submissions_closed: _Optional[bool] = ..., frozen_at: _Optional[float] = ..., tournament: _Optional[str] = ..., entrants: _Optional[_Iterable[_Union[FinalEntrant, _Mapping]]] = ..., ended_at: _Optional[float] = ..., level: _Optional[float] = ..., outcome: _Optional[str] = ...) -> None: ...

@@ -70,6 +70,16 @@ class AdminServiceStub:
                 request_serializer=perudo_dot_v1_dot_admin__pb2.LadderRequest.SerializeToString,
                 response_deserializer=perudo_dot_v1_dot_admin__pb2.LadderResponse.FromString,
                 _registered_method=True)
+        self.StartFinal = channel.unary_stream(
+                '/perudo.v1.AdminService/StartFinal',
+                request_serializer=perudo_dot_v1_dot_admin__pb2.StartFinalRequest.SerializeToString,
+                response_deserializer=perudo_dot_v1_dot_admin__pb2.TournamentEvent.FromString,
+                _registered_method=True)
+        self.GetFinal = channel.unary_unary(
+                '/perudo.v1.AdminService/GetFinal',
+                request_serializer=perudo_dot_v1_dot_admin__pb2.GetFinalRequest.SerializeToString,
+                response_deserializer=perudo_dot_v1_dot_admin__pb2.FinalStatus.FromString,
+                _registered_method=True)
 
 
 class AdminServiceServicer:
@@ -128,6 +138,23 @@ class AdminServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def StartFinal(self, request, context):
+        """Play the season's final: submissions close, every entrant's latest
+        accepted version (or the ladder's top N) plays one night while the ladder
+        waits, and the batch fit's standings are published. Streams the night as
+        StartTournament does; closing the stream does not stop it.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetFinal(self, request, context):
+        """How the season's final stands: its field, and its standings once over.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_AdminServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -165,6 +192,16 @@ def add_AdminServiceServicer_to_server(servicer, server):
                     servicer.Ladder,
                     request_deserializer=perudo_dot_v1_dot_admin__pb2.LadderRequest.FromString,
                     response_serializer=perudo_dot_v1_dot_admin__pb2.LadderResponse.SerializeToString,
+            ),
+            'StartFinal': grpc.unary_stream_rpc_method_handler(
+                    servicer.StartFinal,
+                    request_deserializer=perudo_dot_v1_dot_admin__pb2.StartFinalRequest.FromString,
+                    response_serializer=perudo_dot_v1_dot_admin__pb2.TournamentEvent.SerializeToString,
+            ),
+            'GetFinal': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetFinal,
+                    request_deserializer=perudo_dot_v1_dot_admin__pb2.GetFinalRequest.FromString,
+                    response_serializer=perudo_dot_v1_dot_admin__pb2.FinalStatus.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -357,6 +394,60 @@ class AdminService:
             '/perudo.v1.AdminService/Ladder',
             perudo_dot_v1_dot_admin__pb2.LadderRequest.SerializeToString,
             perudo_dot_v1_dot_admin__pb2.LadderResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def StartFinal(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/perudo.v1.AdminService/StartFinal',
+            perudo_dot_v1_dot_admin__pb2.StartFinalRequest.SerializeToString,
+            perudo_dot_v1_dot_admin__pb2.TournamentEvent.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetFinal(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/perudo.v1.AdminService/GetFinal',
+            perudo_dot_v1_dot_admin__pb2.GetFinalRequest.SerializeToString,
+            perudo_dot_v1_dot_admin__pb2.FinalStatus.FromString,
             options,
             channel_credentials,
             insecure,
