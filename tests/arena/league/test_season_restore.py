@@ -1,0 +1,137 @@
+"""`arena league archive`, `--check` and `restore --to`: a season played for real, in one
+file, checked apart from the league, and restored into a fresh folder that agrees with the
+original; a member changed is found, and the restore refuses it."""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import shutil
+import tarfile
+from pathlib import Path
+
+import pytest
+from truth_harness import arena, content, enter, info_of, write_info
+
+from arena.league.check import check
+from arena.league.ladder_rounds import SECRET_FILE
+from arena.league.season_archive import archive
+from arena.league.season_manifest import ArchiveError
+from arena.league.season_restore import check_archive, restore
+from arena.rankings import confidence, finishes
+from arena.store import open_store, recorded
+from arena.tournament.results.verify import verify
+
+
+def season(night: Path, tmp: Path) -> Path:
+    """A league of its own folder: the night as played (finished, its seed revealed), a
+    second night beside it, a ladder secret."""
+    folder = tmp / "league"
+    league = folder / "league.sqlite"
+    for name in ("night", "night2"):
+        shutil.copytree(night, folder / name)
+        write_info(folder / name, id=name, league=recorded(league))
+        enter(league, folder / name)
+    (folder / SECRET_FILE).write_text("ab" * 32 + "\n")
+    (folder / SECRET_FILE).chmod(0o600)
+    return league
+
+
+def rated(league: Path) -> str:
+    store = open_store(league)
+    try:
+        lines = store.lines()
+    finally:
+        store.close()
+    names = sorted({name for _, line in lines for name in line.ranking})
+    return repr(confidence(finishes(lines), names, resamples=50, seed=1))
+
+
+def test_archive_then_restore_agrees_with_the_original(night: Path, tmp_path: Path) -> None:
+    league = season(night, tmp_path)
+    made = archive(league, league.parent, tmp_path / "season.tar.gz")
+    assert made.path.stat().st_mode & 0o777 == 0o600 and made.games == 12 and not made.skipped
+    assert not list(tmp_path.glob(".*"))  # neither its .part nor the store's copy left
+    checked = check_archive(made.path)
+    assert checked.ok, checked
+    assert sorted(v.tournament for v in checked.verdicts) == ["night", "night2"]
+    restored = restore(made.path, tmp_path / "again")
+    copy = restored.store
+    assert copy == tmp_path / "again" / "league.sqlite"
+    assert content(copy) == content(league)  # the store's rows, byte for byte the original's
+    assert rated(copy) == rated(league)
+    assert not check(copy, [copy.parent]).differences
+    for name in ("night", "night2"):
+        assert verify(copy.parent / name) == verify(league.parent / name)
+        assert verify(copy.parent / name).ok
+        assert info_of(copy.parent / name)["league"] == recorded(copy)  # its new place
+        original = (league.parent / name / "games.jsonl").read_bytes()
+        assert (copy.parent / name / "games.jsonl").read_bytes() == original
+    assert (copy.parent / SECRET_FILE).read_text() == (league.parent / SECRET_FILE).read_text()
+    assert (copy.parent / SECRET_FILE).stat().st_mode & 0o777 == 0o600
+    with pytest.raises(ArchiveError, match="not empty"):
+        restore(made.path, tmp_path / "again")
+    with pytest.raises(ArchiveError, match="already exists"):
+        archive(league, league.parent, made.path)
+
+
+def test_the_commands_archive_check_and_restore(
+    night: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    league = season(night, tmp_path)
+    file = tmp_path / "season.tar.gz"
+    code, out, err = arena(capsys, "league", "archive", str(file), "--league", str(league))
+    assert code == 0, err
+    assert "Archived the season" in out and "12 games" in out and "keep it private" in out
+    code, out, err = arena(capsys, "league", "archive", "--check", str(file))
+    assert code == 0, out + err
+    assert "is whole" in out and "2 tournaments verified (12 games)" in out
+    target = tmp_path / "new"
+    code, out, err = arena(capsys, "league", "restore", str(file), "--to", str(target))
+    assert code == 0, err
+    assert "Restored" in out
+    code, out, err = arena(capsys, "league", "check", "--league", str(target / "league.sqlite"))
+    assert code == 0 and "agrees with its folders" in out, out + err
+    code, out, err = arena(capsys, "verify", str(target / "night"))
+    assert code == 0, out
+
+
+def _tampered(source: Path, target: Path, member: str) -> None:
+    """The archive again with one member's bytes changed, its manifest left as it was."""
+    with tarfile.open(source, "r:gz") as tar, tarfile.open(target, "w:gz") as out:
+        for info in tar.getmembers():
+            data = tar.extractfile(info).read() if info.isfile() else None  # type: ignore[union-attr]
+            if info.name == member and data is not None:
+                data = data.replace(b'"ranking"', b'"ranking" ', 1)
+                info.size = len(data)
+            out.addfile(info, io.BytesIO(data) if data is not None else None)
+
+
+def test_a_member_changed_is_found_and_not_restored(night: Path, tmp_path: Path) -> None:
+    league = season(night, tmp_path)
+    made = archive(league, league.parent, tmp_path / "season.tar.gz")
+    bad = tmp_path / "bad.tar.gz"
+    _tampered(made.path, bad, "season/night2/games.jsonl")
+    checked = check_archive(bad)
+    assert not checked.ok
+    assert checked.unpacked.problems == (
+        "night2/games.jsonl: its contents are not the ones the manifest hashed (changed)",
+    )
+    with pytest.raises(ArchiveError, match=r"night2/games\.jsonl") as refused:
+        restore(bad, tmp_path / "restored")
+    assert "nothing was restored" in str(refused.value)
+    assert not (tmp_path / "restored").exists() and not list(tmp_path.glob(".restored*"))
+
+
+def test_a_manifest_that_is_not_json_is_said(tmp_path: Path) -> None:
+    data = b"not json"
+    raw = io.BytesIO()
+    with tarfile.open(fileobj=raw, mode="w") as tar:
+        info = tarfile.TarInfo("season/manifest.json")
+        info.size = len(data)
+        tar.addfile(info, io.BytesIO(data))
+    (tmp_path / "a.tar.gz").write_bytes(gzip.compress(raw.getvalue()))
+    with pytest.raises(ArchiveError, match="not JSON"):
+        check_archive(tmp_path / "a.tar.gz")
+    assert json  # the manifest is JSON; this one is refused before its fields are read
