@@ -13,7 +13,7 @@ cannot be read is said, never skipped without a word.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
@@ -61,6 +61,14 @@ def export(league: Path | str, results: Sequence[Path], chosen: Chosen, out: Tex
         return _write(_games(store, chosen), _folder_finder(results), out)
     finally:
         store.close()
+
+
+def write_games(
+    games: Iterable[tuple[str, GameLine]], results: Sequence[Path], out: TextIO
+) -> Exported:
+    """Write these games (chosen by the caller, in its order) as `export` writes them: for
+    the author's page, which keeps the league's lines and streams an author's own."""
+    return _write(iter(games), _folder_finder(results), out)
 
 
 def _games(store: LeagueStore, chosen: Chosen) -> Iterator[tuple[str, GameLine]]:
