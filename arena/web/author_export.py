@@ -1,7 +1,7 @@
 """`/author/export.jsonl`: an author's own games, as `arena league export --author` writes them.
 
-The lines are the export's (`arena.league.export`: each game's replay file as
-it is on disk, with its tournament), chosen from the season the pages keep
+The lines are the export's (`arena.tournament.results.replay_lines`: each
+game's replay file as it is on disk, with its tournament), chosen from the season the pages keep
 (`league_cache.LeagueLines`, in the store's order) by the session's entrant
 alone, never by anything the request says. They are streamed a batch at a
 time, each batch read from disk on a thread of its own, so a season of
@@ -19,8 +19,8 @@ from pathlib import Path
 
 from aiohttp import web
 
-from arena.league.export import Chosen, write_games
 from arena.records import GameLine
+from arena.tournament.results.replay_lines import write_games
 
 BATCH = 200
 """Games read and sent at a time."""
@@ -34,8 +34,7 @@ async def stream_games(
     headers: dict[str, str],
 ) -> web.StreamResponse:
     """`name`'s games of `lines`, one JSON line each, streamed as they are read."""
-    chosen = Chosen(author=name)
-    mine = [(tid, line) for tid, line in lines if chosen.takes_game(line)]
+    mine = [(tid, line) for tid, line in lines if name in line.players]
     response = web.StreamResponse(
         headers={
             **headers,
