@@ -108,7 +108,7 @@ def restore(archive: Path, to: Path, limits: Limits = BOUNDS) -> Restored:
                 f"{archive}` lists them all"
             )
         final = to.resolve()
-        make_links(unpacked.manifest, final, staging)
+        make_links(unpacked.manifest, staging, final)
         relocated = relocate(unpacked, staging, final)
         if to.is_dir():
             to.rmdir()

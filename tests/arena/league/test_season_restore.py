@@ -12,6 +12,7 @@ import tarfile
 from pathlib import Path
 
 import pytest
+from author_harness import TOURNAMENT, Played, play_league, run
 from truth_harness import arena, content, enter, info_of, write_info
 
 from arena.league.check import check
@@ -135,3 +136,44 @@ def test_a_manifest_that_is_not_json_is_said(tmp_path: Path) -> None:
     with pytest.raises(ArchiveError, match="not JSON"):
         check_archive(tmp_path / "a.tar.gz")
     assert json  # the manifest is JSON; this one is refused before its fields are read
+
+
+@pytest.fixture(scope="module")
+def submitted(tmp_path_factory: pytest.TempPathFactory) -> Played:
+    """A league server's season: versions submitted, a night played from their line-up."""
+    tmp = tmp_path_factory.mktemp("submitted")
+    result: list[Played] = []
+
+    async def body() -> None:
+        result.append(await play_league(tmp))
+
+    run(body())
+    return result[0]
+
+
+def test_a_season_of_submitted_versions_is_restored_where_verify_finds_them(
+    submitted: Played, tmp_path: Path
+) -> None:
+    """The night's records name its versions' trees and line-up by their paths: restored
+    elsewhere, they name the restored copies, so verify checks those, and agrees."""
+    original = verify(submitted.out / TOURNAMENT)
+    assert original.ok, original
+    made = archive(submitted.league, submitted.out, tmp_path / "season.tar.gz")
+    assert not made.skipped, made.skipped
+    assert check_archive(made.path).ok
+    restored = restore(made.path, tmp_path / "moved")
+    night = restored.folder / TOURNAMENT
+    again = verify(night)
+    assert again == original
+    entrants = info_of(night)["bots"]
+    for name in ("alice", "bob", "carol"):
+        played_from = Path(entrants[name]["path"])
+        assert played_from.is_relative_to(restored.folder.resolve())
+        assert played_from.resolve().is_relative_to(restored.folder.resolve() / "submissions")
+    assert not check(restored.store, [restored.folder]).differences
+    assert content(restored.store) == content(submitted.league)
+    # The copy verify reads is the restored one: a version changed there is found there.
+    source = Path(entrants["alice"]["version"]["source"])
+    (source / "bot.toml").write_text((source / "bot.toml").read_text() + "\n# changed\n")
+    assert not verify(night).ok
+    assert verify(submitted.out / TOURNAMENT).ok
