@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from arena.store import is_url
+from arena.store import is_url, shown
 from arena.text import printable
 from arena.tournament.config import TournamentError
 
@@ -85,13 +85,21 @@ def _check(path: Path, console: Console) -> int:
 def cmd_restore_archive(args: argparse.Namespace, console: Console) -> int:
     from arena.league.season_restore import restore
 
-    restored = restore(Path(args.tournament), args.to)
+    database = str(args.league) if is_url(args.league) else None
+    restored = restore(Path(args.tournament), args.to, database=database)
     say = _sayer(console)
     store = restored.store
     if restored.unpacked.manifest.store.endswith(".pgdump"):
+        url = shown(database) if database else "URL"
+        named = (
+            ""
+            if database
+            else " (give that URL with --league when restoring, and its records name it)"
+        )
         then = (
             f"Its store is a PostgreSQL dump: load it into a new database with `pg_restore "
-            f"--dbname URL {store}`, then serve with --league URL --out {restored.folder}."
+            f"--no-owner --dbname {url} {store}`{named}, then serve with --league {url} --out "
+            f"{restored.folder}."
         )
     else:
         then = (

@@ -88,8 +88,11 @@ def check_archive(archive: Path, limits: Limits = BOUNDS) -> Checked:
         shutil.rmtree(work, ignore_errors=True)
 
 
-def restore(archive: Path, to: Path, limits: Limits = BOUNDS) -> Restored:
-    """The season of `archive` in the new folder `to` (absent, or empty)."""
+def restore(
+    archive: Path, to: Path, limits: Limits = BOUNDS, database: str | None = None
+) -> Restored:
+    """The season of `archive` in the new folder `to` (absent, or empty). A PostgreSQL
+    season's records name `database`, the URL its dump is to be loaded into, when given."""
     if to.is_symlink() or (to.exists() and not to.is_dir()):
         raise ArchiveError(f"{to} is not a folder: give a new folder to restore into")
     if to.is_dir() and any(to.iterdir()):
@@ -109,7 +112,7 @@ def restore(archive: Path, to: Path, limits: Limits = BOUNDS) -> Restored:
             )
         final = to.resolve()
         make_links(unpacked.manifest, staging, final)
-        relocated = relocate(unpacked, staging, final)
+        relocated = relocate(unpacked, staging, final, database)
         if to.is_dir():
             to.rmdir()
         os.rename(staging, to)
@@ -120,9 +123,12 @@ def restore(archive: Path, to: Path, limits: Limits = BOUNDS) -> Restored:
     return Restored(to, unpacked, relocated)
 
 
-def relocate(unpacked: Unpacked, folder: Path, final: Path | None = None) -> int:
+def relocate(
+    unpacked: Unpacked, folder: Path, final: Path | None = None, database: str | None = None
+) -> int:
     """Each record's paths from where the league was to `final` (default `folder`), where
-    the restored season is to lie; how many records changed."""
+    the restored season is to lie, and a PostgreSQL league's URL to `database` if given;
+    how many records changed."""
     where = final or folder
     manifest = unpacked.manifest
     moves = [
@@ -131,6 +137,8 @@ def relocate(unpacked: Unpacked, folder: Path, final: Path | None = None) -> int
     ]
     if manifest.store != POSTGRES_STORE and not is_url(manifest.league):
         moves.insert(0, (manifest.league, recorded(where / SQLITE_STORE)))
+    elif database is not None:
+        moves.insert(0, (manifest.league, recorded(database)))
     changed = 0
     for path in _records(folder):
         data = json.loads(path.read_text(encoding="utf-8"))

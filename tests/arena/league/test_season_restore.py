@@ -8,11 +8,13 @@ import gzip
 import io
 import json
 import shutil
+import subprocess
 import tarfile
 from pathlib import Path
 
 import pytest
 from author_harness import TOURNAMENT, Played, play_league, run
+from postgres_harness import PostgresServer
 from truth_harness import arena, content, enter, info_of, write_info
 
 from arena.league.check import check
@@ -177,3 +179,24 @@ def test_a_season_of_submitted_versions_is_restored_where_verify_finds_them(
     (source / "bot.toml").write_text((source / "bot.toml").read_text() + "\n# changed\n")
     assert not verify(night).ok
     assert verify(submitted.out / TOURNAMENT).ok
+
+
+@pytest.mark.slow
+def test_a_postgresql_season_is_archived_with_its_dump_and_restored_into_a_new_database(
+    night: Path, tmp_path: Path, postgres_server: PostgresServer
+) -> None:
+    url = postgres_server.new_database()
+    out = tmp_path / "out"
+    shutil.copytree(night, out / "night")
+    write_info(out / "night", id="night", league=recorded(url))
+    enter(url, out / "night")
+    made = archive(url, out, tmp_path / "season.tar.gz")
+    checked = check_archive(made.path)
+    assert checked.ok and [v.tournament for v in checked.verdicts] == ["night"]
+    fresh = postgres_server.new_database()
+    restored = restore(made.path, tmp_path / "again", database=fresh)
+    assert restored.store.name == "league.pgdump"
+    subprocess.run(["pg_restore", "--no-owner", "--dbname", fresh, str(restored.store)], check=True)
+    assert content(fresh) == content(url)
+    assert info_of(restored.folder / "night")["league"] == recorded(fresh)  # its new database
+    assert not check(fresh, [restored.folder]).differences
