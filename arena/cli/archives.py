@@ -69,6 +69,7 @@ def _check(path: Path, console: Console) -> int:
         say(f"  - {printable(note)}")
     games = sum(len(v.games) for v in checked.verdicts)
     summary = (
+        f"its manifest's SHA-256 {unpacked.manifest_sha256}, "
         f"{unpacked.members} members ({unpacked.bytes / 1024 / 1024:.1f} MiB), "
         f"{len(checked.verdicts)} tournaments verified ({games} games)"
     )

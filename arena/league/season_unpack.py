@@ -59,6 +59,8 @@ class Unpacked:
     not there: a damaged or tampered archive."""
     members: int
     bytes: int
+    manifest_sha256: str
+    """The manifest's own hash, as `arena league archive` printed it when it made it."""
 
 
 def unpack(archive: Path, into: Path, limits: Limits = BOUNDS) -> Unpacked:
@@ -86,6 +88,7 @@ def _unpack(stream: Inflated, into: Path, cap: int, limits: Limits) -> Unpacked:
     hashes: dict[str, tuple[str, int]] = {}
     made: dict[tuple[str, ...], bool] = {(): True}
     manifest: Manifest | None = None
+    said = ""
     count = written = 0
     for entry in entries(stream):
         parts = _parts(entry.name)
@@ -103,7 +106,7 @@ def _unpack(stream: Inflated, into: Path, cap: int, limits: Limits) -> Unpacked:
         if manifest is not None:
             raise ArchiveError(f"the archive holds {'/'.join(parts)} after its manifest")
         if parts == (MANIFEST,):
-            manifest = _manifest(stream, entry)
+            manifest, said = _manifest(stream, entry)
             continue
         written += entry.size
         if written > cap:
@@ -118,7 +121,7 @@ def _unpack(stream: Inflated, into: Path, cap: int, limits: Limits) -> Unpacked:
         hashes["/".join(parts)] = (_write(stream, into.joinpath(*parts), entry), entry.size)
     if manifest is None:
         raise ArchiveError("the archive has no manifest (season/manifest.json) at its end")
-    return Unpacked(manifest, _differences(manifest, hashes), count, written)
+    return Unpacked(manifest, _differences(manifest, hashes), count, written, said)
 
 
 _KINDS = {
@@ -180,13 +183,13 @@ def _write(stream: Inflated, path: Path, entry: Entry) -> str:
     return digest.hexdigest()
 
 
-def _manifest(stream: Inflated, entry: Entry) -> Manifest:
+def _manifest(stream: Inflated, entry: Entry) -> tuple[Manifest, str]:
     if entry.size > MANIFEST_BYTES:
         raise ArchiveError(f"the archive's manifest is of {entry.size} bytes: refused")
     data = b"".join(stream.chunks(entry.size))
     skip_padding(stream, entry.size)
     try:
-        return Manifest.from_json(json.loads(data))
+        return Manifest.from_json(json.loads(data)), hashlib.sha256(data).hexdigest()
     except ValueError as error:
         raise ArchiveError(f"the archive's manifest is not JSON ({error})") from None
 
