@@ -74,6 +74,8 @@ class Archived:
 def archive(league: Path | str, results: Path, dest: Path) -> Archived:
     """Write the season of `league` (its results folder `results`) to `dest`, a new file
     (or a new file named by the time in the folder `dest`)."""
+    if not is_url(league) and not Path(league).is_file():
+        raise ArchiveError(f"there is no league store {league} to archive: give its --league")
     target = dest / f"season-{time.strftime('%Y%m%d-%H%M%S')}.tar.gz" if dest.is_dir() else dest
     if target.exists() or target.is_symlink():
         raise ArchiveError(f"{target} already exists: give a new file's name, or a folder")

@@ -73,8 +73,12 @@ def walk(
 
 
 def _inside(fd: int, prefix: str, here: str, leave_out: Callable[[str], bool]) -> Iterator[Found]:
-    with os.scandir(fd) as listing:
-        names = sorted(entry.name for entry in listing)
+    try:
+        with os.scandir(fd) as listing:
+            names = sorted(entry.name for entry in listing)
+    except OSError as error:
+        yield Skipped(f"{prefix}/{here}", f"cannot be listed ({error.strerror or error})")
+        return
     for name in names:
         relative = f"{here}{name}"
         if leave_out(relative):
@@ -82,10 +86,14 @@ def _inside(fd: int, prefix: str, here: str, leave_out: Callable[[str], bool]) -
         shown = f"{prefix}/{relative}"
         try:
             info = os.stat(name, dir_fd=fd, follow_symlinks=False)
+            target = os.readlink(name, dir_fd=fd) if stat.S_ISLNK(info.st_mode) else ""
         except FileNotFoundError:
             continue  # gone since the listing: nothing to keep
+        except OSError as error:
+            yield Skipped(shown, f"cannot be read ({error.strerror or error})")
+            continue
         if stat.S_ISLNK(info.st_mode):
-            yield Linked(shown, os.readlink(name, dir_fd=fd))
+            yield Linked(shown, target)
         elif stat.S_ISDIR(info.st_mode):
             yield from _folder(fd, name, prefix, relative, leave_out)
         elif stat.S_ISREG(info.st_mode):

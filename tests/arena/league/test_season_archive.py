@@ -62,5 +62,7 @@ def test_the_archive_is_not_written_inside_the_league_nor_over_a_file(
     with pytest.raises(ArchiveError, match="already exists"):
         archive(league, league.parent, tmp_path / "taken.tar.gz")
     assert (tmp_path / "taken.tar.gz").read_text() == "mine"
+    with pytest.raises(ArchiveError, match="no league store"):
+        archive(tmp_path / "gone.sqlite", league.parent, tmp_path / "other.tar.gz")
     named = archive(league, league.parent, tmp_path)  # a folder: a new file named by the time
     assert named.path.parent == tmp_path and named.path.name.startswith("season-")
