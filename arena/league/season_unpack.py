@@ -97,6 +97,7 @@ def _unpack(stream: Inflated, into: Path, cap: int, limits: Limits) -> Unpacked:
             raise ArchiveError(f"the archive holds more than {limits.members} members")
         if entry.kind == b"5":
             _folders(into, parts, made)
+            os.chmod(into.joinpath(*parts), entry.mode & 0o755 | 0o700)  # a private one kept so
             continue
         if entry.kind not in _FILE:
             raise ArchiveError(
@@ -162,7 +163,7 @@ def _folders(into: Path, parts: tuple[str, ...], made: dict[tuple[str, ...], boo
         if held is False:
             raise ArchiveError(f"the archive holds {'/'.join(here)} as a file and a folder")
         if held is None:
-            os.mkdir(into.joinpath(*here), 0o755)
+            os.mkdir(into.joinpath(*here), 0o700)  # its own mode once its entry comes
             made[here] = True
 
 

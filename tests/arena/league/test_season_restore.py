@@ -177,6 +177,8 @@ def test_a_season_of_submitted_versions_is_restored_where_verify_finds_them(
         assert played_from.resolve().is_relative_to(restored.folder.resolve() / "submissions")
     assert not check(restored.store, [restored.folder]).differences
     assert content(restored.store) == content(submitted.league)
+    versions = restored.folder / "submissions" / "versions"
+    assert versions.stat().st_mode & 0o777 == 0o700  # the server's alone, as it was
     # The copy verify reads is the restored one: a version changed there is found there.
     source = Path(entrants["alice"]["version"]["source"])
     (source / "bot.toml").write_text((source / "bot.toml").read_text() + "\n# changed\n")

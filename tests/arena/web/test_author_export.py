@@ -29,6 +29,7 @@ async def _download(http: aiohttp.ClientSession, site: Site, query: str = "") ->
         assert response.status == 200
         assert response.headers["Content-Type"].startswith("application/x-ndjson")
         assert response.headers["Cache-Control"] == "no-store"
+        assert "Content-Length" not in response.headers  # streamed as it is read
         assert "alice-games.jsonl" in response.headers["Content-Disposition"]
         return await response.text()
 
