@@ -145,7 +145,12 @@ def relocate(
         moved = _moved(data, [(old, new) for old, new in moves if old])
         if moved != data:
             aside = path.with_name(f".{path.name}.relocating")
-            aside.write_text(json.dumps(moved, indent=2) + "\n", encoding="utf-8")
+            text = (  # each as the arena writes it (`write_info`, `lineups._make`)
+                json.dumps(moved, indent=2)
+                if path.name == INFO
+                else json.dumps(moved, indent=1, sort_keys=True)
+            )
+            aside.write_text(text + "\n", encoding="utf-8")
             os.replace(aside, path)
             changed += 1
     return changed

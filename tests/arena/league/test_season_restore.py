@@ -170,6 +170,16 @@ def test_a_season_of_submitted_versions_is_restored_where_verify_finds_them(
     night = restored.folder / TOURNAMENT
     again = verify(night)
     assert again == original
+    # Nothing of the record changed but its places: said back, it is the original.
+    moved = (night / "tournament.json").read_text()
+    new_home = restored.folder.resolve()
+    for now, was in (
+        (recorded(restored.store), recorded(submitted.league)),
+        (str(new_home / "submissions"), str((submitted.league.parent / "submissions").resolve())),
+        (str(new_home), str(submitted.out.resolve())),
+    ):
+        moved = moved.replace(f'"{now}', f'"{was}')
+    assert moved == (submitted.out / TOURNAMENT / "tournament.json").read_text()
     entrants = info_of(night)["bots"]
     for name in ("alice", "bob", "carol"):
         played_from = Path(entrants[name]["path"])
