@@ -52,7 +52,6 @@ from arena.store import is_url, open_store, recorded
 from arena.store.backup import backup
 from arena.submissions.folder import submissions_folder
 
-CHUNK = 1024 * 1024
 SERVER_FILES = frozenset({"server.lock", "admin.token"})
 """A running server's own files beside its store: made anew at each start."""
 
