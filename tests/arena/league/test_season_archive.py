@@ -10,7 +10,7 @@ import tarfile
 from pathlib import Path
 
 import pytest
-from test_season_restore import season
+from season_harness import season
 
 from arena.league.season_archive import archive
 from arena.league.season_manifest import ArchiveError

@@ -1,6 +1,7 @@
-"""`arena league archive`, `--check` and `restore --to`: a season played for real, in one
-file, checked apart from the league, and restored into a fresh folder that agrees with the
-original; a member changed is found, and the restore refuses it."""
+"""`arena league archive --check` and `restore --to` (`season_restore`): a season played for
+real, checked apart from the league and restored into a fresh folder that agrees with the
+original, of local bots or of submitted versions; a member changed is found, and the restore
+refuses it."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ from pathlib import Path
 import pytest
 from author_harness import TOURNAMENT, Played, play_league, run
 from postgres_harness import PostgresServer
-from truth_harness import arena, content, enter, info_of, write_info
+from season_harness import season
+from truth_harness import content, enter, info_of, write_info
 
 from arena.league.check import check
 from arena.league.ladder_rounds import SECRET_FILE
@@ -25,20 +27,6 @@ from arena.league.season_restore import check_archive, restore
 from arena.rankings import confidence, finishes
 from arena.store import open_store, recorded
 from arena.tournament.results.verify import verify
-
-
-def season(night: Path, tmp: Path) -> Path:
-    """A league of its own folder: the night as played (finished, its seed revealed), a
-    second night beside it, a ladder secret."""
-    folder = tmp / "league"
-    league = folder / "league.sqlite"
-    for name in ("night", "night2"):
-        shutil.copytree(night, folder / name)
-        write_info(folder / name, id=name, league=recorded(league))
-        enter(league, folder / name)
-    (folder / SECRET_FILE).write_text("ab" * 32 + "\n")
-    (folder / SECRET_FILE).chmod(0o600)
-    return league
 
 
 def rated(league: Path) -> str:
@@ -77,30 +65,6 @@ def test_archive_then_restore_agrees_with_the_original(night: Path, tmp_path: Pa
         restore(made.path, tmp_path / "again")
     with pytest.raises(ArchiveError, match="already exists"):
         archive(league, league.parent, made.path)
-
-
-def test_the_commands_archive_check_and_restore(
-    night: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    league = season(night, tmp_path)
-    file = tmp_path / "season.tar.gz"
-    code, out, err = arena(capsys, "league", "archive", str(file), "--league", str(league))
-    assert code == 0, err
-    assert "Archived the season" in out and "12 games" in out and "keep it private" in out
-    printed = out.split("SHA-256 is ")[1].split(":")[0]
-    assert len(printed) == 64
-    code, out, err = arena(capsys, "league", "archive", "--check", str(file))
-    assert code == 0, out + err
-    assert "is whole" in out and "2 tournaments verified (12 games)" in out
-    assert printed in out  # the manifest's hash, as the archive printed it when made
-    target = tmp_path / "new"
-    code, out, err = arena(capsys, "league", "restore", str(file), "--to", str(target))
-    assert code == 0, err
-    assert "Restored" in out
-    code, out, err = arena(capsys, "league", "check", "--league", str(target / "league.sqlite"))
-    assert code == 0 and "agrees with its folders" in out, out + err
-    code, out, err = arena(capsys, "verify", str(target / "night"))
-    assert code == 0, out
 
 
 def _tampered(source: Path, target: Path, member: str) -> None:
