@@ -13,11 +13,12 @@ from arena.store import recorded
 
 
 def season(night: Path, tmp: Path) -> Path:
-    """A league of its own folder: the night as played (finished, its seed revealed), a
-    second night beside it, a ladder secret."""
+    """A league of its own folder: the night as played (finished, its seed revealed), again
+    as a second night and as a ladder round (the same games under their names), and the
+    ladder's secret."""
     folder = tmp / "league"
     league = folder / "league.sqlite"
-    for name in ("night", "night2"):
+    for name in ("night", "night2", "ladder-000001"):
         shutil.copytree(night, folder / name)
         write_info(folder / name, id=name, league=recorded(league))
         enter(league, folder / name)

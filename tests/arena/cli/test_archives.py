@@ -18,12 +18,12 @@ def test_the_commands_archive_check_and_restore(
     file = tmp_path / "season.tar.gz"
     code, out, err = arena(capsys, "league", "archive", str(file), "--league", str(league))
     assert code == 0, err
-    assert "Archived the season" in out and "12 games" in out and "keep it private" in out
+    assert "Archived the season" in out and "18 games" in out and "keep it private" in out
     printed = out.split("SHA-256 is ")[1].split(":")[0]
     assert len(printed) == 64
     code, out, err = arena(capsys, "league", "archive", "--check", str(file))
     assert code == 0, out + err
-    assert "is whole" in out and "2 tournaments verified (12 games)" in out
+    assert "is whole" in out and "3 tournaments verified (18 games)" in out
     assert printed in out  # the manifest's hash, as the archive printed it when made
     target = tmp_path / "new"
     code, out, err = arena(capsys, "league", "restore", str(file), "--to", str(target))

@@ -42,18 +42,18 @@ def rated(league: Path) -> str:
 def test_archive_then_restore_agrees_with_the_original(night: Path, tmp_path: Path) -> None:
     league = season(night, tmp_path)
     made = archive(league, league.parent, tmp_path / "season.tar.gz")
-    assert made.path.stat().st_mode & 0o777 == 0o600 and made.games == 12 and not made.skipped
+    assert made.path.stat().st_mode & 0o777 == 0o600 and made.games == 18 and not made.skipped
     assert not list(tmp_path.glob(".*"))  # neither its .part nor the store's copy left
     checked = check_archive(made.path)
     assert checked.ok, checked
-    assert sorted(v.tournament for v in checked.verdicts) == ["night", "night2"]
+    assert sorted(v.tournament for v in checked.verdicts) == ["ladder-000001", "night", "night2"]
     restored = restore(made.path, tmp_path / "again")
     copy = restored.store
     assert copy == tmp_path / "again" / "league.sqlite"
     assert content(copy) == content(league)  # the store's rows, byte for byte the original's
     assert rated(copy) == rated(league)
     assert not check(copy, [copy.parent]).differences
-    for name in ("night", "night2"):
+    for name in ("night", "night2", "ladder-000001"):
         assert verify(copy.parent / name) == verify(league.parent / name)
         assert verify(copy.parent / name).ok
         assert info_of(copy.parent / name)["league"] == recorded(copy)  # its new place
