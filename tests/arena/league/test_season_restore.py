@@ -11,6 +11,7 @@ import json
 import shutil
 import subprocess
 import tarfile
+import time
 from pathlib import Path
 
 import pytest
@@ -26,6 +27,7 @@ from arena.league.season_manifest import ArchiveError
 from arena.league.season_restore import check_archive, restore
 from arena.rankings import confidence, finishes
 from arena.store import open_store, recorded
+from arena.tournament.results.pruning import prune
 from arena.tournament.results.verify import verify
 
 
@@ -179,3 +181,18 @@ def test_a_postgresql_season_is_archived_with_its_dump_and_restored_into_a_new_d
     assert content(fresh) == content(url)
     assert info_of(restored.folder / "night")["league"] == recorded(fresh)  # its new database
     assert not check(fresh, [restored.folder]).differences
+
+
+def test_a_pruned_season_is_archived_as_it_lies_and_verifies_what_it_kept(
+    night: Path, tmp_path: Path
+) -> None:
+    league = season(night, tmp_path)
+    done = prune([league.parent], time.time() + 3600)
+    assert done.games == 18
+    made = archive(league, league.parent, tmp_path / "season.tar.gz")
+    checked = check_archive(made.path)
+    assert checked.ok, checked
+    assert all(g.pruned for v in checked.verdicts for g in v.games)
+    restored = restore(made.path, tmp_path / "again")
+    assert verify(restored.folder / "night") == verify(league.parent / "night")
+    assert rated(restored.store) == rated(league)
