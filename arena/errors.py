@@ -35,6 +35,7 @@ mark errors that are also those, since callers catch them as such:
     + LadderError (ValueError) - a field, rules or secret the matchmaker cannot choose from.
     league:
     + LeagueOpeningError - a league store that does not match the league beside it (deleted?).
+    + ArchiveError - a season archive that cannot be written, read, checked or restored as asked.
     store:
     + StoreError - the league store cannot be used as it is.
         + LeagueConflictError - the league holds another run under a name, or another game record.

@@ -13,7 +13,7 @@ from typing import Any
 from rich.console import Console
 
 from arena.bots.manifest import valid_name
-from arena.cli import admin, backups, options, request, submit, validate, webpage
+from arena.cli import admin, archives, backups, options, request, submit, validate, webpage
 from arena.cli.admin import DEFAULT_ADMIN, DEFAULT_LEAGUE
 from arena.cli.toolchains import add_toolchains_flag
 from arena.league.check import Checked, check
@@ -155,17 +155,25 @@ def add_commands(commands: Any) -> None:
     )
     league.add_argument(
         "action",
-        choices=["check", "rebuild", "remove", "backup", "restore", "export", "prune"],
+        choices=["check", "rebuild", "remove", "backup", "restore", "export", "prune", "archive"],
         help="check: compare the store with the results; rebuild: make it again from them; "
         "remove: take a tournament out; backup, restore: copy it out, or back in; export: "
-        "every game as a JSON line; prune: let old replays and logs go, results kept",
+        "every game as a JSON line; prune: let old replays and logs go, results kept; "
+        "archive: the whole season (store, results, submissions, ladder secret) in one file",
     )
     league.add_argument(
         "tournament",
         nargs="?",
         metavar="ARGUMENT",
         help="remove: the tournament's id; backup: DEST, a new file or a folder; restore: SRC, "
-        "a backup",
+        "a backup (or, with --to, a season archive); archive: FILE, a new file or a folder",
+    )
+    league.add_argument(
+        "--check",
+        type=Path,
+        metavar="FILE",
+        help="archive: check the archive FILE instead (every member's hash, arena verify of "
+        "each tournament, the store against its folders), unpacked apart from the league",
     )
     league.add_argument("--league", type=validate.league_named, default=DEFAULT_LEAGUE, help=LEAGUE)
     league.add_argument(
@@ -194,7 +202,11 @@ def add_commands(commands: Any) -> None:
     )
     exported.add_argument("--author", metavar="NAME", help="the games NAME played in")
     exported.add_argument(
-        "--to", type=Path, metavar="FILE", help="write to FILE (default: standard output)"
+        "--to",
+        type=Path,
+        metavar="PATH",
+        help="export: write to the file PATH (default: standard output); restore: the new "
+        "folder to restore a season archive into",
     )
 
     admin.add_command(commands)
@@ -236,6 +248,12 @@ def cmd_league(args: argparse.Namespace, console: Console) -> int:
         return _prune(args, console)
     if args.action == "backup":
         return backups.cmd_backup(args, console)
+    if args.action == "archive":
+        return archives.cmd_archive(args, console)
+    if args.action == "restore" and args.to is not None:
+        if not args.tournament:
+            raise TournamentError("arena league restore --to DIR needs the archive: FILE")
+        return archives.cmd_restore_archive(args, console)
     if args.action == "restore":
         return backups.cmd_restore(args, console)
     own = Path("results") if is_url(args.league) else Path(args.league).parent

@@ -6,14 +6,14 @@ line is a game's replay file as it is on disk (its events, dice, times, the
 ranking), with the `tournament` it was played in, so that `TOURNAMENT/GAME`
 names it across the league as `arena replay` takes it. The league store says
 which tournaments and games the league holds, in the order they were played;
-the results folders hold the replays. A game the store holds whose replay
-cannot be read is said, never skipped without a word.
+the results folders hold the replays (`arena.tournament.results.replay_lines`
+finds and writes them, as the author page's download does too). A game the
+store holds whose replay cannot be read is said, never skipped without a word.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
@@ -21,8 +21,7 @@ from typing import TextIO
 from arena.league.ladder_rounds import PREFIX as LADDER_PREFIX
 from arena.records import GameLine
 from arena.store import LeagueStore, open_store
-from arena.tournament.results.folder import read_replay
-from arena.tournament.results.pruning import pruned_games
+from arena.tournament.results.replay_lines import Exported, write_games
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,20 +44,11 @@ class Chosen:
         return self.author is None or self.author in line.players
 
 
-@dataclass(frozen=True, slots=True)
-class Exported:
-    games: int
-    problems: tuple[str, ...]
-    """Games the league holds whose replay could not be read, each with why."""
-    pruned: int = 0
-    """Games whose replays `arena league prune` let go: on record, with nothing to export."""
-
-
 def export(league: Path | str, results: Sequence[Path], chosen: Chosen, out: TextIO) -> Exported:
     """Write each chosen game of `league` to `out`, a JSON line each, in the order played."""
     store = open_store(league)
     try:
-        return _write(_games(store, chosen), _folder_finder(results), out)
+        return write_games(_games(store, chosen), results, out)
     finally:
         store.close()
 
@@ -70,44 +60,3 @@ def _games(store: LeagueStore, chosen: Chosen) -> Iterator[tuple[str, GameLine]]
             for line in store.games_of(tournament).values():
                 if chosen.takes_game(line):
                     yield tournament, line
-
-
-def _folder_finder(results: Sequence[Path]) -> Callable[[str], Path | None]:
-    """Where each tournament's folder is, looked for once per tournament, not per game."""
-    found: dict[str, Path | None] = {}
-
-    def find(tournament: str) -> Path | None:
-        if tournament not in found:
-            found[tournament] = next(
-                (root / tournament for root in results if (root / tournament / "replays").is_dir()),
-                None,
-            )
-        return found[tournament]
-
-    return find
-
-
-def _write(
-    games: Iterator[tuple[str, GameLine]], find: Callable[[str], Path | None], out: TextIO
-) -> Exported:
-    count = let_go = 0
-    problems: list[str] = []
-    for tournament, line in games:
-        folder = find(tournament)
-        if folder is None:
-            problems.append(f"{tournament}/{line.game}: no results folder holds {tournament}")
-            continue
-        replay = folder / "replays" / f"{line.game}.json"
-        if not replay.exists() and line.game in pruned_games(folder):
-            let_go += 1
-            continue
-        try:
-            read = read_replay(replay, line)
-        except (OSError, ValueError) as error:  # a RecordError is a ValueError
-            problems.append(f"{tournament}/{line.game}: its replay cannot be read: {error}")
-            continue
-        data = read.to_json()
-        data["tournament"] = tournament  # a replay from before it was kept says none
-        out.write(json.dumps(data, separators=(",", ":")) + "\n")
-        count += 1
-    return Exported(count, tuple(problems), let_go)

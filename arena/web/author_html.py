@@ -237,7 +237,10 @@ def author_page(
         f"<h3>Against each opponent</h3><p>Games against it, and how often it finished "
         f"ahead of it (every game, ladder and nights).</p>{_head_to_head(opponents)}"
         f"{_ladder(name, ladder) if ladder is not None else ''}"
-        f"<h2>Games</h2>{_filter_form(versions, opponents, wanted)}"
+        "<h2>Games</h2><p><a href='/author/export.jsonl' download>Download your games</a> "
+        "(every one, a JSON line each: its replay's fields, as <code>arena league export "
+        "--author</code> writes them)</p>"
+        f"{_filter_form(versions, opponents, wanted)}"
         f"{_games(name, games, wanted)}</main>"
     )
     return page(name, body)

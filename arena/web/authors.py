@@ -36,6 +36,7 @@ from arena.submissions.versions import Verdict, Versions
 from arena.text import printable
 from arena.web import author_html as pages
 from arena.web import fault_html, league_page
+from arena.web.author_export import stream_games
 from arena.web.author_games import (
     GameFilter,
     GameFilterError,
@@ -99,6 +100,7 @@ class AuthorPages:
         app.router.add_get("/league", self._guarded(self._public))
         app.router.add_get("/league/replay/{tournament}/{game}", self._guarded(self._replay))
         app.router.add_get("/author", self._guarded(self._author))
+        app.router.add_get("/author/export.jsonl", self._guarded(self._export))
         app.router.add_get("/author/login", self._login_form)
         app.router.add_post("/author/login", self._guarded(self._login))
         app.router.add_post("/author/logout", self._guarded(self._logout))
@@ -235,6 +237,15 @@ class AuthorPages:
             await self._ladder_of(name),
         )
         return _html(text)
+
+    async def _export(self, request: web.Request) -> web.StreamResponse:
+        """The session's entrant's own games, as JSON lines (`author_export`)."""
+        assert self.league is not None
+        session = self._session(request)
+        if session is None:
+            return _see_other("/author/login")
+        lines = self._lines.read(self.league.store)
+        return await stream_games(request, lines, session.name, self.league.out, _PRIVATE)
 
     async def _fault(self, request: web.Request) -> web.Response:
         """One of the entrant's own faults, explained (`fault_view`); another's is not found."""

@@ -1,4 +1,5 @@
-"""A real league with played games, and a league server with its web pages on it.
+"""A real league with played games, and a league server with its web pages on it (the
+author pages' tests, and the season archive's of a league of submitted versions).
 
 `played_league` runs once per test module: a league server in process, the
 entrants alice, bob and carol with tokens, a version of each one's bot
@@ -38,7 +39,7 @@ from arena.web.login_limits import LoginLimits
 from arena.web.server import WebServer
 from arena.web.spectator import Spectator
 
-SAMPLES = Path(__file__).resolve().parents[3] / "sample_bots"
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_bots"
 NAMES = ("alice", "bob", "carol")
 TOURNAMENT = "night1"
 SEED = "5eed" * 16
