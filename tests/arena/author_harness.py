@@ -84,7 +84,7 @@ STALL = "stall"
 stops reading, so the referee's next request cannot be written. It stalls on its first turn
 once armed: its next request is then never written, in that game or its next, so it needs
 one opponent that is still playing, not three turns of its own."""
-STALLING_BOT = Path(__file__).resolve().parents[1] / "harness_bots" / "h2_stall_bot.py"
+STALLING_BOT = Path(__file__).resolve().parent / "harness_bots" / "h2_stall_bot.py"
 
 
 def write_bot(folder: Path, name: str, fault: str | None = None) -> Path:
