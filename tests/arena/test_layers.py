@@ -1,14 +1,16 @@
 """The arena's layers import one way only: a wrong-way import fails here.
 
-engine <- protocol <- referee <- {tournament, checkbot, bench} <- {league, ab, web, cluster} <- cli;
+engine <- protocol <- referee <- {tournament, checkbot} <- {league, ab, web, cluster} <- cli;
 `store` (the league store) imports only records and below, and the tournament, the league and
 the CLI use it; `submissions` (the bots entrants send a league server) sits above the tournament
 and check-bot, and the league and the CLI import it; `ladder` (the matchmaker) imports no other
-arena package, and the bench, the league and the CLI use it; `bots` imports no other arena package;
+arena package, and the league and the CLI use it; `bots` imports no other arena package;
 `kit` only engine and protocol. Every
 part may import `arena.errors`, the root of the arena's errors, and `arena.text` (a bot's text
 made fit to show), which import nothing; `arena.metrics` (the metrics for Prometheus) imports
-nothing of the arena either, and the parts that count may import it.
+nothing of the arena either, and the parts that count may import it. The benchmarks (the clone's
+`bench/`, left out of the wheel) may import any part; no part imports them but `arena bench`'s
+finder.
 """
 
 from __future__ import annotations
@@ -62,18 +64,6 @@ ALLOWED: dict[str, set[str]] = {
         "errors",
         "text",
     },
-    "bench": {
-        "ladder",
-        "engine",
-        "protocol",
-        "records",
-        "rankings",
-        "referee",
-        "bots",
-        "kit",
-        "errors",
-        "text",
-    },
     "web": {
         "metrics",
         "store",
@@ -105,7 +95,6 @@ ALLOWED: dict[str, set[str]] = {
         "text",
     },
     "cluster": {
-        "bench",
         "engine",
         "protocol",
         "records",
@@ -142,7 +131,6 @@ ALLOWED: dict[str, set[str]] = {
         "bots",
         "tournament",
         "checkbot",
-        "bench",
         "league",
         "web",
         "cluster",
@@ -217,6 +205,38 @@ def test_every_import_goes_the_right_way() -> None:
     assert violations(ROOT) == []
 
 
+BENCH_FINDER = "arena.cli.bench"
+"""The one module of the package that may import the benchmarks: it finds them in a clone."""
+
+
+def bench_imports(root: Path) -> list[str]:
+    """Every module of the package (`arena`, `engine`) that imports the benchmarks (`bench`),
+    which a wheel leaves out, but the finder."""
+    found = []
+    for path in sorted([*root.glob("arena/**/*.py"), *root.glob("engine/**/*.py")]):
+        module = ".".join(path.relative_to(root).with_suffix("").parts).removesuffix(".__init__")
+        if module != BENCH_FINDER and any(
+            name == "bench" or name.startswith("bench.") for name in imported(path, module)
+        ):
+            found.append(module)
+    return found
+
+
+def test_the_package_imports_no_benchmark() -> None:
+    assert bench_imports(ROOT) == []
+    assert (ROOT / "bench" / "cli.py").is_file()  # the benchmarks are where the finder looks
+
+
+def test_a_benchmark_imported_by_the_package_is_caught(tmp_path: Path) -> None:
+    for where, line in (
+        ("arena/web/rogue.py", "from bench.web_pages import measure"),
+        ("arena/cli/bench.py", "import bench.cli"),
+    ):
+        (tmp_path / where).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / where).write_text(line + "\n")
+    assert bench_imports(tmp_path) == ["arena.web.rogue"]
+
+
 GENERATED = "arena.protocol._proto"
 
 
@@ -224,7 +244,7 @@ def generated_imports(root: Path) -> list[str]:
     """Every import of the generated code outside `arena/protocol`, which alone may: the rest
     go through `arena.protocol.messages`."""
     found = []
-    trees = ("arena", "engine", "tests", "sample_bots", "kit", "docs")
+    trees = ("arena", "engine", "bench", "tests", "sample_bots", "kit", "docs")
     for path in sorted(p for tree in trees for p in (root / tree).rglob("*.py")):
         relative = path.relative_to(root)
         if relative.parts[:2] == ("arena", "protocol") or "node_modules" in relative.parts:
