@@ -29,6 +29,7 @@ mark errors that are also those, since callers catch them as such:
     + FolderBusyError - another process is running the tournament in this folder.
     + VerifyError - a folder that cannot be verified (yet).
     + TablesGoneError - no table is left to play on (every host of a cluster is gone).
+    + FinalError - the season's final cannot be played now, or its record cannot be read.
     rankings:
     + RankingError (ValueError) - finishing orders that cannot be fitted.
     ladder:

@@ -13,12 +13,12 @@ import grpc
 
 from arena.ladder import LadderError
 from arena.league.admin_stream import LAST
-from arena.league.final import FinalError
 from arena.protocol.messages import admin as apb
 from arena.protocol.messages import admin_grpc as apb_grpc
 from arena.submissions.organiser import request_records, submission_records
 from arena.submissions.versions import VersionError
 from arena.tournament.config import TournamentError
+from arena.tournament.results.final_record import FinalError
 from engine import PerudoError
 
 if TYPE_CHECKING:

@@ -15,24 +15,20 @@ import dataclasses
 import time
 from typing import TYPE_CHECKING
 
-from arena.league.final import (
-    FROZEN,
-    FinalEntrant,
-    FinalError,
-    FinalRecord,
-    FinalState,
-    field_of,
-    final_config,
-    is_final,
-    read_record,
-    standings_of,
-    write_record,
-)
+from arena.league.final import FROZEN, field_of, final_config, is_final, standings_of
 from arena.league.start import given_of
 from arena.protocol.messages import admin as apb
 from arena.store.submissions import SubmissionRow
 from arena.submissions.lineups import Lineup, lineup_for, lineup_of
 from arena.tournament.info import RunStatus
+from arena.tournament.results.final_record import (
+    FinalEntrant,
+    FinalError,
+    FinalRecord,
+    FinalState,
+    read_record,
+    write_record,
+)
 
 if TYPE_CHECKING:
     from arena.league.server import LeagueServer, Night

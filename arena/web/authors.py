@@ -27,13 +27,13 @@ from urllib.parse import urlsplit
 from aiohttp import BodyPartReader, web
 
 from arena.checkbot.verdict import Check
-from arena.league.final import FinalError, read_record
 from arena.referee.auth import TokenBook, token_hash
 from arena.store import StoreError
 from arena.submissions.report import Event, Line
 from arena.submissions.service import take
 from arena.submissions.versions import Verdict, Versions
 from arena.text import printable
+from arena.tournament.results.final_record import FinalError, read_record
 from arena.web import author_html as pages
 from arena.web import fault_html, league_page
 from arena.web.author_export import stream_games

@@ -8,21 +8,19 @@ from pathlib import Path
 
 import pytest
 
-from arena.league.final import (
-    DEFAULT_GAMES,
+from arena.league.final import DEFAULT_GAMES, field_of, final_config
+from arena.rankings.level import LEVEL
+from arena.store import LeagueStore, open_store
+from arena.tournament.config import TournamentConfig
+from arena.tournament.results.final_record import (
     RECORD_FILE,
     FinalEntrant,
     FinalError,
     FinalRecord,
     FinalState,
-    field_of,
-    final_config,
     read_record,
     write_record,
 )
-from arena.rankings.level import LEVEL
-from arena.store import LeagueStore, open_store
-from arena.tournament.config import TournamentConfig
 from arena.tournament.schedule.round_robin import Deals
 
 

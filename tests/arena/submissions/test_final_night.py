@@ -17,19 +17,18 @@ import pytest
 from archives import MANIFEST, bot, file, tar_gz
 from submit_harness import SAMPLES, Desk, desk
 
-from arena.league.final import (
-    FROZEN,
-    RECORD_FILE,
-    FinalEntrant,
-    FinalRecord,
-    FinalState,
-    is_final,
-    write_record,
-)
+from arena.league.final import FROZEN, is_final
 from arena.league.ladder_rounds import is_ladder
 from arena.protocol.messages import admin as apb
 from arena.submissions.archive import Packed, pack
 from arena.submissions.client import submit
+from arena.tournament.results.final_record import (
+    RECORD_FILE,
+    FinalEntrant,
+    FinalRecord,
+    FinalState,
+    write_record,
+)
 from arena.tournament.results.verify import verify
 
 BOTS = ("random_bot.py", "binomial_bot.py", "strong_bot.py", "bluffer_bot.py")

@@ -25,10 +25,16 @@ from author_harness import (
     turn_mark,
 )
 
-from arena.league.final import RECORD_FILE, FinalEntrant, FinalRecord, FinalState, write_record
 from arena.records import GameLine
 from arena.referee.auth import new_token, token_hash
 from arena.store import open_store
+from arena.tournament.results.final_record import (
+    RECORD_FILE,
+    FinalEntrant,
+    FinalRecord,
+    FinalState,
+    write_record,
+)
 from arena.web.author_games import PAGE_SIZE
 from arena.web.login_limits import LoginLimits
 from arena.web.sessions import COOKIE
