@@ -55,7 +55,7 @@ mark errors that are also those, since callers catch them as such:
     cluster:
     + ClusterError - `--cluster` cannot be used as asked (no Ray, no cluster, no host left).
     + BudgetError (ValueError) - a bot budget (`--max-bots-per-host`) that cannot seat a table.
-    bench:
+    bench (the clone's bench/, beside the package):
     + BenchError - the benchmark's bots did not get going, so there is nothing to measure.
     submissions:
     + IntakeError - an archive the league server will not unpack, or a bot it will not keep.

@@ -1,4 +1,4 @@
-"""`arena bench --ab`: how many games the paired test saves, measured rather than assumed.
+"""`arena bench ab`: how many games the paired test saves, measured rather than assumed.
 
 Simulated bots of known, graded strength play real engine games in this
 process (no gRPC, no processes: thousands of games a minute). One policy with

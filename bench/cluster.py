@@ -1,4 +1,4 @@
-"""`arena bench --cluster`: games/s on one host and on two, side by side, on this machine.
+"""`arena bench cluster`: games/s on one host and on two, side by side, on this machine.
 
 Both trials play the same tournament of instant bots (`bench.bot`, so the
 referees are the bottleneck) on a Ray cluster of this one machine, started here

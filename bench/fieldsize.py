@@ -1,4 +1,4 @@
-"""`arena bench --field`: how a night of N bots starts and stops, by N, side by side.
+"""`arena bench field`: how a night of N bots starts and stops, by N, side by side.
 
 Each size is a real `arena run` in a child process, sandboxed as a night is,
 of N copies of the benchmark's instant bot. Measured: the seconds from the

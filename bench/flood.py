@@ -1,7 +1,7 @@
-"""What a Hello flood costs the referee: `arena bench --flood`.
+"""What a Hello flood costs the referee: `arena bench flood`.
 
-    arena bench --flood [--flood-seconds 30] [--flood-connections 32] [--flood-streams 16]
-                        [--flood-message-bytes 4193280] [--json]
+    arena bench flood [--seconds 30] [--connections 32] [--streams 16]
+                        [--message-bytes 4193280] [--json]
 
 Honest bots (the benchmark's, as real processes) play games against the real
 referee, as a tournament does, while a hostile process (`flooder`) opens

@@ -1,4 +1,4 @@
-"""A hostile client for `arena bench --flood`: Hello streams with huge first messages.
+"""A hostile client for `arena bench flood`: Hello streams with huge first messages.
 
     python -m bench.flooder --target unix:/path/referee.sock --target 127.0.0.1:PORT
         [--connections 32] [--streams 16] [--message-bytes 4194304] [--seconds 30]

@@ -1,4 +1,4 @@
-"""`arena bench --ladder`: the ladder's matchmaking against the round robin, measured.
+"""`arena bench ladder`: the ladder's matchmaking against the round robin, measured.
 
 Simulated leagues of in-process bots of known strength (`simulated`: one
 policy, graded by noise, `noises`) are played three ways at the same table size:
@@ -109,6 +109,9 @@ class LadderFigures:
     choose_ms: float
     """The median time to choose a table among `CHOOSE_FIELD` entrants."""
     seconds: float
+
+    def lines(self) -> list[str]:
+        return report(self)
 
     def to_json(self) -> dict[str, object]:
         def design(leagues: tuple[League, ...]) -> dict[str, object]:

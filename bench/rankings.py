@@ -1,4 +1,4 @@
-"""`arena bench --rankings`: how many games each way of ranking needs, measured.
+"""`arena bench rankings`: how many games each way of ranking needs, measured.
 
 Simulated tournaments of in-process bots of known strength (`simulated`:
 one policy, graded by noise) are played unit by unit, as `arena run` plays
@@ -98,6 +98,9 @@ class RankingFigures:
     """Whether the pooled fit (the true strengths) orders the bots by their noise."""
     seconds: float
     games_played: int
+
+    def lines(self) -> list[str]:
+        return report(self)
 
     def to_json(self) -> dict[str, object]:
         return {

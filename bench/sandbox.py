@@ -1,4 +1,4 @@
-"""What the sandbox costs, for `arena bench --sandbox`: speed and start-up, side by side.
+"""What the sandbox costs, for `arena bench speed --sandbox`: speed and start-up, side by side.
 
 The arena's own measurement (`bench.benchmark.arena_speed`) runs once with the
 bots unsandboxed and once sandboxed; this module times the start of a

@@ -1,13 +1,13 @@
-"""A league server's ladder played for minutes or hours, watched: `arena bench --soak`.
+"""A league server's ladder played for minutes or hours, watched: `arena bench soak`.
 
-    arena bench --soak MINUTES [--soak-kill] [--soak-bots DIR] [--soak-table-size N]
-                [--soak-jobs J] [--json]
+    arena bench soak MINUTES [--kill] [--bots DIR] [--table-size N]
+                [--jobs J] [--json]
 
 In a fresh folder, a real `arena serve --ladder` (its bots sandboxed, as a server's are by
 default) is given a token per entrant (`arena token add`) and every bot of the folder
 through `arena submit`, each verdict waited for; then the ladder plays for MINUTES while
 the soak samples, every few seconds, the server's resident memory and its whole process
-tree's (from /proc) and the ladder games it reports. With `--soak-kill` the server is
+tree's (from /proc) and the ladder games it reports. With `--kill` the server is
 killed with SIGKILL at half time and started again on the same league and results. At the
 end it is stopped with SIGTERM (its games in flight finish), and the record is judged: the
 games' journals against the league store (`arena league check`), none doubled, none

@@ -1,6 +1,6 @@
 """Is the timing fair under load? Timeouts per 10,000 decisions of bots that answer at once.
 
-    arena bench --timing [--timing-bots 24] [--move-time 0.05] [--timing-jobs CORES,2xCORES]
+    arena bench timing [--bots 24] [--move-time 0.05] [--jobs CORES,2xCORES]
 
 Instant bots never deserve a timeout, so every one counted here is the
 machine's or the referee's lateness charged to a bot. Each setting plays

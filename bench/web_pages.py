@@ -130,7 +130,7 @@ class WebSpeed:
     def bytes_per_page(self) -> int:
         return self.watched[-1].page_bytes
 
-    def figures(self) -> Json:
+    def to_json(self) -> Json:
         rounds = self.round_ratios
         return {
             "decisions_per_s_without_page": self.without,

@@ -3,7 +3,7 @@
 A rating is a belief about strength, a mean and a standard deviation on one
 scale for the whole field: TrueSkill's mu and sigma as the league keeps them,
 or the batch fit's strength and its bootstrap interval put on TrueSkill's
-scale (`from_fit`). Either can feed the matchmaker; `arena bench --ladder`
+scale (`from_fit`). Either can feed the matchmaker; `arena bench ladder`
 measures both (docs/ladder.md has the figures):
 
 - TrueSkill is updated game by game at no cost, so it is never stale. But

@@ -1,6 +1,6 @@
 """The batch fit's ratings for the ladder's matchmaker, refitted away from the event loop.
 
-`arena bench --ladder` measured the matchmaker fed TrueSkill and fed the batch fit's
+`arena bench ladder` measured the matchmaker fed TrueSkill and fed the batch fit's
 bootstrap: the fit reached a sure order in fewer games, the most in the leagues that took
 longest (docs/ladder.md has the figures), so it is what the server feeds. The fit is the
 league's own judge of which neighbours are told apart; TrueSkill's sigmas, kept above about

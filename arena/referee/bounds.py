@@ -6,7 +6,7 @@ before the referee reads it, and the whole message, as long as it announces,
 once the referee asks for it. Left to grpc's defaults (4 MiB
 messages, windows widened by BDP probing, 256 streams a connection, no cap on
 streams), a bot's child that kept 512 streams open with a 4 MiB Hello on each
-swelled the arena to 4 GB (`arena bench --flood`). So every bound is set where
+swelled the arena to 4 GB (`arena bench flood`). So every bound is set where
 grpc applies it, before it buffers:
 
 - a message grpc takes in is at most `MESSAGE_MARGIN` times the referee's own

@@ -188,7 +188,7 @@ class TournamentConfig:
 
     25 ms: on a loaded 2-core machine, instant bots at a 50 ms move time were
     late about once in a thousand decisions without it, never with it
-    (`arena bench --timing`)."""
+    (`arena bench timing`)."""
     lag_allowance: float | None = option(
         None,
         Seconds(margin=True),

@@ -36,7 +36,8 @@ ALLOWED: dict[tuple[str, str], str] = {
 
 def _modules() -> list[str]:
     names = []
-    for path in sorted(ARENA_DIR.rglob("*.py")):
+    benchmarks = ARENA_DIR.parent / "bench"  # the clone's, beside the package, drawn with it
+    for path in sorted([*ARENA_DIR.rglob("*.py"), *benchmarks.rglob("*.py")]):
         relative = path.relative_to(ARENA_DIR.parent)
         if "_proto" in relative.parts:
             continue

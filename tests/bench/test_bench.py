@@ -44,6 +44,7 @@ def test_bench_json_reports_every_key(tmp_path: Path) -> None:
             "-m",
             "arena.cli.main",
             "bench",
+            "speed",
             "--json",
             "--seconds",
             "0.5",
@@ -103,7 +104,7 @@ def test_bench_with_the_sandbox_reports_both_sides() -> None:
         pytest.skip(decide(SandboxMode.AUTO).why_not)
     done = subprocess.run(
         [
-            *(sys.executable, "-m", "arena.cli.main", "bench", "--json", "--sandbox"),
+            *(sys.executable, "-m", "arena.cli.main", "bench", "speed", "--json", "--sandbox"),
             *("--seconds", "0.5", "--rounds", "1", "--concurrency", "2", "--bots", "2"),
         ],
         capture_output=True,
@@ -124,8 +125,8 @@ def test_bench_timing_counts_timeouts_per_setting_and_marks_those_over_the_cap()
     over = usable_cores() + 1
     done = subprocess.run(
         [
-            *(sys.executable, "-m", "arena.cli.main", "bench", "--timing", "--json"),
-            *("--seconds", "1", "--timing-bots", "3", "--timing-jobs", f"1,{over}"),
+            *(sys.executable, "-m", "arena.cli.main", "bench", "timing", "--json"),
+            *("--seconds", "1", "--bots", "3", "--jobs", f"1,{over}"),
             *("--move-time", "0.2"),
         ],
         capture_output=True,

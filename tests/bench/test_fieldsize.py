@@ -1,4 +1,4 @@
-"""`arena bench --field`: a real night started, stopped with Ctrl-C, resumed, killed, looked at."""
+"""`arena bench field`: a real night started, stopped with Ctrl-C, resumed, killed, looked at."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`arena bench --flood`: a hostile process floods the referee while honest bots play.
+"""`arena bench flood`: a hostile process floods the referee while honest bots play.
 
 The fast test floods briefly and judges no figure: it shows the flood reaches
 the referee and is refused with a reason while an honest game goes on. The
@@ -39,7 +39,7 @@ def test_a_short_flood_is_refused_with_a_reason_while_honest_bots_play(tmp_path:
 def test_a_hello_flood_leaves_the_arena_under_500_mib_and_the_honest_bots_unfaulted() -> None:
     """The flood of the report: 512 streams, each a first message of nearly 4 MiB, for 30 s."""
     done = subprocess.run(
-        [sys.executable, "-m", "arena.cli.main", "bench", "--flood", "--json"],
+        [sys.executable, "-m", "arena.cli.main", "bench", "flood", "--json"],
         capture_output=True,
         text=True,
         timeout=300,

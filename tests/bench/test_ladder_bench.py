@@ -1,4 +1,4 @@
-"""`arena bench --ladder`: a tiny run of it gives figures that add up (no speed asserted)."""
+"""`arena bench ladder`: a tiny run of it gives figures that add up (no speed asserted)."""
 
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ def test_the_command_prints_the_figures_as_json() -> None:
     """The command's whole path, two workers and all, at its smallest: four bots, two
     leagues."""
     done = subprocess.run(
-        [*COMMAND, "--ladder", "--json", "--ladder-leagues", "2", "--ladder-bots", "4"],
+        [*COMMAND, "ladder", "--json", "--leagues", "2", "--bots", "4"],
         capture_output=True,
         text=True,
         timeout=300,
@@ -69,11 +69,11 @@ def test_the_command_prints_the_figures_as_json() -> None:
 
 def test_a_field_the_bench_cannot_play_is_refused_in_one_line() -> None:
     done = subprocess.run(
-        [*COMMAND, "--ladder", "--ladder-bots", "40"],
+        [*COMMAND, "ladder", "--bots", "40"],
         capture_output=True,
         text=True,
         timeout=120,
         check=False,
     )
     assert done.returncode != 0
-    assert "--ladder-bots" in done.stderr and "Traceback" not in done.stderr
+    assert "--bots" in done.stderr and "Traceback" not in done.stderr

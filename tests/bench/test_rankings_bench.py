@@ -1,4 +1,4 @@
-"""`arena bench --rankings`: bots of graded strength, its designs, and a tiny run of it."""
+"""`arena bench rankings`: bots of graded strength, its designs, and a tiny run of it."""
 
 from __future__ import annotations
 

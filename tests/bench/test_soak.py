@@ -1,4 +1,4 @@
-"""`arena bench --soak`: its flags refused at once when wrong, and (slow) the real thing, a
+"""`arena bench soak`: its flags refused at once when wrong, and (slow) the real thing, a
 minute of `arena serve --ladder` with three sample bots submitted, killed at half time."""
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ def test_a_soak_of_no_minutes_is_refused_as_it_is_read(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     with pytest.raises(SystemExit) as exited:
-        main(["bench", "--soak", "nan"])
+        main(["bench", "soak", "nan"])
     assert exited.value.code == 2
     assert "'nan' is not a number of minutes above 0" in capsys.readouterr().err
 
@@ -38,7 +38,7 @@ def test_too_few_bots_for_a_table_is_one_line_and_makes_nothing(
     scratch = tmp_path / "scratch"
     scratch.mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(scratch))
-    assert main(["bench", "--soak", "1", "--soak-bots", str(bots)]) == 1
+    assert main(["bench", "soak", "1", "--bots", str(bots)]) == 1
     err = capsys.readouterr().err.strip()
     assert err == f"arena bench: {bots} holds 2 bots: a table of 3 needs more"
     assert list(scratch.iterdir()) == []
@@ -49,9 +49,9 @@ def test_too_few_bots_for_a_table_is_one_line_and_makes_nothing(
 def test_a_minute_of_the_ladder_killed_at_half_time_passes(tmp_path: Path) -> None:
     for script in THREE:
         shutil.copy(SAMPLE_BOTS / script, tmp_path / script)
-    command = [sys.executable, "-m", "arena.cli.main", "bench", "--soak", "1", "--soak-kill"]
+    command = [sys.executable, "-m", "arena.cli.main", "bench", "soak", "1", "--kill"]
     done = subprocess.run(
-        [*command, "--soak-bots", str(tmp_path), "--json"],
+        [*command, "--bots", str(tmp_path), "--json"],
         capture_output=True,
         text=True,
         timeout=900,  # a minute of play; the rest is start-up and checks, on a busy machine

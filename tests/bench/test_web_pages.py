@@ -1,4 +1,4 @@
-"""`arena bench --web` measures both sides by turns, and its pages really are sent the games."""
+"""`arena bench web` measures both sides by turns, and its pages really are sent the games."""
 
 from __future__ import annotations
 
@@ -20,4 +20,4 @@ def test_the_benchmark_measures_with_and_without_pages() -> None:
     order = [line.split(":")[0] for line in said]  # which side goes first changes by turns
     assert order == ["round 1, 0 pages", "round 1, 5 pages", "round 2, 5 pages", "round 2, 0 pages"]
     assert len(speed.round_ratios) == 2 and len(speed.lines()) == 4
-    assert speed.figures()["pages"] == 5
+    assert speed.to_json()["pages"] == 5
