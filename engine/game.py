@@ -8,6 +8,7 @@ dice come from. Every function here is pure and returns a new `GameState`.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from itertools import chain
 
 from engine.actions import FACES, Action, Bid, Calza, Dudo
 from engine.bidding import count_for, floors, refuse_bid
@@ -76,19 +77,19 @@ def deal(state: GameState, hands: Sequence[Sequence[int]]) -> GameState:
             f"dice can be dealt only between rounds (the game is in {state.phase.value})"
         )
     dealt = checked_hands(state.dice, hands)
-    return GameState(
-        ruleset=state.ruleset,
-        dice=state.dice,
-        phase=Phase.BIDDING,
-        round=state.round,
-        opener=state.opener,
-        to_act=state.opener,
-        palifico=state.palifico,
-        hands=dealt,
-        bids=(),
-        palifico_used=state.palifico_used,
-        out=state.out,
-        history=state.history,
+    return GameState(  # in order, no keywords: see `apply`
+        state.ruleset,
+        state.dice,
+        Phase.BIDDING,
+        state.round,
+        state.opener,
+        state.opener,
+        state.palifico,
+        dealt,
+        (),
+        state.palifico_used,
+        state.out,
+        state.history,
     )
 
 
@@ -103,14 +104,24 @@ def checked_hands(
     if len(hands) != len(dice):
         raise DealError(f"a deal needs one hand per seat ({len(dice)}), got {len(hands)}")
     dealt = tuple(tuple(hand) for hand in hands)
-    for seat, (hand, count) in enumerate(zip(dealt, dice, strict=True)):
-        if len(hand) != count:
-            raise DealError(
-                f"seat {seat} holds {count} dice but was dealt {len(hand)}: {list(hand)}"
-            )
-        # Exactly int: True == 1 and 1.0 == 1 would pass the face check.
-        if not _FACE_SET.issuperset(hand) or not _INT_ONLY.issuperset(map(type, hand)):
-            raise DealError(f"seat {seat} was dealt a die that is not a face 1..6: {list(hand)}")
+    # Every die at once, as a deal that fits is checked on every round; only one that
+    # does not is walked seat by seat, to say which seat's hand is wrong.
+    faces = tuple(chain.from_iterable(dealt))
+    if (
+        tuple(map(len, dealt)) != tuple(dice)
+        or not _FACE_SET.issuperset(faces)
+        or not _INT_ONLY.issuperset(map(type, faces))
+    ):
+        for seat, (hand, count) in enumerate(zip(dealt, dice, strict=True)):
+            if len(hand) != count:
+                raise DealError(
+                    f"seat {seat} holds {count} dice but was dealt {len(hand)}: {list(hand)}"
+                )
+            # Exactly int: True == 1 and 1.0 == 1 would pass the face check.
+            if not _FACE_SET.issuperset(hand) or not _INT_ONLY.issuperset(map(type, hand)):
+                raise DealError(
+                    f"seat {seat} was dealt a die that is not a face 1..6: {list(hand)}"
+                )
     return dealt
 
 
@@ -120,23 +131,34 @@ def refusal(state: GameState, seat: int, action: Action) -> IllegalActionError |
         if state.phase is Phase.OVER:
             return IllegalActionError(Rule.GAME_OVER, f"{action}: the game is over")
         return IllegalActionError(Rule.NO_ROUND, f"{action}: no round is in progress")
-    if not 0 <= seat < state.players or state.dice[seat] == 0:
+    dice = state.dice
+    if not 0 <= seat < len(dice) or dice[seat] == 0:
         return IllegalActionError(Rule.NOT_IN_GAME, f"{action}: seat {seat} is not in the game")
+    # A bid first, as most actions are: the kinds exclude each other, so each meets the
+    # same checks in the same order as if calza and dudo were asked about before it.
+    if isinstance(action, Bid):
+        if seat != state.to_act:
+            return _not_your_turn(state, seat, action)
+        bids = state.bids
+        standing = bids[-1].bid if bids else None
+        palifico = state.palifico
+        free = palifico and _face_free(state, seat)
+        return refuse_bid(state.ruleset, standing, palifico, free, sum(dice), action)
     if isinstance(action, Calza):
         return _refuse_calza(state, seat)
     if seat != state.to_act:
-        return IllegalActionError(
-            Rule.NOT_YOUR_TURN, f"{action}: it is seat {state.to_act}'s turn, not seat {seat}'s"
-        )
+        return _not_your_turn(state, seat, action)
     if isinstance(action, Dudo):
         if not state.bids:
             return IllegalActionError(Rule.NO_STANDING_BID, "dudo: there is no bid to challenge")
         return None
-    if isinstance(action, Bid):
-        standing = state.bids[-1].bid if state.bids else None
-        free = state.palifico and _face_free(state, seat)
-        return refuse_bid(state.ruleset, standing, state.palifico, free, state.dice_in_play, action)
     raise MalformedActionError(f"not an action: {action!r} (expected a Bid, Dudo or Calza)")
+
+
+def _not_your_turn(state: GameState, seat: int, action: Action) -> IllegalActionError:
+    return IllegalActionError(
+        Rule.NOT_YOUR_TURN, f"{action}: it is seat {state.to_act}'s turn, not seat {seat}'s"
+    )
 
 
 def _calza_rule_broken(state: GameState, seat: int) -> Rule | None:
@@ -177,9 +199,28 @@ def bid_floors(state: GameState, seat: int) -> tuple[int, ...]:
     """For faces 1..6, the smallest count `seat` may bid now (0 = may not bid it)."""
     if state.phase is not Phase.BIDDING or seat != state.to_act:
         return NO_FLOORS
-    standing = state.bids[-1].bid if state.bids else None
-    free = state.palifico and _face_free(state, seat)
-    return floors(state.ruleset, standing, state.palifico, free, state.dice_in_play)
+    return _floors_to_act(state, seat)
+
+
+def _floors_to_act(state: GameState, seat: int) -> tuple[int, ...]:
+    """`bid_floors` for the seat to act in a round in progress."""
+    bids = state.bids
+    standing = bids[-1].bid if bids else None
+    palifico = state.palifico
+    free = palifico and _face_free(state, seat)
+    return floors(state.ruleset, standing, palifico, free, sum(state.dice))
+
+
+def seat_options(state: GameState, seat: int) -> tuple[tuple[int, ...], bool, bool]:
+    """`bid_floors`, `can_dudo` and `can_calza` of `seat` at once, as every view asks them:
+    the checks they share are made once (the referee asks on every decision)."""
+    if state.phase is not Phase.BIDDING:
+        return NO_FLOORS, False, False
+    dice = state.dice
+    calza = 0 <= seat < len(dice) and dice[seat] > 0 and _calza_rule_broken(state, seat) is None
+    if seat != state.to_act:
+        return NO_FLOORS, False, calza
+    return _floors_to_act(state, seat), bool(state.bids), calza
 
 
 def _face_free(state: GameState, seat: int) -> bool:
@@ -247,20 +288,21 @@ def apply(state: GameState, seat: int, action: Action) -> GameState:
     if error is not None:
         raise error
     if isinstance(action, Bid):
-        # Built field by field: bids are most of a game, and replace() is slow.
+        # Built field by field, in order (no keywords, no replace()): bids are most of a
+        # game, and a frozen dataclass takes keywords a third slower.
         return GameState(
-            ruleset=state.ruleset,
-            dice=state.dice,
-            phase=state.phase,
-            round=state.round,
-            opener=state.opener,
-            to_act=left_of(state.dice, seat),
-            palifico=state.palifico,
-            hands=state.hands,
-            bids=(*state.bids, PlacedBid(seat, action)),
-            palifico_used=state.palifico_used,
-            out=state.out,
-            history=state.history,
+            state.ruleset,
+            state.dice,
+            state.phase,
+            state.round,
+            state.opener,
+            left_of(state.dice, seat),
+            state.palifico,
+            state.hands,
+            (*state.bids, PlacedBid(seat, action)),
+            state.palifico_used,
+            state.out,
+            state.history,
         )
     standing = state.bids[-1]
     counted = count_for(state.hands, standing.bid.face, state.palifico)
@@ -326,19 +368,19 @@ def _between_rounds(
     over = len(alive) == 1
     if over:
         opener, palifico = alive[0], False
-    return GameState(
-        ruleset=state.ruleset,
-        dice=dice,
-        phase=Phase.OVER if over else Phase.DEAL,
-        round=next_round,
-        opener=opener,
-        to_act=opener,
-        palifico=palifico,
-        hands=((),) * len(dice),
-        bids=(),
-        palifico_used=used,
-        out=out,
-        history=(*state.history, outcome),
+    return GameState(  # in order, no keywords: see `apply`
+        state.ruleset,
+        dice,
+        Phase.OVER if over else Phase.DEAL,
+        next_round,
+        opener,
+        opener,
+        palifico,
+        ((),) * len(dice),
+        (),
+        used,
+        out,
+        (*state.history, outcome),
     )
 
 

@@ -16,7 +16,7 @@ from collections.abc import Iterator, Sequence
 from typing import final, overload
 
 from engine.actions import CALZA, DUDO, FACES, Action, Bid
-from engine.game import NO_FLOORS, bid_floors, can_calza, can_dudo
+from engine.game import NO_FLOORS, seat_options
 from engine.state import GameState, Phase
 
 
@@ -24,7 +24,7 @@ from engine.state import GameState, Phase
 class LegalActions(Sequence[Action]):
     """The legal actions of one seat at one moment: dudo, calza, then bids by face.
 
-    Built by `legal_actions`, from the floors `bid_floors` gives.
+    Built by `legal_actions`, from the floors `bid_floors` gives (`seat_options`).
 
     Immutable and reusable: `in`, `len`, indexing and iteration (as often as
     wanted) all work from the floors, so `action in legal` costs no more than
@@ -121,9 +121,8 @@ def legal_actions(state: GameState, seat: int | None = None) -> LegalActions:
     """
     if state.phase is not Phase.BIDDING:
         return _NOTHING
-    who = state.to_act if seat is None else seat
-    calls = _CALLS[can_dudo(state, who), can_calza(state, who)]
-    return LegalActions(calls, bid_floors(state, who), state.dice_in_play)
+    floors, dudo, calza = seat_options(state, state.to_act if seat is None else seat)
+    return LegalActions(_CALLS[dudo, calza], floors, state.dice_in_play)
 
 
 _CALLS: dict[tuple[bool, bool], tuple[Action, ...]] = {

@@ -57,7 +57,7 @@ def test_hand_equals_face_by_face(seed: bytes, game: str, round_: int, seat: int
     assert all(1 <= die <= 6 for die in hand)
 
 
-@given(st.binary(min_size=16, max_size=64), st.text(max_size=30), st.integers(-5, 10**6))
+@given(st.binary(min_size=16, max_size=200), st.text(max_size=80), st.integers(-5, 10**6))
 @property_settings(100)
 def test_each_die_is_the_documented_hmac(seed: bytes, game: str, round_: int) -> None:
     """Anyone with the published seed can recompute a deal from the module's description."""

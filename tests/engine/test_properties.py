@@ -34,10 +34,14 @@ from engine import (
     Phase,
     RoundEnd,
     apply,
+    bid_floors,
+    can_calza,
+    can_dudo,
     is_legal,
     legal_actions,
     observe,
 )
+from engine.game import seat_options
 
 
 @given(games())
@@ -254,3 +258,15 @@ def test_a_view_never_shows_other_seats_current_dice(game: Game) -> None:
 @property_settings(80)
 def test_the_same_seed_replays_the_same_game(game: Game) -> None:
     assert replay(game) == game.states
+
+
+@given(games())
+@property_settings(60)
+def test_a_seats_options_at_once_are_its_floors_dudo_and_calza_asked_apart(game: Game) -> None:
+    """Views and legal listings read the three in one pass (`seat_options`), for speed: at
+    every moment of a game, for every seat (and seats outside the table), they agree."""
+    for transition in game.transitions:
+        state = transition.before
+        for seat in range(-1, state.players + 1):
+            apart = (bid_floors(state, seat), can_dudo(state, seat), can_calza(state, seat))
+            assert seat_options(state, seat) == apart

@@ -18,6 +18,7 @@ from collections import Counter
 
 from arena.protocol.faults import FaultKind
 from arena.records import FaultEvent
+from arena.referee.deadline import GAME_CREDIT_ALLOWANCES
 from arena.referee.match import GameRecord
 
 SPREAD = 0.75
@@ -134,6 +135,13 @@ class TimingReport:
                 f"{words}, {credit:.0f} ms of it credited (--lag-allowance "
                 f"{self.allowance_ms / 1000:g}): a link longer than the allowance, the rest "
                 "counted as its thinking"
+            )
+        if self.allowance_ms:  # an allowance, and none of it credited
+            return (
+                f"{words}: its network, not its thinking, and none of it credited: a game's "
+                f"link credit stops at its budget ({GAME_CREDIT_ALLOWANCES} allowances, "
+                f"{GAME_CREDIT_ALLOWANCES * self.allowance_ms / 1000:g} s), and a bot the arena "
+                "started is never credited"
             )
         return (
             f"{words}: its network, not its thinking; --lag-allowance S would credit up to S "

@@ -18,6 +18,10 @@ After `halfclose` or `cancel` the process lingers BOT_LINGER seconds (default
 BOT_LINGER=0 it exits 0 at once, without waiting for the call to end. When
 the call ends it prints its status to stderr ("status OK").
 
+With BOT_PONG_AFTER set (seconds), its Hello says it answers Pings, and it answers each
+one that many seconds late, from a task of its own while it goes on answering requests at
+once: a bot near the referee that seems far away, to be credited a link it does not have.
+
 BOT_SLEEPS lists seconds to sleep before answering requests 1, 2, ... (comma
 separated, e.g. "0.6,0,3"; requests past the list are answered at once), to
 spend a controlled share of a time limit.
@@ -27,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import os
 import sys
 from pathlib import Path
@@ -48,6 +53,7 @@ RECORD = os.environ.get("BOT_RECORD")
 FLOOD = int(os.environ.get("BOT_FLOOD", "500"))
 SIZE = int(os.environ.get("BOT_SIZE", str(1024 * 1024)))
 SLEEPS = [float(s) for s in os.environ.get("BOT_SLEEPS", "").split(",") if s]
+PONG_AFTER = float(os.environ["BOT_PONG_AFTER"]) if "BOT_PONG_AFTER" in os.environ else None
 
 
 def answer(request: pb.ActionRequest, number: int) -> pb.Action | None:
@@ -75,13 +81,48 @@ def huge_reply(request_id: int) -> pb.BotMessage:
     return pb.BotMessage.FromString(reply + b"\x7a" + varint + b"x" * size)  # field 15, bytes
 
 
-async def main() -> int:
-    hello = pb.Hello(
+def hello() -> pb.Hello:
+    return pb.Hello(
         name=os.environ["PERUDO_BOT_NAME"],
         token=os.environ["PERUDO_TOKEN"],
         protocol_version=wire.PROTOCOL_VERSION,
         bot_version="raw_bot",
+        answers_ping=PONG_AFTER is not None,
     )
+
+
+class LatePongs:
+    """With BOT_PONG_AFTER: each Pong written that long after its Ping, from a task of its
+    own, and the replies written through `write`, so that one write runs at a time."""
+
+    def __init__(self, call: grpc.aio.StreamStreamCall[pb.BotMessage, bytes]) -> None:
+        self.call = call
+        self._writing = asyncio.Lock()
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def pinged(self, message: pb.RefereeMessage) -> bool:
+        """Whether `message` is a Ping, answered (later) by a Pong if BOT_PONG_AFTER is set."""
+        if not message.HasField("ping"):
+            return False
+        if PONG_AFTER is not None:
+            task = asyncio.ensure_future(self._pong(message.ping.nonce, PONG_AFTER))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+        return True
+
+    async def write(self, message: pb.BotMessage) -> None:
+        async with self._writing:
+            await self.call.write(message)
+
+    async def _pong(self, nonce: int, after: float) -> None:
+        await asyncio.sleep(after)
+        with contextlib.suppress(
+            grpc.aio.AioRpcError, grpc.aio.UsageError, asyncio.InvalidStateError
+        ):  # the call ended meanwhile: its status is read in `main`
+            await self.write(pb.BotMessage(pong=pb.Pong(nonce=nonce)))
+
+
+async def main() -> int:
     record = open(RECORD, "a") if RECORD else None  # noqa: SIM115
     asked = 0
     async with grpc.aio.insecure_channel(os.environ["PERUDO_ADDRESS"]) as channel:
@@ -90,7 +131,8 @@ async def main() -> int:
             request_serializer=pb.BotMessage.SerializeToString,
             response_deserializer=None,  # raw bytes: record exactly what arrived
         )()
-        await call.write(pb.BotMessage(hello=hello))
+        await call.write(pb.BotMessage(hello=hello()))
+        late = LatePongs(call)
         try:
             while True:
                 data = await call.read()
@@ -104,7 +146,7 @@ async def main() -> int:
                 if kind == "goodbye":
                     await call.done_writing()
                     break
-                if kind != "request":
+                if late.pinged(message) or kind != "request":
                     continue
                 asked += 1
                 if asked <= len(SLEEPS):
@@ -113,7 +155,7 @@ async def main() -> int:
                 rid = message.request.request_id
                 if action is not None:
                     reply = pb.ActionReply(request_id=rid, action=action)
-                    await call.write(pb.BotMessage(reply=reply))
+                    await late.write(pb.BotMessage(reply=reply))
                     if MODE == "twice" and asked >= AT:
                         await call.write(pb.BotMessage(reply=reply))
                 elif MODE == "oversize":

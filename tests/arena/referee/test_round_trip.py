@@ -19,7 +19,7 @@ import arena.referee.round_trip
 from arena.protocol.faults import FaultKind
 from arena.protocol.messages import referee as pb
 from arena.records import Decision
-from arena.referee.deadline import TimeControl, network_credit
+from arena.referee.deadline import GAME_CREDIT_ALLOWANCES, TimeControl, network_credit
 from arena.referee.match import GameSpec, Match
 from arena.referee.reply import Reply, next_request_id
 from arena.referee.round_trip import PING_INTERVAL, WARM_UP, WINDOW, Pinger, RoundTrip
@@ -322,5 +322,49 @@ def test_a_bot_the_arena_started_is_never_credited_a_link_however_slow_its_pongs
             assert decisions and all(d.credit_ms is None for d in decisions)
             own = [d.ms for d in decisions if d.seat == 0]
             assert all(ms >= 50 for ms in own), own  # its link's time (50 ms each way) is its own
+
+    run(main())
+
+
+def test_a_remote_bot_answering_pings_late_gains_no_more_than_the_games_budget(
+    live: Arena,
+) -> None:
+    """A remote bot's link is timed by Pongs its own code writes: one that writes them late
+    seems far away and was credited the whole allowance on every decision, 0.25 s each, as
+    many as the game had. Now a seat's credit in a game is at most its budget, while an
+    honest far bot in the same game is credited its link on every decision until its own
+    budget is spent."""
+
+    async def main() -> None:
+        async with live.serving(), LagProxy(live.port, 0.05) as proxy:
+            live.spawn("raw_bot", "liar", remote=True, BOT_PONG_AFTER=0.4)  # near, seems far
+            live.spawn("kit_bot", "far", address=proxy.address, remote=True)  # 50 ms each way
+            await live.wait_connected(["liar", "far"])
+            seats = await live.borrow(["liar", "far"])
+            liar, far = seats
+            assert not liar.started_here and not far.started_here
+            assert await until(lambda: liar.pinger.round_trip.estimate is not None, 20)
+            assert await until(lambda: far.pinger.round_trip.estimate is not None, 20)
+            assert liar.pinger.round_trip.estimate >= 0.4  # type: ignore[operator]
+            spec = GameSpec("liar-game", ("liar", "far"), "liar-game", Ruleset())
+            try:
+                record = await Match(
+                    spec, seats, SEED, TimeControl(2.0), lag_allowance=ALLOWANCE
+                ).play()
+            finally:
+                for seat in seats:
+                    await live.lobby.give_back(seat)
+            decisions = [e for e in record.events if isinstance(e, Decision)]
+            budget_ms = ALLOWANCE * GAME_CREDIT_ALLOWANCES * 1000
+            liar_credits = [d.credit_ms or 0.0 for d in decisions if d.seat == 0]
+            # More decisions than the budget has allowances: uncapped, it would gain more.
+            assert len(liar_credits) > GAME_CREDIT_ALLOWANCES, liar_credits
+            assert sum(liar_credits) <= budget_ms + 0.01, liar_credits
+            assert liar_credits[0] == ALLOWANCE * 1000  # seeming far, it is credited at first
+            left = budget_ms
+            for credit in (d.credit_ms or 0.0 for d in decisions if d.seat == 1):
+                assert credit >= min(100.0, left) - 0.01, (credit, left)  # all its link
+                left -= credit
+            assert left >= 0.0
 
     run(main())

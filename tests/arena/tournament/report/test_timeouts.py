@@ -106,6 +106,19 @@ def test_a_link_longer_than_the_allowance_is_told_with_what_was_credited() -> No
     assert "(--lag-allowance 0.25)" in note
 
 
+def test_a_link_credited_nothing_under_an_allowance_is_told_why() -> None:
+    """Under an allowance, a timeout credited nothing came after its game's link credit was
+    spent (or is a bot the arena started): the note says so, not that an allowance would
+    credit it."""
+    report = TimingReport(move_time=0.15, lag_allowance=0.25)
+    for _ in range(2):
+        report.add(_far_game(("faraway", "near"), 0, 200.0, None))
+    [note] = report.notes()
+    assert note.startswith("faraway: 2 timeouts, its link alone took 200 ms of 150: ")
+    assert "link credit stops at its budget (8 allowances, 2 s)" in note
+    assert "would credit" not in note
+
+
 def test_a_slow_bot_on_a_quick_link_is_still_a_slow_bot() -> None:
     report = TimingReport(move_time=0.15)
     bots = tuple(f"b{i}" for i in range(6))
