@@ -213,7 +213,7 @@ async def admin_action(
 ) -> int:
     """`arena admin submissions [--author NAME]` and `arena admin withdraw NAME@VERSION`."""
     if args.action == "withdraw":
-        name, at, number = (args.target or "").partition("@")
+        name, at, number = args.version.partition("@")
         if not (name and at and number.isdigit() and int(number) > 0):
             raise TournamentError("arena admin withdraw wants NAME@VERSION, e.g. alice@3")
         request = apb.WithdrawSubmissionRequest(name=name, version=int(number))
