@@ -1,7 +1,11 @@
 """`arena admin`: the organiser's side of a running league server (status, start, stop).
 
-`arena admin start` asks for a tournament with `arena run`'s options and
-follows it in the same live view, ending on the same leaderboard.
+Each action is a sub-command with its own flags (`arena admin status --help` is not
+`arena admin start`'s fifty), all of them with the connection flags. `arena admin start`
+asks for a tournament with `arena run`'s options and follows it in the same live view,
+ending on the same leaderboard; the ladder's and the final's actions are told by
+`arena.cli.ladder_admin` and `arena.cli.final_admin`, the authors' by `arena.cli.submit`
+and `arena.cli.request`.
 """
 
 from __future__ import annotations
