@@ -1,11 +1,16 @@
 """`arena admin`: the organiser's side of a running league server (status, start, stop).
 
-`arena admin start` asks for a tournament with `arena run`'s options and
-follows it in the same live view, ending on the same leaderboard.
+Each action is a sub-command with its own flags (`arena admin status --help` is not
+`arena admin start`'s fifty), all of them with the connection flags. `arena admin start`
+asks for a tournament with `arena run`'s options and follows it in the same live view,
+ending on the same leaderboard; the ladder's and the final's actions are told by
+`arena.cli.ladder_admin` and `arena.cli.final_admin`, the authors' by `arena.cli.submit`
+and `arena.cli.request`.
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import os
 import signal
@@ -24,8 +29,6 @@ from arena.tournament.info import RunStatus
 from arena.tournament.options import Command
 
 if TYPE_CHECKING:
-    import argparse
-
     from rich.console import Console
 
     from arena.tournament.report.summary import RunReport
@@ -34,53 +37,115 @@ DEFAULT_LEAGUE = Path("results/league.sqlite")
 DEFAULT_ADMIN = "127.0.0.1:50052"
 
 
+ACTIONS = {
+    "status": "the night in play: the bots connected, its games, the bots awaited",
+    "start": "start a night with `arena run`'s options and follow it to its leaderboard",
+    "stop": "stop the night in play after the games in flight",
+    "submissions": "the submissions and their verdicts",
+    "withdraw": "withdraw a version of an entrant: it plays no more",
+    "requests": "the authors' requests for test games",
+    "ladder": "start, stop or see the ladder (default: status)",
+    "final": "start or see the season's final (default: status)",
+}
+"""Each action of `arena admin`, said in `arena admin --help`."""
+LADDER = {
+    "start": "start the ladder: games all the time among the entrants",
+    "stop": "stop the ladder after the games in flight",
+    "status": "the ladder's tables in play, its board and its latest games",
+}
+FINAL = {
+    "start": "close submissions and play the season's final in the live view, then print "
+    "its standings",
+    "status": "how the final stands: its field while it plays, its standings once over",
+}
+
+
 def add_command(commands: Any) -> None:
-    admin = commands.add_parser("admin", help="talk to a running league server")
-    admin.add_argument(
-        "action",
-        choices=[
-            "status",
-            "start",
-            "stop",
-            "submissions",
-            "withdraw",
-            "ladder",
-            "requests",
-            "final",
-        ],
-        help="status: the night in play; start, stop: a night; submissions: the verdicts; "
-        "withdraw: a version; ladder: start, stop or see the ladder; requests: the authors' "
-        "test games; final: start or see the season's final",
+    """`arena admin ACTION`: a sub-command for each action, each with its own flags and the
+    connection flags that every action shares."""
+    admin = commands.add_parser(
+        "admin",
+        help="talk to a running league server",
+        description="Talk to a running league server. Every action takes the connection "
+        "flags, here or after its name.",
     )
-    admin.add_argument(
-        "target",
-        nargs="?",
-        help="withdraw: NAME@VERSION; ladder: start, stop or status; final: start or status",
-    )
-    admin.add_argument("--author", help="submissions, requests: only this entrant's")
-    admin.add_argument("--admin", default=DEFAULT_ADMIN, help="the server's admin address")
-    admin.add_argument("--token-file", type=Path, help="default: admin.token beside the league")
-    admin.add_argument(
-        "--league",
-        type=validate.league_named,
-        default=DEFAULT_LEAGUE,
-        help="the league store, to find admin.token beside it",
-    )
-    admin.add_argument(
+    _add_connection_flags(admin, defaults=True)
+    actions = admin.add_subparsers(dest="action", required=True, metavar="ACTION")
+    _action(actions, "status")
+    start = _action(actions, "start")
+    start.add_argument("--bots", type=Path, help="also start the local bots in this folder")
+    start.add_argument("--only", nargs="+", default=[], help="only these connected bots")
+    _add_night_flags(start, "start")
+    _action(actions, "stop")
+    _add_author_flag(_action(actions, "submissions"))
+    withdraw = _action(actions, "withdraw")
+    withdraw.add_argument("version", metavar="NAME@VERSION", help="the version, e.g. alice@3")
+    _add_author_flag(_action(actions, "requests"))
+
+    steps = _action(actions, "ladder").add_subparsers(dest="target", metavar="{start,stop,status}")
+    for step, said in LADDER.items():
+        _action(steps, step, said)
+    steps = _action(actions, "final").add_subparsers(dest="target", metavar="{start,status}")
+    final = _action(steps, "start", FINAL["start"])
+    final.add_argument(
         "--top",
         type=int,
         metavar="N",
-        help="final start: only the ladder's best N entrants (default: every entrant)",
+        help="only the ladder's best N entrants (default: every entrant)",
     )
-    admin.add_argument("--bots", type=Path, help="also start the local bots in this folder")
-    admin.add_argument("--only", nargs="+", default=[], help="only these connected bots")
-    admin.add_argument(
+    _add_night_flags(final, "final start")
+    _action(steps, "status", FINAL["status"])
+
+
+def _action(actions: Any, name: str, said: str | None = None) -> argparse.ArgumentParser:
+    """An action's parser, with the connection flags."""
+    said = said or ACTIONS[name]
+    parser: argparse.ArgumentParser = actions.add_parser(name, help=said, description=said)
+    _add_connection_flags(parser, defaults=False)
+    return parser
+
+
+def _add_connection_flags(parser: argparse.ArgumentParser, *, defaults: bool) -> None:
+    """Where the server's admin service is and how to find its token: every action's. Only
+    `arena admin` itself sets their defaults: an action's parser leaves a flag unset unless it
+    is given there, so that one given before the action's name stands."""
+
+    def default(value: object) -> object:
+        return value if defaults else argparse.SUPPRESS
+
+    connection = parser.add_argument_group("connection (every action's)")
+    connection.add_argument(
+        "--admin",
+        default=default(DEFAULT_ADMIN),
+        help=f"the server's admin address (default: {DEFAULT_ADMIN})",
+    )
+    connection.add_argument(
+        "--token-file",
+        type=Path,
+        default=default(None),
+        help="default: admin.token beside the league",
+    )
+    connection.add_argument(
+        "--league",
+        type=validate.league_named,
+        default=default(DEFAULT_LEAGUE),
+        help=f"the league store, to find admin.token beside it (default: {DEFAULT_LEAGUE})",
+    )
+
+
+def _add_night_flags(parser: argparse.ArgumentParser, command: str) -> None:
+    """A night's options, as `arena run` takes them, and where a stopped one resumes."""
+    parser.add_argument(
         "--resume",
         metavar="FOLDER",
-        help="start: continue this interrupted tournament (a folder, or a name under the "
-        "server's results folder) instead of a new one",
+        help=f"continue this interrupted tournament (a folder, or a name under the server's "
+        f"results folder) instead of a new one: arena admin {command} --resume NAME",
     )
-    options.add_options(admin, Command.ADMIN_START)
+    options.add_options(parser, Command.ADMIN_START)
+
+
+def _add_author_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--author", help="only this entrant's")
 
 
 def _admin_call(

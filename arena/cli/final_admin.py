@@ -15,7 +15,6 @@ from rich.text import Text
 
 from arena.protocol.messages import admin as apb
 from arena.protocol.messages import admin_grpc as apb_grpc
-from arena.tournament.config import TournamentError
 
 if TYPE_CHECKING:
     import argparse
@@ -29,13 +28,10 @@ async def final_action(
     args: argparse.Namespace,
     console: Console,
 ) -> int:
-    action = args.target or "status"
-    if action == "status":
+    if args.target != "start":  # `arena admin final` alone: its status
         reply = await stub.GetFinal(apb.GetFinalRequest(), metadata=metadata, timeout=10)
         print_final(reply, console)
         return 0
-    if action != "start":
-        raise TournamentError(f"arena admin final takes start or status, not {action!r}")
     # the night's request and live view are `arena admin start`'s, which imports this module
     from arena.cli.admin import follow_night, night_request
 

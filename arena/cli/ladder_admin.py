@@ -10,7 +10,6 @@ from rich.text import Text
 from arena.ladder import tables_of
 from arena.protocol.messages import admin as apb
 from arena.protocol.messages import admin_grpc as apb_grpc
-from arena.tournament.config import TournamentError
 
 if TYPE_CHECKING:
     import argparse
@@ -30,9 +29,7 @@ async def ladder_action(
     args: argparse.Namespace,
     console: Console,
 ) -> int:
-    action = args.target or "status"
-    if action not in ACTIONS:
-        raise TournamentError(f"arena admin ladder takes start, stop or status, not {action!r}")
+    action = args.target or "status"  # `arena admin ladder` alone: its status
     # A stop waits for the games in flight: as long as a game may take.
     request = apb.LadderRequest(action=ACTIONS[action])
     reply: Any = await stub.Ladder(request, metadata=metadata, timeout=None)

@@ -13,8 +13,9 @@ from typing import Any
 from rich.console import Console
 
 from arena.bots.manifest import valid_name
-from arena.cli import admin, archives, backups, options, request, submit, validate, webpage
+from arena.cli import admin, archives, backups, options, validate, webpage
 from arena.cli.admin import DEFAULT_ADMIN, DEFAULT_LEAGUE
+from arena.cli.serve import add_quota_flags, cmd_serve
 from arena.cli.toolchains import add_toolchains_flag
 from arena.league.check import Checked, check
 from arena.league.export import Chosen, export
@@ -93,8 +94,7 @@ def add_commands(commands: Any) -> None:
         help="screen: a readable line per event (default); json: one JSON object a line, "
         "with its time, for a log shipper",
     )
-    submit.add_serve_flags(serve)
-    request.add_serve_flags(serve)
+    add_quota_flags(serve)
     serve.add_argument(
         "--ladder",
         action="store_true",
@@ -379,13 +379,6 @@ def _check(league: Path | str, results: list[Path], console: Console) -> int:
 def _differences(checked: Checked) -> str:
     count = len(checked.differences)
     return f"{count} difference{'' if count == 1 else 's'}"
-
-
-def cmd_serve(args: argparse.Namespace, console: Console) -> int:
-    """`arena serve`: its module, and the referee's, loaded only to serve."""
-    from arena.cli import serve
-
-    return serve.cmd_serve(args, console)
 
 
 COMMANDS = {

@@ -22,7 +22,6 @@ from arena.protocol.messages import admin_grpc as apb_grpc
 from arena.protocol.messages import submission as spb
 from arena.submissions.client import Server
 from arena.submissions.request_client import request_games
-from arena.submissions.requests import RequestLimits
 from arena.text import printable
 from arena.tournament.config import TournamentError
 
@@ -78,28 +77,6 @@ def add_command(commands: Any) -> None:
     ask.add_argument(
         "--ca-file", help="the certificate to trust, for a self-signed server (or PERUDO_CA_FILE)"
     )
-
-
-def add_serve_flags(serve: argparse.ArgumentParser) -> None:
-    """`arena serve`'s quota of test games."""
-    default = RequestLimits()
-    serve.add_argument(
-        "--requests-per-day",
-        type=validate.int_at_least(0),
-        default=default.per_day,
-        help="requests for test games an author may make in any 24 hours; 0: none "
-        "(default %(default)s)",
-    )
-    serve.add_argument(
-        "--request-max-games",
-        type=validate.int_at_least(1),
-        default=default.max_games,
-        help="the most games one request for test games may ask for (default %(default)s)",
-    )
-
-
-def limits_of(args: argparse.Namespace) -> RequestLimits:
-    return RequestLimits(per_day=args.requests_per_day, max_games=args.request_max_games)
 
 
 def cmd_request(args: argparse.Namespace, console: Console) -> int:

@@ -1,8 +1,9 @@
 """`arena serve`: the league server, run until it is stopped, its screen or JSON log said.
 
-A module of its own, loaded only by the command: the server brings the referee, the
-tournament and the web page with it, which `arena --help` and the other commands need not
-load."""
+The quotas it puts on the authors (submissions, test games) are declared here; its other
+flags beside `arena token` and `arena league` in `arena.cli.league`. The server brings the
+referee, the tournament and the web page with it: those are loaded when the command runs,
+not by `arena --help` nor the other commands."""
 
 from __future__ import annotations
 
@@ -11,24 +12,92 @@ import asyncio
 import contextlib
 import signal
 import sys
+from typing import TYPE_CHECKING
 
-from rich.console import Console
-
-from arena.cli import options, request, submit, webpage
+from arena.cli import options, validate, webpage
 from arena.errors import ArenaError
 from arena.league import screen
 from arena.league.digest import Digest, every_minute
 from arena.league.handshakes import HandshakeWatch
 from arena.league.screen import Field, Kind, LineWriter, Screen, ScreenEvent
-from arena.league.server import LeagueConfig, LeagueServer, admin_token_path
-from arena.referee.server import ServerLimits, Tls
+from arena.submissions.limits import MIB, SubmissionLimits
+from arena.submissions.requests import RequestLimits
 from arena.tournament.config import TournamentError
 from arena.tournament.options import Command
-from arena.web.league_view import League
-from arena.web.spectator import Spectator
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from arena.league.server import LeagueConfig, LeagueServer
+
+
+def add_quota_flags(serve: argparse.ArgumentParser) -> None:
+    """`arena serve`'s quotas on what the authors submit and the test games they ask for."""
+    default = SubmissionLimits()
+    serve.add_argument(
+        "--submissions-per-hour",
+        type=validate.int_at_least(1),
+        default=default.per_hour,
+        help="submissions an author may send an hour (default %(default)s)",
+    )
+    serve.add_argument(
+        "--submission-max-mb",
+        type=validate.int_at_least(1),
+        default=default.max_bytes // MIB,
+        help="the largest archive a submission may be, in MiB (default %(default)s)",
+    )
+    serve.add_argument(
+        "--version-max-mb",
+        type=validate.int_at_least(1),
+        default=default.max_built_bytes // MIB,
+        help="the most a version's tree may hold once built, in MiB (default %(default)s)",
+    )
+    serve.add_argument(
+        "--author-max-mb",
+        type=validate.int_at_least(1),
+        default=default.max_author_bytes // MIB,
+        help="the most an author's kept versions may hold together, in MiB (default %(default)s)",
+    )
+    serve.add_argument(
+        "--builds-at-once",
+        type=validate.int_at_least(1),
+        default=default.builds_at_once,
+        help="submissions built and checked at once, from all authors (default %(default)s)",
+    )
+    requests = RequestLimits()
+    serve.add_argument(
+        "--requests-per-day",
+        type=validate.int_at_least(0),
+        default=requests.per_day,
+        help="requests for test games an author may make in any 24 hours; 0: none "
+        "(default %(default)s)",
+    )
+    serve.add_argument(
+        "--request-max-games",
+        type=validate.int_at_least(1),
+        default=requests.max_games,
+        help="the most games one request for test games may ask for (default %(default)s)",
+    )
+
+
+def submission_limits(args: argparse.Namespace) -> SubmissionLimits:
+    return SubmissionLimits(
+        per_hour=args.submissions_per_hour,
+        max_bytes=args.submission_max_mb * MIB,
+        builds_at_once=args.builds_at_once,
+        max_built_bytes=args.version_max_mb * MIB,
+        max_author_bytes=args.author_max_mb * MIB,
+    )
+
+
+def request_limits(args: argparse.Namespace) -> RequestLimits:
+    return RequestLimits(per_day=args.requests_per_day, max_games=args.request_max_games)
 
 
 def cmd_serve(args: argparse.Namespace, console: Console) -> int:
+    from arena.league.server import LeagueConfig  # the server, loaded only to serve
+    from arena.referee.server import ServerLimits, Tls
+
     tls = None
     if args.tls_cert or args.tls_key:
         if not (args.tls_cert and args.tls_key):
@@ -49,8 +118,8 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
         sessions_per_bot=args.sessions_per_bot,
         reflection=not args.no_reflection,
         defaults=options.config(args, Command.SERVE, bots_dir=None),
-        submissions=submit.limits_of(args),
-        requests=request.limits_of(args),
+        submissions=submission_limits(args),
+        requests=request_limits(args),
         ladder=args.ladder,
         ladder_table_sizes=args.ladder_table_size,
         ladder_jobs=args.ladder_jobs,
@@ -61,6 +130,10 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
 
 
 async def _serve(config: LeagueConfig, web: str | None = None, log_format: str = "screen") -> int:
+    from arena.league.server import LeagueServer
+    from arena.web.league_view import League
+    from arena.web.spectator import Spectator
+
     as_json = log_format == "json"
     writer = LineWriter(sys.stdout, as_json=as_json)
     # A person's screen is digested (what repeats said once, the ladder once a minute); the
@@ -95,6 +168,8 @@ async def _serve(config: LeagueConfig, web: str | None = None, log_format: str =
 
 
 async def _serve_league(server: LeagueServer, tell: Screen) -> int:
+    from arena.league.server import admin_token_path
+
     config = server.config
     try:
         await server.start()

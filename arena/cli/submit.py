@@ -21,7 +21,6 @@ from arena.protocol.messages import admin_grpc as apb_grpc
 from arena.protocol.messages import submission as spb
 from arena.submissions.archive import PackError, pack
 from arena.submissions.client import Server, interrupted, submit, use_version
-from arena.submissions.limits import MIB, SubmissionLimits
 from arena.submissions.versions import Verdict
 from arena.text import printable
 from arena.tournament.config import TournamentError
@@ -56,51 +55,6 @@ def add_command(commands: Any) -> None:
         help="send nothing: play your accepted version N from now on",
     )
     sub.add_argument("--name", help="with --use-version and no PATH: your entrant's name")
-
-
-def add_serve_flags(serve: argparse.ArgumentParser) -> None:
-    """`arena serve`'s quotas on what entrants submit."""
-    default = SubmissionLimits()
-    serve.add_argument(
-        "--submissions-per-hour",
-        type=validate.int_at_least(1),
-        default=default.per_hour,
-        help="submissions an author may send an hour (default %(default)s)",
-    )
-    serve.add_argument(
-        "--submission-max-mb",
-        type=validate.int_at_least(1),
-        default=default.max_bytes // MIB,
-        help="the largest archive a submission may be, in MiB (default %(default)s)",
-    )
-    serve.add_argument(
-        "--version-max-mb",
-        type=validate.int_at_least(1),
-        default=default.max_built_bytes // MIB,
-        help="the most a version's tree may hold once built, in MiB (default %(default)s)",
-    )
-    serve.add_argument(
-        "--author-max-mb",
-        type=validate.int_at_least(1),
-        default=default.max_author_bytes // MIB,
-        help="the most an author's kept versions may hold together, in MiB (default %(default)s)",
-    )
-    serve.add_argument(
-        "--builds-at-once",
-        type=validate.int_at_least(1),
-        default=default.builds_at_once,
-        help="submissions built and checked at once, from all authors (default %(default)s)",
-    )
-
-
-def limits_of(args: argparse.Namespace) -> SubmissionLimits:
-    return SubmissionLimits(
-        per_hour=args.submissions_per_hour,
-        max_bytes=args.submission_max_mb * MIB,
-        builds_at_once=args.builds_at_once,
-        max_built_bytes=args.version_max_mb * MIB,
-        max_author_bytes=args.author_max_mb * MIB,
-    )
 
 
 def read_token_file(path: Path) -> str:
@@ -213,7 +167,7 @@ async def admin_action(
 ) -> int:
     """`arena admin submissions [--author NAME]` and `arena admin withdraw NAME@VERSION`."""
     if args.action == "withdraw":
-        name, at, number = (args.target or "").partition("@")
+        name, at, number = args.version.partition("@")
         if not (name and at and number.isdigit() and int(number) > 0):
             raise TournamentError("arena admin withdraw wants NAME@VERSION, e.g. alice@3")
         request = apb.WithdrawSubmissionRequest(name=name, version=int(number))

@@ -4,12 +4,15 @@ parser walked, every sub-command's own."""
 from __future__ import annotations
 
 import argparse
+import re
 from collections.abc import Iterator
 
 import pytest
 from cli_harness import Cli
 
 from arena.cli.main import _parser
+from arena.tournament.config import OPTIONS
+from arena.tournament.options import Command
 
 UNSAID = (None, False, [], argparse.SUPPRESS)
 """Defaults not worth saying: none, a flag's off, an empty list."""
@@ -55,3 +58,38 @@ def test_token_add_help_says_its_name_and_where_the_token_goes(cli: Cli) -> None
     said = _help(cli, "token", "add")
     assert "the bot's name" in said and "(default: results/league.sqlite)" in said
     assert "its token on stdout alone" in _help(cli, "token")
+
+
+CONNECTION = ("--admin", "--token-file", "--league")
+"""The flags every `arena admin` action takes: where the server is, and its token."""
+OWN = {
+    ("status",): (),
+    ("stop",): (),
+    ("submissions",): ("--author",),
+    ("withdraw",): (),
+    ("requests",): ("--author",),
+    ("ladder", "start"): (),
+    ("ladder", "stop"): (),
+    ("ladder", "status"): (),
+    ("final", "status"): (),
+}
+"""Each `arena admin` action that takes no night's options, and the flags of its own."""
+
+
+def _flags(said: str) -> set[str]:
+    return set(re.findall(r"(?<![\w-])--[a-z][a-z-]*", said)) - {"--help"}
+
+
+@pytest.mark.parametrize("action", list(OWN), ids=" ".join)
+def test_each_admin_action_says_only_its_own_flags(cli: Cli, action: tuple[str, ...]) -> None:
+    """`arena admin status --help` is three flags, not `arena admin start`'s fifty."""
+    assert _flags(_help(cli, "admin", *action)) == {*CONNECTION, *OWN[action]}
+
+
+def test_admin_start_and_final_start_say_the_nights_options_and_their_own(cli: Cli) -> None:
+    night = {o.flag for o in OPTIONS if Command.ADMIN_START in o.commands}
+    start = _flags(_help(cli, "admin", "start"))
+    final = _flags(_help(cli, "admin", "final", "start"))
+    assert night <= start and night <= final
+    assert {*CONNECTION, "--resume", "--bots", "--only"} <= start and "--top" not in start
+    assert {*CONNECTION, "--resume", "--top"} <= final and "--bots" not in final

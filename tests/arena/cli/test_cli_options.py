@@ -33,7 +33,7 @@ NOT_ON_A_SERVER = {
 
 PARSERS = {
     Command.RUN: ("run",),
-    Command.ADMIN_START: ("admin",),
+    Command.ADMIN_START: ("admin", "start"),
     Command.AB: ("ab",),
     Command.CHECK_BOT: ("check-bot",),
     Command.PLAY: ("play",),
@@ -72,7 +72,7 @@ def test_each_command_has_the_flag_of_every_option_it_takes_and_of_no_other(
 
 def test_admin_start_takes_every_flag_of_arena_run_but_those_a_server_cannot_use() -> None:
     run = set(_flags(_command("run")))
-    admin = set(_flags(_command("admin")))
+    admin = set(_flags(_command("admin", "start")))
     declared = {
         o.flag
         for o in OPTIONS

@@ -16,7 +16,6 @@ from rich.console import Console
 
 from arena.cli.final_admin import final_action
 from arena.protocol.messages import admin as apb
-from arena.tournament.config import TournamentError
 
 
 class _Stub:
@@ -27,9 +26,9 @@ class _Stub:
         return self.reply
 
 
-def _said(reply: apb.FinalStatus, target: str = "status") -> str:
+def _said(reply: apb.FinalStatus) -> str:
     out = io.StringIO()
-    args = argparse.Namespace(target=target, top=None)
+    args = argparse.Namespace(target="status")
     code = asyncio.run(final_action(_Stub(reply), [], args, Console(file=out, width=200)))  # type: ignore[arg-type]
     assert code == 0
     return out.getvalue()
@@ -80,9 +79,12 @@ def test_a_final_under_way_says_submissions_are_closed() -> None:
     assert "Field" in said
 
 
-def test_an_unknown_action_is_refused() -> None:
-    with pytest.raises(TournamentError, match="takes start or status, not 'begin'"):
-        _said(apb.FinalStatus(), "begin")
+def test_an_unknown_action_is_refused_with_the_actions_it_takes(cli: Cli) -> None:
+    with pytest.raises(SystemExit) as refused:
+        cli("admin", "final", "begin")
+    assert refused.value.code == 2
+    said = one_line(cli.capsys.readouterr().err)
+    assert "invalid choice: 'begin' (choose from 'start', 'status')" in said
 
 
 def test_final_on_a_real_server_refuses_too_few_entrants_and_says_none_was_played(
