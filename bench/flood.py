@@ -164,8 +164,8 @@ class _HonestPlay:
             seats = [s for s in borrowed.values() if s is not None]
             self.faults.update("no session" for s in borrowed.values() if s is None)
             spec = GameSpec(f"w{w}-g{game}", players, f"w{w}-g{game}", engine.Ruleset())
-            clock = TimeControl(self.setup.move_time)
-            record = await Match(spec, seats, self.seed, clock, DEFAULT_TIME_MARGIN).play()
+            clock = TimeControl(self.setup.move_time, margin=DEFAULT_TIME_MARGIN)
+            record = await Match(spec, seats, self.seed, clock).play()
             self.decisions += record.decisions
             self.faults.update(f.fault.kind.value for f in record.faults)
             for session in seats:

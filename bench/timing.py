@@ -94,7 +94,8 @@ async def timing(
                     await asyncio.sleep(0.01)
                     continue
                 spec = GameSpec(f"w{w}-g{game}", players, f"w{w}-g{game}", engine.Ruleset())
-                record = await Match(spec, seats, seed, TimeControl(move_time), margin).play()
+                clock = TimeControl(move_time, margin=margin)
+                record = await Match(spec, seats, seed, clock).play()
                 decisions += record.decisions
                 late += len(record.referee_late)
                 for fault in record.faults:

@@ -83,7 +83,7 @@ class Host:
         """Start the referee, build the bots; which of them can play here."""
         raise_open_files_limit()
         sandbox = decide(self.plan.config.sandbox, self.plan.config.build_network)
-        referee, port = await own_referee(self.info.move_time, self._scratch)
+        referee, port = await own_referee(self.info.time.move_time, self._scratch)
         self._referee = referee
         lineup = self.lineup
         self.info = lineup.confine(
@@ -93,10 +93,7 @@ class Host:
         lobby = referee.lobby
         bots = await lineup.prepare(folder, self.info, self.info.played, lobby.tokens)
         lineup.ready(bots, lobby.tokens, lobby, port, folder, self.plan.jobs)
-        clock = self.info.time_control()
-        self._tables = LobbyTables(
-            lobby, self.plan.seed, clock, self.info.time_margin, self.info.lag_allowance
-        )
+        self._tables = LobbyTables(lobby, self.plan.seed, self.info.time)
         where = (
             f"{socket.gethostname()} (pid {os.getpid()}), bots from {self.info.bots_dir}, "
             f"logs in {folder.logs}"

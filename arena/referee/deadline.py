@@ -80,11 +80,21 @@ class TimeControl:
     enforced: bool = True
     """False in debug mode (`--no-timeout`): nothing is ever a timeout. Bots are still told
     the times above, so that they play as they would in a tournament."""
+    margin: float = 0.0
+    """Seconds of scheduling jitter forgiven on every limit: never told, never charged."""
+    lag_allowance: float = 0.0
+    """Seconds of a decision's measured link credited to a bot that dialled in from another
+    machine, at most, within its game's budget (`LinkBudget`); never told. 0: none."""
 
     def __post_init__(self) -> None:
         if not self.move_time > 0 or not math.isfinite(self.move_time):
             raise TimeControlError(f"the move time must be above 0 s, got {self.move_time!r}")
-        for what, value in (("time bank", self.bank), ("increment", self.increment)):
+        for what, value in (
+            ("time bank", self.bank),
+            ("increment", self.increment),
+            ("time margin", self.margin),
+            ("lag allowance", self.lag_allowance),
+        ):
             if not value >= 0 or not math.isfinite(value):
                 raise TimeControlError(f"the {what} must be 0 s or more, got {value!r}")
 
@@ -103,10 +113,9 @@ class TimeControl:
 class GameClock:
     """Each seat's bank in one game, and the limit it gives each decision."""
 
-    def __init__(self, control: TimeControl, seats: int, margin: float = 0.0) -> None:
+    def __init__(self, control: TimeControl, seats: int) -> None:
         self.control = control
-        self.margin = margin
-        """Seconds of scheduling jitter forgiven on every limit: never told, never charged."""
+        self.margin = control.margin
         self._bank = [control.bank] * seats
 
     def bank_left(self, seat: int) -> float:

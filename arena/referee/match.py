@@ -138,13 +138,11 @@ class Match:
         seats: Sequence[Seat],
         seed: bytes,
         time_control: TimeControl,
-        time_margin: float = 0.0,
         watch: Callable[[ReplayEvent], None] | None = None,
-        lag_allowance: float = 0.0,
     ) -> None:
         """`watch` is told each event as it happens (a spectator's view, say); the
-        replay keeps them all in any case. Up to `lag_allowance` seconds of each
-        decision are credited to a bot's link (`deadline.network_credit`), within each
+        replay keeps them all in any case. Up to the time control's lag allowance of each
+        decision is credited to a bot's link (`deadline.network_credit`), within each
         seat's budget for the game (`deadline.LinkBudget`)."""
         if len(seats) != len(spec.players):
             raise SeatingError(
@@ -152,13 +150,14 @@ class Match:
             )
         self.spec = spec
         self.seats = list(seats)
-        self.clock = GameClock(time_control, len(seats), time_margin)
+        self.clock = GameClock(time_control, len(seats))
         """Each seat's bank, and what its next decision may take before it is a timeout."""
         self.dice = engine.HmacDice(seed, spec.deal_key)
         self.record = GameRecord(
             spec, think_ms=[[] for _ in seats], round_trips=[None] * len(seats)
         )
-        self._link = LinkBudget(lag_allowance, len(seats)) if lag_allowance > 0.0 else None
+        allowance = time_control.lag_allowance
+        self._link = LinkBudget(allowance, len(seats)) if allowance > 0.0 else None
         """Each seat's link credit left in this game; None where no link is credited."""
         self._requests = wire.RequestBuilder(
             spec.game_id,

@@ -392,9 +392,17 @@ class TournamentConfig:
             scratch_mb=self.scratch_mb,
         )
 
-    def time_control(self) -> TimeControl:
-        """The time control asked for; `TimeControlError` when it cannot be played."""
-        return TimeControl(self.move_time, self.time_bank, self.increment, self.timeouts)
+    def time_control(self, server: bool = False) -> TimeControl:
+        """The time control asked for, with its margin and the lag allowance of the venue (a
+        league server's when `server`); `TimeControlError` when it cannot be played."""
+        return TimeControl(
+            self.move_time,
+            self.time_bank,
+            self.increment,
+            self.timeouts,
+            margin=self.time_margin,
+            lag_allowance=self.lag_allowance_on(server),
+        )
 
     def lag_allowance_on(self, server: bool) -> float:
         """The lag allowance asked for, or the venue's: a league server's remote bots are on

@@ -105,7 +105,8 @@ class TournamentInfo:
     ruleset: engine.Ruleset
     games: int
     jobs: int
-    move_time: float
+    time: TimeControl
+    """The time control the run plays by: its limits, margin and lag allowance."""
     seed_sha256: str
     status: RunStatus = RunStatus.RUNNING
     run_id: str = ""
@@ -119,16 +120,6 @@ class TournamentInfo:
     """As asked before the entrants are known (None: as many as fit, up to 6); then the size."""
     deals: Deals | None = Deals.OWN
     """None for a folder written before each game had dice of its own."""
-    time_margin: float = 0.0
-    time_bank: float = 0.0
-    """Seconds a game each bot may spend past its move times (`--time-bank`)."""
-    increment: float = 0.0
-    """Seconds added to a bot's bank after each decision answered in time."""
-    timeouts: bool = True
-    """False for a debugging run (`--no-timeout`): no decision has a deadline."""
-    lag_allowance: float = 0.0
-    """Seconds of a bot's measured round trip credited per decision, at most
-    (`--lag-allowance`); 0 in a folder from before it."""
     gauntlet: str | None = None
     """The bot seated at every table (`--gauntlet`), if any."""
     ab: AbPlan | None = None
@@ -165,10 +156,6 @@ class TournamentInfo:
     def played(self) -> bool:
         """Whether play began: the entrants are known and the schedule fixed."""
         return self.entrants is not None
-
-    def time_control(self) -> TimeControl:
-        """The time control the run was given (one from before the bank has none)."""
-        return TimeControl(self.move_time, self.time_bank, self.increment, self.timeouts)
 
     def players(self) -> tuple[str, ...]:
         """The entrants, for a run whose play began."""
@@ -246,12 +233,7 @@ class TournamentInfo:
             "table_size": self.table_size,
             "games": self.games,
             "jobs": self.jobs,
-            "move_time": self.move_time,
-            "time_margin": self.time_margin,
-            "time_bank": self.time_bank,
-            "increment": self.increment,
-            "timeouts": self.timeouts,
-            "lag_allowance": self.lag_allowance,
+            **_time_json(self.time),
             "seed_sha256": self.seed_sha256,
             "seed": self.seed,
         }
@@ -297,7 +279,7 @@ class TournamentInfo:
                 ruleset=engine.Ruleset.from_mapping(data.get("ruleset", {})),
                 games=int(data["games"]),
                 jobs=int(data.get("jobs", 1)),
-                move_time=float(data["move_time"]),
+                time=_time_from_json(data),
                 seed_sha256=str(data.get("seed_sha256", "")),
                 status=RunStatus(data.get("status", RunStatus.RUNNING.value)),
                 run_id=str(data.get("run_id", "")),
@@ -305,11 +287,6 @@ class TournamentInfo:
                 server=bool(data.get("server", False)),
                 table_size=data.get("table_size"),
                 deals=Deals(data["deals"]) if "deals" in data else None,
-                time_margin=float(data.get("time_margin", 0.0)),
-                time_bank=float(data.get("time_bank", 0.0)),
-                increment=float(data.get("increment", 0.0)),
-                timeouts=bool(data.get("timeouts", True)),
-                lag_allowance=float(data.get("lag_allowance", 0.0)),
                 gauntlet=data.get("gauntlet"),
                 ab=AbPlan(**data["ab"]) if data.get("ab") is not None else None,
                 extra_bots=tuple(str(p) for p in data.get("extra_bots", [])),
@@ -332,3 +309,28 @@ class TournamentInfo:
             )
         except (KeyError, TypeError, ValueError, AttributeError, engine.PerudoError) as error:
             raise RecordError(f"it does not describe a tournament ({error!r})") from None
+
+
+def _time_json(control: TimeControl) -> Json:
+    """The time control as `tournament.json` has always spelled it, field by field."""
+    return {
+        "move_time": control.move_time,
+        "time_margin": control.margin,
+        "time_bank": control.bank,
+        "increment": control.increment,
+        "timeouts": control.enforced,
+        "lag_allowance": control.lag_allowance,
+    }
+
+
+def _time_from_json(data: Any) -> TimeControl:
+    """The time control of a `tournament.json` (a folder from before the bank, the margin or
+    the lag allowance has none of it)."""
+    return TimeControl(
+        float(data["move_time"]),
+        float(data.get("time_bank", 0.0)),
+        float(data.get("increment", 0.0)),
+        bool(data.get("timeouts", True)),
+        margin=float(data.get("time_margin", 0.0)),
+        lag_allowance=float(data.get("lag_allowance", 0.0)),
+    )

@@ -250,7 +250,7 @@ class Tournament:
         cgroups = CgroupRoot.find()
         try:
             if venue is None:
-                own, port = await own_referee(info.move_time, private)
+                own, port = await own_referee(info.time.move_time, private)
                 referee = own
             else:
                 referee, port, remote = venue.referee, venue.port, venue.remote
@@ -354,18 +354,13 @@ class Tournament:
             ruleset=cfg.ruleset,
             games=cfg.games,
             jobs=cfg.jobs,
-            move_time=cfg.move_time,
+            time=cfg.time_control(on_server),
             seed_sha256=engine.commitment(seed),
             run_id=secrets.token_hex(16),
             bots_dir=str(cfg.bots_dir.resolve()) if cfg.bots_dir is not None else None,
             server=on_server,
             table_size=cfg.table_size,
             deals=cfg.deals,
-            time_margin=cfg.time_margin,
-            time_bank=cfg.time_bank,
-            increment=cfg.increment,
-            timeouts=cfg.timeouts,
-            lag_allowance=cfg.lag_allowance_on(on_server),
             gauntlet=cfg.gauntlet,
             ab=cfg.ab,
             extra_bots=tuple(str(p.resolve()) for p in cfg.extra_bots),

@@ -14,6 +14,7 @@ from typing import Any
 
 import engine
 from arena.records import GameLine
+from arena.referee.deadline import TimeControl
 from arena.tournament.info import TournamentInfo
 from arena.tournament.report.ratings import Standing
 from arena.tournament.tournament import Progress
@@ -125,7 +126,7 @@ def minimal_info(tid: str, entrants: tuple[str, ...] | None = None) -> Tournamen
     """A tournament.json with only what a folder needs: for tests of the folder itself."""
     ruleset = engine.Ruleset()
     return TournamentInfo(
-        tid, 0.0, "league.sqlite", ruleset, 6, 1, 0.5, "00" * 32, entrants=entrants
+        tid, 0.0, "league.sqlite", ruleset, 6, 1, TimeControl(0.5), "00" * 32, entrants=entrants
     )
 
 

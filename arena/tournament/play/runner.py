@@ -99,11 +99,9 @@ class GameRunner:
         self.store = store
         self.seed = folder.seed()
         self.ruleset = info.ruleset
-        self.clock = info.time_control()
+        self.clock = info.time
         self.schedule = folder.schedule(info)
-        self.where = where or LobbyTables(
-            lobby, self.seed, self.clock, info.time_margin, info.lag_allowance
-        )
+        self.where = where or LobbyTables(lobby, self.seed, self.clock)
         finished = self._check_folder()
         lines = finished.lines
         self.league = LeagueWriter(
@@ -130,7 +128,7 @@ class GameRunner:
         """The absent bots last announced, so that a wait is said once, not per worker."""
         self._gone_since: dict[str, float] = {}
         """When each absent bot was found gone (monotonic): its grace counts from then."""
-        self.timing = TimingReport(info.move_time, info.lag_allowance)
+        self.timing = TimingReport(info.time)
         self.reserve = DescriptorReserve()
         self.progress = Progress(len(done), len(self.schedule), time.monotonic(), 0)
         observer.started(folder.root, list(info.players()), self.progress)
@@ -366,7 +364,7 @@ class GameRunner:
             info = info.as_finished(self.seed.hex(), time.time(), unplayed)
         else:
             info = info.as_interrupted()
-        timing = decision_timing(self.folder.replays, (x.game for x in lines), info.move_time)
+        timing = decision_timing(self.folder.replays, (x.game for x in lines), info.time.move_time)
         outliers = {t.bot: (t.p99_ms, t.slowest_ms) for t in timing.bots}
         links = {t.bot: t.round_trip_ms for t in timing.bots if t.round_trip_ms is not None}
         try:

@@ -99,14 +99,10 @@ class LobbyTables:
         lobby: Lobby,
         seed: bytes,
         clock: TimeControl,
-        time_margin: float,
-        lag_allowance: float = 0.0,
     ) -> None:
         self.lobby = lobby
         self.seed = seed
         self.clock = clock
-        self.time_margin = time_margin
-        self.lag_allowance = lag_allowance
 
     async def play(self, spec: GameSpec, watch: Watch | None) -> GameRecord:
         borrowed = await self.lobby.borrow_table(spec.players)
@@ -116,9 +112,7 @@ class LobbyTables:
             for n, s in borrowed.items()
         ]
         try:
-            match = Match(
-                spec, seats, self.seed, self.clock, self.time_margin, watch, self.lag_allowance
-            )
+            match = Match(spec, seats, self.seed, self.clock, watch)
             return await match.play()
         finally:
             for session in borrowed.values():

@@ -18,7 +18,7 @@ from collections import Counter
 
 from arena.protocol.faults import FaultKind
 from arena.records import FaultEvent
-from arena.referee.deadline import GAME_CREDIT_ALLOWANCES
+from arena.referee.deadline import GAME_CREDIT_ALLOWANCES, TimeControl
 from arena.referee.match import GameRecord
 
 SPREAD = 0.75
@@ -32,11 +32,15 @@ LINK_SHARE = 0.5
 its timeouts, timed out on its network as much as on its thinking."""
 
 
+DEFAULT_CONTROL = TimeControl()
+"""A second a decision, no lag allowance: a report made before its run says its control."""
+
+
 class TimingReport:
-    def __init__(self, move_time: float = 1.0, lag_allowance: float = 0.0) -> None:
-        """`move_time` and `lag_allowance` in seconds, as the run was given them."""
-        self.move_ms = move_time * 1000
-        self.allowance_ms = lag_allowance * 1000
+    def __init__(self, control: TimeControl = DEFAULT_CONTROL) -> None:
+        """`control`: the time control the run was given (its move time and lag allowance)."""
+        self.move_ms = control.move_time * 1000
+        self.allowance_ms = control.lag_allowance * 1000
         self.decisions = 0
         self.timeouts: Counter[str] = Counter()
         self.players: set[str] = set()

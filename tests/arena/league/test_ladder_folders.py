@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from arena.league.ladder_folders import ASIDE, RESUME_TRIES, RoundFolders, Unfinished
+from arena.referee.deadline import TimeControl
 from arena.store import StoreError
 from arena.store.causes import Cause
 from arena.tournament.config import TooFewBotsError, TournamentError
@@ -20,7 +21,7 @@ def _round(out: Path, number: int, entrants: tuple[str, ...] | None) -> Path:
     """A round's folder with its tournament.json: its play begun (entrants) or not."""
     folder = out / f"ladder-{number:06d}"
     folder.mkdir(parents=True)
-    info = TournamentInfo(folder.name, 1.0, None, Ruleset(), 3, 2, 1.0, "0" * 64)
+    info = TournamentInfo(folder.name, 1.0, None, Ruleset(), 3, 2, TimeControl(1.0), "0" * 64)
     if entrants is not None:
         info = info.with_entrants(entrants, 3, {n: Entrant(remote=True) for n in entrants}, ())
     TournamentFolder(folder).write_info(info)

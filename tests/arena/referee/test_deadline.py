@@ -34,14 +34,14 @@ seconds = st.floats(min_value=0.0, max_value=600.0, allow_nan=False)
 
 
 def test_the_limit_is_the_move_time_and_the_bank_left_and_the_margin_untold() -> None:
-    clock = GameClock(TimeControl(0.5, bank=2.0), seats=3, margin=DEFAULT_TIME_MARGIN)
+    clock = GameClock(TimeControl(0.5, bank=2.0, margin=DEFAULT_TIME_MARGIN), seats=3)
     assert clock.told(1) == 2.5  # what the request says the bot has
     assert clock.limit(1) == 2.5 + DEFAULT_TIME_MARGIN  # what it may take before a timeout
     assert GameClock(TimeControl(0.5), seats=1).limit(0) == 0.5  # no bank, no margin
 
 
 def test_the_increment_is_earned_by_each_decision_in_time() -> None:
-    clock = GameClock(TimeControl(1.0, bank=0.5, increment=0.1), seats=2, margin=0.025)
+    clock = GameClock(TimeControl(1.0, bank=0.5, increment=0.1, margin=0.025), seats=2)
     clock.charge(0, 0.3, timed_out=False)
     assert clock.bank_left(0) == pytest.approx(0.6)
     clock.charge(0, 1.425, timed_out=False)  # 0.4 s over the move time and the margin
@@ -54,7 +54,7 @@ def test_the_increment_is_earned_by_each_decision_in_time() -> None:
 
 
 def test_the_bank_pays_only_what_passes_the_move_time_and_the_margin() -> None:
-    clock = GameClock(TimeControl(1.0, bank=1.0), seats=1, margin=0.25)
+    clock = GameClock(TimeControl(1.0, bank=1.0, margin=0.25), seats=1)
     clock.charge(0, 1.25, timed_out=False)  # exactly the move time and the margin: free
     assert clock.bank_left(0) == 1.0
     clock.charge(0, 1.75, timed_out=False)
@@ -100,7 +100,7 @@ def test_the_smallest_time_controls_that_can_be_played_are_taken() -> None:
 
 
 def test_with_timeouts_off_nothing_is_late_yet_bots_are_told_their_times() -> None:
-    clock = GameClock(TimeControl(0.2, bank=1.0, enforced=False), seats=1, margin=0.025)
+    clock = GameClock(TimeControl(0.2, bank=1.0, enforced=False, margin=0.025), seats=1)
     limit = clock.limit(0)
     assert clock.told(0) == 1.2  # told as in a tournament, so bots play as they would
     assert not is_late(3600.0, limit)

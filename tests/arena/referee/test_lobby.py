@@ -99,7 +99,7 @@ def test_a_session_closed_for_a_flood_before_any_game_is_recorded_as_such(live: 
             assert details.startswith("too many unexpected messages")
             assert live.lobby.absence("nobody") == "not connected"
 
-            tables = LobbyTables(live.lobby, SEED, TimeControl(0.5), 0.5)
+            tables = LobbyTables(live.lobby, SEED, TimeControl(0.5, margin=0.5))
             spec = GameSpec("g1", ("flooder", "calm"), "g1", Ruleset())
             record = await asyncio.wait_for(tables.play(spec, None), 30)
             [fault] = record.faults

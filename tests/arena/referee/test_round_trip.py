@@ -260,7 +260,7 @@ def test_a_kit_bot_far_away_is_credited_its_link_and_a_near_one_next_to_nothing(
             assert far.pinger.round_trip.estimate >= 0.1  # type: ignore[operator]  # 50 ms each way
             spec = GameSpec("far-game", ("far", "near"), "far-game", Ruleset())
             try:
-                record = await Match(spec, seats, SEED, TimeControl(2.0), lag_allowance=0.25).play()
+                record = await Match(spec, seats, SEED, TimeControl(2.0, lag_allowance=0.25)).play()
             finally:
                 for seat in seats:
                     await live.lobby.give_back(seat)
@@ -314,7 +314,7 @@ def test_a_bot_the_arena_started_is_never_credited_a_link_however_slow_its_pongs
             assert seats[0].pinger.round_trip.estimate >= 0.1  # type: ignore[operator]
             spec = GameSpec("local-game", ("local", "other"), "local-game", Ruleset())
             try:
-                record = await Match(spec, seats, SEED, TimeControl(2.0), lag_allowance=0.25).play()
+                record = await Match(spec, seats, SEED, TimeControl(2.0, lag_allowance=0.25)).play()
             finally:
                 for seat in seats:
                     await live.lobby.give_back(seat)
@@ -349,7 +349,7 @@ def test_a_remote_bot_answering_pings_late_gains_no_more_than_the_games_budget(
             spec = GameSpec("liar-game", ("liar", "far"), "liar-game", Ruleset())
             try:
                 record = await Match(
-                    spec, seats, SEED, TimeControl(2.0), lag_allowance=ALLOWANCE
+                    spec, seats, SEED, TimeControl(2.0, lag_allowance=ALLOWANCE)
                 ).play()
             finally:
                 for seat in seats:

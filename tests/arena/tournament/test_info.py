@@ -23,7 +23,7 @@ def _info() -> TournamentInfo:
         ruleset=engine.preset("no-calza"),
         games=40,
         jobs=2,
-        move_time=0.5,
+        time=TimeControl(0.5),
         seed_sha256="ab" * 32,
         bots_dir="/bots",
         table_size=4,
@@ -83,7 +83,7 @@ def test_a_folder_from_before_own_deals_reads_as_one() -> None:
     data = _info().to_json()
     del data["deals"], data["time_margin"], data["dropped"]
     old = TournamentInfo.from_json(data)
-    assert old.deals is None and old.time_margin == 0.0 and old.dropped == ()
+    assert old.deals is None and old.time.margin == 0.0 and old.dropped == ()
     assert "deals" not in old.to_json()  # written back, it still says what it was
 
 
@@ -130,7 +130,9 @@ def test_every_field_is_written() -> None:
         .as_finished("ef" * 32, 1.0, ["u001-t000-r0"])
     )
     written = set(info.to_json())
-    assert {f.name for f in dataclasses.fields(TournamentInfo)} == written
+    fields = {f.name for f in dataclasses.fields(TournamentInfo)} - {"time"}
+    controls = {"move_time", "time_bank", "increment", "timeouts", "time_margin", "lag_allowance"}
+    assert fields | controls == written  # the time control, field by field, as it always was
 
 
 def test_a_run_is_known_by_its_run_id_and_one_from_before_by_its_seed_and_start() -> None:
@@ -173,16 +175,18 @@ def test_a_folder_from_before_the_variant_fields_keeps_its_rules(
 
 
 def test_the_time_control_is_the_one_the_run_was_given_and_none_before_banks() -> None:
-    info = dataclasses.replace(_info(), time_bank=2.0, increment=0.25, timeouts=False)
-    assert info.time_control() == TimeControl(0.5, 2.0, 0.25, enforced=False)
+    control = TimeControl(0.5, 2.0, 0.25, enforced=False, margin=0.025, lag_allowance=0.25)
+    info = dataclasses.replace(_info(), time=control)
+    assert TournamentInfo.from_json(json.loads(json.dumps(info.to_json()))).time == control
     data = _info().to_json()
     del data["time_bank"], data["increment"], data["timeouts"]  # a folder from before banks
-    assert TournamentInfo.from_json(data).time_control() == TimeControl(0.5)
+    assert TournamentInfo.from_json(data).time == TimeControl(0.5)
 
 
 def test_the_lag_allowance_is_kept_and_a_folder_from_before_it_had_none() -> None:
-    info = dataclasses.replace(_info(), lag_allowance=0.25)
-    assert TournamentInfo.from_json(json.loads(json.dumps(info.to_json()))).lag_allowance == 0.25
-    data = _info().to_json()
+    info = dataclasses.replace(_info(), time=TimeControl(0.5, lag_allowance=0.25))
+    data = json.loads(json.dumps(info.to_json()))
+    assert data["lag_allowance"] == 0.25  # tournament.json spells the control as it always has
+    assert TournamentInfo.from_json(data).time.lag_allowance == 0.25
     del data["lag_allowance"]  # a folder from before the allowance: no link was credited
-    assert TournamentInfo.from_json(data).lag_allowance == 0.0
+    assert TournamentInfo.from_json(data).time.lag_allowance == 0.0

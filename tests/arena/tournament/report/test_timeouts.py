@@ -6,6 +6,7 @@ from referee_harness import Arena, run
 
 from arena.protocol.faults import FaultKind
 from arena.records import Decision, FaultEvent
+from arena.referee.deadline import TimeControl
 from arena.referee.match import GameRecord, GameSpec
 from arena.tournament.report.timeouts import TimingReport
 from engine import Opener, Ruleset
@@ -87,7 +88,7 @@ def _far_game(
 
 
 def test_timeouts_of_a_bot_whose_link_alone_took_the_move_time_are_its_networks() -> None:
-    report = TimingReport(move_time=0.15)
+    report = TimingReport(TimeControl(0.15))
     bots = ("faraway", "near", "nearer")
     for _ in range(6):
         report.add(_far_game(bots, 0, 200.0, None))
@@ -98,7 +99,7 @@ def test_timeouts_of_a_bot_whose_link_alone_took_the_move_time_are_its_networks(
 
 
 def test_a_link_longer_than_the_allowance_is_told_with_what_was_credited() -> None:
-    report = TimingReport(move_time=0.15, lag_allowance=0.25)
+    report = TimingReport(TimeControl(0.15, lag_allowance=0.25))
     for _ in range(2):
         report.add(_far_game(("faraway", "near"), 0, 400.0, 250.0))
     [note] = report.notes()
@@ -110,7 +111,7 @@ def test_a_link_credited_nothing_under_an_allowance_is_told_why() -> None:
     """Under an allowance, a timeout credited nothing came after its game's link credit was
     spent (or is a bot the arena started): the note says so, not that an allowance would
     credit it."""
-    report = TimingReport(move_time=0.15, lag_allowance=0.25)
+    report = TimingReport(TimeControl(0.15, lag_allowance=0.25))
     for _ in range(2):
         report.add(_far_game(("faraway", "near"), 0, 200.0, None))
     [note] = report.notes()
@@ -120,7 +121,7 @@ def test_a_link_credited_nothing_under_an_allowance_is_told_why() -> None:
 
 
 def test_a_slow_bot_on_a_quick_link_is_still_a_slow_bot() -> None:
-    report = TimingReport(move_time=0.15)
+    report = TimingReport(TimeControl(0.15))
     bots = tuple(f"b{i}" for i in range(6))
     for _ in range(5):
         report.add(_far_game(bots, 2, 0.3, None))
