@@ -28,7 +28,7 @@ NAMES = ("bold", "meek", "steady")
 
 
 def arena(*args: str) -> subprocess.CompletedProcess[str]:
-    """The installed `arena` command, as a person runs it (the night's tournament)."""
+    """The installed `arena` command, as a person runs it."""
     return subprocess.run(
         [str(ARENA), *args],
         capture_output=True,
@@ -40,8 +40,8 @@ def arena(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def arena_here(*args: str) -> subprocess.CompletedProcess[str]:
-    """`arena ARGS` through the same `main()` in this process: the read-only commands and
-    the refusals, without a second interpreter's start for each."""
+    """`arena ARGS` through the same `main()` in this process, without a second
+    interpreter's start for each (its bots are still processes of their own)."""
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         try:
@@ -66,7 +66,7 @@ def night(tmp_path_factory: pytest.TempPathFactory) -> Night:
     for name in NAMES:
         shutil.copy(BOTS / f"{name}.py", bots / f"{name}.py")
     out = root / "out"
-    done = arena(
+    done = arena_here(
         "run",
         "--bots",
         str(bots),
