@@ -57,6 +57,16 @@ class Cli:
         out, err = self.capsys.readouterr()
         return code, out, err
 
+    def exits(self, *args: str) -> tuple[int, str, str]:
+        """As a call, with argparse's refusals (SystemExit) returned as their exit code."""
+        self.capsys.readouterr()
+        try:
+            code = main(list(args))
+        except SystemExit as done:
+            code = done.code if isinstance(done.code, int) else 1
+        out, err = self.capsys.readouterr()
+        return code, out, err
+
 
 def one_line(text: str) -> str:
     return " ".join(text.split())

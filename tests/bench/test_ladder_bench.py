@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
+
+import pytest
 
 from bench.ladder import DESIGNS, LADDERS, TABLE, choose_ms, noises, report, run_ladder
-
-COMMAND = (sys.executable, "-m", "arena.cli.main", "bench")
+from arena.cli.main import main
 
 
 def test_a_tiny_run_reports_sane_figures() -> None:
@@ -50,30 +49,32 @@ def test_choosing_is_timed_on_a_field_of_the_size_asked() -> None:
     assert choose_ms(20, 5) > 0
 
 
-def test_the_command_prints_the_figures_as_json() -> None:
+def _bench(capsys: pytest.CaptureFixture[str], *flags: str) -> tuple[int, str, str]:
+    """`arena bench FLAGS` through the command line's main() in this process."""
+    try:
+        code = main(["bench", *flags])
+    except SystemExit as refused:  # argparse's way out
+        code = refused.code if isinstance(refused.code, int) else 1
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_the_command_prints_the_figures_as_json(capsys: pytest.CaptureFixture[str]) -> None:
     """The command's whole path, two workers and all, at its smallest: four bots, two
     leagues."""
-    done = subprocess.run(
-        [*COMMAND, "ladder", "--json", "--leagues", "2", "--bots", "4"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
+    code, out, err = _bench(
+        capsys, "ladder", "--json", "--leagues", "2", "--bots", "4"
     )
-    assert done.returncode == 0, done.stderr
-    figures = json.loads(done.stdout)
+    assert code == 0, err
+    figures = json.loads(out)
     assert figures["bots"] == 4 and figures["leagues"] == 2
     assert len(figures["ladder_batch_fit"]["games"]) == len(figures["round_robin"]["games"]) == 2
-    assert "league 2 of 2" in done.stderr
+    assert "league 2 of 2" in err
 
 
-def test_a_field_the_bench_cannot_play_is_refused_in_one_line() -> None:
-    done = subprocess.run(
-        [*COMMAND, "ladder", "--bots", "40"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert done.returncode != 0
-    assert "--bots" in done.stderr and "Traceback" not in done.stderr
+def test_a_field_the_bench_cannot_play_is_refused_in_one_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, _, err = _bench(capsys, "ladder", "--bots", "40")
+    assert code != 0
+    assert "--bots" in err and "Traceback" not in err

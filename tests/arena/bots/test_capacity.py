@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from arena.bots import capacity
 from arena.cli import options
-from arena.cli.main import _parser
+from arena.cli.main import _parser, main
 from arena.tournament.config import TournamentConfig
 from arena.tournament.options import Command
 
@@ -41,23 +39,18 @@ def test_a_cgroup_cpu_quota_caps_the_cores(tmp_path: Path, monkeypatch: pytest.M
     assert capacity.usable_cores() == len(os.sched_getaffinity(0))
 
 
-def test_more_jobs_than_cores_is_refused_before_anything_is_made(tmp_path: Path) -> None:
+def test_more_jobs_than_cores_is_refused_before_anything_is_made(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Through `arena run`'s main() in this process: the refusal comes before any bot."""
     too_many = capacity.usable_cores() + 1
     out = tmp_path / "results"
-    done = subprocess.run(
-        [
-            *(sys.executable, "-m", "arena.cli.main", "run", "--bots", str(tmp_path)),
-            *("--out", str(out), "--jobs", str(too_many)),
-        ],
-        check=False,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert done.returncode == 1
-    assert f"--jobs {too_many} is more games at once than" in done.stderr
-    assert "--force-jobs" in done.stderr
-    assert "Traceback" not in done.stderr
+    code = main(["run", "--bots", str(tmp_path), "--out", str(out), "--jobs", str(too_many)])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert f"--jobs {too_many} is more games at once than" in err
+    assert "--force-jobs" in err
+    assert "Traceback" not in err
     assert not out.exists()
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import shutil
@@ -25,16 +27,28 @@ ARENA = Path(sys.executable).parent / "arena"
 NAMES = ("bold", "meek", "steady")
 
 
-def arena(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+def arena(*args: str) -> subprocess.CompletedProcess[str]:
+    """The installed `arena` command, as a person runs it."""
     return subprocess.run(
         [str(ARENA), *args],
         capture_output=True,
         text=True,
         timeout=90,
-        cwd=cwd,
         env=dict(os.environ, COLUMNS="200"),
         check=False,
     )
+
+
+def arena_here(*args: str) -> subprocess.CompletedProcess[str]:
+    """`arena ARGS` through the same `main()` in this process, without a second
+    interpreter's start for each (its bots are still processes of their own)."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(list(args))
+        except SystemExit as exit_:  # argparse's refusals and --help
+            code = exit_.code if isinstance(exit_.code, int) else 1
+    return subprocess.CompletedProcess(["arena", *args], code, out.getvalue(), err.getvalue())
 
 
 @dataclass
@@ -52,7 +66,7 @@ def night(tmp_path_factory: pytest.TempPathFactory) -> Night:
     for name in NAMES:
         shutil.copy(BOTS / f"{name}.py", bots / f"{name}.py")
     out = root / "out"
-    done = arena(
+    done = arena_here(
         "run",
         "--bots",
         str(bots),
@@ -93,7 +107,7 @@ def test_leaderboard_json_lists_the_bots_of_the_league(night: Night, tmp_path: P
         expected = rate_all([result_of(line) for _, line in store.lines()]).table()
     finally:
         store.close()
-    done = arena("leaderboard", "--league", str(league), "--json")
+    done = arena_here("leaderboard", "--league", str(league), "--json")
     assert done.returncode == 0, done.stderr
     rows = json.loads(done.stdout)
     assert sorted(r["bot"] for r in rows) == sorted([*NAMES, "zed"])
@@ -106,7 +120,7 @@ def test_leaderboard_json_lists_the_bots_of_the_league(night: Night, tmp_path: P
     assert [r["bot"] for r in rows] == [s.name for s in expected]
     assert [r["mu"] for r in rows] == [round(s.mu, 3) for s in expected]
 
-    table = arena("leaderboard", "--league", str(league))
+    table = arena_here("leaderboard", "--league", str(league))
     assert table.returncode == 0, table.stderr
     assert "League: 2 tournaments, 7 games" in table.stdout
     for name in (*NAMES, "zed"):
@@ -114,7 +128,7 @@ def test_leaderboard_json_lists_the_bots_of_the_league(night: Night, tmp_path: P
 
 
 def test_leaderboard_without_a_league(tmp_path: Path) -> None:
-    done = arena("leaderboard", "--league", str(tmp_path / "none.sqlite"), "--json")
+    done = arena_here("leaderboard", "--league", str(tmp_path / "none.sqlite"), "--json")
     assert done.returncode == 1
     assert "no league store" in done.stderr
     assert done.stdout == ""
@@ -142,7 +156,7 @@ def test_replay_tells_the_rounds_dice_and_finish(night: Night, how: str) -> None
     game = line["game"]
     path = night.folder / "replays" / f"{game}.json"
     which = {"id": game, "tournament/id": f"night1/{game}", "path": str(path)}[how]
-    done = arena("replay", which, "--results", str(night.out))
+    done = arena_here("replay", which, "--results", str(night.out))
     assert done.returncode == 0, done.stderr
     replay = json.loads(path.read_text())
     hands, rounds, actions = _expected_story(replay)
@@ -159,7 +173,7 @@ def test_replay_tells_the_rounds_dice_and_finish(night: Night, how: str) -> None
 
 
 def test_replay_of_an_unknown_game(night: Night) -> None:
-    done = arena("replay", "u999-t999-r9", "--results", str(night.out))
+    done = arena_here("replay", "u999-t999-r9", "--results", str(night.out))
     assert done.returncode == 1
     assert "no replay of game 'u999-t999-r9'" in done.stderr
 
@@ -169,7 +183,7 @@ def test_replay_of_an_unknown_game(night: Night) -> None:
     [("not-hex", "--seed must be hexadecimal"), ("abcd", "--seed needs at least 16 bytes")],
 )
 def test_run_refuses_a_bad_seed(tmp_path: Path, seed: str, message: str) -> None:
-    done = arena("run", "--bots", str(BOTS), "--seed", seed, "--out", str(tmp_path / "out"))
+    done = arena_here("run", "--bots", str(BOTS), "--seed", seed, "--out", str(tmp_path / "out"))
     assert done.returncode == 2
     assert message in done.stderr
     assert not (tmp_path / "out").exists()
@@ -177,7 +191,7 @@ def test_run_refuses_a_bad_seed(tmp_path: Path, seed: str, message: str) -> None
 
 def test_run_refuses_a_missing_bots_folder(tmp_path: Path) -> None:
     missing = tmp_path / "no-such-bots"
-    done = arena("run", "--bots", str(missing), "--out", str(tmp_path / "out"))
+    done = arena_here("run", "--bots", str(missing), "--out", str(tmp_path / "out"))
     assert done.returncode == 2
     assert f"{missing} is not a folder" in done.stderr
     assert "Traceback" not in done.stderr
@@ -185,7 +199,7 @@ def test_run_refuses_a_missing_bots_folder(tmp_path: Path) -> None:
 
 
 def test_run_refuses_bad_numbers(tmp_path: Path) -> None:
-    done = arena("run", "--bots", str(BOTS), "--games", "0", "--out", str(tmp_path / "out"))
+    done = arena_here("run", "--bots", str(BOTS), "--games", "0", "--out", str(tmp_path / "out"))
     assert done.returncode == 2
     assert "--games" in done.stderr
 
@@ -201,7 +215,7 @@ def test_replay_of_a_game_id_that_several_tournaments_have_tells_the_newest(
         info = results / name / "tournament.json"
         info.write_text(json.dumps(dict(json.loads(info.read_text()), created=created)))
     game = night.lines[0]["game"]
-    done = arena("replay", game, "--results", str(results))
+    done = arena_here("replay", game, "--results", str(results))
     assert done.returncode == 0, done.stderr
     path = results / "earlier" / "replays" / f"{game}.json"
     lines = done.stdout.splitlines()
@@ -212,7 +226,7 @@ def test_replay_of_a_game_id_that_several_tournaments_have_tells_the_newest(
     )
     assert lines[2].startswith(f"Game {game}: ")
 
-    chosen = arena("replay", f"later/{game}", "--results", str(results))
+    chosen = arena_here("replay", f"later/{game}", "--results", str(results))
     assert chosen.returncode == 0, chosen.stderr
     path = results / "later" / "replays" / f"{game}.json"
     assert chosen.stdout.splitlines()[0] == f"Tournament later ({path})"
@@ -220,7 +234,7 @@ def test_replay_of_a_game_id_that_several_tournaments_have_tells_the_newest(
 
 
 def test_replay_has_help_for_every_option() -> None:
-    done = arena("replay", "--help")
+    done = arena_here("replay", "--help")
     assert done.returncode == 0
     said = " ".join(done.stdout.split())
     assert "--results RESULTS the results folder a game id is looked for in" in said
@@ -329,7 +343,7 @@ def test_leaderboard_refuses_a_bad_rule_filter(
 def test_leaderboard_names_an_unknown_tournament(tmp_path: Path) -> None:
     league = tmp_path / "league.sqlite"
     _league_of_three(league)
-    done = arena("leaderboard", "--league", str(league), "--tournament", "nope")
+    done = arena_here("leaderboard", "--league", str(league), "--tournament", "nope")
     assert done.returncode == 1
     assert "no tournament nope in the league" in " ".join(done.stderr.split())
 

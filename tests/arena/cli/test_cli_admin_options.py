@@ -9,7 +9,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from cli_harness import SEED, arena_command, clean_env, one_line, read_info, read_lines, start_serve
+from cli_harness import SEED, Cli, one_line, read_info, read_lines, start_serve
 
 TOURNAMENT_BOTS = Path(__file__).parents[1] / "tournament_bots"
 
@@ -60,36 +60,29 @@ def _bots(tmp_path: Path) -> Path:
     return bots
 
 
-def _start(admin: list[str], bots: Path, name: str, *extra: str) -> str:
+def _start(cli: Cli, admin: list[str], bots: Path, name: str, *extra: str) -> str:
     """`arena admin start` of a small night: tables of two, one game at a time, the bots
-    unsandboxed (the crashing bot counts its lives in a folder outside its own)."""
-    done = subprocess.run(
-        [
-            *arena_command(),
-            *("admin", "start", *admin, "--bots", str(bots), "--name", name),
-            *("--seed", SEED, "--table-size", "2", "--jobs", "1", "--move-time", "5"),
-            *("--sandbox", "off", *extra),
-        ],
-        env=clean_env(COLUMNS="100"),
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
+    unsandboxed (the crashing bot counts its lives in a folder outside its own). The command
+    runs in this process (`main()`), the server in its own."""
+    code, out, err = cli(
+        *("admin", "start", *admin, "--bots", str(bots), "--name", name),
+        *("--seed", SEED, "--table-size", "2", "--jobs", "1", "--move-time", "5"),
+        *("--sandbox", "off", *extra),
     )
-    assert done.returncode == 0, done.stdout + done.stderr
-    return one_line(done.stdout)
+    assert code == 0, out + err
+    return one_line(out)
 
 
 @pytest.mark.slow
 def test_admin_start_recovers_rebuilds_runs_a_gauntlet_and_shows_the_ranks(
-    tmp_path: Path, processes: list[subprocess.Popen[bytes]]
+    tmp_path: Path, cli: Cli, processes: list[subprocess.Popen[bytes]]
 ) -> None:
     league, results = tmp_path / "league" / "league.sqlite", tmp_path / "results"
     serve = start_serve(league, results, tmp_path / "serve.log", processes)
     bots = _bots(tmp_path)
 
     said = _start(
-        serve.admin, bots, "first", "--games", "4", "--recover", "2", "--gauntlet", "steady"
+        cli, serve.admin, bots, "first", "--games", "4", "--recover", "2", "--gauntlet", "steady"
     )
     folder = results / "first"
     info = read_info(folder)
@@ -110,36 +103,28 @@ def test_admin_start_recovers_rebuilds_runs_a_gauntlet_and_shows_the_ranks(
     assert "fewer than the 10 a bootstrap needs" in said
 
     # Unchanged since its build: not built again, unless --rebuild.
-    again = _start(serve.admin, bots, "second", "--games", "2")
+    again = _start(cli, serve.admin, bots, "second", "--games", "2")
     assert "built: unchanged since its last build: not rebuilt" in again
-    rebuilt = _start(serve.admin, bots, "third", "--games", "2", "--rebuild")
+    rebuilt = _start(cli, serve.admin, bots, "third", "--games", "2", "--rebuild")
     assert "not rebuilt" not in rebuilt and "built built" in rebuilt
 
 
 def test_admin_start_refuses_a_gauntlet_with_disjoint_deals_as_arena_run_does(
-    tmp_path: Path,
+    tmp_path: Path, cli: Cli
 ) -> None:
     token = tmp_path / "admin.token"
     token.write_text("whatever\n")
-    done = subprocess.run(
-        [
-            *arena_command(),
-            *("admin", "start", "--token-file", str(token), "--admin", "127.0.0.1:9"),
-            *("--gauntlet", "steady", "--deals", "disjoint"),
-        ],
-        env=clean_env(),
-        capture_output=True,
-        text=True,
-        timeout=30,
-        check=False,
+    code, _, err = cli.exits(
+        *("admin", "start", "--token-file", str(token), "--admin", "127.0.0.1:9"),
+        *("--gauntlet", "steady", "--deals", "disjoint"),
     )
-    assert done.returncode == 1
-    assert "--gauntlet seats its bot at every table" in one_line(done.stderr)
-    assert "use --deals own with it" in one_line(done.stderr)
+    assert code == 1
+    assert "--gauntlet seats its bot at every table" in one_line(err)
+    assert "use --deals own with it" in one_line(err)
 
 
 def test_admin_start_carries_the_options_arena_run_had_alone_to_the_server(
-    tmp_path: Path, processes: list[subprocess.Popen[bytes]]
+    tmp_path: Path, cli: Cli, processes: list[subprocess.Popen[bytes]]
 ) -> None:
     """--no-timeout, --until-confident and the limits on local bots, once `arena run`'s only."""
     league, results = tmp_path / "league" / "league.sqlite", tmp_path / "results"
@@ -149,6 +134,7 @@ def test_admin_start_carries_the_options_arena_run_had_alone_to_the_server(
     for name in ("steady", "meek"):
         shutil.copy(TOURNAMENT_BOTS / f"{name}.py", bots / f"{name}.py")
     said = _start(
+        cli,
         serve.admin,
         bots,
         "night",

@@ -8,7 +8,7 @@ import subprocess
 from dataclasses import replace
 from pathlib import Path
 
-from cli_harness import SEED, Cli, arena_command, clean_env, one_line, read_info, start_serve
+from cli_harness import SEED, Cli, one_line, read_info, start_serve
 
 from arena.bots.capacity import usable_cores
 from engine import FaultPenalty, Opener, PalificoFaceChange, Ruleset, preset
@@ -34,27 +34,19 @@ def test_admin_start_refuses_more_jobs_than_the_servers_cores_unless_forced(
     assert not (tmp_path / "results" / "n").exists()
 
 
-def test_admin_start_reads_the_time_margin_like_arena_run(tmp_path: Path) -> None:
+def test_admin_start_reads_the_time_margin_like_arena_run(cli: Cli) -> None:
     for bad, why in (
         ("nan", "nan is out of range: give a finite number of seconds"),
         ("soon", "'soon' is not a number of seconds"),
     ):
-        done = subprocess.run(
-            [*arena_command(), "admin", "start", "--time-margin", bad],
-            env=clean_env(),
-            capture_output=True,
-            text=True,
-            timeout=30,
-            check=False,
-            cwd=tmp_path,
-        )
-        assert done.returncode == 2
-        assert f"argument --time-margin: {why}" in one_line(done.stderr)
-        assert done.stdout == "" and "Traceback" not in done.stderr
+        code, out, err = cli.exits("admin", "start", "--time-margin", bad)
+        assert code == 2
+        assert f"argument --time-margin: {why}" in one_line(err)
+        assert out == "" and "Traceback" not in err
 
 
 def test_admin_start_plays_the_ruleset_it_was_given_field_by_field(
-    tmp_path: Path, processes: list[subprocess.Popen[bytes]]
+    tmp_path: Path, cli: Cli, processes: list[subprocess.Popen[bytes]]
 ) -> None:
     league, results = tmp_path / "league" / "league.sqlite", tmp_path / "results"
     serve = start_serve(league, results, tmp_path / "serve.log", processes)
@@ -67,20 +59,12 @@ def test_admin_start_plays_the_ruleset_it_was_given_field_by_field(
         *("--dice", "4", "--opener", "seat0", "--palifico-face-change", "others"),
         *("--no-palifico-once", "--fault-penalty", "lose_die"),
     ]
-    done = subprocess.run(
-        [
-            *arena_command(),
-            *("admin", "start", *serve.admin, "--bots", str(bots), "--name", "house"),
-            *("--seed", SEED, "--games", "2", "--jobs", "1", "--sandbox", "off", *rules),
-        ],
-        env=clean_env(),
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
+    code, out, err = cli(
+        *("admin", "start", *serve.admin, "--bots", str(bots), "--name", "house"),
+        *("--seed", SEED, "--games", "2", "--jobs", "1", "--sandbox", "off", *rules),
     )
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert f"Results: {results / 'house'} (finished)" in one_line(done.stdout)
+    assert code == 0, out + err
+    assert f"Results: {results / 'house'} (finished)" in one_line(out)
     meant = replace(
         preset("no-heads-up-palifico"),
         calza_max_dice=None,  # the preset's 5 taken back

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from cli_harness import SEED, arena_command, clean_env, read_info, start_serve
+from cli_harness import SEED, Cli, arena_command, clean_env, one_line, read_info, start_serve
 
 from arena.bots.sandbox import SandboxMode, decide
 
@@ -53,20 +53,14 @@ def _bots(tmp_path: Path, port: int) -> Path:
     return bots
 
 
-def _run(tmp_path: Path, bots: Path, *network: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [
-            *arena_command(),
-            *("run", "--bots", str(bots), "--out", str(tmp_path / "out"), "--name", "night"),
-            *("--seed", SEED, "--games", "2", "--table-size", "3", "--jobs", "1"),
-            *("--sandbox", "require", *network),
-        ],
-        env=clean_env(COLUMNS="200"),
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
+def _run(cli: Cli, tmp_path: Path, bots: Path, *network: str) -> tuple[int, str]:
+    """`arena run` through its `main()` in this process; its bots and builds are processes."""
+    code, out, err = cli(
+        *("run", "--bots", str(bots), "--out", str(tmp_path / "out"), "--name", "night"),
+        *("--seed", SEED, "--games", "2", "--table-size", "3", "--jobs", "1"),
+        *("--sandbox", "require", *network),
     )
+    return code, one_line(out + err)
 
 
 def _build_log(tmp_path: Path) -> str:
@@ -76,43 +70,36 @@ def _build_log(tmp_path: Path) -> str:
 
 @sandboxed
 def test_arena_run_builds_without_the_hosts_loopback_by_default(
-    tmp_path: Path, listener: int
+    tmp_path: Path, cli: Cli, listener: int
 ) -> None:
-    done = _run(tmp_path, _bots(tmp_path, listener))
-    assert done.returncode == 0, done.stdout + done.stderr
+    code, printed = _run(cli, tmp_path, _bots(tmp_path, listener))
+    assert code == 0, printed
     said = decide(SandboxMode.AUTO).builds.describe()
     assert said.startswith(("builds reach the internet", "builds have NO network"))
-    assert said in done.stdout
+    assert said in printed
     assert said in read_info(tmp_path / "out" / "night")["isolation"]
     assert "REFUSED" in _build_log(tmp_path)
 
 
 @sandboxed
+@pytest.mark.slow  # fast: test_buildnet's host network on purpose, its WARNING and its reach
 def test_arena_run_with_the_host_network_warns_and_reaches_it(
-    tmp_path: Path, listener: int
+    tmp_path: Path, cli: Cli, listener: int
 ) -> None:
-    done = _run(tmp_path, _bots(tmp_path, listener), "--build-network", "host")
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert "WARNING: builds share the host's network (--build-network host)" in done.stdout
+    code, printed = _run(cli, tmp_path, _bots(tmp_path, listener), "--build-network", "host")
+    assert code == 0, printed
+    assert "WARNING: builds share the host's network (--build-network host)" in printed
     assert "REACHED the host's loopback" in _build_log(tmp_path)
 
 
 @sandboxed
-def test_check_bot_says_the_build_network(tmp_path: Path) -> None:
-    done = subprocess.run(
-        [
-            *arena_command(),
-            *("check-bot", str(TOURNAMENT_BOTS / "steady.py"), "--sandbox", "require"),
-            *("--build-network", "off"),
-        ],
-        env=clean_env(COLUMNS="300"),
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
+def test_check_bot_says_the_build_network(cli: Cli) -> None:
+    code, out, err = cli(
+        *("check-bot", str(TOURNAMENT_BOTS / "steady.py"), "--sandbox", "require"),
+        *("--build-network", "off"),
     )
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert "builds have no network (--build-network off)" in done.stdout
+    assert code == 0, out + err
+    assert "builds have no network (--build-network off)" in one_line(out)
 
 
 @sandboxed

@@ -4,36 +4,61 @@ organiser's quota said at the start, and `arena admin requests`."""
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
+import io
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
-from cli_harness import Cli, start_serve
+import pytest
+from cli_harness import Cli, Serve, start_serve
 
+from arena.cli.main import main
 from arena.cli.request import outcome_lines
 from arena.protocol.messages import submission as spb
 from arena.store import open_store
 
 
-def test_request_says_why_it_is_refused(
-    tmp_path: Path, cli: Cli, processes: list[subprocess.Popen[bytes]]
-) -> None:
-    league = tmp_path / "league.sqlite"
-    code, out, _ = cli("token", "add", "alice", "--league", str(league))
-    assert code == 0
-    token = tmp_path / "alice.token"
-    token.write_text(out.strip().splitlines()[-1] + "\n")
+@dataclasses.dataclass(frozen=True)
+class Served:
+    """One `arena serve` for the file: alice registered, a quota of 3 requests of 4 games."""
+
+    serve: Serve
+    league: Path
+    token: Path
+    """alice's token file."""
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    folder = tmp_path_factory.mktemp("request")
+    league = folder / "league.sqlite"
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["token", "add", "alice", "--league", str(league)]) == 0
+    token = folder / "alice.token"
+    token.write_text(out.getvalue().strip().splitlines()[-1] + "\n")
+    processes: list[subprocess.Popen[bytes]] = []
+    try:
+        serve = start_serve(
+            league,
+            folder / "results",
+            folder / "serve.log",
+            processes,
+            *("--requests-per-day", "3", "--request-max-games", "4"),
+        )
+        yield Served(serve, league, token)
+    finally:
+        for process in processes:
+            process.kill()
+            process.wait(timeout=10)
+
+
+def test_request_says_why_it_is_refused(served: Served, tmp_path: Path, cli: Cli) -> None:
+    serve, token = served.serve, served.token
     wrong = tmp_path / "wrong.token"
     wrong.write_text("not-a-token\n")
-    serve = start_serve(
-        league,
-        tmp_path / "results",
-        tmp_path / "serve.log",
-        processes,
-        "--requests-per-day",
-        "3",
-        "--request-max-games",
-        "4",
-    )
     assert "test games: at most 3 requests a day per author, 4 games each" in serve.log.read_text()
     server = f"127.0.0.1:{serve.port}"
     ask = ("request", "--server", server, "--name", "alice", "--against", "bob")
@@ -51,14 +76,12 @@ def test_request_says_why_it_is_refused(
     assert out.strip() == "refused: ask for 1 to 4 games (--request-max-games), not 5"
 
 
-def test_the_organiser_lists_the_requests(
-    tmp_path: Path, cli: Cli, processes: list[subprocess.Popen[bytes]]
-) -> None:
-    league = tmp_path / "league.sqlite"
-    serve = start_serve(league, tmp_path / "results", tmp_path / "serve.log", processes)
+def test_the_organiser_lists_the_requests(served: Served, cli: Cli) -> None:
+    """Refused requests are not kept: the list is empty until one is."""
+    serve = served.serve
     code, out, _ = cli("admin", "requests", *serve.admin)
     assert (code, out.strip()) == (0, "No requests for test games.")
-    store = open_store(league)  # a request as the server keeps one (its versions are gone)
+    store = open_store(served.league)  # a request as the server keeps one (its versions are gone)
     try:
         store.add_request("alice", [("alice", 2), ("bob", 1)], 2, 1000.0)
     finally:

@@ -6,13 +6,12 @@ nights run as real `arena run` processes with real bots.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
-import os
 import re
 import shutil
 import subprocess
-import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,18 +31,15 @@ from arena.tournament.report.ratings import Standing
 from arena.tournament.schedule.round_robin import build, explain, planned_games, unit_size
 
 BOTS = Path(__file__).parents[1] / "tournament_bots"
-ARENA = Path(sys.executable).parent / "arena"
 
 
 def arena(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [str(ARENA), *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=dict(os.environ, COLUMNS="200"),
-        check=False,
-    )
+    """`arena ARGS` through its main() in this process, for a module's fixture (which
+    capsys cannot serve); its bots are processes."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(list(args))
+    return subprocess.CompletedProcess(["arena", *args], code, out.getvalue(), err.getvalue())
 
 
 def in_process(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:

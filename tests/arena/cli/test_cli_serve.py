@@ -2,29 +2,61 @@
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
+import io
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from cli_harness import launch_bot, start_serve, wait_for
+from cli_harness import Serve, launch_bot, start_serve, wait_for
 
 from arena.cli.main import _parser, main
 
 LEAGUE_BOT = Path(__file__).parents[1] / "league_bots" / "steady.py"
 
 
+@dataclasses.dataclass(frozen=True)
+class Served:
+    """One `arena serve` for the file's tests, which only read what it prints."""
+
+    serve: Serve
+    token: str
+    """alpha's, the one registered entrant."""
+    folder: Path
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    folder = tmp_path_factory.mktemp("serve")
+    league = folder / "league.sqlite"
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["token", "add", "alpha", "--league", str(league)]) == 0
+    token = out.getvalue().strip().splitlines()[-1]
+    processes: list[subprocess.Popen[bytes]] = []
+    try:
+        yield Served(
+            start_serve(league, folder / "results", folder / "serve.log", processes), token, folder
+        )
+    finally:
+        for process in processes:
+            process.kill()
+            process.wait(timeout=10)
+
+
 def test_serve_prints_who_connects_and_who_leaves(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], processes: list[subprocess.Popen[bytes]]
+    served: Served, processes: list[subprocess.Popen[bytes]]
 ) -> None:
-    league = tmp_path / "league.sqlite"
-    assert main(["token", "add", "alpha", "--league", str(league)]) == 0
-    token = capsys.readouterr().out.strip().splitlines()[-1]
-    serve = start_serve(league, tmp_path / "results", tmp_path / "serve.log", processes)
+    serve = served.serve
 
     def said(text: str) -> bool:
         return any(line.endswith(text) for line in serve.log.read_text().splitlines())
 
-    bot = launch_bot(LEAGUE_BOT, "alpha", token, serve.port, tmp_path / "alpha.log", processes)
+    bot = launch_bot(
+        LEAGUE_BOT, "alpha", served.token, serve.port, served.folder / "alpha.log", processes
+    )
     # The bot opens two sessions, one after the other: its arrival counts both.
     wait_for(lambda: "alpha connected" in serve.log.read_text(), "serve says alpha connected", 20)
     assert said("alpha connected (2 sessions)"), serve.log.read_text()
@@ -41,12 +73,9 @@ def test_serve_prints_who_connects_and_who_leaves(
 
 
 def test_serve_prints_one_line_for_a_wrong_token_and_one_for_an_unknown_name(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], processes: list[subprocess.Popen[bytes]]
+    served: Served, tmp_path: Path, processes: list[subprocess.Popen[bytes]]
 ) -> None:
-    league = tmp_path / "league.sqlite"
-    assert main(["token", "add", "alpha", "--league", str(league)]) == 0
-    capsys.readouterr()
-    serve = start_serve(league, tmp_path / "results", tmp_path / "serve.log", processes)
+    serve = served.serve
     wrong = launch_bot(
         LEAGUE_BOT, "alpha", "not-its-token", serve.port, tmp_path / "w.log", processes
     )

@@ -8,7 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from cli_harness import SEED, arena_command, clean_env, start_serve
+import pytest
+from cli_harness import SEED, Cli, start_serve
 
 TOURNAMENT_BOTS = Path(__file__).parents[1] / "tournament_bots"
 LIMIT_S = 300
@@ -18,23 +19,18 @@ HOLD = (
 )
 
 
-def test_a_patience_that_is_no_number_of_seconds_is_refused(tmp_path: Path) -> None:
-    done = subprocess.run(
-        [*arena_command(), "run", "--bots", str(TOURNAMENT_BOTS), "--store-patience", "-1"],
-        env=clean_env(),
-        capture_output=True,
-        text=True,
-        timeout=LIMIT_S,
-        check=False,
-        cwd=tmp_path,
-    )
-    assert done.returncode == 2
-    assert "--store-patience" in done.stderr and "Traceback" not in done.stderr
+def test_a_patience_that_is_no_number_of_seconds_is_refused(
+    tmp_path: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, _, err = cli.exits("run", "--bots", str(TOURNAMENT_BOTS), "--store-patience", "-1")
+    assert code == 2
+    assert "--store-patience" in err and "Traceback" not in err
     assert not (tmp_path / "results").exists()
 
 
 def test_admin_start_carries_the_patience_to_the_server(
-    tmp_path: Path, processes: list[subprocess.Popen[bytes]]
+    tmp_path: Path, cli: Cli, processes: list[subprocess.Popen[bytes]]
 ) -> None:
     results = tmp_path / "results"
     store = tmp_path / "league" / "league.sqlite"
@@ -51,22 +47,14 @@ def test_admin_start_carries_the_patience_to_the_server(
     )
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
-        done = subprocess.run(
-            [
-                *arena_command(),
-                *("admin", "start", *serve.admin, "--bots", str(bots), "--name", "night"),
-                *("--seed", SEED, "--games", "2", "--table-size", "2", "--jobs", "1"),
-                *("--store-patience", "0.4"),
-            ],
-            env=clean_env(COLUMNS="200"),
-            capture_output=True,
-            text=True,
-            timeout=LIMIT_S,
-            check=False,
+        code, out, err = cli(
+            *("admin", "start", *serve.admin, "--bots", str(bots), "--name", "night"),
+            *("--seed", SEED, "--games", "2", "--table-size", "2", "--jobs", "1"),
+            *("--store-patience", "0.4"),
         )
     finally:
         holder.communicate("\n", timeout=LIMIT_S)
-    said = done.stdout + done.stderr
-    assert done.returncode != 0, said
+    said = out + err
+    assert code != 0, said
     assert "locked by another process for 0.4 s" in said, said
     assert "Traceback" not in said

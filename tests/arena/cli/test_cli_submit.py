@@ -75,10 +75,12 @@ def test_a_token_file_that_holds_more_than_a_token_is_named_as_such(
     )
     assert "arena token add NAME > FILE" in out
     token.write_text("\n  AbC-123_x  \n\n")  # a token alone, blank lines around it: forgiven
+    # A folder that is no bot: the token read, the command stops at packing (no connect wait).
     code, out, _ = cli(
-        "submit", str(SAMPLE_BOTS / "expert"), "--server", "127.0.0.1:1", "--token-file", str(token)
+        "submit", str(tmp_path / "nobot"), "--server", "127.0.0.1:1", "--token-file", str(token)
     )
     assert "not a token file" not in out
+    assert code == 1 and out.strip().startswith("rejected: ") and "nobot" in out
 
 
 def test_submit_without_a_token_or_with_a_bad_folder_says_so_in_its_verdict(

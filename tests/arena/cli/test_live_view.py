@@ -6,8 +6,6 @@ import asyncio
 import dataclasses
 import io
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,6 +13,7 @@ from rich.console import Console
 from tournament_harness import Quiet
 
 from arena.cli.live import LiveView, print_report, report_lines
+from arena.cli.main import main
 from arena.cli.standings import leaderboard_table
 from arena.league.admin_stream import EventObserver, tell
 from arena.protocol.faults import Fault, FaultKind, FaultRecord
@@ -54,34 +53,26 @@ def test_notes_faults_and_names_written_by_bots_are_printed_as_they_are() -> Non
     assert "[/bold]" in text.split("Leaderboard")[1]
 
 
-def test_a_bot_whose_last_log_line_is_markup_does_not_crash_the_arena(tmp_path: Path) -> None:
+def test_a_bot_whose_last_log_line_is_markup_does_not_crash_the_arena(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`arena run` through its main() here: a markup error would end it with a traceback."""
     bots = tmp_path / "bots"
     bots.mkdir()
     (bots / "shouty.sh").write_text("#!/bin/sh\necho 'starting'\necho '[/bold]'\nexit 1\n")
     shutil.copy(SAMPLES / "random_bot.py", bots / "random_bot.py")  # one bot that connects
-    done = subprocess.run(
+    code = main(
         [
-            sys.executable,
-            "-m",
-            "arena.cli.main",
-            "run",
-            "--bots",
-            str(bots),
-            "--out",
-            str(tmp_path / "results"),
-            "--connect-timeout",
-            "30",
-        ],
-        check=False,
-        capture_output=True,
-        text=True,
-        timeout=120,
+            *("run", "--bots", str(bots), "--out", str(tmp_path / "results")),
+            *("--connect-timeout", "30"),
+        ]
     )
-    assert "Traceback" not in done.stderr, done.stderr
-    assert "shouty: exited with code 1 (an error" in done.stdout, done.stdout
-    assert "before connecting: [/bold]" in done.stdout, done.stdout
-    assert done.returncode == 1  # fewer than two bots can play
-    assert "fewer than two bots can play (random" in done.stderr
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err, err
+    assert "shouty: exited with code 1 (an error" in out, out
+    assert "before connecting: [/bold]" in out, out
+    assert code == 1  # fewer than two bots can play
+    assert "fewer than two bots can play (random" in err
 
 
 ESCAPES = "\x1b[2J\x1b[H\x1b[1;32mall good\x1b[0m \x1b[5A\x1b[2K \u202edeppots\u202c \x9b2J"

@@ -11,12 +11,15 @@ refused before anything starts.
 
 from __future__ import annotations
 
+import io
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from arena.cli.main import main
 
 TOURNAMENT_BOTS = Path(__file__).parents[1] / "tournament_bots"
 ARENA = Path(sys.executable).parent / "arena"
@@ -84,10 +87,15 @@ def test_a_person_whose_input_ends_leaves_the_table(tmp_path: Path) -> None:
     assert "crash" not in out and "process died" not in out and "Traceback" not in done.stderr
 
 
-def test_a_seat_the_table_does_not_have_is_refused_in_one_line(tmp_path: Path) -> None:
-    done = _play("--bots", str(_bots(tmp_path)), "--seat", "4", script="")
-    assert done.returncode == 1
-    assert done.stderr.strip() == (
+def test_a_seat_the_table_does_not_have_is_refused_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Through `arena play`'s main() in this process: the refusal comes before any bot."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    code = main(["play", "--bots", str(_bots(tmp_path)), "--seat", "4"])
+    out, err = capsys.readouterr()
+    assert code == 1
+    assert err.strip() == (
         "arena play: --seat 4: the table has 3 seats (2 bots and you), so your seat is 0 to 2"
     )
-    assert "--- Round" not in done.stdout  # refused before any game
+    assert "--- Round" not in out  # refused before any game

@@ -8,10 +8,13 @@ import asyncio
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
 from test_ladder_ratings import _round
 
+from arena.league import ladder_fit
 from arena.league.ladder_fit import REFIT_S, LadderFit, LadderGames
 from arena.rankings import Confidence, confidence, finishes
+from arena.rankings.background import Reckoned, Reckoning
 from arena.records import GameLine
 from arena.store import open_store
 
@@ -47,7 +50,17 @@ class Given:
         return confidence(finishes(_lines(self.groups)), ["middle", "strong", "weak"], seed=0)
 
 
-def test_a_refit_is_due_only_with_new_games_and_not_sooner_than_its_interval() -> None:
+async def _in_this_process(job: Reckoning, bots: int, give_up: asyncio.Event) -> Reckoned:
+    """A refit that ends at once without a fit: the interval is the clock's, whatever the
+    process answers (test_the_fit_rates_the_stronger_version_higher starts a real one)."""
+    return Reckoned(None, "not run: the interval alone is tried here")
+
+
+def test_a_refit_is_due_only_with_new_games_and_not_sooner_than_its_interval(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(ladder_fit, "reckon_apart", _in_this_process)
+
     async def body() -> None:
         clock = Clock()
         fit = LadderFit(clock)

@@ -136,9 +136,11 @@ def test_one_build_at_a_time_per_author(tmp_path: Path) -> None:
     async def body() -> None:
         async with desk(tmp_path) as d:
             token = d.register("alice")
+            # The build runs until the test lets it end (a file beside it), not for a guess
+            # of how long the second submission takes to be refused.
             slow = tar_gz(
                 bot(
-                    file("build.sh", b"echo started\nsleep 3\n"),
+                    file("build.sh", b"echo started\nwhile [ ! -e go ]; do sleep 0.05; done\n"),
                     manifest=MANIFEST + b'build = "sh build.sh"\n',
                 )
             )
@@ -160,6 +162,8 @@ def test_one_build_at_a_time_per_author(tmp_path: Path) -> None:
             assert refused.reason.endswith(
                 "is still being taken in, built or checked; wait for its verdict"
             )
+            for script in tmp_path.rglob("build.sh"):  # the build's own copy: let it end
+                (script.parent / "go").touch()
             done: Verdict = await asyncio.wait_for(first, 60)
             assert done.accepted, done
             assert (await d.send(_packed(tar_gz(bot(file("more.py")))), token)).version == 2

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import json
 import socket
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from web_harness import arena_command, make_bots
+from web_harness import make_bots
 
 import engine
 from arena.cli.main import main
@@ -88,48 +87,34 @@ def test_a_file_that_is_not_a_replay_is_one_line(
         assert not out.exists()
 
 
-def test_a_web_port_in_use_stops_the_run_before_it_starts(tmp_path: Path, taken_port: int) -> None:
+def test_a_web_port_in_use_stops_the_run_before_it_starts(
+    tmp_path: Path, taken_port: int, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Through `arena run`'s main() in this process: the refusal comes before any bot."""
     bots = make_bots(tmp_path / "bots", {"ann": {}, "ben": {}})
     out = tmp_path / "results"
-    done = subprocess.run(
-        arena_command(
-            "run", "--bots", str(bots), "--out", str(out), "--web", f"127.0.0.1:{taken_port}"
-        ),
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert done.returncode == 1
-    lines = done.stderr.strip().splitlines()
+    code = main(["run", "--bots", str(bots), "--out", str(out), "--web", f"127.0.0.1:{taken_port}"])
+    assert code == 1
+    lines = capsys.readouterr().err.strip().splitlines()
     assert len(lines) == 1 and f"cannot serve the web page on 127.0.0.1:{taken_port}" in lines[0]
     assert not out.exists() or not any(out.iterdir())  # no tournament begun, no bot started
 
 
 def test_a_web_port_in_use_stops_the_league_server_before_it_listens(
-    tmp_path: Path, taken_port: int
+    tmp_path: Path, taken_port: int, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """Through `arena serve`'s main() in this process: refused before it serves anything."""
     league = tmp_path / "league.sqlite"
-    done = subprocess.run(
-        arena_command(
-            "serve",
-            "--listen",
-            "127.0.0.1:0",
-            "--admin",
-            "127.0.0.1:0",
-            "--league",
-            str(league),
-            "--web",
-            f"127.0.0.1:{taken_port}",
-        ),
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
+    code = main(
+        [
+            *("serve", "--listen", "127.0.0.1:0", "--admin", "127.0.0.1:0"),
+            *("--league", str(league), "--web", f"127.0.0.1:{taken_port}"),
+        ]
     )
-    assert done.returncode == 1
-    lines = done.stderr.strip().splitlines()
-    assert len(lines) == 1 and "cannot serve the web page" in lines[0], done.stderr
+    assert code == 1
+    err = capsys.readouterr().err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "cannot serve the web page" in lines[0], err
     assert not league.with_name("admin.token").exists()
 
 
