@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from bench.ladder import DESIGNS, LADDERS, TABLE, choose_ms, noises, report, run_ladder
 from arena.cli.main import main
+from bench.ladder import DESIGNS, LADDERS, TABLE, choose_ms, noises, report, run_ladder
 
 
 def test_a_tiny_run_reports_sane_figures() -> None:
