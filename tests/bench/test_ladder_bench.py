@@ -62,9 +62,7 @@ def _bench(capsys: pytest.CaptureFixture[str], *flags: str) -> tuple[int, str, s
 def test_the_command_prints_the_figures_as_json(capsys: pytest.CaptureFixture[str]) -> None:
     """The command's whole path, two workers and all, at its smallest: four bots, two
     leagues."""
-    code, out, err = _bench(
-        capsys, "ladder", "--json", "--leagues", "2", "--bots", "4"
-    )
+    code, out, err = _bench(capsys, "ladder", "--json", "--leagues", "2", "--bots", "4")
     assert code == 0, err
     figures = json.loads(out)
     assert figures["bots"] == 4 and figures["leagues"] == 2
