@@ -7,28 +7,57 @@ from __future__ import annotations
 import asyncio
 import hmac
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import grpc
 
 from arena.ladder import LadderError
-from arena.league.admin_stream import LAST
+from arena.league.admin_stream import LAST, EventObserver
+from arena.league.final_night import SeasonFinal
+from arena.league.ladder_status import LadderStatus
 from arena.protocol.messages import admin as apb
 from arena.protocol.messages import admin_grpc as apb_grpc
+from arena.store import LeagueStore
 from arena.submissions.organiser import request_records, submission_records
-from arena.submissions.versions import VersionError
+from arena.submissions.versions import VersionError, Versions
 from arena.tournament.config import TournamentError
 from arena.tournament.results.final_record import FinalError
 from engine import PerudoError
 
-if TYPE_CHECKING:
-    from arena.league.server import LeagueServer
+
+class LadderSwitch(Protocol):
+    """The ladder as the admin starts, stops and looks at it."""
+
+    def start(self) -> None: ...
+    async def stop(self) -> None: ...
+    def status(self) -> LadderStatus: ...
+
+
+class League(Protocol):
+    """What the admin service asks of the league server (`LeagueServer` has it): its
+    nights, its final, its ladder, and the submissions and requests it keeps."""
+
+    @property
+    def observer(self) -> EventObserver: ...
+    @property
+    def final(self) -> SeasonFinal: ...
+    @property
+    def ladder(self) -> LadderSwitch: ...
+    @property
+    def versions(self) -> Versions: ...
+    @property
+    def store(self) -> LeagueStore: ...
+    def status(self) -> apb.GetStatusResponse: ...
+    def start_tournament(
+        self, request: apb.StartTournamentRequest
+    ) -> asyncio.Queue[apb.TournamentEvent]: ...
+    def stop_tournament(self) -> bool: ...
 
 
 class AdminService(apb_grpc.AdminServiceServicer):
     """Each call checks the admin token (compared in constant time), then asks the server."""
 
-    def __init__(self, league: LeagueServer, token: str) -> None:
+    def __init__(self, league: League, token: str) -> None:
         self._league = league
         self._token = token
 

@@ -13,13 +13,18 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import time
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
 
 from arena.league.final import FROZEN, field_of, final_config, is_final, standings_of
+from arena.league.grounds import Grounds, Night
+from arena.league.ladder_status import LadderStatus
 from arena.league.start import given_of
 from arena.protocol.messages import admin as apb
 from arena.store.submissions import SubmissionRow
 from arena.submissions.lineups import Lineup, lineup_for, lineup_of
+from arena.tournament.config import TournamentConfig
 from arena.tournament.info import RunStatus
 from arena.tournament.results.final_record import (
     FinalEntrant,
@@ -31,16 +36,37 @@ from arena.tournament.results.final_record import (
 )
 
 if TYPE_CHECKING:
-    from arena.league.server import LeagueServer, Night
     from arena.tournament.report.summary import Summary
 
 KILLED = "the server stopped during the final; `arena admin final start --resume {name}` plays on"
 
 
+class LadderStandings(Protocol):
+    """The ladder's board, whose best entrants a `--top` final plays."""
+
+    def status(self) -> LadderStatus: ...
+
+
+class FinalGrounds(Grounds, Protocol):
+    """What the final needs of the league server (`LeagueServer` has it): the grounds, the
+    ladder's board, and the server's way of playing a night, one at a time."""
+
+    @property
+    def ladder(self) -> LadderStandings: ...
+    def refuse_busy(self) -> None: ...
+    def resume_folder(self, given: str) -> Path: ...
+    def night_config(self, request: apb.StartTournamentRequest) -> TournamentConfig: ...
+    def launch(
+        self,
+        plan: Callable[[], Awaitable[Night]],
+        ended: Callable[[Summary | None, str], None] | None = None,
+    ) -> asyncio.Queue[apb.TournamentEvent]: ...
+
+
 class SeasonFinal:
     """The league server's final: at most one at a time, as a night."""
 
-    def __init__(self, server: LeagueServer) -> None:
+    def __init__(self, server: FinalGrounds) -> None:
         self._server = server
         self._record: FinalRecord | None = None
         """The final under way's record, once its field is chosen."""
@@ -118,8 +144,6 @@ class SeasonFinal:
         self._record = None
 
         async def plan() -> Night:
-            from arena.league.server import Night  # the server's module imports this one
-
             await server.versions.settled()  # those sent before the close are in the field
             config = server.night_config(night)
             if resume is not None:

@@ -21,10 +21,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
+from arena.league.grounds import Grounds
 from arena.league.screen import Kind, Screen, ScreenEvent
 from arena.records import GameLine
 from arena.store import LeagueStore
@@ -35,9 +36,6 @@ from arena.tournament.config import TournamentConfig, Venue
 from arena.tournament.report.ratings import Standing
 from arena.tournament.tournament import Progress, Tournament
 
-if TYPE_CHECKING:
-    from arena.league.server import LeagueServer
-
 FOLDER = "requests"
 """Under the results folder: the requests' tournaments, and their own league store."""
 STORE_FILE = "requests.sqlite"
@@ -46,6 +44,22 @@ WAKE_S = 1.0
 
 Listener = Callable[[PlayedGame | RequestRow], None]
 """Told each game of a request as it ends, then the request's last row."""
+
+
+class LadderSeats(Protocol):
+    """The ladder's tables in play, by round: the entrants seated at each."""
+
+    @property
+    def tables(self) -> Mapping[str, tuple[str, ...]]: ...
+
+
+class RequestGrounds(Grounds, Protocol):
+    """What the requests' games need of the league server (`LeagueServer` has it): the
+    grounds, who sits at the ladder's tables, and the running referee to play at."""
+
+    @property
+    def ladder(self) -> LadderSeats: ...
+    def venue(self, remote: tuple[str, ...]) -> Venue: ...
 
 
 class _Recorder:
@@ -77,7 +91,7 @@ class _Recorder:
 class RequestGames:
     """The queue of requests, played one at a time while the server runs."""
 
-    def __init__(self, server: LeagueServer, limits: RequestLimits, tell: Screen | None) -> None:
+    def __init__(self, server: RequestGrounds, limits: RequestLimits, tell: Screen | None) -> None:
         self._server = server
         self.limits = limits
         self._tell = tell
@@ -247,12 +261,12 @@ class RequestGames:
         recorder = _Recorder(row.uid, played, lambda game: self._told(row.uid, game))
         tournament = Tournament(config, recorder)
         self._playing = tournament
-        local_ca = server.local_tls.ca_file if server.local_tls is not None else None
-        await make_way(lineup, server.referee, recorder.note)
+        venue = server.venue(())
+        await make_way(lineup, venue.referee, recorder.note)
         if self._stopping or self._night is not None:
             why = "the server stopped, or a league night began, before it was played; ask again"
             return RequestState.INTERRUPTED, why
-        summary = await tournament.run(venue=Venue(server.referee, server.port, (), local_ca))
+        summary = await tournament.run(venue=venue)
         if len(played) >= row.games:
             return None
         if summary.skipped:

@@ -27,6 +27,7 @@ from arena.errors import ArenaError
 from arena.league.admin_service import AdminService
 from arena.league.admin_stream import EventObserver
 from arena.league.final_night import SeasonFinal
+from arena.league.grounds import Night
 from arena.league.ladder import Ladder
 from arena.league.local_tls import LocalTls, decide_local_tls
 from arena.league.narrator import Arrivals, Narrator, Refusals
@@ -45,7 +46,7 @@ from arena.referee.side_streams import SideStreams
 from arena.store import is_url, open_store
 from arena.store.lock import ServerLock
 from arena.submissions.limits import SubmissionLimits
-from arena.submissions.lineups import Lineup, lineup_for, make_way
+from arena.submissions.lineups import lineup_for, make_way
 from arena.submissions.requests import RequestLimits
 from arena.submissions.service import SubmissionService
 from arena.submissions.versions import Verdict, Versions
@@ -66,17 +67,6 @@ if TYPE_CHECKING:  # prometheus_client is loaded once a server is made, not with
 REVOCATION_CHECK_S = 2.0
 
 ADMIN_SERVICE = apb.DESCRIPTOR.services_by_name["AdminService"].full_name
-
-
-@dataclass(frozen=True, slots=True)
-class Night:
-    """A night ready to play: its config, the line-up of submitted versions it plays (if
-    any), the connected entrants that play it, and the folder it resumes (if it does)."""
-
-    config: TournamentConfig
-    lineup: Lineup | None
-    remote: tuple[str, ...]
-    resume: Path | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -413,8 +403,7 @@ class LeagueServer:
                     raise TournamentError("stopped before its first game, as asked")
                 tournament = Tournament(night.config, observer, tables=tables)
                 self._tournament = tournament
-                local_ca = self.local_tls.ca_file if self.local_tls is not None else None
-                venue = Venue(self.referee, self.port, night.remote, local_ca)
+                venue = self.venue(night.remote)
                 if night.lineup is not None:
                     await make_way(night.lineup, self.referee, self.observer.note)
                 summary = await tournament.run(night.resume, venue=venue)
@@ -440,6 +429,12 @@ class LeagueServer:
 
         self._task = asyncio.ensure_future(run())
         return queue
+
+    def venue(self, remote: tuple[str, ...]) -> Venue:
+        """Where a night plays, once the server has started: its referee and port, the
+        `remote` entrants that play from afar, and the CA local bots trust (with TLS)."""
+        local_ca = self.local_tls.ca_file if self.local_tls is not None else None
+        return Venue(self.referee, self.port, remote, local_ca)
 
     def resume_folder(self, given: str) -> Path:
         """The folder to resume: a path on this machine, or a name under the results folder."""
