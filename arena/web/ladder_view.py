@@ -1,69 +1,20 @@
 """The ladder as the league's pages show it: its board, the round in play, its latest games,
 and an entrant's ladder history.
 
-The CLI hands the pages the league server's ladder, as it hands the server its spectator:
-the web imports no part of the league, so what it reads of the ladder is said here as
-protocols, which the ladder's status record (`arena.league.ladder.LadderStatus`) fits.
-Its status reads the league store, so the live page looks at it again only when the
-ladder says it has changed (`LadderFeed`), on the web server's tick.
+What the pages read of the league server's ladder is said as protocols in
+`arena.web.ladder_source`. Its status reads the league store, so the live page looks at it
+again only when the ladder says it has changed (`LadderFeed`), on the web server's tick.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
 
 from arena.records import GameLine, Json, LeaderboardRow
 from arena.store import StoreError
+from arena.web.ladder_source import LadderSource, LadderStatusView
 from arena.web.league_view import PlayedGame, games_of
-
-
-class LadderGameView(Protocol):
-    @property
-    def round(self) -> str: ...
-    @property
-    def game_id(self) -> str: ...
-    @property
-    def ranking(self) -> tuple[str, ...]: ...
-
-
-class LadderTableView(Protocol):
-    @property
-    def round(self) -> str: ...
-    @property
-    def seats(self) -> tuple[str, ...]: ...
-
-
-class LadderStatusView(Protocol):
-    @property
-    def running(self) -> bool: ...
-    @property
-    def paused(self) -> bool: ...
-    @property
-    def table_sizes(self) -> Sequence[int]: ...
-    @property
-    def tables_said(self) -> str: ...
-    @property
-    def tables(self) -> Sequence[LadderTableView]: ...
-    @property
-    def standings(self) -> Sequence[LeaderboardRow]: ...
-    @property
-    def latest(self) -> Sequence[LadderGameView]: ...
-    @property
-    def error(self) -> str | None: ...
-    @property
-    def shown(self) -> bool: ...
-
-
-class LadderSource(Protocol):
-    """A league server's ladder, as the pages read it."""
-
-    @property
-    def changes(self) -> int: ...
-    def status(self) -> LadderStatusView: ...
-    def lines(self) -> list[tuple[str, GameLine]]: ...
-    def rating_path(self, name: str) -> list[float]: ...
 
 
 def state_word(status: LadderStatusView) -> str:

@@ -22,7 +22,6 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from arena.bots.gamelogs import INDEX_SUFFIX, GameSlice, find_part
 from arena.errors import ArenaError
@@ -31,9 +30,7 @@ from arena.store import LeagueStore
 from arena.submissions.requests import Desk
 from arena.submissions.versions import Versions
 from arena.tournament.report.ratings import Ratings, result_of
-
-if TYPE_CHECKING:
-    from arena.web.ladder_view import LadderSource
+from arena.web.ladder_source import LadderSource
 
 LOG_TAIL = 256 * 1024
 """Bytes of a bot's log shown at most: its end, where a crash is."""
