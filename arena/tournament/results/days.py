@@ -1,0 +1,288 @@
+"""Finished rounds kept by the day: a few files a day in place of a folder per round.
+
+A ladder plays a round of three games or so every few seconds, all day. Kept
+as tournament folders (`arena.tournament.results.folder`) that is 5.4 files
+and 15 KB a game, millions of files a week. So a round that has finished, its
+games in the league store, is folded into its day's record
+(`arena.tournament.results.folding`), and its folder removed:
+
+    results/days/
+        rounds.idx              one line a folded round: "ROUND DAY OFFSET", the round's
+                                line in that day's rounds.jsonl (rebuilt from them if lost)
+        YYYY-MM-DD/
+            rounds.jsonl        one line a round: its tournament.json (the seed revealed),
+                                its games' lines, where each replay and bot log lies
+            replays.z           each replay once, a zlib stream of its file's bytes
+            logs.z              each bot's log of each round, a zlib stream
+            pruned              written when the day's replays and logs were let go
+
+A replay is kept with the SHA-256 of its bytes as its folder held them, so the
+replay read back is the one played, byte for byte, and `arena verify` checks
+its deals from the seed as before; a pruned day keeps the hashes. The day's
+`rounds.jsonl` is the commit point of a fold: a round is folded once its line
+is there, whole. What was appended to the other files before a crash is never
+named by any line, and costs only its bytes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import zlib
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from arena.records import GameLine, Json, RecordError
+from arena.tournament.info import TournamentInfo
+from arena.tournament.results.folder import FinishedGames, ResultsError, schedule_of
+from arena.tournament.schedule.round_robin import ScheduledGame
+
+DAYS = "days"
+ROUNDS = "rounds.jsonl"
+REPLAYS = "replays.z"
+LOGS = "logs.z"
+INDEX = "rounds.idx"
+PRUNED = "pruned"
+
+
+def days_folder(results: Path) -> Path:
+    return results / DAYS
+
+
+@dataclass(frozen=True, slots=True)
+class Stored:
+    """Where a member lies in a day's file: its offset and compressed size, and the SHA-256
+    of what it holds (for a replay: its file's bytes)."""
+
+    at: int
+    size: int
+    sha256: str = ""
+
+    def to_json(self) -> Json:
+        return [self.at, self.size, self.sha256] if self.sha256 else [self.at, self.size]
+
+    @classmethod
+    def from_json(cls, data: Any) -> Stored:
+        return cls(int(data[0]), int(data[1]), str(data[2]) if len(data) > 2 else "")
+
+
+@dataclass(frozen=True, slots=True)
+class FoldedLog:
+    """A bot's log of one round, and each game's part of it (start, end in its bytes)."""
+
+    stored: Stored
+    parts: Mapping[str, tuple[int, int]] = field(default_factory=dict)
+
+    def to_json(self) -> Json:
+        return {"at": self.stored.to_json(), "parts": {g: list(p) for g, p in self.parts.items()}}
+
+    @classmethod
+    def from_json(cls, data: Any) -> FoldedLog:
+        parts = {str(g): (int(p[0]), int(p[1])) for g, p in data.get("parts", {}).items()}
+        return cls(Stored.from_json(data["at"]), parts)
+
+
+@dataclass(frozen=True, slots=True)
+class FoldedRound:
+    """A finished round as its day keeps it: read as a tournament folder is (`info`,
+    `schedule`, `finished`), its replays and logs from the day's files."""
+
+    day: Path
+    id: str
+    record: Json
+    """Its tournament.json as it finished."""
+    lines: tuple[GameLine, ...]
+    """Its finished games, each once, as its folder's journal gave them."""
+    problems: tuple[str, ...]
+    """The lines its folder's journal left out, as they were said then."""
+    replays: Mapping[str, Stored]
+    logs: Mapping[str, FoldedLog]
+
+    @property
+    def root(self) -> Path:
+        """How messages name it: its day, and its name there."""
+        return self.day / self.id
+
+    def info(self) -> TournamentInfo:
+        return TournamentInfo.from_json(self.record)
+
+    def schedule(self, info: TournamentInfo) -> list[ScheduledGame]:
+        if not info.seed:
+            raise ResultsError(f"{self.root} was folded without its seed: it cannot be read")
+        return schedule_of(info, bytes.fromhex(info.seed))
+
+    def finished(self, schedule: object = None) -> FinishedGames:
+        return FinishedGames(self.lines, self.problems)
+
+    def games(self) -> Iterator[GameLine]:
+        return iter(self.lines)
+
+    @property
+    def pruned(self) -> bool:
+        """Whether its day's replays and logs were let go (`arena league prune`)."""
+        return (self.day / PRUNED).exists()
+
+    def replay_bytes(self, game: str) -> bytes | None:
+        """The replay file's bytes as its folder held them; None when the round has none of
+        that game or its day's replays were pruned. A ResultsError when the day's file is
+        damaged or is not what was folded."""
+        stored = self.replays.get(game)
+        if stored is None or self.pruned:
+            return None
+        return _member(self.day / REPLAYS, stored, f"the replay of {self.id}/{game}")
+
+    def log_bytes(self, name: str) -> bytes | None:
+        """`name`'s whole log of this round; None when it left none or it was pruned."""
+        log = self.logs.get(name)
+        if log is None or self.pruned:
+            return None
+        return _member(self.day / LOGS, log.stored, f"{name}'s log of {self.id}")
+
+    def to_json(self) -> Json:
+        return {
+            "round": self.id,
+            "info": self.record,
+            "games": [line.to_json() for line in self.lines],
+            "problems": list(self.problems),
+            "replays": {game: s.to_json() for game, s in self.replays.items()},
+            "logs": {name: log.to_json() for name, log in self.logs.items()},
+        }
+
+    @classmethod
+    def from_json(cls, day: Path, data: Any) -> FoldedRound:
+        return cls(
+            day=day,
+            id=str(data["round"]),
+            record=data["info"],
+            lines=tuple(GameLine.from_json(line) for line in data["games"]),
+            problems=tuple(str(p) for p in data.get("problems", ())),
+            replays={str(g): Stored.from_json(s) for g, s in data["replays"].items()},
+            logs={str(n): FoldedLog.from_json(x) for n, x in data.get("logs", {}).items()},
+        )
+
+
+def _member(path: Path, stored: Stored, what: str) -> bytes:
+    try:
+        with path.open("rb") as data:
+            data.seek(stored.at)
+            raw = data.read(stored.size)
+        text = zlib.decompress(raw)
+    except OSError as error:
+        raise ResultsError(
+            f"{what} cannot be read from {path}: {error.strerror or error}"
+        ) from None
+    except zlib.error as error:
+        raise ResultsError(f"{what} is damaged in {path} ({error})") from None
+    if stored.sha256 and hashlib.sha256(text).hexdigest() != stored.sha256:
+        raise ResultsError(f"{what} in {path} is not the one folded (another SHA-256)")
+    return text
+
+
+def read_line(day: Path, at: int) -> FoldedRound | None:
+    """The round whose line begins at `at` in the day's rounds.jsonl; None if there is no
+    whole line there."""
+    try:
+        with (day / ROUNDS).open("rb") as journal:
+            journal.seek(at)
+            raw = journal.readline()
+    except OSError:
+        return None
+    if not raw.endswith(b"\n"):
+        return None
+    try:
+        return FoldedRound.from_json(day, json.loads(raw))
+    except (ValueError, KeyError, TypeError, IndexError, RecordError):
+        return None
+
+
+def day_rounds(day: Path) -> Iterator[tuple[int, FoldedRound]]:
+    """Every round of a day with its line's offset; a torn last line is left out, and a line
+    that is no round is a ResultsError naming it (the fold never writes one)."""
+    path = day / ROUNDS
+    try:
+        journal = path.open("rb")
+    except FileNotFoundError:
+        return
+    with journal:
+        at = 0
+        for number, raw in enumerate(journal, start=1):
+            if not raw.endswith(b"\n"):
+                return
+            try:
+                yield at, FoldedRound.from_json(day, json.loads(raw))
+            except (ValueError, KeyError, TypeError, IndexError, RecordError) as error:
+                raise ResultsError(
+                    f"{path}, line {number}, is no folded round ({error}); restore the file "
+                    f"from a backup"
+                ) from None
+            at += len(raw)
+
+
+def days(results: Path) -> list[Path]:
+    """The day folders under `results`, oldest first."""
+    root = days_folder(results)
+    if not root.is_dir():
+        return []
+    return sorted(p for p in root.iterdir() if p.is_dir() and (p / ROUNDS).is_file())
+
+
+def all_rounds(results: Path) -> Iterator[FoldedRound]:
+    """Every folded round under `results`, day by day."""
+    for day in days(results):
+        for _, folded in day_rounds(day):
+            yield folded
+
+
+class DayIndex:
+    """Which day holds each folded round, read from `rounds.idx` once and then only its new
+    end: a reader that looks up many rounds (the ladder's board, the pages) reads the index
+    once, not at each look."""
+
+    def __init__(self, results: Path) -> None:
+        self._root = days_folder(results)
+        self._read = 0
+        self._where: dict[str, tuple[str, int]] = {}
+
+    def _refresh(self) -> None:
+        path = self._root / INDEX
+        try:
+            with path.open("rb") as index:
+                size = os.fstat(index.fileno()).st_size
+                if size < self._read:  # made again: read it whole
+                    self._read, self._where = 0, {}
+                index.seek(self._read)
+                data = index.read(size - self._read)
+        except OSError:
+            return
+        whole = data.rpartition(b"\n")[0]
+        if not whole:
+            return
+        self._read += len(whole) + 1
+        for raw in whole.split(b"\n"):
+            parts = raw.decode("utf-8", errors="replace").split(" ")
+            if len(parts) == 3 and parts[2].isdigit():
+                self._where[parts[0]] = (parts[1], int(parts[2]))
+
+    def find(self, round_id: str) -> FoldedRound | None:
+        """The folded round of that name, if any."""
+        if round_id not in self._where:
+            self._refresh()
+        where = self._where.get(round_id)
+        if where is None:
+            return None
+        folded = read_line(self._root / where[0], where[1])
+        return folded if folded is not None and folded.id == round_id else None
+
+    def __contains__(self, round_id: str) -> bool:
+        if round_id not in self._where:
+            self._refresh()
+        return round_id in self._where
+
+
+def find_round(results: Path, round_id: str) -> FoldedRound | None:
+    """A folded round by name, through the index (one look: a reader that looks often keeps
+    a `DayIndex`)."""
+    return DayIndex(results).find(round_id)
