@@ -47,15 +47,16 @@ from arena.web.league_view import (
     GameLog,
     League,
     LogUnavailableError,
+    ReplayUnavailableError,
+    league_replay,
     plain,
     played_in,
     read_game_log,
     read_log,
-    replay_file,
     took_part,
 )
 from arena.web.login_limits import LoginLimits, Refusal
-from arena.web.replay_page import ReplayPageError, read_replay, replay_page
+from arena.web.replay_page import replay_html
 from arena.web.sessions import COOKIE, Session, Sessions, csrf_ok
 from arena.web.spectator import Spectator
 
@@ -138,9 +139,8 @@ class AuthorPages:
     async def _replay(self, request: web.Request) -> web.Response:
         assert self.league is not None
         tid, game = request.match_info["tournament"], request.match_info["game"]
-        path = replay_file(self.league.out, tid, game)
-        line = self.league.store.games_of(tid).get(game) if path is not None else None
-        if path is None or line is None:
+        line = self.league.store.games_of(tid).get(game) if plain(tid) else None
+        if line is None:
             return _text(404, "no such finished game in the league")
         spectator = self.spectator
         playing = spectator.folder if spectator is not None else None
@@ -148,8 +148,9 @@ class AuthorPages:
         if closed and playing is not None and playing.name == tid:
             return _text(404, "its replay is shown once its tournament ends (shared deals)")
         try:
-            text = await asyncio.to_thread(replay_page, path)
-        except ReplayPageError:
+            replay = await asyncio.to_thread(league_replay, self.league.out, tid, game)
+            text = replay_html(replay, tid)
+        except ReplayUnavailableError:
             return _text(404, "the replay of this game is not in the results folder")
         return web.Response(
             text=fault_html.with_fault_links(text, tid, line), content_type="text/html"
@@ -242,14 +243,11 @@ class AuthorPages:
         line = self.league.store.games_of(tid).get(game) if plain(tid) else None
         if line is None or session.name not in line.players or not number.isdigit():
             return _text(404, "no game of yours by this id")
-        path = replay_file(self.league.out, tid, game)
-        if path is None:
-            return _text(404, "no game of yours by this id")
         out, name = self.league.out, session.name
         try:
-            replay = await asyncio.to_thread(read_replay, path)
+            replay = await asyncio.to_thread(league_replay, out, tid, game)
             view = explain(line, replay, name, int(number))
-        except (ReplayPageError, FaultNotFoundError) as error:
+        except (ReplayUnavailableError, FaultNotFoundError) as error:
             return _text(404, str(error))
         try:
             log = await asyncio.to_thread(read_game_log, out, tid, name, game)
