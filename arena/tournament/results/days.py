@@ -26,6 +26,8 @@ named by any line, and costs only its bytes.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import hashlib
 import json
 import os
@@ -37,7 +39,12 @@ from typing import Any
 
 from arena.records import GameLine, Json, RecordError
 from arena.tournament.info import TournamentInfo
-from arena.tournament.results.folder import FinishedGames, ResultsError, schedule_of
+from arena.tournament.results.folder import (
+    FinishedGames,
+    ResultsError,
+    schedule_of,
+    write_atomic,
+)
 from arena.tournament.schedule.round_robin import ScheduledGame
 
 DAYS = "days"
@@ -46,10 +53,24 @@ REPLAYS = "replays.z"
 LOGS = "logs.z"
 INDEX = "rounds.idx"
 PRUNED = "pruned"
+LOCK = ".lock"
 
 
 def days_folder(results: Path) -> Path:
     return results / DAYS
+
+
+@contextlib.contextmanager
+def locked(results: Path) -> Iterator[None]:
+    """One fold or prune of the days at a time, across processes."""
+    root = days_folder(results)
+    root.mkdir(parents=True, exist_ok=True)
+    fd = os.open(root / LOCK, os.O_WRONLY | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
 
 
 @dataclass(frozen=True, slots=True)
@@ -286,3 +307,27 @@ def find_round(results: Path, round_id: str) -> FoldedRound | None:
     """A folded round by name, through the index (one look: a reader that looks often keeps
     a `DayIndex`)."""
     return DayIndex(results).find(round_id)
+
+
+def prune_days(results: Path, before: float) -> tuple[int, int, int]:
+    """Let go the replays and logs of every day whose games all began before `before`,
+    their results and hashes kept in its rounds.jsonl; (rounds, games, bytes)."""
+    pruned = games = size = 0
+    with locked(results):
+        for day in days(results):
+            if (day / PRUNED).exists():
+                continue
+            rounds = [folded for _, folded in day_rounds(day)]
+            starts = [line.started or 0.0 for r in rounds for line in r.lines]
+            if not starts or max(starts) >= before:
+                continue
+            # Written down first: a kill before the files go leaves them named as pruned,
+            # as a folder's pruned.json does; verify then says so, and a prune again ends it.
+            write_atomic(day / PRUNED, f"{len(starts)} games pruned before {before}\n")
+            for name in (REPLAYS, LOGS):
+                with contextlib.suppress(OSError):
+                    size += (day / name).stat().st_size
+                    (day / name).unlink()
+            games += sum(1 for r in rounds for g in r.replays.values() if g.at >= 0)
+            pruned += len(rounds)
+    return pruned, games, size

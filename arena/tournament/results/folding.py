@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import contextlib
 import datetime
-import fcntl
 import hashlib
 import json
 import os
@@ -44,6 +43,7 @@ from arena.tournament.results.days import (
     FoldedRound,
     Stored,
     days_folder,
+    locked,
     read_line,
 )
 from arena.tournament.results.folder import ResultsError, TournamentFolder, write_atomic
@@ -52,7 +52,6 @@ from arena.tournament.results.pruning import pruned_games
 FOLDING = "folding.json"
 GONE = ".folded"
 """The suffix of a folded round's folder on its way out."""
-LOCK = ".lock"
 
 
 def fold(root: Path) -> FoldedRound:
@@ -60,7 +59,7 @@ def fold(root: Path) -> FoldedRound:
     remove it; the round as folded. A ResultsError if it has not finished."""
     folder = TournamentFolder(root)
     results = root.parent
-    with _locked(days_folder(results)):
+    with locked(results):
         again = _already(root)
         folded, at = _fold(folder) if again is None else again
         _index(results, folded, at, again is not None)
@@ -204,15 +203,3 @@ def _append(fd: int, data: bytes, sha256: str = "") -> Stored:
     while written < len(packed):
         written += os.write(fd, packed[written:])
     return Stored(at, len(packed), sha256)
-
-
-@contextlib.contextmanager
-def _locked(days: Path) -> Iterator[None]:
-    """One fold (or prune of days) at a time, across processes."""
-    days.mkdir(parents=True, exist_ok=True)
-    fd = os.open(days / LOCK, os.O_WRONLY | os.O_CREAT, 0o644)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(fd)

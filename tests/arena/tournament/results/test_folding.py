@@ -14,6 +14,7 @@ from arena.tournament.results import folding
 from arena.tournament.results.days import INDEX, ROUNDS, all_rounds, days_folder, find_round
 from arena.tournament.results.folder import TournamentFolder
 from arena.tournament.results.folding import FOLDING, GONE, fold, sweep
+from arena.tournament.results.pruning import prune
 from arena.tournament.results.verify import verify
 
 ROUND = "ladder-000007"
@@ -132,3 +133,20 @@ def test_a_round_not_finished_is_never_folded(night: Path, tmp_path: Path) -> No
     with pytest.raises(folding.ResultsError, match="has not finished"):
         fold(folder)
     assert (folder / "tournament.json").is_file() and not list(all_rounds(out))
+
+
+def test_a_pruned_day_keeps_its_results_and_verify_says_its_games_were_pruned(
+    night: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "out"
+    folded = fold(_round(night, out))
+    last = max(line.started or 0.0 for line in folded.lines)
+    assert prune([out], before=last).games == 0  # a game of the day began after: kept whole
+    done = prune([out], before=last + 1)
+    assert (done.tournaments, done.games) == (1, 6) and done.bytes > 0
+    assert not (folded.day / "replays.z").exists() and not (folded.day / "logs.z").exists()
+    verdict = verify(out / ROUND)
+    assert verdict.ok and all(g.pruned for g in verdict.games)
+    code, said, err = arena(capsys, "league", "check", "--league", str(out / "league.sqlite"))
+    assert code == 0, said + err
+    assert prune([out], before=last + 1).games == 0  # once
