@@ -7,7 +7,8 @@ store, is folded, in this order, each step synced before the next:
 
 1. `folding.json` is written in the round's folder: the day chosen and the
    length of that day's `rounds.jsonl`, where the round's line will begin.
-2. Each replay and bot log is appended, compressed, to the day's files.
+2. The round's replays (together) and each bot log are appended, compressed, to the
+   day's files.
 3. The round's line is appended to `rounds.jsonl`: the round is folded.
 4. A line is appended to `rounds.idx`, saying where its line is.
 5. The folder is renamed `NAME.folded`, then removed (a name no reader takes for a round).
@@ -104,14 +105,20 @@ def _fold(folder: TournamentFolder) -> tuple[FoldedRound, int]:
     write_atomic(root / FOLDING, json.dumps({"day": name, "at": at}) + "\n")
     pruned = pruned_games(root)
     replays: dict[str, Stored] = {}
-    with _appending(day / REPLAYS) as out:
-        for line in finished.lines:
-            path = folder.replays / f"{line.game}.json"
-            if path.is_file() and not path.is_symlink():
-                data = path.read_bytes()
-                replays[line.game] = _append(out, data, hashlib.sha256(data).hexdigest())
-            elif line.game in pruned:  # let go before: its hash is kept, its bytes are not
-                replays[line.game] = Stored(-1, 0, pruned[line.game])
+    kept = bytearray()
+    for line in finished.lines:
+        path = folder.replays / f"{line.game}.json"
+        if path.is_file() and not path.is_symlink():
+            data = path.read_bytes()
+            sha = hashlib.sha256(data).hexdigest()
+            replays[line.game] = Stored(len(kept), len(data), sha)
+            kept += data
+        elif line.game in pruned:  # let go before: its hash is kept, its bytes are not
+            replays[line.game] = Stored(-1, 0, pruned[line.game])
+    member = None
+    if kept:
+        with _appending(day / REPLAYS) as out:
+            member = _append(out, bytes(kept))
     logs: dict[str, FoldedLog] = {}
     with _appending(day / LOGS) as out:
         for path in sorted(folder.logs.glob("*")) if folder.logs.is_dir() else []:
@@ -122,7 +129,7 @@ def _fold(folder: TournamentFolder) -> tuple[FoldedRound, int]:
             parts = {game: (part.start, part.end) for game, part in found.items()}
             logs[path.name] = FoldedLog(_append(out, path.read_bytes()), parts)
     folded = FoldedRound(
-        day, root.name, info.to_json(), finished.lines, finished.problems, replays, logs
+        day, root.name, info.to_json(), finished.lines, finished.problems, replays, member, logs
     )
     data = (json.dumps(folded.to_json(), separators=(",", ":")) + "\n").encode()
     fd = os.open(day / ROUNDS, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
@@ -196,10 +203,10 @@ def _appending(path: Path) -> Iterator[int]:
         os.close(fd)
 
 
-def _append(fd: int, data: bytes, sha256: str = "") -> Stored:
+def _append(fd: int, data: bytes) -> Stored:
     packed = zlib.compress(data, 9)
     at = os.fstat(fd).st_size
     written = 0
     while written < len(packed):
         written += os.write(fd, packed[written:])
-    return Stored(at, len(packed), sha256)
+    return Stored(at, len(packed), hashlib.sha256(data).hexdigest())
