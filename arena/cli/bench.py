@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console
 
 from arena.bots.capacity import default_jobs
-from arena.cli import ladderbench, rankbench, validate
+from arena.cli import ladderbench, rankbench, seasonbench, validate
 from arena.tournament.config import TournamentError
 
 if TYPE_CHECKING:
@@ -66,6 +66,7 @@ def add_command(commands: Any) -> None:
     )
     rankbench.add_flags(bench)
     ladderbench.add_flags(bench)
+    seasonbench.add_flags(bench)
     web = bench.add_argument_group("what spectators cost (--web)")
     web.add_argument(
         "--web",
@@ -169,6 +170,8 @@ def cmd_bench(args: argparse.Namespace, console: Console) -> int:
         return ladderbench.cmd_bench_ladder(args, console)
     if args.soak is not None:
         return ladderbench.cmd_bench_soak(args, console)
+    if args.season:
+        return seasonbench.cmd_bench_season(args, console)
     if args.web:
         return _bench_web(args, console)
     if args.cluster:
