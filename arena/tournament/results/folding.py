@@ -29,7 +29,6 @@ import hashlib
 import json
 import os
 import shutil
-import zlib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -45,6 +44,8 @@ from arena.tournament.results.days import (
     Stored,
     days_folder,
     locked,
+    pack,
+    primer_of,
     read_line,
 )
 from arena.tournament.results.folder import ResultsError, TournamentFolder, write_atomic
@@ -115,10 +116,12 @@ def _fold(folder: TournamentFolder) -> tuple[FoldedRound, int]:
             kept += data
         elif line.game in pruned:  # let go before: its hash is kept, its bytes are not
             replays[line.game] = Stored(-1, 0, pruned[line.game])
+    primer = primer_of(day) if at else None  # the day's first round: each later one's dictionary
+    zdict = primer.replays if primer is not None else b""
     member = None
     if kept:
         with _appending(day / REPLAYS) as out:
-            member = _append(out, bytes(kept))
+            member = _append(out, bytes(kept), zdict)
     logs: dict[str, FoldedLog] = {}
     with _appending(day / LOGS) as out:
         for path in sorted(folder.logs.glob("*")) if folder.logs.is_dir() else []:
@@ -129,9 +132,17 @@ def _fold(folder: TournamentFolder) -> tuple[FoldedRound, int]:
             parts = {game: (part.start, part.end) for game, part in found.items()}
             logs[path.name] = FoldedLog(_append(out, path.read_bytes()), parts)
     folded = FoldedRound(
-        day, root.name, info.to_json(), finished.lines, finished.problems, replays, member, logs
+        day,
+        root.name,
+        info.to_json(),
+        finished.lines,
+        finished.problems,
+        replays,
+        member,
+        logs,
+        primed=bool(zdict) and member is not None,
     )
-    data = (json.dumps(folded.to_json(), separators=(",", ":")) + "\n").encode()
+    data = (json.dumps(folded.to_json(primer), separators=(",", ":")) + "\n").encode()
     fd = os.open(day / ROUNDS, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
     try:
         if os.fstat(fd).st_size != at:
@@ -203,8 +214,8 @@ def _appending(path: Path) -> Iterator[int]:
         os.close(fd)
 
 
-def _append(fd: int, data: bytes) -> Stored:
-    packed = zlib.compress(data, 9)
+def _append(fd: int, data: bytes, zdict: bytes = b"") -> Stored:
+    packed = pack(data, zdict)
     at = os.fstat(fd).st_size
     written = 0
     while written < len(packed):

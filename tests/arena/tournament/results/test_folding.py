@@ -150,3 +150,21 @@ def test_a_pruned_day_keeps_its_results_and_verify_says_its_games_were_pruned(
     code, said, err = arena(capsys, "league", "check", "--league", str(out / "league.sqlite"))
     assert code == 0, said + err
     assert prune([out], before=last + 1).games == 0  # once
+
+
+def test_a_days_later_rounds_are_read_against_its_first(night: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    first = _round(night, out)
+    second = copy_night(night, out / "league.sqlite", out, "ladder-000008")
+    finished = json.loads((night / "tournament.json").read_text())
+    write_info(second, status="finished", seed=finished["seed"])
+    enter(out / "league.sqlite", second)
+    replays = _replays(second)
+    fold(first)
+    folded = fold(second)
+    assert folded.primed and folded.day == find_round(out, ROUND).day  # type: ignore[union-attr]
+    lines = (folded.day / ROUNDS).read_bytes().splitlines()
+    assert len(lines) == 2 and len(lines[1]) < len(lines[0]) / 2  # what repeats is not kept
+    again = find_round(out, "ladder-000008")
+    assert again is not None and all(again.replay_bytes(g) == d for g, d in replays.items())
+    assert verify(out / "ladder-000008").ok and verify(out / ROUND).ok
