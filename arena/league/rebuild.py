@@ -91,9 +91,9 @@ def rebuild(league: Path | str, results: Sequence[Path]) -> Rebuilt:
         raise StoreError(f"no tournament of the league {target} under {where}; nothing rebuilt")
     locks = []
     try:
-        for folder, _ in found:  # a running tournament would add games behind our back
-            if isinstance(folder, TournamentFolder):
-                locks.append(FolderLock.take(folder.root))
+        for record, _ in found:  # a running tournament would add games behind our back
+            if isinstance(record, TournamentFolder):
+                locks.append(FolderLock.take(record.root))
         if isinstance(league, str) and is_url(league):
             return _fill_in(league, found, notes)
         return _rebuild(Path(league), found, notes)

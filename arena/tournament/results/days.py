@@ -89,7 +89,7 @@ class Stored:
     size: int
     sha256: str = ""
 
-    def to_json(self) -> Json:
+    def to_json(self) -> list[int | str]:
         return [self.at, self.size, self.sha256] if self.sha256 else [self.at, self.size]
 
     @classmethod

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from truth_harness import arena, copy_night, enter, write_info
+from truth_harness import arena, content, copy_night, enter, write_info
 
 from arena.tournament.results import folding
 from arena.tournament.results.days import INDEX, ROUNDS, all_rounds, days_folder, find_round
@@ -168,3 +168,17 @@ def test_a_days_later_rounds_are_read_against_its_first(night: Path, tmp_path: P
     again = find_round(out, "ladder-000008")
     assert again is not None and all(again.replay_bytes(g) == d for g, d in replays.items())
     assert verify(out / "ladder-000008").ok and verify(out / ROUND).ok
+
+
+def test_a_league_rebuilt_takes_in_the_folded_rounds(
+    night: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "out"
+    fold(_round(night, out))
+    league = str(out / "league.sqlite")
+    before = content(league)
+    code, said, err = arena(capsys, "league", "rebuild", "--league", league, "--results", str(out))
+    assert code == 0, said + err
+    assert content(league) == before
+    code, said, err = arena(capsys, "league", "check", "--league", league)
+    assert code == 0, said + err
