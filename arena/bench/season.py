@@ -15,10 +15,9 @@ At 10,000, 100,000 and 1,000,000 games (those the size reaches) it measures
 the disk (bytes and files a game: the results folder and the league store) and
 times what is used: the organiser's ladder board (`arena admin ladder status`:
 cold, as after a restart, then warm after one more round), a replay by its id
-(`arena replay ROUND/GAME`, as the pages find it), an author's ladder games
-(the author page's list: every ladder game read, the author's kept) and
-`arena league check`. Each is the median of a few looks, never a guess of the
-machine's speed.
+(`arena replay ROUND/GAME`, as the pages find it), an author's ladder (the
+author page's row of the board and rating path) and `arena league check`. Each
+is the median of a few looks, never a guess of the machine's speed.
 """
 
 from __future__ import annotations
@@ -96,7 +95,7 @@ class SeasonFigures:
         timed = {
             "ladder board, warm": last.board_warm_ms,
             "replay by id": last.replay_ms,
-            "author's games": last.author_ms,
+            "author's ladder": last.author_ms,
             "arena league check": last.check_ms,
         }
         found += [
@@ -265,7 +264,6 @@ def look(season: Season) -> Look:
     from arena.league.ladder_board import LadderBoard
     from arena.league.ladder_ratings import VersionRatings
     from arena.league.ladder_rounds import on_record
-    from arena.web.league_view import games_of
 
     size, files = on_disk([season.results, *_store_files(season.league)])
     store = season.store
@@ -287,9 +285,9 @@ def look(season: Season) -> Look:
         found = find_replay(f"ladder-{number:06d}/u000-t000-r1", season.results)
         found.replay()
 
-    def author() -> None:
-        ids = {tid for tid, _ in on_record(store)}
-        games_of(store.lines(ids), BOTS[0])[:200]
+    def author() -> None:  # the author page's ladder: its row and its rating path
+        state, _ = boards[0].read(store, on_record(store), ())
+        state.paths.get(BOTS[0], [])
 
     def checked() -> None:
         done = check(season.league, [season.results])

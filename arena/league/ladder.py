@@ -51,7 +51,6 @@ from arena.tournament.tournament import Observer, Tournament
 
 if TYPE_CHECKING:
     from arena.league.server import LeagueServer
-    from arena.records import GameLine
 
 IDLE_S = 1.0
 """How often a ladder with too few entrants looks again."""
@@ -250,13 +249,6 @@ class Ladder:
             sitting_out=tuple(self.sideline.now()),
             error=error,
         )
-
-    def lines(self) -> list[tuple[str, GameLine]]:
-        """Every ladder game on record, in the order its board rates them (an author's
-        ladder games are drawn from them)."""
-        store = self._server.store
-        ids = {tid for tid, _ in on_record(store)}
-        return store.lines(ids) if ids else []
 
     def rating_path(self, name: str) -> list[float]:
         """`name`'s rating (mu - 3 sigma of the version that played) after each of its ladder

@@ -257,8 +257,8 @@ class AuthorPages:
         return _html(fault_html.fault_page(name, tid, game, view, log, tail))
 
     async def _ladder_of(self, name: str) -> LadderHistory | None:
-        """The entrant's ladder history, if the server has a ladder to show; rated away
-        from the event loop (every ladder game, for its rating after each of its own)."""
+        """The entrant's ladder history, if the server has a ladder to show: its row and its
+        rating path, from the board the ladder keeps (read again only when it moved)."""
         assert self.league is not None
         ladder = self.league.ladder
         if ladder is None:
@@ -266,8 +266,7 @@ class AuthorPages:
         status = ladder.status()
         if not status.shown:
             return None
-        lines, path = ladder.lines(), ladder.rating_path(name)  # the store, on its own thread
-        return await asyncio.to_thread(history_of, status, lines, name, path)
+        return history_of(status, name, ladder.rating_path(name))
 
     async def _log(self, request: web.Request) -> web.Response:
         assert self.league is not None
