@@ -21,6 +21,7 @@ from typing import TextIO
 from arena.league.ladder_rounds import PREFIX as LADDER_PREFIX
 from arena.records import GameLine
 from arena.store import LeagueStore, open_store
+from arena.tournament.results.days import DayIndex
 from arena.tournament.results.replays import ReplayLookup, Replays
 
 
@@ -75,7 +76,7 @@ def _folder_finder(results: Sequence[Path]) -> Callable[[str], Replays | None]:
     """Where each tournament's replays are (its folder, or its round folded into its day's
     record), looked for once per tournament, not per game."""
     found: dict[str, Replays | None] = {}
-    lookups = [ReplayLookup(root) for root in results]
+    lookups = [ReplayLookup(root, DayIndex(root)) for root in results]
 
     def find(tournament: str) -> Replays | None:
         if tournament not in found:

@@ -32,7 +32,7 @@ from arena.store import LeagueStore
 from arena.submissions.requests import Desk
 from arena.submissions.versions import Versions
 from arena.tournament.report.ratings import Ratings, result_of
-from arena.tournament.results.days import DayIndex
+from arena.tournament.results.days import find_round
 from arena.tournament.results.folder import ResultsError
 from arena.tournament.results.replays import ReplayLookup
 
@@ -205,7 +205,7 @@ def _folded_log(
     when the round is folded and the log cannot be given."""
     if not (plain(tournament) and plain(name)) or (out / tournament).exists():
         return None
-    folded = DayIndex(out).find(tournament)
+    folded = find_round(out, tournament)
     if folded is None:
         return None
     log = folded.logs.get(f"{name}.log")

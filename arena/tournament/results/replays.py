@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Protocol
 
 from arena.records import GameLine, RecordError, Replay
-from arena.tournament.results.days import DayIndex, FoldedRound
+from arena.tournament.results.days import DayIndex, FoldedRound, find_round
 from arena.tournament.results.folder import ResultsError, TournamentFolder, replay_problem
 from arena.tournament.results.pruning import pruned_games
 
@@ -93,14 +93,16 @@ class FoldedReplays:
 
 class ReplayLookup:
     """Replays by tournament and game under a results folder: its folder's file if the
-    tournament still has a folder, else its folded round's. Keeps one `DayIndex`, so many
-    looks read the days' index once."""
+    tournament still has a folder, else its folded round's. Given a `DayIndex`, many looks
+    read the days' index once; without, each searches it (one look: a page, `arena replay`)."""
 
-    def __init__(self, results: Path) -> None:
+    def __init__(self, results: Path, index: DayIndex | None = None) -> None:
         self.results = results
-        self._index = DayIndex(results)
+        self._index = index
 
     def folded(self, tournament: str) -> FoldedRound | None:
+        if self._index is None:
+            return find_round(self.results, tournament)
         return self._index.find(tournament)
 
     def replays(self, tournament: str) -> Replays | None:
@@ -108,7 +110,7 @@ class ReplayLookup:
         folder = self.results / tournament
         if (folder / "tournament.json").is_file():
             return FolderReplays(TournamentFolder(folder))
-        folded = self._index.find(tournament)
+        folded = self.folded(tournament)
         return None if folded is None else FoldedReplays(folded)
 
     def text(self, tournament: str, game: str) -> bytes | None:
