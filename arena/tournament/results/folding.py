@@ -29,10 +29,12 @@ import hashlib
 import json
 import os
 import shutil
-from collections.abc import Iterator
+import stat
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from arena.bots.gamelogs import INDEX_SUFFIX, parse_index
+from arena.records import GameLine
 from arena.tournament.info import RunStatus
 from arena.tournament.results.days import (
     INDEX,
@@ -104,33 +106,15 @@ def _fold(folder: TournamentFolder) -> tuple[FoldedRound, int]:
     day.mkdir(parents=True, exist_ok=True)
     at = _whole(day / ROUNDS)
     write_atomic(root / FOLDING, json.dumps({"day": name, "at": at}) + "\n")
-    pruned = pruned_games(root)
-    replays: dict[str, Stored] = {}
-    kept = bytearray()
-    for line in finished.lines:
-        path = folder.replays / f"{line.game}.json"
-        if path.is_file() and not path.is_symlink():
-            data = path.read_bytes()
-            sha = hashlib.sha256(data).hexdigest()
-            replays[line.game] = Stored(len(kept), len(data), sha)
-            kept += data
-        elif line.game in pruned:  # let go before: its hash is kept, its bytes are not
-            replays[line.game] = Stored(-1, 0, pruned[line.game])
+    replays, kept = _replays(folder, finished.lines)
     primer = primer_of(day) if at else None  # the day's first round: each later one's dictionary
     zdict = primer.replays if primer is not None else b""
     member = None
     if kept:
         with _appending(day / REPLAYS) as out:
-            member = _append(out, bytes(kept), zdict)
-    logs: dict[str, FoldedLog] = {}
+            member = _append(out, kept, zdict)
     with _appending(day / LOGS) as out:
-        for path in sorted(folder.logs.glob("*")) if folder.logs.is_dir() else []:
-            if path.name.endswith(INDEX_SUFFIX) or path.is_symlink() or not path.is_file():
-                continue  # a bot's index is folded with its log; a link is never followed
-            index = path.with_name(path.name + INDEX_SUFFIX)
-            found = parse_index(index.read_bytes()) if index.is_file() else {}
-            parts = {game: (part.start, part.end) for game, part in found.items()}
-            logs[path.name] = FoldedLog(_append(out, path.read_bytes()), parts)
+        logs = _logs(folder, out)
     folded = FoldedRound(
         day,
         root.name,
@@ -151,6 +135,57 @@ def _fold(folder: TournamentFolder) -> tuple[FoldedRound, int]:
     finally:
         os.close(fd)
     return folded, at
+
+
+def _replays(
+    folder: TournamentFolder, lines: Sequence[GameLine]
+) -> tuple[dict[str, Stored], bytes]:
+    """Each game's replay, where it lies in the round's bytes and its hash; those bytes."""
+    pruned = pruned_games(folder.root)
+    replays: dict[str, Stored] = {}
+    kept = bytearray()
+    for line in lines:
+        path = folder.replays / f"{line.game}.json"
+        if path.is_file() and not path.is_symlink():
+            data = path.read_bytes()
+            sha = hashlib.sha256(data).hexdigest()
+            replays[line.game] = Stored(len(kept), len(data), sha)
+            kept += data
+        elif line.game in pruned:  # let go before: its hash is kept, its bytes are not
+            replays[line.game] = Stored(-1, 0, pruned[line.game])
+    return replays, bytes(kept)
+
+
+def _logs(folder: TournamentFolder, out: int) -> dict[str, FoldedLog]:
+    """Each log of the round appended to the day's, with its games' parts."""
+    logs: dict[str, FoldedLog] = {}
+    for path in sorted(folder.logs.glob("*")) if folder.logs.is_dir() else []:
+        if path.name.endswith(INDEX_SUFFIX):
+            continue  # a bot's index is folded with its log
+        data = _regular(path)
+        if data is None:
+            continue
+        index = _regular(path.with_name(path.name + INDEX_SUFFIX))
+        found = parse_index(index) if index is not None else {}
+        parts = {game: (part.start, part.end) for game, part in found.items()}
+        logs[path.name] = FoldedLog(_append(out, data), parts)
+    return logs
+
+
+def _regular(path: Path) -> bytes | None:
+    """A log's bytes, or None if it is not a regular file. A bot may have written in its
+    logs folder, so nothing there is followed as a link or waited on as a pipe."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        with os.fdopen(os.dup(fd), "rb") as log:
+            return log.read()
+    finally:
+        os.close(fd)
 
 
 def _index(results: Path, folded: FoldedRound, at: int, again: bool) -> None:

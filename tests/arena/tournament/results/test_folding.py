@@ -5,6 +5,7 @@ nor doubles it."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -182,3 +183,15 @@ def test_a_league_rebuilt_takes_in_the_folded_rounds(
     assert content(league) == before
     code, said, err = arena(capsys, "league", "check", "--league", league)
     assert code == 0, said + err
+
+
+def test_a_link_or_a_pipe_in_the_logs_folder_is_never_followed(night: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    folder = _round(night, out)
+    secret = tmp_path / "secret.txt"
+    secret.write_text("not the bot's")
+    (folder / "logs" / "link.log").symlink_to(secret)
+    os.mkfifo(folder / "logs" / "pipe.log")
+    folded = fold(folder)  # a pipe opened for reading would wait here for a writer
+    assert "link.log" not in folded.logs and "pipe.log" not in folded.logs
+    assert folded.logs  # the bots' own logs are kept
