@@ -9,8 +9,8 @@ laid out anew under its own number, as a night's is; one whose `tournament.json`
 or that holds what no round's start writes, is set aside (renamed `NAME.set-aside`, never
 deleted: its games in the league store stay there, and the folder can be looked at or put
 back by hand), said once, and the ladder plays on. New rounds are numbered after every
-round on disk, set aside or in the league store, so that a folder removed by hand never
-makes a new round take the name of one on record.
+round on disk, set aside, folded into its day's record or in the league store, so that a
+folder removed by hand never makes a new round take the name of one on record.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from pathlib import Path
 from arena.league.ladder_rounds import PREFIX, ROUND
 from arena.tournament.config import StoppedError, TooFewBotsError, TournamentError
 from arena.tournament.info import RunStatus, TournamentInfo
+from arena.tournament.results.days import folded_names
 from arena.tournament.results.folder import ResultsError, TournamentFolder
 from arena.tournament.results.folding import fold, sweep
 
@@ -75,11 +76,15 @@ class RoundFolders:
         return self._out / f"{PREFIX}{number:06d}"
 
     def listed(self) -> set[int]:
-        """Every round with a folder, and the highest number of any, set aside or not."""
+        """Every round with a folder, and the highest number of any, set aside, folded into
+        its day's record or not."""
         if not self._out.is_dir():
             return set()
         if self._compact:
             sweep(self._out)  # what folded rounds left on their way out
+        for name in folded_names(self._out):  # a folded round taken out of the store by hand
+            if (match := ROUND.fullmatch(name)) is not None:
+                self._highest = max(self._highest, int(match.group(1)))
         found = set()
         for path in self._out.iterdir():
             match = ROUND.fullmatch(path.name.split(ASIDE)[0])

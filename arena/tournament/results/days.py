@@ -410,6 +410,16 @@ class DayIndex:
         return round_id in self._where
 
 
+def folded_names(results: Path) -> list[str]:
+    """The name of every folded round, from the days' index."""
+    try:
+        data = (days_folder(results) / INDEX).read_bytes()
+    except OSError:
+        return []
+    whole = data.rpartition(b"\n")[0]
+    return [raw.split(b" ", 1)[0].decode("utf-8", "replace") for raw in whole.split(b"\n") if raw]
+
+
 def find_round(results: Path, round_id: str) -> FoldedRound | None:
     """A folded round by name, its index searched rather than read whole: one look (`arena
     replay`, a page) costs a search of the index's bytes (a few ms at 1,000,000 games), not

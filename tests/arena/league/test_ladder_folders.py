@@ -89,3 +89,14 @@ def test_an_unfinished_round_that_cannot_be_resumed_is_set_aside_after_its_tries
     [aside] = said
     assert f"could not be resumed, {RESUME_TRIES} tries: its journal is gone" in aside
     assert folders.next(set(), dict.fromkeys([], 0)) == 1
+
+
+def test_a_new_round_is_numbered_after_the_folded_ones_though_the_store_lost_them(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "results"
+    (out / "days").mkdir(parents=True)
+    (out / "days" / "rounds.idx").write_text(
+        "ladder-000011 2026-12-07 0\nladder-000012 2026-12-07 90\n"
+    )
+    assert RoundFolders(out, print, compact=True).next(set(), {}) == 13
