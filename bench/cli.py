@@ -21,7 +21,7 @@ from rich.console import Console
 from arena.bots.capacity import default_jobs
 from arena.cli import validate
 from arena.tournament.config import TournamentError
-from bench import ladder_cli, rankings_cli
+from bench import ladder_cli, rankings_cli, season_cli
 
 Say = Callable[[str], None]
 
@@ -359,6 +359,13 @@ BENCHES = (
         _timing,
     ),
     Bench("field", "a night's start and stop by its number of bots", _field_flags, _field),
+    Bench(
+        "season",
+        "a simulated season of ladder rounds on disk: bytes and files a game, and the time of "
+        "what authors and organisers look at, at 10k, 100k and 1M games",
+        season_cli.add_flags,
+        season_cli.run,
+    ),
 )
 DEFAULT = "speed"
 

@@ -37,7 +37,7 @@ from bench.soak_figures import (
     memory_of,
     pace,
 )
-from bench.soak_record import journaled, league_checked, tally
+from bench.soak_record import journaled, league_checked, on_disk, tally
 from bench.soak_server import Served, run
 from bench.soak_submit import Entrant, entrants, submit_all, token_file
 from bench.soak_watch import Watch
@@ -162,6 +162,11 @@ class _Soak:
         with os.fdopen(descriptor, "w") as out:
             out.write(made.stdout.strip().splitlines()[-1] + "\n")
 
+    def _stored_paths(self) -> list[Path]:
+        """The results folder and the league store's files (SQLite keeps two beside it)."""
+        sidecars = [self.league.with_name(self.league.name + s) for s in ("-wal", "-shm")]
+        return [self.results, self.league, *sidecars]
+
     def _kill_and_restart(self, server: Served, watch: Watch) -> Served:
         started = server.kill()
         watch.killed(tally(journaled(self.results)).ids)  # as the kill left them
@@ -211,7 +216,9 @@ class _Soak:
             tree=memory_of(
                 [s.tree_rss for s in watch.samples], [s.tree_peak for s in watch.samples]
             ),
-            ledger=Ledger(len(record.ids), record.doubled, stored, said),
+            ledger=Ledger(
+                len(record.ids), record.doubled, stored, said, on_disk(self._stored_paths())
+            ),
             kill=watch.kill_check(set(record.ids)),
             stopped=stopped,
             stop_clean=clean,

@@ -126,6 +126,13 @@ class Ledger:
     it found a difference (or could not say)."""
     check: str
     """`arena league check`'s last line."""
+    disk: tuple[int, int] = (0, 0)
+    """Bytes and files of the results folder and the league store at the end."""
+
+    def per_game(self) -> tuple[float, float]:
+        """Bytes and files a game on disk (the goal: 3,000 and 0.05)."""
+        games = max(1, self.journaled)
+        return self.disk[0] / games, self.disk[1] / games
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,6 +248,11 @@ class SoakFigures:
             f"{'?' if ledger.stored is None else ledger.stored} stored, "
             f"{len(ledger.doubled)} doubled; arena league check: {ledger.check}"
         )
+        size, files = ledger.per_game()
+        lines.append(
+            f"disk: {size:,.0f} bytes and {files:.3f} files a game, the results folder and "
+            f"the league store ({ledger.disk[0] / 2**20:.1f} MiB, {ledger.disk[1]} files)"
+        )
         if self.kill is not None:
             kill = self.kill
             lines.append(
@@ -283,6 +295,10 @@ class SoakFigures:
             "stored": self.ledger.stored,
             "doubled": list(self.ledger.doubled),
             "league_check": self.ledger.check,
+            "disk_bytes": self.ledger.disk[0],
+            "disk_files": self.ledger.disk[1],
+            "bytes_per_game": round(self.ledger.per_game()[0], 1),
+            "files_per_game": round(self.ledger.per_game()[1], 4),
             "kill": None if self.kill is None else _kill_json(self.kill),
             "stopped": self.stopped,
             "died": self.died or None,

@@ -1,8 +1,9 @@
 """What the ladder's rounds put on record, read from their journals and tallied for the soak.
 
-The journals (each round's games.jsonl) are the commit point of every game the server
-plays, so they are what a kill may not lose or double, and what the league store must
-agree with; the faults charged are read from the same lines the leaderboard rates.
+The journals (each round's games.jsonl, or its line in its day's record once folded)
+are the commit point of every game the server plays, so they are what a kill may not
+lose or double, and what the league store must agree with; the faults charged are read
+from the same lines the leaderboard rates.
 """
 
 from __future__ import annotations
@@ -15,11 +16,14 @@ from pathlib import Path
 
 from arena.records.fields import RecordError
 from arena.records.game import GameLine
+from arena.tournament.results.days import all_rounds
 
 
 def journaled(results: Path) -> dict[str, list[GameLine]]:
     """Every ladder round's journal, line by line; a line cut short by a kill is passed
-    over, as the server's resume passes over it."""
+    over, as the server's resume passes over it. A round folded into its day's record
+    (`arena.tournament.results.days`) is read from there: its folder, if a kill left it
+    on its way out, holds the same lines."""
     found: dict[str, list[GameLine]] = {}
     for journal in sorted(results.glob("ladder-*/games.jsonl")):
         lines = []
@@ -29,6 +33,8 @@ def journaled(results: Path) -> dict[str, list[GameLine]]:
             except (ValueError, RecordError):
                 continue
         found[journal.parent.name] = lines
+    for folded in all_rounds(results):
+        found[folded.id] = list(folded.lines)
     return found
 
 
@@ -67,3 +73,19 @@ def league_checked(status: int, output: str) -> tuple[int | None, str]:
     said = (output.strip() or "(nothing)").splitlines()[-1]
     counted = said.rpartition(", ")[2].removesuffix(" games.")
     return (int(counted) if status == 0 and counted.isdigit() else None), said
+
+
+def on_disk(paths: Sequence[Path]) -> tuple[int, int]:
+    """The bytes and the files under `paths` (folders walked, files counted as they are):
+    what a season's disk must hold."""
+    size = files = 0
+    for path in paths:
+        found = path.rglob("*") if path.is_dir() else [path]
+        for item in found:
+            try:
+                if item.is_file() and not item.is_symlink():
+                    size += item.stat().st_size
+                    files += 1
+            except OSError:
+                continue  # gone meanwhile
+    return size, files

@@ -117,6 +117,13 @@ def add_commands(commands: Any) -> None:
         "rotation, so jobs / (largest) table size tables play at once (at least one), no "
         "entrant at two",
     )
+    serve.add_argument(
+        "--ladder-keep-rounds",
+        action="store_true",
+        help="keep each finished ladder round's folder as it played (15 KB and 5 files a "
+        "game) rather than fold it into its day's record under results/days/ (a few files a "
+        "day, under 3 KB a game)",
+    )
 
     serve.add_argument(
         "--new-league",

@@ -10,7 +10,9 @@ from typing import TYPE_CHECKING, Any
 from arena.errors import ArenaError
 from arena.records import Deal, Decision, Replay, RoundEnd
 from arena.text import printable
+from arena.tournament.results.days import REPLAYS
 from arena.tournament.results.folder import ResultsError, TournamentFolder
+from arena.tournament.results.replays import FoldedReplays, ReplayLookup
 
 if TYPE_CHECKING:
     import argparse
@@ -26,33 +28,54 @@ class ReplayNotFoundError(ArenaError, FileNotFoundError):
 class Found:
     """The replay a name points to, and the other tournaments that have a game of that id."""
 
-    path: Path
+    tournament: str
+    game: str
+    where: str
+    """Where it was read: its file, or its day's record."""
+    text: bytes
     others: tuple[str, ...] = ()
     """Newest first: a bare game id picks the newest tournament, and these are the rest."""
 
+    def replay(self) -> Replay:
+        """The replay; a ResultsError saying where, if it is none."""
+        try:
+            return Replay.from_json(json.loads(self.text))
+        except (ValueError, KeyError, TypeError) as error:  # a file that is not a replay
+            raise ResultsError(f"{self.where} is not a readable replay: {error}") from None
+
 
 def find_replay(game: str, results: Path) -> Found:
-    """A replay file from a path, `TOURNAMENT/GAME`, or a game id, from the newest tournament
-    that has it.
+    """A replay from a path, `TOURNAMENT/GAME` (the id every page and the export give), or a
+    game id, from the newest tournament that has it.
 
-    Game ids repeat across tournaments (every one has `u000-t000-r0`): a bare id
-    is most often asked for just after a run, of that run, so the newest
-    tournament (by when it began) is the one told, and the others are named
-    with how to ask for one of them.
+    A game folded into its day's record (`arena.tournament.results.days`) is found by
+    `TOURNAMENT/GAME`. A bare game id repeats across tournaments (every one has
+    `u000-t000-r0`): it is looked for among the tournament folders alone, the newest (by
+    when it began) told, and the others named with how to ask for one of them.
     """
     direct = Path(game)
     if direct.is_file():
-        return Found(direct)
+        return Found(tournament_of(direct), direct.stem, str(direct), direct.read_bytes())
     if "/" in game:
         tournament, _, game_id = game.rpartition("/")
+        lookup = ReplayLookup(results)
         candidate = results / tournament / "replays" / f"{game_id}.json"
         if candidate.is_file():
-            return Found(candidate)
+            return Found(tournament, game_id, str(candidate), candidate.read_bytes())
+        folded = lookup.folded(tournament) if "/" not in tournament else None
+        text = FoldedReplays(folded).text(game_id) if folded is not None else None
+        if folded is not None and text is not None:
+            return Found(tournament, game_id, f"{folded.day / REPLAYS} ({tournament})", text)
         raise ReplayNotFoundError(f"no replay of game {game_id!r} in {results / tournament}")
     matches = sorted(results.glob(f"*/replays/{game}.json"), key=_began, reverse=True)
     if not matches:
-        raise ReplayNotFoundError(f"no replay of game {game!r} under {results}")
-    return Found(matches[0], tuple(tournament_of(m) for m in matches[1:]))
+        raise ReplayNotFoundError(
+            f"no replay of game {game!r} in a tournament folder under {results}; a ladder "
+            f"round's games are asked for as ROUND/GAME (ladder-000042/{game})"
+        )
+    first = matches[0]
+    others = tuple(tournament_of(m) for m in matches[1:])
+    return Found(tournament_of(first), game, str(first), first.read_bytes(), others)
 
 
 def _began(replay: Path) -> tuple[float, str]:
@@ -71,10 +94,9 @@ def elsewhere(game: str, found: Found) -> str:
     """The line that names the other tournaments with a game of the id asked for, or ""."""
     if not found.others:
         return ""
-    game_id = found.path.stem
     return (
         f"{game!r} is in {len(found.others)} other tournament(s) too, newest first: "
-        f"{', '.join(found.others)} (arena replay {found.others[0]}/{game_id})"
+        f"{', '.join(found.others)} (arena replay {found.others[0]}/{found.game})"
     )
 
 
@@ -94,30 +116,25 @@ def add_command(commands: Any) -> None:
 
 def cmd_replay(args: argparse.Namespace, console: Console) -> int:
     found = find_replay(args.game, args.results)
-    path = found.path
     also = elsewhere(args.game, found)  # a bare id, newest first: the others named
+    replay = found.replay()
     if args.html is not None:
-        from arena.web.replay_page import replay_page  # the page's code only for a page
+        from arena.web.replay_page import replay_html  # the page's code only for a page
 
-        page = replay_page(path)  # a file that is not a replay: a ReplayPageError, one line
         try:
-            args.html.write_text(page)
+            args.html.write_text(replay_html(replay, found.tournament))
         except OSError as error:
             raise ResultsError(f"cannot write {args.html}: {error.strerror or error}") from None
         lead = f"Wrote {args.html} (open it in a browser)"
     else:
-        lead = f"Tournament {tournament_of(path)} ({path})"
+        lead = f"Tournament {found.tournament} ({found.where})"
     # A path is copied from the screen: one line each, however narrow the terminal.
     for line in (lead, also):
         if line:
             console.print(line, highlight=False, markup=False, soft_wrap=True)
     if args.html is not None:
         return 0
-    try:
-        game = load(path)
-    except (OSError, ValueError) as error:  # a file that is not a replay
-        raise ResultsError(f"{path} is not a readable replay: {error}") from None
-    for line in tell(game):
+    for line in tell(replay):
         console.print(printable(line), highlight=False, markup=False)
     return 0
 
@@ -172,8 +189,3 @@ def tell(replay: Replay) -> list[str]:
             )
     lines.append("Finishing order: " + ", ".join(replay.ranking))
     return lines
-
-
-def load(path: Path) -> Replay:
-    """The replay at `path`; a RecordError (a ValueError) says what in it is wrong."""
-    return Replay.from_json(json.loads(path.read_text()))

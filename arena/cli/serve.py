@@ -123,6 +123,7 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
         ladder=args.ladder,
         ladder_table_sizes=args.ladder_table_size,
         ladder_jobs=args.ladder_jobs,
+        ladder_compact=not args.ladder_keep_rounds,
         new_league=args.new_league,
         new_ladder_secret=args.new_ladder_secret,
     )

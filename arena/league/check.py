@@ -1,7 +1,8 @@
 """`arena league check`: the league against the results folders, every difference said.
 
 The folders are the record (each game is in its games.jsonl before the league
-hears of it), so a league that holds a tournament no folder has, another run
+hears of it, and a finished ladder round folded into its day's record keeps them,
+`arena.tournament.results.days`), so a league that holds a tournament no folder has, another run
 under a folder's name, a game a folder lacks or a game recorded otherwise is
 a league that says something false. The check reads each folder under its
 lock, as a rebuild does, so a game between its games.jsonl and the league is
@@ -16,7 +17,9 @@ from pathlib import Path
 
 from arena.store import LeagueStore, StoredTournament, StoreError, is_url, open_store, recorded
 from arena.tournament.info import TournamentInfo
+from arena.tournament.results.days import FoldedRound, all_rounds
 from arena.tournament.results.folder import ResultsError, TournamentFolder
+from arena.tournament.results.folding import FOLDING
 from arena.tournament.results.in_league import Difference, differences
 from arena.tournament.results.lock import FolderBusyError, FolderLock
 
@@ -52,8 +55,11 @@ def _check(store: LeagueStore, target: str, results: Sequence[Path]) -> Checked:
     found: list[Difference] = []
     notes: list[str] = []
     folders: dict[str, Path] = {}
+    folded = {r.id: r for root in results for r in all_rounds(root)}
     for info_path in sorted(p for root in results for p in root.glob("*/tournament.json")):
         folder = TournamentFolder(info_path.parent)
+        if folder.root.name in folded and (folder.root / FOLDING).is_file():
+            continue  # folded, its folder not yet removed: the day's record is the round
         try:
             info = folder.info()
         except (OSError, ValueError) as error:
@@ -69,6 +75,8 @@ def _check(store: LeagueStore, target: str, results: Sequence[Path]) -> Checked:
             continue
         folders[info.id] = folder.root
         found += _compare(store, folder, info, notes)
+    for kept in folded.values():
+        found += _compare_folded(store, kept, target, folders, notes)
     where = ", ".join(str(root) for root in results)
     found += [
         Difference(tid, f"in the league ({stored.games} games), with no folder under {where}")
@@ -77,6 +85,34 @@ def _check(store: LeagueStore, target: str, results: Sequence[Path]) -> Checked:
     ]
     games = sum(stored.games for stored in held.values())
     return Checked(tuple(found), tuple(notes), len(held), games)
+
+
+def _compare_folded(
+    store: LeagueStore,
+    folded: FoldedRound,
+    target: str,
+    folders: dict[str, Path],
+    notes: list[str],
+) -> list[Difference]:
+    """A round folded into its day's record against the league: no lock, a folded round
+    never changes."""
+    try:
+        info = folded.info()
+    except (ValueError, KeyError, TypeError) as error:
+        return [Difference(folded.id, f"{folded.root} is unreadable ({error})")]
+    if recorded(info.league) != target:
+        notes.append(f"{folded.root}: left out, it belongs to the league {info.league}")
+        return []
+    if info.id in folders:
+        return [Difference(info.id, f"two records: {folders[info.id]} and {folded.root}")]
+    folders[info.id] = folded.root
+    notes.extend(f"{folded.root}: {problem}" for problem in folded.problems)
+    held = store.tournament(info.id)
+    if held is None:
+        return [
+            Difference(info.id, f"{folded.root} has {len(folded.lines)} games; the league has none")
+        ]
+    return differences(held, store.games_of(info.id), info, folded.lines, folded.root)
 
 
 def _compare(

@@ -43,6 +43,7 @@ from arena.league.screen import Kind, Screen, ScreenEvent
 from arena.store import StoreError
 from arena.submissions.lineups import Lineup, compose, make_way
 from arena.tournament.config import TooFewBotsError, TournamentConfig, TournamentError, Venue
+from arena.tournament.info import RunStatus
 from arena.tournament.play.observer import Observers
 from arena.tournament.play.tables import TableWatcher
 from arena.tournament.results.resuming import read_info
@@ -50,7 +51,6 @@ from arena.tournament.tournament import Observer, Tournament
 
 if TYPE_CHECKING:
     from arena.league.server import LeagueServer
-    from arena.records import GameLine
 
 IDLE_S = 1.0
 """How often a ladder with too few entrants looks again."""
@@ -108,7 +108,7 @@ class Ladder:
         """The rounds taken, from their choosing to their end, by number."""
         self._rounds: dict[int, Tournament] = {}
         """The rounds in play, by number: what a stop or a pause asks to stop."""
-        self.folders = RoundFolders(server.config.out, self._say)
+        self.folders = RoundFolders(server.config.out, self._say, server.config.ladder_compact)
         self._task: asyncio.Task[None] | None = None
         self._ending = False
         """Whether the loop is past its last round's choice, ending (a start makes another)."""
@@ -250,13 +250,6 @@ class Ladder:
             error=error,
         )
 
-    def lines(self) -> list[tuple[str, GameLine]]:
-        """Every ladder game on record, in the order its board rates them (an author's
-        ladder games are drawn from them)."""
-        store = self._server.store
-        ids = {tid for tid, _ in on_record(store)}
-        return store.lines(ids) if ids else []
-
     def rating_path(self, name: str) -> list[float]:
         """`name`'s rating (mu - 3 sigma of the version that played) after each of its ladder
         games: its last is its row's on the board while that version plays."""
@@ -337,7 +330,7 @@ class Ladder:
         """A round a kill or a pause left unfinished, else a new table; None when there is
         nothing to play now."""
         rounds = on_record(self._server.store)
-        found = self.folders.next(self._busy, (tid for tid, _ in rounds))
+        found = self.folders.next(self._busy, dict(rounds))
         if isinstance(found, Unfinished):
             return _Plan(found.number, None, found.folder, found.seats)
         table = self._choose(found, rounds)
@@ -381,6 +374,7 @@ class Ladder:
             if await self._play(plan):
                 self.troubles.cleared()
                 self.folders.resumed(plan.number)
+                await self._fold(plan)
         except Exception as error:  # the server stays up; said once, and in the status
             self._failed(fault_of(error, self._server.config.out))
             if plan.resume is not None:
@@ -390,6 +384,20 @@ class Ladder:
             del self.tables[plan.round_id]
             self.folders.ended(plan.number)  # read at the next choice: finished, or to resume
             self._changed()
+
+    async def _fold(self, plan: _Plan) -> None:
+        """A finished round into its day's record, its folder removed (with `ladder_compact`):
+        a few files a day, not five a game. Still busy meanwhile, so no choice reads it."""
+        folder = self.folders.folder(plan.number)
+        if not self._server.config.ladder_compact or not folder.is_dir():
+            return
+        info = read_info(folder)
+        if info.status is not RunStatus.FINISHED:
+            return  # stopped or paused: resumed later, folded once it finishes
+        store = self._server.store
+        held = store.tournament(plan.round_id)
+        stored = 0 if held is None else held.games
+        await asyncio.to_thread(self.folders.fold, folder, stored)
 
     async def _play(self, plan: _Plan) -> bool:
         """Play `plan` to its end or its stop; False when it was not played (stopped or

@@ -9,21 +9,23 @@ laid out anew under its own number, as a night's is; one whose `tournament.json`
 or that holds what no round's start writes, is set aside (renamed `NAME.set-aside`, never
 deleted: its games in the league store stay there, and the folder can be looked at or put
 back by hand), said once, and the ladder plays on. New rounds are numbered after every
-round on disk, set aside or in the league store, so that a folder removed by hand never
-makes a new round take the name of one on record.
+round on disk, set aside, folded into its day's record or in the league store, so that a
+folder removed by hand never makes a new round take the name of one on record.
 """
 
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from arena.league.ladder_rounds import PREFIX, ROUND
 from arena.tournament.config import StoppedError, TooFewBotsError, TournamentError
 from arena.tournament.info import RunStatus, TournamentInfo
-from arena.tournament.results.folder import TournamentFolder
+from arena.tournament.results.days import folded_names
+from arena.tournament.results.folder import ResultsError, TournamentFolder
+from arena.tournament.results.folding import fold, sweep
 
 RESUME_TRIES = 3
 """Tries to resume an unfinished round before it is set aside."""
@@ -51,11 +53,16 @@ class Unfinished:
 
 
 class RoundFolders:
-    """The rounds in a results folder, listed once: later rounds are this ladder's own."""
+    """The rounds in a results folder, listed once: later rounds are this ladder's own.
 
-    def __init__(self, out: Path, say: Callable[[str], None]) -> None:
+    With `compact`, a finished round found on disk (a kill before its fold, or a fold
+    stopped half way) is folded into its day's record once the league store holds its
+    games (`arena.tournament.results.folding`)."""
+
+    def __init__(self, out: Path, say: Callable[[str], None], compact: bool = False) -> None:
         self._out = out
         self._say = say
+        self._compact = compact
         self._open: set[int] | None = None
         """Rounds on disk that may not be finished, to read at the next choice: every folder
         at the first (what a kill or an earlier run left), then each round that ended since.
@@ -69,9 +76,15 @@ class RoundFolders:
         return self._out / f"{PREFIX}{number:06d}"
 
     def listed(self) -> set[int]:
-        """Every round with a folder, and the highest number of any, set aside or not."""
+        """Every round with a folder, and the highest number of any, set aside, folded into
+        its day's record or not."""
         if not self._out.is_dir():
             return set()
+        if self._compact:
+            sweep(self._out)  # what folded rounds left on their way out
+        for name in folded_names(self._out):  # a folded round taken out of the store by hand
+            if (match := ROUND.fullmatch(name)) is not None:
+                self._highest = max(self._highest, int(match.group(1)))
         found = set()
         for path in self._out.iterdir():
             match = ROUND.fullmatch(path.name.split(ASIDE)[0])
@@ -113,9 +126,10 @@ class RoundFolders:
             why = f"it could not be resumed, {tries} tries: {error}"
             self.set_aside(self.folder(number), why)
 
-    def next(self, busy: set[int], recorded: Iterable[str]) -> Unfinished | int:
+    def next(self, busy: set[int], recorded: Mapping[str, int]) -> Unfinished | int:
         """A round left unfinished, else the number of a new round (one that never began
-        is laid out anew under its own number)."""
+        is laid out anew under its own number). `recorded`: the ladder's rounds in the
+        league store, with their games."""
         if self._open is None:
             self._open = self.listed()
         fresh = None
@@ -129,15 +143,32 @@ class RoundFolders:
                 fresh = number if fresh is None else fresh
             elif info is None or info.status is RunStatus.FINISHED:
                 self._open.discard(number)
+                if info is not None and self._compact:
+                    self.fold(folder, recorded.get(folder.name, 0))
             elif info.played:
                 return Unfinished(number, folder, info.players())
             elif fresh is None:
                 fresh = number
         if fresh is not None:
             return fresh
-        on_record = (ROUND.fullmatch(tid) for tid in recorded)
+        on_record = (ROUND.fullmatch(tid) for tid in recorded)  # folded rounds are there
         stored = max((int(m.group(1)) for m in on_record if m is not None), default=-1)
         return max(self._highest, stored, *busy, -1) + 1
+
+    def fold(self, folder: Path, stored: int) -> bool:
+        """Fold a finished round into its day's record if the league store holds each of its
+        games (else it stays, for `arena league check` to say); whether it was. A fault is
+        said, the folder left whole."""
+        try:
+            games = TournamentFolder(folder)
+            info = games.info()
+            if len(games.finished(games.schedule(info)).lines) != stored:
+                return False
+            fold(folder)
+        except (ResultsError, OSError, ValueError) as error:
+            self._say(f"{folder.name} not folded into its day's record, kept as it is: {error}")
+            return False
+        return True
 
     def _read(self, folder: Path) -> TournamentInfo | _Laid | None:
         """Its `tournament.json`; `NEVER_BEGAN` for a round a kill (or a full disk) stopped

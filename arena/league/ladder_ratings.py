@@ -5,9 +5,10 @@ entrant's name, its games would drag the old version's rating along slowly,
 and its placement burst would never come (the entrant has played for weeks).
 So the ladder rates each version apart, the version each game was played by
 read from its round's `tournament.json` (the pins the round recorded, which
-`arena verify` checks), and a version's first rating is its last version's mu
-with a widened sigma (`arena.ladder.starting_rating`, which says why). A bot
-that dials in, not submitted, is one version all along.
+`arena verify` checks), in its folder or, folded, in its day's record, and a
+version's first rating is its last version's mu with a widened sigma
+(`arena.ladder.starting_rating`, which says why). A bot that dials in, not
+submitted, is one version all along.
 
 The ratings are made again from the games on record whenever they are asked
 for, in the order the store keeps them: a server killed and started again
@@ -27,6 +28,7 @@ from arena.records import GameLine
 from arena.tournament.config import TournamentError
 from arena.tournament.info import RunStatus
 from arena.tournament.report.ratings import Ratings, Standing, result_of
+from arena.tournament.results.days import DayIndex
 from arena.tournament.results.resuming import read_info
 
 
@@ -48,6 +50,8 @@ class VersionRatings:
 
     def __init__(self, results: Path) -> None:
         self._results = results
+        self._days = DayIndex(results)
+        """Rounds folded into their days' records, their folders gone."""
         self._pins: dict[str, Mapping[str, int | None]] = {}
         """The version each entrant played, by finished round."""
 
@@ -59,7 +63,10 @@ class VersionRatings:
         try:
             info = read_info(self._results / round_id)
         except TournamentError:
-            return {}
+            folded = self._days.find(round_id)
+            if folded is None:
+                return {}
+            info = folded.info()
         pins = {
             name: entrant.version.number if entrant.version is not None else None
             for name, entrant in info.bots.items()

@@ -35,8 +35,13 @@ from arena.store import (
     recorded,
 )
 from arena.tournament.info import TournamentInfo
+from arena.tournament.results.days import FoldedRound, all_rounds
 from arena.tournament.results.folder import ResultsError, TournamentFolder
+from arena.tournament.results.folding import FOLDING
 from arena.tournament.results.lock import FolderBusyError, FolderLock
+
+Record = TournamentFolder | FoldedRound
+"""A tournament's record: its folder, or its round folded into its day's."""
 
 _SIDECARS = ("", "-wal", "-shm")
 """The files of one SQLite store in WAL mode: the database, its log and its index."""
@@ -58,7 +63,7 @@ def rebuild(league: Path | str, results: Sequence[Path]) -> Rebuilt:
     """Make `league` again from every tournament folder under `results` that belongs to it."""
     target = recorded(league)
     notes: list[str] = []
-    found: list[tuple[TournamentFolder, TournamentInfo]] = []
+    found: list[tuple[Record, TournamentInfo]] = []
     for info_path in sorted(p for root in results for p in root.glob("*/tournament.json")):
         folder = TournamentFolder(info_path.parent)
         try:
@@ -72,13 +77,23 @@ def rebuild(league: Path | str, results: Sequence[Path]) -> Rebuilt:
             notes.append(f"{folder.root}: left out, it belongs to the league {info.league}")
             continue
         found.append((folder, info))
+    for root in results:  # finished rounds folded into their days' records
+        for folded in all_rounds(root):
+            if (root / folded.id / FOLDING).is_file():
+                found = [(f, i) for f, i in found if f.root != root / folded.id]
+            info = folded.info()
+            if recorded(info.league) != target:
+                notes.append(f"{folded.root}: left out, it belongs to the league {info.league}")
+                continue
+            found.append((folded, info))
     if not found:
         where = ", ".join(str(r) for r in results)
         raise StoreError(f"no tournament of the league {target} under {where}; nothing rebuilt")
     locks = []
     try:
-        for folder, _ in found:  # a running tournament would add games behind our back
-            locks.append(FolderLock.take(folder.root))
+        for record, _ in found:  # a running tournament would add games behind our back
+            if isinstance(record, TournamentFolder):
+                locks.append(FolderLock.take(record.root))
         if isinstance(league, str) and is_url(league):
             return _fill_in(league, found, notes)
         return _rebuild(Path(league), found, notes)
@@ -89,9 +104,7 @@ def rebuild(league: Path | str, results: Sequence[Path]) -> Rebuilt:
             lock.release()
 
 
-def _rebuild(
-    league: Path, found: list[tuple[TournamentFolder, TournamentInfo]], notes: list[str]
-) -> Rebuilt:
+def _rebuild(league: Path, found: list[tuple[Record, TournamentInfo]], notes: list[str]) -> Rebuilt:
     entrants = _old_entrants(league)
     fresh = league.with_name(league.name + ".rebuilding")
     _remove(fresh)
@@ -116,9 +129,7 @@ def _rebuild(
     return Rebuilt(tuple(taken), tuple(notes), kept, tuple(aside))
 
 
-def _fill_in(
-    league: str, found: list[tuple[TournamentFolder, TournamentInfo]], notes: list[str]
-) -> Rebuilt:
+def _fill_in(league: str, found: list[tuple[Record, TournamentInfo]], notes: list[str]) -> Rebuilt:
     store = open_store(league)
     try:
         return Rebuilt(tuple(_fill(store, found, notes)), tuple(notes), len(store.entrants()), ())
@@ -127,7 +138,7 @@ def _fill_in(
 
 
 def _fill(
-    store: LeagueStore, found: list[tuple[TournamentFolder, TournamentInfo]], notes: list[str]
+    store: LeagueStore, found: list[tuple[Record, TournamentInfo]], notes: list[str]
 ) -> list[tuple[str, int]]:
     """Each folder's tournament and games into `store`; each taken in, with its games."""
     taken = []

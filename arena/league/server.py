@@ -95,6 +95,9 @@ class LeagueConfig:
     """The sizes its tables may have: the matchmaker draws each table's."""
     ladder_jobs: int = 2
     """Its games at a time: a night's `--jobs` is the night's own."""
+    ladder_compact: bool = False
+    """Whether each finished round is folded into its day's record and its folder removed
+    (`arena.tournament.results.folding`); `arena serve` does, unless `--ladder-keep-rounds`."""
     new_league: bool = False
     """Start on an empty store though a league's files are beside it (`--new-league`)."""
     new_ladder_secret: bool = False

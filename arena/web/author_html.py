@@ -326,7 +326,7 @@ def _ladder(name: str, ladder: LadderHistory) -> str:
         return f"<h2>Ladder</h2>{row}<p>No ladder game yet.</p>"
     return (
         f"<h2>Ladder</h2><p>Its rating on the ladder, TrueSkill over the ladder's games alone, "
-        f"after each of its own {len(ladder.games)}.</p>{row}"
+        f"after each of its own {ladder.games}.</p>{row}"
         f"{_history(ladder.ratings, 'ladder-rating-history')}"
     )
 

@@ -49,15 +49,16 @@ from arena.web.league_view import (
     GameLog,
     League,
     LogUnavailableError,
+    ReplayUnavailableError,
+    league_replay,
     plain,
     played_in,
     read_game_log,
     read_log,
-    replay_file,
     took_part,
 )
 from arena.web.login_limits import LoginLimits, Refusal
-from arena.web.replay_page import ReplayPageError, read_replay, replay_page
+from arena.web.replay_page import replay_html
 from arena.web.sessions import COOKIE, Session, Sessions, csrf_ok
 from arena.web.spectator import Spectator
 
@@ -145,9 +146,8 @@ class AuthorPages:
     async def _replay(self, request: web.Request) -> web.Response:
         assert self.league is not None
         tid, game = request.match_info["tournament"], request.match_info["game"]
-        path = replay_file(self.league.out, tid, game)
-        line = self.league.store.games_of(tid).get(game) if path is not None else None
-        if path is None or line is None:
+        line = self.league.store.games_of(tid).get(game) if plain(tid) else None
+        if line is None:
             return _text(404, "no such finished game in the league")
         spectator = self.spectator
         playing = spectator.folder if spectator is not None else None
@@ -155,8 +155,9 @@ class AuthorPages:
         if closed and playing is not None and playing.name == tid:
             return _text(404, "its replay is shown once its tournament ends (shared deals)")
         try:
-            text = await asyncio.to_thread(replay_page, path)
-        except ReplayPageError:
+            replay = await asyncio.to_thread(league_replay, self.league.out, tid, game)
+            text = replay_html(replay, tid)
+        except ReplayUnavailableError:
             return _text(404, "the replay of this game is not in the results folder")
         return web.Response(
             text=fault_html.with_fault_links(text, tid, line), content_type="text/html"
@@ -258,14 +259,11 @@ class AuthorPages:
         line = self.league.store.games_of(tid).get(game) if plain(tid) else None
         if line is None or session.name not in line.players or not number.isdigit():
             return _text(404, "no game of yours by this id")
-        path = replay_file(self.league.out, tid, game)
-        if path is None:
-            return _text(404, "no game of yours by this id")
         out, name = self.league.out, session.name
         try:
-            replay = await asyncio.to_thread(read_replay, path)
+            replay = await asyncio.to_thread(league_replay, out, tid, game)
             view = explain(line, replay, name, int(number))
-        except (ReplayPageError, FaultNotFoundError) as error:
+        except (ReplayUnavailableError, FaultNotFoundError) as error:
             return _text(404, str(error))
         try:
             log = await asyncio.to_thread(read_game_log, out, tid, name, game)
@@ -275,8 +273,8 @@ class AuthorPages:
         return _html(fault_html.fault_page(name, tid, game, view, log, tail))
 
     async def _ladder_of(self, name: str) -> LadderHistory | None:
-        """The entrant's ladder history, if the server has a ladder to show; rated away
-        from the event loop (every ladder game, for its rating after each of its own)."""
+        """The entrant's ladder history, if the server has a ladder to show: its row and its
+        rating path, from the board the ladder keeps (read again only when it moved)."""
         assert self.league is not None
         ladder = self.league.ladder
         if ladder is None:
@@ -284,8 +282,7 @@ class AuthorPages:
         status = ladder.status()
         if not status.shown:
             return None
-        lines, path = ladder.lines(), ladder.rating_path(name)  # the store, on its own thread
-        return await asyncio.to_thread(history_of, status, lines, name, path)
+        return history_of(status, name, ladder.rating_path(name))
 
     async def _log(self, request: web.Request) -> web.Response:
         assert self.league is not None

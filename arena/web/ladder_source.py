@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from arena.records import GameLine, LeaderboardRow
+from arena.records import LeaderboardRow
 
 
 class LadderGameView(Protocol):
@@ -58,5 +58,4 @@ class LadderSource(Protocol):
     @property
     def changes(self) -> int: ...
     def status(self) -> LadderStatusView: ...
-    def lines(self) -> list[tuple[str, GameLine]]: ...
     def rating_path(self, name: str) -> list[float]: ...

@@ -8,13 +8,11 @@ again only when the ladder says it has changed (`LadderFeed`), on the web server
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
-from arena.records import GameLine, Json, LeaderboardRow
+from arena.records import Json, LeaderboardRow
 from arena.store import StoreError
 from arena.web.ladder_source import LadderSource, LadderStatusView
-from arena.web.league_view import PlayedGame, games_of
 
 
 def state_word(status: LadderStatusView) -> str:
@@ -80,19 +78,18 @@ class LadderFeed:
 
 @dataclass(frozen=True, slots=True)
 class LadderHistory:
-    """An entrant's ladder, for its page: its row of the board, its ladder games (newest
-    first) and its rating after each of them."""
+    """An entrant's ladder, for its page: its row of the board, how many ladder games it
+    played and its rating after each of them (the games are in the page's one list)."""
 
     row: LeaderboardRow | None
-    games: list[PlayedGame]
+    games: int
     ratings: list[float]
 
 
-def history_of(
-    status: LadderStatusView, lines: Sequence[tuple[str, GameLine]], name: str, path: list[float]
-) -> LadderHistory:
-    """`name`'s ladder history: its games from the ladder's, and its rating after each (the
-    ladder's `rating_path`: of the version that played, so its last is its row's while that
-    version plays)."""
+def history_of(status: LadderStatusView, name: str, path: list[float]) -> LadderHistory:
+    """`name`'s ladder history: its rating after each of its ladder games (the ladder's
+    `rating_path`: of the version that played, so its last is its row's while that version
+    plays), read from the board the ladder keeps, never from every game on record (a
+    season's ladder is a million games: reading them all was most of the page's time)."""
     row = next((r for r in status.standings if r.bot == name), None)
-    return LadderHistory(row, games_of(lines, name), path)
+    return LadderHistory(row, len(path), path)

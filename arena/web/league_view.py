@@ -15,21 +15,25 @@ says why.
 from __future__ import annotations
 
 import errno
+import json
 import os
 import re
 import stat
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 from arena.bots.gamelogs import INDEX_SUFFIX, GameSlice, find_part
 from arena.errors import ArenaError
-from arena.records import GameLine
+from arena.records import GameLine, RecordError, Replay
 from arena.store import LeagueStore
 from arena.submissions.requests import Desk
 from arena.submissions.versions import Versions
 from arena.tournament.report.ratings import Ratings, result_of
+from arena.tournament.results.days import find_round
+from arena.tournament.results.folder import ResultsError
+from arena.tournament.results.replays import ReplayLookup
 from arena.web.ladder_source import LadderSource
 
 LOG_TAIL = 256 * 1024
@@ -52,6 +56,10 @@ class League:
     """The server's ladder: the live, public and authors' pages show it."""
     requests: Desk | None = None
     """Where authors' requests for test games are taken (`arena.web.request_pages`)."""
+
+
+class ReplayUnavailableError(ArenaError):
+    """No replay of the game can be shown; the message says why, in words for the page."""
 
 
 class LogUnavailableError(ArenaError):
@@ -101,10 +109,22 @@ def plain(tournament: str) -> bool:
     return _PLAIN.fullmatch(tournament) is not None and ".." not in tournament
 
 
-def replay_file(out: Path, tournament: str, game: str) -> Path | None:
+def league_replay(out: Path, tournament: str, game: str) -> Replay:
+    """A league game's replay: its tournament folder's file, or, for a round folded into
+    its day's record, rendered from there; a ReplayUnavailableError when there is none."""
     if not (plain(tournament) and plain(game)):
-        return None
-    return out / tournament / "replays" / f"{game}.json"
+        raise ReplayUnavailableError("no replay is kept under this name")
+    text = ReplayLookup(out).text(tournament, game)
+    if text is None:
+        raise ReplayUnavailableError(
+            f"the replay of {tournament}/{game} is not in the results folder"
+        )
+    try:
+        return Replay.from_json(json.loads(text))
+    except (ValueError, RecordError) as error:
+        raise ReplayUnavailableError(
+            f"the replay of {tournament}/{game} is not a replay: {error}"
+        ) from None
 
 
 def took_part(lines: Sequence[tuple[str, GameLine]], name: str, tournament: str) -> bool:
@@ -136,7 +156,12 @@ class GameLog:
 
 
 def read_log(out: Path, tournament: str, name: str) -> str:
-    """The end of `name`'s own log in a tournament folder under `out` (logs/<name>.log)."""
+    """The end of `name`'s own log in a tournament folder under `out` (logs/<name>.log), or
+    in its round's day's record once folded."""
+    folded = _folded_log(out, tournament, name)
+    if folded is not None:
+        data, _ = folded
+        return _tail_of(data, 0, len(data), "")
     with _logs_folder(out, tournament, name) as logs, _opened(logs, f"{name}.log", _LOG) as fd:
         return _tail(fd, 0, os.fstat(fd).st_size, "")
 
@@ -144,6 +169,14 @@ def read_log(out: Path, tournament: str, name: str) -> str:
 def read_game_log(out: Path, tournament: str, name: str, game: str) -> GameLog:
     """The part of `name`'s log that `game` holds; the whole log, saying why, if the log's
     index has no sound part for it."""
+    folded = _folded_log(out, tournament, name)
+    if folded is not None:
+        data, parts = folded
+        if game not in parts:
+            why = "its index has no part for this game (the arena may have stopped first)"
+            return GameLog(_tail_of(data, 0, len(data), ""), why)
+        start, end = parts[game]
+        return GameLog(_tail_of(data, start, min(end, len(data)), " of this game's part"))
     with _logs_folder(out, tournament, name) as logs, _opened(logs, f"{name}.log", _LOG) as fd:
         size = os.fstat(fd).st_size
         try:
@@ -159,6 +192,37 @@ def read_game_log(out: Path, tournament: str, name: str, game: str) -> GameLog:
         if part.end > size:
             text += "\n[the log ends here, before this game's part did]\n"
         return GameLog(text)
+
+
+def _folded_log(
+    out: Path, tournament: str, name: str
+) -> tuple[bytes, Mapping[str, tuple[int, int]]] | None:
+    """`name`'s log of a round folded into its day's record, and each game's part; None
+    when the tournament still has its folder (or is no folded round). A LogUnavailableError
+    when the round is folded and the log cannot be given."""
+    if not (plain(tournament) and plain(name)) or (out / tournament).exists():
+        return None
+    folded = find_round(out, tournament)
+    if folded is None:
+        return None
+    log = folded.logs.get(f"{name}.log")
+    if log is None:
+        raise LogUnavailableError(_LOG.missing)
+    if folded.pruned:
+        raise LogUnavailableError("its logs were let go (`arena league prune`), its results kept")
+    try:
+        data = folded.log_bytes(f"{name}.log")
+    except ResultsError as error:
+        raise LogUnavailableError(f"the log cannot be read: {error}") from None
+    return (b"" if data is None else data), log.parts
+
+
+def _tail_of(data: bytes, start: int, end: int, what: str) -> str:
+    """`_tail` of bytes in hand."""
+    begin = max(start, end - LOG_TAIL)
+    text = data[begin:end].decode("utf-8", errors="replace")
+    left = begin - start
+    return text if left == 0 else f"[the first {left} bytes{what} left out]\n" + text
 
 
 def _part(logs: int, name: str, game: str) -> GameSlice | None:

@@ -249,6 +249,7 @@ async def league(
     say: Callable[[ScreenEvent], None] | None = None,
     ladder_table_sizes: tuple[int, ...] = (3,),
     ladder_jobs: int = 2,
+    ladder_compact: bool = False,
 ) -> AsyncIterator[League]:
     """`store`: the league store, a file or a postgresql:// URL (default: an SQLite file);
     `say`: told the server's screen events (who connects, their links)."""
@@ -262,6 +263,7 @@ async def league(
         defaults=TournamentConfig(bots_dir=None, reconnect_grace=reconnect_grace, move_time=1.0),
         ladder_table_sizes=ladder_table_sizes,
         ladder_jobs=ladder_jobs,
+        ladder_compact=ladder_compact,
     )
     server = LeagueServer(config, say)
     token = await server.start()

@@ -157,6 +157,16 @@ def read_replay(path: Path, line: GameLine | None = None) -> Replay:
     return replay
 
 
+def schedule_of(info: TournamentInfo, seed: bytes) -> list[ScheduledGame]:
+    """The games a tournament plans, from its seed."""
+    if info.ab is not None:  # an A/B test: `games` is twice its pairs
+        new, old = info.ab.new, info.ab.old
+        field = [name for name in info.players() if name not in (new, old)]
+        return build_pairs(new, old, field, info.size(), info.games // 2, seed)
+    deals = info.deals or Deals.OWN
+    return build(list(info.players()), info.size(), info.games, seed, deals, info.gauntlet)
+
+
 class TournamentFolder:
     def __init__(self, root: Path) -> None:
         self.root = root
@@ -204,13 +214,7 @@ class TournamentFolder:
 
     def schedule(self, info: TournamentInfo) -> list[ScheduledGame]:
         """The games the tournament plans, from its seed (revealed, or still secret)."""
-        seed = bytes.fromhex(info.seed) if info.seed else self.seed()
-        if info.ab is not None:  # an A/B test: `games` is twice its pairs
-            new, old = info.ab.new, info.ab.old
-            field = [name for name in info.players() if name not in (new, old)]
-            return build_pairs(new, old, field, info.size(), info.games // 2, seed)
-        deals = info.deals or Deals.OWN
-        return build(list(info.players()), info.size(), info.games, seed, deals, info.gauntlet)
+        return schedule_of(info, bytes.fromhex(info.seed) if info.seed else self.seed())
 
     def games(self) -> Iterator[GameLine]:
         """Every line as written, duplicates and all; see `finished` for the games to count."""

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.tournament.info import RunStatus
+from arena.tournament.results.days import prune_days
 from arena.tournament.results.folder import TournamentFolder, write_atomic
 
 PRUNED_FILE = "pruned.json"
@@ -51,9 +52,14 @@ def pruned_games(folder: Path) -> dict[str, str]:
 
 
 def prune(results: Sequence[Path], before: float) -> Pruned:
-    """Prune every finished tournament folder directly under each of `results`."""
+    """Prune every finished tournament folder directly under each of `results`, and every
+    day of folded rounds (`arena.tournament.results.days`) that ended before `before`."""
     tournaments = games = removed = 0
     for root in results:
+        rounds, count, size = prune_days(root, before)
+        tournaments += rounds
+        games += count
+        removed += size
         for folder in sorted(p for p in root.iterdir() if (p / "tournament.json").is_file()):
             count, size = prune_folder(folder, before)
             if count:

@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import TextIO
 
 from arena.records import GameLine
-from arena.tournament.results.folder import read_replay
-from arena.tournament.results.pruning import pruned_games
+from arena.tournament.results.days import DayIndex
+from arena.tournament.results.replays import ReplayLookup, Replays
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,39 +40,37 @@ def write_games(
     return _write(games, _folder_finder(results), out)
 
 
-def _folder_finder(results: Sequence[Path]) -> Callable[[str], Path | None]:
-    """Where each tournament's folder is, looked for once per tournament, not per game."""
-    found: dict[str, Path | None] = {}
+def _folder_finder(results: Sequence[Path]) -> Callable[[str], Replays | None]:
+    """Where each tournament's replays are (its folder, or its round folded into its day's
+    record), looked for once per tournament, not per game."""
+    found: dict[str, Replays | None] = {}
+    lookups = [ReplayLookup(root, DayIndex(root)) for root in results]
 
-    def find(tournament: str) -> Path | None:
+    def find(tournament: str) -> Replays | None:
         if tournament not in found:
-            found[tournament] = next(
-                (root / tournament for root in results if (root / tournament / "replays").is_dir()),
-                None,
-            )
+            kept = (lookup.replays(tournament) for lookup in lookups)
+            found[tournament] = next((r for r in kept if r is not None), None)
         return found[tournament]
 
     return find
 
 
 def _write(
-    games: Iterable[tuple[str, GameLine]], find: Callable[[str], Path | None], out: TextIO
+    games: Iterable[tuple[str, GameLine]], find: Callable[[str], Replays | None], out: TextIO
 ) -> Exported:
     count = let_go = 0
     problems: list[str] = []
     for tournament, line in games:
-        folder = find(tournament)
-        if folder is None:
+        replays = find(tournament)
+        if replays is None:
             problems.append(f"{tournament}/{line.game}: no results folder holds {tournament}")
             continue
-        replay = folder / "replays" / f"{line.game}.json"
-        if not replay.exists() and line.game in pruned_games(folder):
+        if replays.pruned(line.game):
             let_go += 1
             continue
-        try:
-            read = read_replay(replay, line)
-        except (OSError, ValueError) as error:  # a RecordError is a ValueError
-            problems.append(f"{tournament}/{line.game}: its replay cannot be read: {error}")
+        read = replays.read(line)
+        if isinstance(read, str):
+            problems.append(f"{tournament}/{line.game}: its replay cannot be read: {read}")
             continue
         data = read.to_json()
         data["tournament"] = tournament  # a replay from before it was kept says none

@@ -24,13 +24,9 @@ import engine
 from arena.errors import ArenaError
 from arena.records import Deal, Decision, FaultEvent, GameLine, ReplayEvent
 from arena.tournament.config import TournamentError
-from arena.tournament.results.folder import (
-    ResultsError,
-    TournamentFolder,
-    read_replay,
-    replay_problem,
-)
-from arena.tournament.results.pruning import pruned_games
+from arena.tournament.results.days import FoldedRound, find_round
+from arena.tournament.results.folder import ResultsError, TournamentFolder
+from arena.tournament.results.replays import FoldedReplays, FolderReplays, Replays
 from arena.tournament.schedule.round_robin import ScheduledGame
 from arena.tournament.versions import pin_problems
 
@@ -66,7 +62,16 @@ class Verdict:
 
 
 def verify(root: Path) -> Verdict:
+    """Verify the tournament folder `root`, or the round of that name folded into its day's
+    record (`arena.tournament.results.days`) once its folder is gone."""
+    if not root.is_dir() and (folded := find_round(root.parent, root.name)) is not None:
+        return _verify(folded, FoldedReplays(folded))
     folder = TournamentFolder(root)
+    return _verify(folder, FolderReplays(folder))
+
+
+def _verify(folder: TournamentFolder | FoldedRound, replays: Replays) -> Verdict:
+    root = folder.root
     try:
         info = folder.info()
     except (OSError, ValueError) as error:
@@ -85,7 +90,6 @@ def verify(root: Path) -> Verdict:
     committed = hashlib.sha256(seed).hexdigest() == info.seed_sha256
     ruleset = info.ruleset
     by_id = {line.game: line for line in finished.lines}
-    pruned = pruned_games(root)
     # Dropped: their bots left; unplayed: --until-confident knew the ranking without them.
     dropped = set(info.dropped) | set(info.unplayed)
     problems = list(finished.problems)
@@ -98,11 +102,11 @@ def verify(root: Path) -> Verdict:
                     f"{game.game_id}: planned, but recorded neither as played nor as dropped"
                 )
             continue
-        if game.game_id in pruned and not (folder.replays / f"{game.game_id}.json").exists():
+        if replays.pruned(game.game_id):
             checks.append(GameCheck(game.game_id, None, 0, pruned=True))
             continue
         keys = {game.deal_key} if info.deals is not None else _keys_before_own_deals(game)
-        checks.append(_check_game(folder, game, line, seed, ruleset, keys))
+        checks.append(_check_game(replays, game, line, seed, ruleset, keys))
     for name, entrant in sorted(info.bots.items()):  # submitted versions: still as they played
         if entrant.version is not None:
             problems += pin_problems(name, entrant.version, entrant.path, entrant.files_sha256)
@@ -110,18 +114,16 @@ def verify(root: Path) -> Verdict:
 
 
 def _check_game(
-    folder: TournamentFolder,
+    replays: Replays,
     game: ScheduledGame,
     line: GameLine,
     seed: bytes,
     ruleset: engine.Ruleset,
     keys: set[str],
 ) -> GameCheck:
-    path = folder.replays / f"{game.game_id}.json"
-    damaged = replay_problem(path, line)
-    if damaged is not None:
-        return GameCheck(game.game_id, damaged, 0)
-    replay = read_replay(path)
+    replay = replays.read(line)
+    if isinstance(replay, str):
+        return GameCheck(game.game_id, replay, 0)
     key = replay.deal_key
     if key not in keys:
         planned = " or ".join(map(repr, sorted(keys)))

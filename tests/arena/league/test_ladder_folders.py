@@ -40,11 +40,13 @@ def test_damaged_rounds_are_set_aside_said_once_and_numbered_past(tmp_path: Path
     stranger.mkdir()
     (stranger / "notes.txt").write_text("not a round's\n")
     folders = RoundFolders(out, said.append)
-    found = folders.next(set(), ["ladder-000000", "ladder-000007"])
+    found = folders.next(set(), dict.fromkeys(["ladder-000000", "ladder-000007"], 0))
     assert found == Unfinished(0, out / "ladder-000000", ("a", "b", "c"))
-    assert folders.next({0}, ["ladder-000007"]) == 1  # the one a kill left, under its number
-    assert folders.next({0, 1}, ["ladder-000007"]) == 8  # after the store's last round
-    assert folders.next({0, 1}, []) == 4  # after every folder, set aside or not
+    assert (
+        folders.next({0}, dict.fromkeys(["ladder-000007"], 0)) == 1
+    )  # the one a kill left, under its number
+    assert folders.next({0, 1}, {"ladder-000007": 0}) == 8  # after the store's last round
+    assert folders.next({0, 1}, {}) == 4  # after every folder, set aside or not
     assert sorted(p.name for p in out.iterdir()) == [
         "ladder-000000",
         "ladder-000001",
@@ -60,7 +62,7 @@ def test_damaged_rounds_are_set_aside_said_once_and_numbered_past(tmp_path: Path
 def test_a_round_that_never_began_is_laid_out_again_under_its_number(tmp_path: Path) -> None:
     out = tmp_path / "results"
     _round(out, 4, None)
-    assert RoundFolders(out, print).next(set(), []) == 4
+    assert RoundFolders(out, print).next(set(), dict.fromkeys([], 0)) == 4
 
 
 def test_an_unfinished_round_that_cannot_be_resumed_is_set_aside_after_its_tries(
@@ -73,7 +75,9 @@ def test_an_unfinished_round_that_cannot_be_resumed_is_set_aside_after_its_tries
     passing = [StoreError("down", Cause.UNREACHABLE), TooFewBotsError("too few", ["a"])]
     for error in passing * RESUME_TRIES:  # faults that pass are not counted
         folders.resume_failed(0, error)
-    assert folders.next(set(), []) == Unfinished(0, out / "ladder-000000", ("a", "b", "c"))
+    assert folders.next(set(), dict.fromkeys([], 0)) == Unfinished(
+        0, out / "ladder-000000", ("a", "b", "c")
+    )
     lost = TournamentError("its journal is gone")
     for _ in range(RESUME_TRIES - 1):
         folders.resume_failed(0, lost)
@@ -85,4 +89,15 @@ def test_an_unfinished_round_that_cannot_be_resumed_is_set_aside_after_its_tries
     assert (out / f"ladder-000000{ASIDE}").is_dir()
     [aside] = said
     assert f"could not be resumed, {RESUME_TRIES} tries: its journal is gone" in aside
-    assert folders.next(set(), []) == 1
+    assert folders.next(set(), dict.fromkeys([], 0)) == 1
+
+
+def test_a_new_round_is_numbered_after_the_folded_ones_though_the_store_lost_them(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "results"
+    (out / "days").mkdir(parents=True)
+    (out / "days" / "rounds.idx").write_text(
+        "ladder-000011 2026-12-07 0\nladder-000012 2026-12-07 90\n"
+    )
+    assert RoundFolders(out, print, compact=True).next(set(), {}) == 13

@@ -4,7 +4,9 @@ PostgreSQL alike (the tests about SQLite's file are SQLite's alone)."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
+import sqlite3
 import stat
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -223,3 +225,26 @@ def test_a_new_store_is_made_readable_by_its_user_alone(tmp_path: Path) -> None:
     assert beside == ["league.sqlite", "league.sqlite-shm", "league.sqlite-wal"]
     assert modes == dict.fromkeys(beside, 0o600)
     assert SqliteStore(league).entrants() == {"alice": "0" * 64}
+
+
+def test_a_tournaments_info_is_kept_compressed_and_one_kept_as_json_still_reads(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "league.sqlite"
+    store = open_store(path)
+    info = {"id": "ladder-000001", "isolation": ["bots are sandboxed " * 20], "bots": {}}
+    try:
+        store.add_tournament("ladder-000001", info, started=1.0)
+    finally:
+        store.close()
+    with sqlite3.connect(path) as db:
+        (kept,) = db.execute("SELECT info FROM tournaments").fetchone()
+        assert kept.startswith("z:") and len(kept) < len(json.dumps(info)) / 2
+        db.execute("UPDATE tournaments SET info = ?", (json.dumps(info),))  # as before schema 6
+    store = open_store(path)
+    try:
+        held = store.tournament("ladder-000001")
+        assert held is not None and held.info == info
+        assert store.tournament_infos() == [("ladder-000001", info)]
+    finally:
+        store.close()

@@ -260,9 +260,6 @@ class _Source:
             raise got
         return got
 
-    def lines(self) -> list[tuple[str, GameLine]]:
-        return []
-
     def rating_path(self, name: str) -> list[float]:
         return []
 
