@@ -14,7 +14,7 @@ What counts comes from elsewhere: a tournament's games from its observer
 (`arena.tournament.metering`), the sessions from the lobby when scraped,
 submissions and builds from whoever judges them (`count_submission`,
 `count_build`). The referee's own lateness is the lateness of the event loop
-it runs in, measured here as `arena.referee.loop_lag` measures it, by a timer
+it runs in, measured here as `arena.referee.clock.loop_lag` measures it, by a timer
 that notes how late each of its wake-ups is. This module imports nothing of the
 arena, so every part that counts may import it.
 """

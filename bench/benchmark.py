@@ -40,12 +40,12 @@ from arena.bots.sandbox import Sandbox, SandboxMode, decide
 from arena.errors import ArenaError
 from arena.protocol import wire
 from arena.protocol.messages import referee as pb
-from arena.referee.auth import TokenBook
-from arena.referee.deadline import TimeControl
-from arena.referee.heap import frozen_heap
-from arena.referee.lobby import Lobby
+from arena.referee.clock.deadline import TimeControl
 from arena.referee.match import GameSpec, Match
-from arena.referee.server import SERVICE, Referee, ServerLimits
+from arena.referee.service.auth import TokenBook
+from arena.referee.service.heap import frozen_heap
+from arena.referee.service.lobby import Lobby
+from arena.referee.service.referee_server import SERVICE, Referee, ServerLimits
 from bench import bot as bench_bot
 from bench.engine_speed import engine_speed
 from bench.overhead import GameGaps, Overhead

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from arena.referee.cputime import descendants
+from arena.referee.clock.cputime import descendants
 from bench import bot
 
 

@@ -27,13 +27,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import engine
-from arena.referee import bounds
-from arena.referee.auth import TokenBook
-from arena.referee.deadline import DEFAULT_TIME_MARGIN, TimeControl
-from arena.referee.heap import frozen_heap
-from arena.referee.lobby import Lobby
+from arena.referee.clock.deadline import DEFAULT_TIME_MARGIN, TimeControl
 from arena.referee.match import GameSpec, Match
-from arena.referee.server import Referee, ServerLimits
+from arena.referee.service import bounds
+from arena.referee.service.auth import TokenBook
+from arena.referee.service.heap import frozen_heap
+from arena.referee.service.lobby import Lobby
+from arena.referee.service.referee_server import Referee, ServerLimits
 from bench import child_env
 from bench.benchmark import BenchError, start_bots
 

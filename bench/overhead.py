@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from arena.protocol.messages import referee as pb
-from arena.referee.reply import Reply
-from arena.referee.session import Session
+from arena.referee.session.reply import Reply
+from arena.referee.session.session import Session
 
 
 @dataclass(frozen=True, slots=True)

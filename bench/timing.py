@@ -21,11 +21,11 @@ from pathlib import Path
 import engine
 from arena.bots.capacity import usable_cores
 from arena.protocol.faults import FaultKind
-from arena.referee.auth import TokenBook
-from arena.referee.deadline import DEFAULT_TIME_MARGIN, TimeControl
-from arena.referee.lobby import Lobby
+from arena.referee.clock.deadline import DEFAULT_TIME_MARGIN, TimeControl
 from arena.referee.match import GameSpec, Match
-from arena.referee.server import Referee, ServerLimits
+from arena.referee.service.auth import TokenBook
+from arena.referee.service.lobby import Lobby
+from arena.referee.service.referee_server import Referee, ServerLimits
 from bench.benchmark import BenchError, start_bots
 
 

@@ -40,11 +40,11 @@ from arena.checkbot.games import play_games
 from arena.checkbot.positions import probes
 from arena.checkbot.probing import probe_bot
 from arena.checkbot.verdict import Check
-from arena.referee.auth import TokenBook
-from arena.referee.deadline import TimeControl
-from arena.referee.exits import describe_exit, exit_probe
-from arena.referee.lobby import Lobby
-from arena.referee.server import Referee, ServerLimits
+from arena.referee.clock.deadline import TimeControl
+from arena.referee.service.auth import TokenBook
+from arena.referee.service.lobby import Lobby
+from arena.referee.service.referee_server import Referee, ServerLimits
+from arena.referee.session.exits import describe_exit, exit_probe
 from arena.text import printable
 
 __all__ = ["Check", "CheckRun", "check_bot"]

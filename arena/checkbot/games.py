@@ -13,9 +13,9 @@ from collections.abc import Callable
 import engine
 from arena.checkbot.positions import HOUSE_RULES, OPPONENT, HouseSeat
 from arena.checkbot.verdict import Check, near_limit
-from arena.referee.deadline import TimeControl
+from arena.referee.clock.deadline import TimeControl
 from arena.referee.match import GameSpec, Match, Seat
-from arena.referee.session import Session
+from arena.referee.session.session import Session
 from engine import CalzaRule, PalificoFaceChange, Ruleset
 
 

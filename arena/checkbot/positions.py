@@ -18,7 +18,7 @@ import engine
 from arena.kit import odds
 from arena.protocol import wire
 from arena.protocol.messages import referee as pb
-from arena.referee.reply import Reply
+from arena.referee.session.reply import Reply
 from engine import Bid, CalzaRule, GameState, PalificoFaceChange, Ruleset, Side
 
 OPPONENT = "house"

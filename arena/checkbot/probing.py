@@ -20,10 +20,10 @@ from arena.checkbot.verdict import Check, near_limit, slow_first
 from arena.kit.bridge import not_json_line
 from arena.protocol import wire
 from arena.protocol.faults import Fault, FaultKind
-from arena.referee.deadline import GameClock, TimeControl
+from arena.referee.clock.deadline import GameClock, TimeControl
 from arena.referee.match import answer_misfit
-from arena.referee.reply import Reply, next_request_id
-from arena.referee.session import Session
+from arena.referee.session.reply import Reply, next_request_id
+from arena.referee.session.session import Session
 from arena.text import printable
 
 STDOUT = "stdout holds only answers"

@@ -20,8 +20,8 @@ from arena.cli.toolchains import add_toolchains_flag
 from arena.league.check import Checked, check
 from arena.league.export import Chosen, export
 from arena.league.rebuild import rebuild
-from arena.referee.auth import new_token, token_hash
-from arena.referee.bounds import HELLO_TIMEOUT, MAX_MESSAGE_BYTES
+from arena.referee.service.auth import new_token, token_hash
+from arena.referee.service.bounds import HELLO_TIMEOUT, MAX_MESSAGE_BYTES
 from arena.store import is_url, open_store, shown
 from arena.text import printable
 from arena.tournament.config import TournamentError

@@ -35,9 +35,9 @@ from arena.bots.manifest import BotSpec, discover
 from arena.bots.processes import BotProcess
 from arena.bots.sandbox import decide
 from arena.cli import options, validate
-from arena.referee.auth import TokenBook
-from arena.referee.deadline import TimeControl
-from arena.referee.exits import exit_probe
+from arena.referee.clock.deadline import TimeControl
+from arena.referee.service.auth import TokenBook
+from arena.referee.session.exits import exit_probe
 from arena.tournament.config import TournamentError
 from arena.tournament.options import Command
 
@@ -47,11 +47,11 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from arena.protocol.messages import referee as pb
-    from arena.referee.lobby import Lobby
     from arena.referee.match import GameRecord, Seat
-    from arena.referee.reply import Reply
-    from arena.referee.server import Referee
-    from arena.referee.session import Session
+    from arena.referee.service.lobby import Lobby
+    from arena.referee.service.referee_server import Referee
+    from arena.referee.session.reply import Reply
+    from arena.referee.session.session import Session
 
 HUMAN_TIME = 3600.0
 """Seconds the person has for each decision: no limit a person at the table would meet."""
@@ -200,8 +200,8 @@ async def _play(args: argparse.Namespace, say: Say) -> int:
 
 def _referee(tokens: TokenBook, move_time: float) -> Referee:
     """The table's referee: loaded to play, never for `arena --help` nor the other commands."""
-    from arena.referee.lobby import Lobby
-    from arena.referee.server import Referee, ServerLimits
+    from arena.referee.service.lobby import Lobby
+    from arena.referee.service.referee_server import Referee, ServerLimits
 
     return Referee(Lobby(tokens), ServerLimits(move_time=move_time))
 

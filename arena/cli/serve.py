@@ -96,7 +96,7 @@ def request_limits(args: argparse.Namespace) -> RequestLimits:
 
 def cmd_serve(args: argparse.Namespace, console: Console) -> int:
     from arena.league.server import LeagueConfig  # the server, loaded only to serve
-    from arena.referee.server import ServerLimits, Tls
+    from arena.referee.service.referee_server import ServerLimits, Tls
 
     tls = None
     if args.tls_cert or args.tls_key:

@@ -29,7 +29,7 @@ from arena.cluster.plan import HostGame, HostPlan, HostReady
 from arena.cluster.rss import tree_rss
 from arena.records import GameLine
 from arena.referee.match import GameSpec
-from arena.referee.server import Referee
+from arena.referee.service.referee_server import Referee
 from arena.tournament.play.lineup import Lineup, own_referee
 from arena.tournament.play.observer import Progress
 from arena.tournament.play.tables import LobbyTables

@@ -19,7 +19,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena.referee.server import Tls
+from arena.referee.service.referee_server import Tls
 
 LOCAL_SERVER_NAME = "localhost"
 """What clients verify a Unix socket's certificate against (see the module's docstring)."""

@@ -21,10 +21,10 @@ from pathlib import Path
 
 from arena.league.screen import Kind, Screen, ScreenEvent
 from arena.records import GameLine, ReplayEvent
-from arena.referee.lobby import Lobby
 from arena.referee.match import GameSpec
-from arena.referee.peers import counted_as
-from arena.referee.server import Refusal
+from arena.referee.service.lobby import Lobby
+from arena.referee.service.peers import counted_as
+from arena.referee.service.referee_server import Refusal
 from arena.text import NAME_CHARS, printable, short_name
 from arena.tournament.play.observer import Progress
 from arena.tournament.play.tables import Watch

@@ -37,12 +37,12 @@ from arena.league.screen import Kind, Screen, ScreenEvent
 from arena.league.start import given_of
 from arena.protocol.messages import admin as apb
 from arena.protocol.messages import admin_grpc as apb_grpc
-from arena.referee.auth import TokenBook
-from arena.referee.health import Health
-from arena.referee.lobby import Lobby
-from arena.referee.reflection import Reflection
-from arena.referee.server import SERVICE, ListenError, Referee, ServerLimits, Tls
-from arena.referee.side_streams import SideStreams
+from arena.referee.service.auth import TokenBook
+from arena.referee.service.health import Health
+from arena.referee.service.lobby import Lobby
+from arena.referee.service.referee_server import SERVICE, ListenError, Referee, ServerLimits, Tls
+from arena.referee.service.reflection import Reflection
+from arena.referee.service.side_streams import SideStreams
 from arena.store import is_url, open_store
 from arena.store.lock import ServerLock
 from arena.submissions.limits import SubmissionLimits

@@ -1,1 +1,2 @@
-"""The referee: sessions, their lobby, admission, the match runner, the gRPC server."""
+"""The referee: a bot's session (`session`), the clock that times its decisions (`clock`),
+the gRPC service that seats bots (`service`), and one game played on them (`match`)."""

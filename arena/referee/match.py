@@ -22,8 +22,8 @@ from arena.protocol import wire
 from arena.protocol.faults import Fault, FaultKind, FaultRecord
 from arena.protocol.messages import referee as pb
 from arena.records import Deal, Decision, FaultEvent, LateDecision, ReplayEvent, RoundEnd
-from arena.referee.deadline import GameClock, LinkBudget, TimeControl, bot_time, referee_late
-from arena.referee.reply import Reply, next_request_id
+from arena.referee.clock.deadline import GameClock, LinkBudget, TimeControl, bot_time, referee_late
+from arena.referee.session.reply import Reply, next_request_id
 from engine import CALZA, GameState, Phase, Ruleset
 
 

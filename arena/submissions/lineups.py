@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena.referee.server import Referee
+from arena.referee.service.referee_server import Referee
 from arena.store import LeagueStore
 from arena.store.submissions import SubmissionRow
 from arena.submissions.folder import SubmissionsFolder

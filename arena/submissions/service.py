@@ -24,9 +24,9 @@ from arena.checkbot.verdict import Check
 from arena.errors import ArenaError
 from arena.protocol.messages import submission as spb
 from arena.protocol.messages import submission_grpc as spb_grpc
-from arena.referee.auth import TokenBook
-from arena.referee.peers import peer_host
-from arena.referee.server import Refusal
+from arena.referee.service.auth import TokenBook
+from arena.referee.service.peers import peer_host
+from arena.referee.service.referee_server import Refusal
 from arena.store import StoreError
 from arena.submissions.contract import FORMAT, UPLOAD_STOPPED
 from arena.submissions.limits import MIB

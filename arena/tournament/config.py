@@ -20,7 +20,7 @@ from arena.bots.limits import ResourceLimits
 from arena.bots.sandbox import SandboxMode
 from arena.errors import ArenaError
 from arena.rankings.level import LEVEL
-from arena.referee.deadline import DEFAULT_TIME_MARGIN, LEAGUE_LAG_ALLOWANCE, TimeControl
+from arena.referee.clock.deadline import DEFAULT_TIME_MARGIN, LEAGUE_LAG_ALLOWANCE, TimeControl
 from arena.tournament.kinds import (
     MAX_GAMES,
     MAX_TABLE,
@@ -47,7 +47,7 @@ DEFAULT_RESTARTS = 3
 """Restarts per bot per tournament when `--recover` is given without a number."""
 
 if TYPE_CHECKING:  # named here, played elsewhere: the referee and the run load their own
-    from arena.referee.server import Referee
+    from arena.referee.service.referee_server import Referee
     from arena.tournament.report.summary import Summary
 
 

@@ -20,7 +20,7 @@ from typing import Any
 
 import engine
 from arena.records import Json, RecordError
-from arena.referee.deadline import TimeControl
+from arena.referee.clock.deadline import TimeControl
 from arena.store import identity_of
 from arena.tournament.config import AbPlan, TournamentError
 from arena.tournament.schedule.round_robin import Deals

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING
 
 from arena.protocol.faults import FaultKind
 from arena.records import Decision, GameLine, ReplayEvent
-from arena.referee.lobby import Lobby
 from arena.referee.match import GameSpec
+from arena.referee.service.lobby import Lobby
 from arena.tournament.play.observer import Progress
 from arena.tournament.play.tables import Watch
 from arena.tournament.report.ratings import Standing

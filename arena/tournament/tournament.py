@@ -27,11 +27,11 @@ from arena.bots.cgroups import CgroupRoot
 from arena.bots.limits import Confinement, DescriptorError, raise_open_files_limit
 from arena.bots.manifest import BotSpec, ManifestError
 from arena.bots.sandbox import Sandbox, SandboxError, decide
-from arena.referee.auth import TokenBook
-from arena.referee.deadline import TimeControlError
-from arena.referee.heap import frozen_heap
-from arena.referee.lobby import Lobby
-from arena.referee.server import Referee
+from arena.referee.clock.deadline import TimeControlError
+from arena.referee.service.auth import TokenBook
+from arena.referee.service.heap import frozen_heap
+from arena.referee.service.lobby import Lobby
+from arena.referee.service.referee_server import Referee
 from arena.store import LeagueStore, StoreError, open_store, recorded
 from arena.store.causes import folder_failure
 from arena.tournament.config import (

@@ -27,7 +27,7 @@ from urllib.parse import urlsplit
 from aiohttp import BodyPartReader, web
 
 from arena.checkbot.verdict import Check
-from arena.referee.auth import TokenBook, token_hash
+from arena.referee.service.auth import TokenBook, token_hash
 from arena.store import StoreError
 from arena.submissions.report import Event, Line
 from arena.submissions.service import take

@@ -37,7 +37,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from arena.referee.peers import counted_as
+from arena.referee.service.peers import counted_as
 
 FAILURES = 5
 WINDOW_S = 60.0

@@ -27,7 +27,7 @@ from arena.league.server import LeagueConfig, LeagueServer, admin_token_path
 from arena.protocol.messages import admin as apb
 from arena.protocol.messages import admin_grpc as apb_grpc
 from arena.records import GameLine
-from arena.referee.auth import new_token, token_hash
+from arena.referee.service.auth import new_token, token_hash
 from arena.submissions.archive import pack
 from arena.submissions.client import Server, submit
 from arena.submissions.limits import SubmissionLimits

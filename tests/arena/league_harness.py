@@ -26,8 +26,8 @@ from arena.league.server import LeagueConfig, LeagueServer, admin_token_path
 from arena.protocol.messages import admin as apb
 from arena.protocol.messages import admin_grpc as apb_grpc
 from arena.records import GameLine
-from arena.referee.auth import new_token, token_hash
-from arena.referee.server import Tls
+from arena.referee.service.auth import new_token, token_hash
+from arena.referee.service.referee_server import Tls
 from arena.tournament.config import TournamentConfig, TournamentError
 from arena.tournament.play.observer import Progress
 from arena.tournament.report.ratings import Standing

@@ -27,12 +27,12 @@ import grpc
 import engine
 from arena.protocol.messages import referee as pb
 from arena.records import Deal, Decision, FaultEvent, RoundEnd
-from arena.referee.auth import TokenBook
-from arena.referee.deadline import TimeControl
-from arena.referee.lobby import Lobby
+from arena.referee.clock.deadline import TimeControl
 from arena.referee.match import GameRecord, GameSpec, Match
-from arena.referee.server import Referee, ServerLimits
-from arena.referee.session import Session
+from arena.referee.service.auth import TokenBook
+from arena.referee.service.lobby import Lobby
+from arena.referee.service.referee_server import Referee, ServerLimits
+from arena.referee.session.session import Session
 from engine import Ruleset
 
 BOTS = Path(__file__).resolve().parent / "harness_bots"

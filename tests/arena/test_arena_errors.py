@@ -155,7 +155,7 @@ def test_the_walk_sees_a_wrong_raise(tmp_path: Path) -> None:
     [
         ("arena.bots.capacity", "JobsError", ValueError),
         ("arena.tournament.schedule.round_robin", "ScheduleError", ValueError),
-        ("arena.referee.server", "ListenError", OSError),
+        ("arena.referee.service.referee_server", "ListenError", OSError),
         ("arena.cli.replay", "ReplayNotFoundError", FileNotFoundError),
         ("arena.kit.errors", "SessionLostError", ConnectionError),
     ],

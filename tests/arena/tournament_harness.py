@@ -14,7 +14,7 @@ from typing import Any
 
 import engine
 from arena.records import GameLine
-from arena.referee.deadline import TimeControl
+from arena.referee.clock.deadline import TimeControl
 from arena.tournament.info import TournamentInfo
 from arena.tournament.report.ratings import Standing
 from arena.tournament.tournament import Progress

@@ -22,9 +22,9 @@ from tls_certificates import self_signed
 
 from arena.bots.manifest import load_entry, resolve_command
 from arena.checkbot.check import Check, check_bot
-from arena.referee.auth import TokenBook
-from arena.referee.lobby import Lobby
-from arena.referee.server import Referee, Tls
+from arena.referee.service.auth import TokenBook
+from arena.referee.service.lobby import Lobby
+from arena.referee.service.referee_server import Referee, Tls
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "sample_bots"

@@ -21,7 +21,7 @@ from arena.league.admin_messages import report_from_proto
 from arena.league.server import LeagueConfig, LeagueServer, admin_token_path
 from arena.protocol.messages import admin as apb
 from arena.protocol.messages import admin_grpc as apb_grpc
-from arena.referee.server import Tls
+from arena.referee.service.referee_server import Tls
 from arena.tournament.config import TournamentConfig
 from arena.tournament.report.summary import RunReport
 

@@ -21,10 +21,10 @@ from arena.bots.logdrain import last_line
 from arena.bots.manifest import BotSpec, ManifestError, load_entry
 from arena.bots.processes import BotProcess
 from arena.bots.toolchains import refusal
-from arena.referee.auth import TokenBook
-from arena.referee.exits import describe_exit, exit_probe
-from arena.referee.lobby import Lobby
-from arena.referee.server import Referee, ServerLimits
+from arena.referee.service.auth import TokenBook
+from arena.referee.service.lobby import Lobby
+from arena.referee.service.referee_server import Referee, ServerLimits
+from arena.referee.session.exits import describe_exit, exit_probe
 from arena.text import printable
 from arena.tournament.config import TooFewBotsError, TournamentConfig, too_few
 from arena.tournament.info import Skipped, TournamentInfo

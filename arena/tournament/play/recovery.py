@@ -19,9 +19,9 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Protocol
 
 from arena.bots.processes import BotProcess
-from arena.referee.exits import describe_exit, exit_probe
-from arena.referee.lobby import Lobby
-from arena.referee.session import CRASH_WAIT
+from arena.referee.service.lobby import Lobby
+from arena.referee.session.exits import describe_exit, exit_probe
+from arena.referee.session.session import CRASH_WAIT
 
 
 class Restarter(Protocol):

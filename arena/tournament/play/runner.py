@@ -24,9 +24,9 @@ from collections import deque
 from dataclasses import dataclass
 
 from arena.records import GameLine
-from arena.referee.descriptors import DescriptorReserve
-from arena.referee.lobby import Lobby
 from arena.referee.match import GameRecord, GameSpec
+from arena.referee.service.descriptors import DescriptorReserve
+from arena.referee.service.lobby import Lobby
 from arena.store import LeagueStore, StoreError
 from arena.store.causes import Cause, folder_advice, folder_failure
 from arena.tournament.info import TournamentInfo

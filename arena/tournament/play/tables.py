@@ -15,9 +15,9 @@ from typing import Protocol
 
 from arena.errors import ArenaError
 from arena.records import ReplayEvent
-from arena.referee.deadline import TimeControl
-from arena.referee.lobby import Lobby
+from arena.referee.clock.deadline import TimeControl
 from arena.referee.match import AbsentSeat, GameRecord, GameSpec, Match, Seat
+from arena.referee.service.lobby import Lobby
 from arena.tournament.info import TournamentInfo
 
 Watch = Callable[[ReplayEvent], None]

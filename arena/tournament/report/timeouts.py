@@ -18,7 +18,7 @@ from collections import Counter
 
 from arena.protocol.faults import FaultKind
 from arena.records import FaultEvent
-from arena.referee.deadline import GAME_CREDIT_ALLOWANCES, TimeControl
+from arena.referee.clock.deadline import GAME_CREDIT_ALLOWANCES, TimeControl
 from arena.referee.match import GameRecord
 
 SPREAD = 0.75

@@ -36,7 +36,7 @@ from arena.bots.build import run_build
 from arena.bots.limits import Confinement, ResourceLimits
 from arena.bots.manifest import BotSpec, ManifestError, load_entry
 from arena.bots.sandbox import SandboxMode, decide
-from arena.referee.auth import TokenBook
+from arena.referee.service.auth import TokenBook
 from arena.tournament.config import TournamentConfig
 from arena.tournament.play.lineup import Lineup
 from arena.tournament.results.folder import TournamentFolder

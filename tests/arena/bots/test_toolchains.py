@@ -31,7 +31,7 @@ from arena.bots.toolchains import (
     strict_path,
     table,
 )
-from arena.referee.auth import TokenBook
+from arena.referee.service.auth import TokenBook
 from arena.submissions import worker
 from arena.tournament.config import TournamentConfig
 from arena.tournament.play.lineup import Lineup

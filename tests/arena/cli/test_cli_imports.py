@@ -8,7 +8,14 @@ import json
 import subprocess
 import sys
 
-HEAVY = ("numpy", "scipy", "aiohttp", "trueskill", "arena.referee.server", "arena.referee.session")
+HEAVY = (
+    "numpy",
+    "scipy",
+    "aiohttp",
+    "trueskill",
+    "arena.referee.service.referee_server",
+    "arena.referee.session.session",
+)
 
 
 def _loaded(*modules: str) -> list[str]:

@@ -30,7 +30,7 @@ from cli_harness import (
     wait_for,
 )
 
-from arena.referee.auth import token_hash
+from arena.referee.service.auth import token_hash
 from arena.store import SqliteStore
 
 

@@ -7,7 +7,7 @@ from referee_harness import Arena, run, until
 import engine
 from arena.protocol import wire
 from arena.protocol.faults import FaultKind
-from arena.referee.reply import next_request_id
+from arena.referee.session.reply import next_request_id
 
 BOT = "kitted"
 

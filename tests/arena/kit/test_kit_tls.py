@@ -14,9 +14,9 @@ import pytest
 from referee_harness import BOTS, until
 from tls_certificates import self_signed
 
-from arena.referee.auth import TokenBook
-from arena.referee.lobby import Lobby
-from arena.referee.server import Referee, Tls
+from arena.referee.service.auth import TokenBook
+from arena.referee.service.lobby import Lobby
+from arena.referee.service.referee_server import Referee, Tls
 
 
 def _start(

@@ -24,7 +24,7 @@ from arena.league.ladder_rounds import is_ladder
 from arena.league.ladder_sideline import SIT_OUT_MAX_S, SIT_OUT_S, Sideline
 from arena.league.screen import ScreenEvent
 from arena.protocol.messages import admin as apb
-from arena.referee.auth import new_token, token_hash
+from arena.referee.service.auth import new_token, token_hash
 from arena.store import StoreError
 from arena.store.causes import Cause
 from arena.tournament.results.folder import TournamentFolder

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from arena.league.ladder_folders import ASIDE, RESUME_TRIES, RoundFolders, Unfinished
-from arena.referee.deadline import TimeControl
+from arena.referee.clock.deadline import TimeControl
 from arena.store import StoreError
 from arena.store.causes import Cause
 from arena.tournament.config import TooFewBotsError, TournamentError

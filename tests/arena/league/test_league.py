@@ -37,8 +37,8 @@ from arena.league.server import LeagueConfig, LeagueServer, admin_token_path
 from arena.protocol.messages import admin as apb
 from arena.protocol.messages import referee as pb
 from arena.protocol.wire import ruleset_to_proto
-from arena.referee.auth import new_token, token_hash
-from arena.referee.server import Tls
+from arena.referee.service.auth import new_token, token_hash
+from arena.referee.service.referee_server import Tls
 from arena.store import SqliteStore
 from arena.store.lock import LOCK_FILE
 from arena.tournament.play.observer import Progress

@@ -16,7 +16,7 @@ from arena.league.screen import Kind, ScreenEvent
 from arena.league.server import LeagueConfig, LeagueServer, admin_token_path
 from arena.protocol.messages import admin as apb
 from arena.protocol.messages import admin_grpc as apb_grpc
-from arena.referee.auth import new_token, token_hash
+from arena.referee.service.auth import new_token, token_hash
 from arena.tournament.config import TournamentConfig
 from arena.web.server import WebServer
 from arena.web.spectator import Spectator

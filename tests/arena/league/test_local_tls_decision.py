@@ -8,7 +8,7 @@ from pathlib import Path
 from tls_certificates import ca_signed, self_signed
 
 from arena.league.local_tls import decide_local_tls
-from arena.referee.server import Tls
+from arena.referee.service.referee_server import Tls
 
 
 def _tls(cert: Path, key: Path) -> Tls:

@@ -14,7 +14,7 @@ import pytest
 from arena.league.opening import LeagueOpeningError, Opening
 from arena.league.screen import Kind, ScreenEvent
 from arena.league.server import LeagueConfig, LeagueServer, admin_token_path
-from arena.referee.auth import new_token, token_hash
+from arena.referee.service.auth import new_token, token_hash
 from arena.store import open_store
 from arena.submissions.archive import pack
 from arena.submissions.client import Server, submit

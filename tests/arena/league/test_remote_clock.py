@@ -25,7 +25,7 @@ from lag_proxy import LagProxy
 from league_harness import HERE, SAMPLE_BOTS, League, eventually, league, run
 
 from arena.records import Decision, FaultEvent, Replay, ReplayEvent
-from arena.referee.deadline import LEAGUE_LAG_ALLOWANCE
+from arena.referee.clock.deadline import LEAGUE_LAG_ALLOWANCE
 
 LIAR = HERE / "league_bots" / "liar.py"
 

@@ -11,7 +11,7 @@ import grpc
 
 from arena.league.narrator import Refusals
 from arena.league.screen import Kind, LineWriter, ScreenEvent
-from arena.referee.server import Refusal
+from arena.referee.service.referee_server import Refusal
 
 HOSTILE = "bot\x1b[2J\u202e\n{}"
 

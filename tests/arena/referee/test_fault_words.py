@@ -12,10 +12,10 @@ from arena.checkbot.positions import HouseSeat
 from arena.protocol.faults import FaultKind
 from arena.protocol.messages import referee as pb
 from arena.records import FaultEvent
-from arena.referee.deadline import TimeControl
-from arena.referee.exits import describe_exit
+from arena.referee.clock.deadline import TimeControl
 from arena.referee.match import GameSpec, Match, Seat
-from arena.referee.reply import REASON_CHARS, Reply, bot_reason, next_request_id
+from arena.referee.session.exits import describe_exit
+from arena.referee.session.reply import REASON_CHARS, Reply, bot_reason, next_request_id
 from engine import FaultPenalty, Opener, Ruleset
 
 BOT = "bot"

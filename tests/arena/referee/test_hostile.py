@@ -16,7 +16,7 @@ import pytest
 from referee_harness import Arena, bot_folder, replay, run, until
 from tournament_harness import Quiet
 
-import arena.referee.session
+import arena.referee.session.session
 from arena.protocol.faults import FaultKind
 from arena.referee.match import GameRecord
 from arena.tournament.config import TournamentConfig
@@ -130,7 +130,7 @@ def test_a_reply_over_grpcs_own_limit_is_refused_by_grpc_unread(live: Arena) -> 
 def test_a_bot_answering_every_request_twice_is_expelled_for_malformed_messages(
     live: Arena, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(arena.referee.session, "MAX_STRAY_MESSAGES", 2)
+    monkeypatch.setattr(arena.referee.session.session, "MAX_STRAY_MESSAGES", 2)
 
     async def main() -> None:
         async with live.serving(move_time=MOVE_TIME):

@@ -13,8 +13,8 @@ from arena.league.screen import Kind, ScreenEvent
 from arena.league.server import LeagueConfig, LeagueServer, admin_token_path
 from arena.protocol.messages import admin_grpc as apb_grpc
 from arena.protocol.messages import submission as spb
-from arena.referee.auth import new_token, token_hash
-from arena.referee.server import Tls
+from arena.referee.service.auth import new_token, token_hash
+from arena.referee.service.referee_server import Tls
 from arena.submissions.archive import Packed, pack
 from arena.submissions.client import Server, submit
 from arena.submissions.folder import SubmissionsFolder

@@ -12,7 +12,7 @@ from submit_harness import SAMPLES, desk
 from tls_certificates import self_signed
 
 from arena.protocol.messages import admin as apb
-from arena.referee.server import Tls
+from arena.referee.service.referee_server import Tls
 from arena.store.submissions import SubmissionState
 from arena.submissions.archive import pack
 from arena.submissions.client import Server, submit, use_version

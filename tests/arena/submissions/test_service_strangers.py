@@ -14,7 +14,7 @@ from arena.league.screen import Kind, ScreenEvent
 from arena.league.server import LeagueConfig, LeagueServer
 from arena.protocol.messages import submission as spb
 from arena.protocol.messages import submission_grpc as spb_grpc
-from arena.referee.auth import new_token, token_hash
+from arena.referee.service.auth import new_token, token_hash
 from arena.text import NAME_CHARS
 
 CALLS = 300

@@ -9,7 +9,7 @@ import pytest
 
 import engine
 from arena.records import RecordError
-from arena.referee.deadline import TimeControl
+from arena.referee.clock.deadline import TimeControl
 from arena.tournament.config import AbPlan
 from arena.tournament.info import ConfidenceOutcome, Entrant, RunStatus, Skipped, TournamentInfo
 from arena.tournament.schedule.round_robin import Deals

@@ -26,7 +26,7 @@ from author_harness import Played, client, serving
 
 from arena.protocol.faults import Fault, FaultKind, FaultRecord
 from arena.records import GameLine
-from arena.referee.auth import new_token, token_hash
+from arena.referee.service.auth import new_token, token_hash
 from arena.store import open_store
 
 PER_NIGHT = 100

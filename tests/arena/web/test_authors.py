@@ -26,7 +26,7 @@ from author_harness import (
 )
 
 from arena.records import GameLine
-from arena.referee.auth import new_token, token_hash
+from arena.referee.service.auth import new_token, token_hash
 from arena.store import open_store
 from arena.tournament.results.final_record import (
     RECORD_FILE,

@@ -6,7 +6,7 @@ from referee_harness import Arena, run
 
 from arena.protocol.faults import FaultKind
 from arena.records import Decision, FaultEvent
-from arena.referee.deadline import TimeControl
+from arena.referee.clock.deadline import TimeControl
 from arena.referee.match import GameRecord, GameSpec
 from arena.tournament.report.timeouts import TimingReport
 from engine import Opener, Ruleset

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arena.referee.loop_lag import KEEP, LoopLag
+from arena.referee.clock.loop_lag import KEEP, LoopLag
 
 HOLD = 0.15
 """Seconds the tests hold the loop up (time.sleep: nothing else can run meanwhile)."""

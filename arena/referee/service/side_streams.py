@@ -19,7 +19,7 @@ from typing import Protocol
 
 import grpc
 
-from arena.referee.peers import peer_host
+from arena.referee.service.peers import peer_host
 
 PER_PEER = 16
 """Standard-service streams one address may hold open at once: a load balancer watches

@@ -12,15 +12,15 @@ from google.protobuf import descriptor_pb2
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 from referee_harness import run
 
-from arena.referee import bounds
-from arena.referee.auth import TokenBook
-from arena.referee.health import SERVICE as HEALTH
-from arena.referee.health import Health
-from arena.referee.lobby import Lobby
-from arena.referee.reflection import SERVICE as REFLECTION
-from arena.referee.reflection import Reflection
-from arena.referee.server import SERVICE, Referee, ServerLimits
-from arena.referee.side_streams import SideStreams
+from arena.referee.service import bounds
+from arena.referee.service.auth import TokenBook
+from arena.referee.service.health import SERVICE as HEALTH
+from arena.referee.service.health import Health
+from arena.referee.service.lobby import Lobby
+from arena.referee.service.referee_server import SERVICE, Referee, ServerLimits
+from arena.referee.service.reflection import SERVICE as REFLECTION
+from arena.referee.service.reflection import Reflection
+from arena.referee.service.side_streams import SideStreams
 
 Request = reflection_pb2.ServerReflectionRequest
 

@@ -12,7 +12,7 @@ from referee_harness import Arena, hello, reply, run, until
 
 from arena.protocol.faults import FaultKind
 from arena.protocol.messages import referee as pb
-from arena.referee.session import Session
+from arena.referee.session.session import Session
 
 BOT = "bot"
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.referee import cputime
+from arena.referee.clock import cputime
 
 pytestmark = pytest.mark.skipif(
     not Path("/proc/self/schedstat").exists(), reason="no /proc schedstat here"

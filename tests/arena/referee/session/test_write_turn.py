@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 
 from arena.protocol.messages import referee as pb
-from arena.referee.session import Session
-from arena.referee.write_turn import WriteTurn
+from arena.referee.session.session import Session
+from arena.referee.session.write_turn import WriteTurn
 
 
 class _Stream:

@@ -33,14 +33,14 @@ from google.protobuf.message import DecodeError
 
 from arena.protocol.faults import Fault, FaultKind
 from arena.protocol.messages import referee as pb
-from arena.referee import cputime
-from arena.referee.deadline import clock_start, due, network_credit, reply_clock_start
-from arena.referee.exits import ExitProbe, describe_exit
-from arena.referee.late_replies import LateReplies
-from arena.referee.loop_lag import LoopLag
-from arena.referee.reply import Arrival, Reply, reply_of
-from arena.referee.round_trip import Pinger
-from arena.referee.write_turn import WriteTurn
+from arena.referee.clock import cputime
+from arena.referee.clock.deadline import clock_start, due, network_credit, reply_clock_start
+from arena.referee.clock.loop_lag import LoopLag
+from arena.referee.clock.round_trip import Pinger
+from arena.referee.session.exits import ExitProbe, describe_exit
+from arena.referee.session.late_replies import LateReplies
+from arena.referee.session.reply import Arrival, Reply, reply_of
+from arena.referee.session.write_turn import WriteTurn
 
 MAX_STRAY_MESSAGES = 20
 """Unexpected messages tolerated on one session before it is closed."""

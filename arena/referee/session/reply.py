@@ -15,7 +15,7 @@ from google.protobuf import text_format
 from arena.protocol import wire
 from arena.protocol.faults import Fault, FaultKind
 from arena.protocol.messages import referee as pb
-from arena.referee.deadline import bot_time, is_late
+from arena.referee.clock.deadline import bot_time, is_late
 from arena.text import printable
 from engine import MalformedActionError
 

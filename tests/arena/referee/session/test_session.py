@@ -13,14 +13,14 @@ import grpc
 import pytest
 from referee_harness import Arena, hello, reply, request, run, until
 
-import arena.referee.session
+import arena.referee.session.session
 import engine
 from arena.protocol import wire
 from arena.protocol.faults import FaultKind
 from arena.protocol.messages import referee as pb
 from arena.records import Decision
-from arena.referee.reply import next_request_id
-from arena.referee.session import MAX_STRAY_MESSAGES
+from arena.referee.session.reply import next_request_id
+from arena.referee.session.session import MAX_STRAY_MESSAGES
 
 BOT = "bot"
 
@@ -303,7 +303,7 @@ def test_late_replies_to_timed_out_requests_never_count_toward_expulsion(
     live: Arena, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A loaded machine makes replies late; each is expected once, and never stray."""
-    monkeypatch.setattr(arena.referee.session, "MAX_STRAY_MESSAGES", 2)
+    monkeypatch.setattr(arena.referee.session.session, "MAX_STRAY_MESSAGES", 2)
 
     async def main() -> None:
         async with live.serving(goodbye_grace=0.3):

@@ -15,15 +15,15 @@ import pytest
 from lag_proxy import LagProxy
 from referee_harness import SEED, Arena, RawClient, reply, request, run, until
 
-import arena.referee.round_trip
+import arena.referee.clock.round_trip
 from arena.protocol.faults import FaultKind
 from arena.protocol.messages import referee as pb
 from arena.records import Decision
-from arena.referee.deadline import GAME_CREDIT_ALLOWANCES, TimeControl, network_credit
+from arena.referee.clock.deadline import GAME_CREDIT_ALLOWANCES, TimeControl, network_credit
+from arena.referee.clock.round_trip import PING_INTERVAL, WARM_UP, WINDOW, Pinger, RoundTrip
 from arena.referee.match import GameSpec, Match
-from arena.referee.reply import Reply, next_request_id
-from arena.referee.round_trip import PING_INTERVAL, WARM_UP, WINDOW, Pinger, RoundTrip
-from arena.referee.session import Session
+from arena.referee.session.reply import Reply, next_request_id
+from arena.referee.session.session import Session
 from engine import Ruleset
 
 ALLOWANCE = 0.25
@@ -214,7 +214,9 @@ def test_a_bot_that_says_nothing_of_pings_is_never_pinged_nor_credited(live: Are
 def test_no_ping_is_written_while_a_request_awaits_its_reply(
     live: Arena, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(arena.referee.round_trip, "PING_INTERVAL", 0.0)  # a Ping whenever free
+    monkeypatch.setattr(
+        arena.referee.clock.round_trip, "PING_INTERVAL", 0.0
+    )  # a Ping whenever free
 
     async def main() -> None:
         async with live.serving():

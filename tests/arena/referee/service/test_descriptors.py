@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from referee_harness import bot_folder
 
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = Path(__file__).resolve().parents[4]
 LIMIT = 256
 FLOOD = 1200
 
@@ -85,7 +85,7 @@ def test_an_idle_connection_flood_loses_no_game(tmp_path: Path) -> None:
 
 RESERVE_SCRIPT = """
 import os, resource, sys
-from arena.referee.descriptors import DescriptorReserve
+from arena.referee.service.descriptors import DescriptorReserve
 resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))
 reserve = DescriptorReserve()
 hog = []

@@ -10,7 +10,7 @@ from referee_harness import Arena, read_record, replay, run
 
 from arena.protocol.faults import FaultKind
 from arena.protocol.messages import referee as pb
-from arena.referee.deadline import TimeControl
+from arena.referee.clock.deadline import TimeControl
 
 MOVE = 0.2
 BANK = 2.0

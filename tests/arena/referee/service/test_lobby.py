@@ -15,11 +15,11 @@ from referee_harness import SEED, Arena, hello, reply, run
 from arena.league.narrator import Arrivals
 from arena.league.screen import Kind, ScreenEvent
 from arena.protocol.faults import FaultKind
-from arena.referee.auth import TokenBook
-from arena.referee.deadline import TimeControl
-from arena.referee.lobby import Lobby
+from arena.referee.clock.deadline import TimeControl
 from arena.referee.match import GameSpec
-from arena.referee.session import MAX_STRAY_MESSAGES, Session
+from arena.referee.service.auth import TokenBook
+from arena.referee.service.lobby import Lobby
+from arena.referee.session.session import MAX_STRAY_MESSAGES, Session
 from arena.tournament.play.tables import LobbyTables
 from engine import Ruleset
 

@@ -22,8 +22,8 @@ from grpc_health.v1 import health_pb2
 from grpc_reflection.v1alpha import reflection, reflection_pb2, reflection_pb2_grpc
 
 from arena.protocol.messages import referee as pb
-from arena.referee.health import SERVICE as HEALTH
-from arena.referee.side_streams import SideStreams
+from arena.referee.service.health import SERVICE as HEALTH
+from arena.referee.service.side_streams import SideStreams
 
 SERVICE: str = reflection.SERVICE_NAME
 

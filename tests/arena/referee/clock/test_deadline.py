@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from arena.referee.deadline import (
+from arena.referee.clock.deadline import (
     DEFAULT_TIME_MARGIN,
     GAME_CREDIT_ALLOWANCES,
     LEAGUE_LAG_ALLOWANCE,

@@ -9,7 +9,7 @@ import engine
 from arena.protocol import wire
 from arena.protocol.faults import FaultKind
 from arena.protocol.messages import referee as pb
-from arena.referee.reply import REASON_CHARS, bot_reason, reply_of
+from arena.referee.session.reply import REASON_CHARS, bot_reason, reply_of
 
 
 def _message(kind: int, count: int = 0, face: int = 0, reason: str = "") -> pb.BotMessage:

@@ -30,13 +30,14 @@ from arena.errors import ArenaError
 from arena.protocol import wire
 from arena.protocol.faults import FaultKind
 from arena.protocol.messages import referee as pb
-from arena.referee import bounds, cputime
-from arena.referee.auth import token_hash
-from arena.referee.lobby import Lobby, RefusalError
-from arena.referee.loop_lag import LoopLag
-from arena.referee.peers import peer_host
-from arena.referee.session import Session
-from arena.referee.side_streams import Beside
+from arena.referee.clock import cputime
+from arena.referee.clock.loop_lag import LoopLag
+from arena.referee.service import bounds
+from arena.referee.service.auth import token_hash
+from arena.referee.service.lobby import Lobby, RefusalError
+from arena.referee.service.peers import peer_host
+from arena.referee.service.side_streams import Beside
+from arena.referee.session.session import Session
 
 SERVICE = "perudo.v1.RefereeService"
 

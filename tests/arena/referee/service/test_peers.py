@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from arena.referee.peers import counted_as, peer_host
+from arena.referee.service.peers import counted_as, peer_host
 
 
 @pytest.mark.parametrize(

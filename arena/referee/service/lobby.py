@@ -15,9 +15,9 @@ from collections.abc import Iterable
 import grpc
 
 from arena.errors import ArenaError
-from arena.referee.auth import TokenBook
-from arena.referee.exits import ExitProbe
-from arena.referee.session import Session
+from arena.referee.service.auth import TokenBook
+from arena.referee.session.exits import ExitProbe
+from arena.referee.session.session import Session
 from arena.text import short_name
 
 

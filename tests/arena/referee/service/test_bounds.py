@@ -8,9 +8,9 @@ import grpc
 from referee_harness import Arena, run, until
 
 from arena.protocol.messages import referee as pb
-from arena.referee import bounds
-from arena.referee.reply import REASON_CHARS
-from arena.referee.server import ServerLimits
+from arena.referee.service import bounds
+from arena.referee.service.referee_server import ServerLimits
+from arena.referee.session.reply import REASON_CHARS
 
 BOT = "bot"
 

@@ -10,11 +10,11 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from referee_harness import run
 
-from arena.referee.auth import TokenBook
-from arena.referee.health import NOT_SERVING, SERVICE_UNKNOWN, SERVING, Health
-from arena.referee.lobby import Lobby
-from arena.referee.server import SERVICE, Referee
-from arena.referee.side_streams import SideStreams
+from arena.referee.service.auth import TokenBook
+from arena.referee.service.health import NOT_SERVING, SERVICE_UNKNOWN, SERVING, Health
+from arena.referee.service.lobby import Lobby
+from arena.referee.service.referee_server import SERVICE, Referee
+from arena.referee.service.side_streams import SideStreams
 
 
 async def _serving(health: Health) -> tuple[Referee, grpc.aio.Channel, health_pb2_grpc.HealthStub]:

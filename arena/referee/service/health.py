@@ -20,7 +20,7 @@ from collections.abc import Iterable
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from arena.referee.side_streams import SideStreams
+from arena.referee.service.side_streams import SideStreams
 
 SERVICE = health_pb2.DESCRIPTOR.services_by_name["Health"].full_name
 SERVING = health_pb2.HealthCheckResponse.SERVING

@@ -11,11 +11,11 @@ from pathlib import Path
 from tournament_harness import Quiet
 
 from arena.bots.sandbox import SandboxMode
-from arena.referee.heap import frozen_heap
+from arena.referee.service.heap import frozen_heap
 from arena.tournament.config import TournamentConfig
 from arena.tournament.tournament import Tournament
 
-BOTS = Path(__file__).resolve().parent.parent / "tournament_bots"
+BOTS = Path(__file__).resolve().parents[2] / "tournament_bots"
 
 
 def test_what_exists_is_frozen_while_inside_and_thawed_after() -> None:

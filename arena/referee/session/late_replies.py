@@ -12,8 +12,8 @@ from __future__ import annotations
 import asyncio
 from collections import OrderedDict
 
-from arena.referee.deadline import late_by
-from arena.referee.loop_lag import LoopLag
+from arena.referee.clock.deadline import late_by
+from arena.referee.clock.loop_lag import LoopLag
 
 EXPIRED_KEPT = 64
 """Timed-out requests remembered per session, whose late replies are expected."""
