@@ -4,20 +4,12 @@ through a real `arena serve` and its local bots."""
 
 from __future__ import annotations
 
-import asyncio
-import io
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
-from cli_harness import SEED, Cli, one_line, read_info, read_lines, start_serve
-from league_harness import league
-from rich.console import Console
-
-from arena.cli.admin import night_request
-from arena.cli.main import _parser
-from arena.tournament.config import TournamentConfig
+from cli_harness import SEED, Cli, night_config, one_line, read_info, read_lines, start_serve
 
 TOURNAMENT_BOTS = Path(__file__).parents[1] / "tournament_bots"
 
@@ -132,30 +124,17 @@ def test_admin_start_refuses_a_gauntlet_with_disjoint_deals_as_arena_run_does(
 
 
 def test_admin_start_s_options_are_the_night_a_real_server_configures(tmp_path: Path) -> None:
-    """The fast twin of the nights below (and of test_cli_store_patience's): the request
-    `arena admin start` makes of its command line, as the command makes it, is the config a
-    real league server (in this process, on 127.0.0.1) makes its night of. What a run does
-    with the config is the tournament's tests' (a locked store past its patience:
-    test_league_writes)."""
-    token = tmp_path / "admin.token"
-    token.write_text("x\n")
-    parsed = _parser().parse_args(
-        [
-            *("admin", "start", "--token-file", str(token), "--bots", str(TOURNAMENT_BOTS)),
-            *("--no-timeout", "--until-confident", "0.9", "--store-patience", "0.4"),
-            *("--memory-mb", "1024", "--cpu-s", "77", "--scratch-mb", "5"),
-            *("--connect-timeout", "30"),
-        ]
+    """The fast twin of the night below (and of test_cli_store_patience's): the request
+    `arena admin start` makes of its command line is the config a real league server makes
+    its night of (cli_harness.night_config). What a run does with the config is the
+    tournament's tests' (a locked store past its patience: test_league_writes)."""
+    config, said = night_config(
+        tmp_path,
+        *("--bots", str(TOURNAMENT_BOTS), "--no-timeout", "--until-confident", "0.9"),
+        *("--store-patience", "0.4", "--memory-mb", "1024", "--cpu-s", "77"),
+        *("--scratch-mb", "5", "--connect-timeout", "30"),
     )
-    screen = io.StringIO()
-    request = night_request(parsed, Console(file=screen, width=400))
-
-    async def configured() -> TournamentConfig:
-        async with league(tmp_path / "server") as lg:
-            return lg.server.night_config(request)
-
-    config = asyncio.run(configured())
-    assert "TIMEOUTS ARE OFF (--no-timeout)" in screen.getvalue()
+    assert "TIMEOUTS ARE OFF (--no-timeout)" in said
     assert (config.timeouts, config.until_confident) == (False, 0.9)
     assert (config.store_patience, config.connect_timeout) == (0.4, 30.0)
     limits = config.limits.describe((), sandboxed=False)
