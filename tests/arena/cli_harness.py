@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
+import io
 import json
 import os
 import re
@@ -15,9 +17,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from league_harness import league
+from rich.console import Console
 
-from arena.cli.main import main
+from arena.cli.admin import night_request
+from arena.cli.main import _parser, main
 from arena.league.server import admin_token_path
+from arena.tournament.config import TournamentConfig
 from arena.tournament.schedule.round_robin import build
 
 SAMPLE_BOTS = Path(__file__).parents[2] / "sample_bots"
@@ -192,3 +198,20 @@ def interrupt(
     played = len(read_lines(folder))
     assert 1 <= played < 300
     return played
+
+
+def night_config(tmp_path: Path, *flags: str) -> tuple[TournamentConfig, str]:
+    """The config a real league server (in this process, on 127.0.0.1) makes its night of
+    from the request `arena admin start FLAGS` makes, as the command makes it; and what the
+    command printed meanwhile. The fast way to a night's options, without a night."""
+    token = tmp_path / "admin.token"
+    token.write_text("x\n")
+    parsed = _parser().parse_args(["admin", "start", "--token-file", str(token), *flags])
+    screen = io.StringIO()
+    request = night_request(parsed, Console(file=screen, width=400))
+
+    async def configured() -> TournamentConfig:
+        async with league(tmp_path / "server") as lg:
+            return lg.server.night_config(request)
+
+    return asyncio.run(configured()), screen.getvalue()

@@ -57,14 +57,32 @@ def _position(
 
 # Legality
 
+SOAK_GAMES = 100
+"""The legality soak's games in the default suite; its slow twin plays ten times as many
+(the same seed, so the same first games and more after them)."""
+OWN_GAMES = 15
+"""Each bot against itself, in the default suite; its slow twin plays ten times as many."""
+
 
 def test_every_bot_answers_legally_under_random_rulesets() -> None:
-    assert harness.legality_soak(POLICIES, games=300, seed=2024) == 300
+    assert harness.legality_soak(POLICIES, games=SOAK_GAMES, seed=2024) == SOAK_GAMES
+
+
+@pytest.mark.slow
+def test_every_bot_answers_legally_over_many_random_rulesets() -> None:
+    games = SOAK_GAMES * 10
+    assert harness.legality_soak(POLICIES, games=games, seed=2024) == games
 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_bot_answers_legally_against_itself(name: str) -> None:
-    harness.legality_soak({name: POLICIES[name]}, games=40, seed=7)
+    harness.legality_soak({name: POLICIES[name]}, games=OWN_GAMES, seed=7)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", NAMES)
+def test_bot_answers_legally_against_itself_over_many_games(name: str) -> None:
+    harness.legality_soak({name: POLICIES[name]}, games=OWN_GAMES * 10, seed=7)
 
 
 @pytest.mark.parametrize("name", NAMES)

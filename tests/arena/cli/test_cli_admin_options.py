@@ -9,7 +9,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from cli_harness import SEED, Cli, one_line, read_info, read_lines, start_serve
+from cli_harness import SEED, Cli, night_config, one_line, read_info, read_lines, start_serve
 
 TOURNAMENT_BOTS = Path(__file__).parents[1] / "tournament_bots"
 
@@ -123,6 +123,26 @@ def test_admin_start_refuses_a_gauntlet_with_disjoint_deals_as_arena_run_does(
     assert "use --deals own with it" in one_line(err)
 
 
+def test_admin_start_s_options_are_the_night_a_real_server_configures(tmp_path: Path) -> None:
+    """The fast twin of the night below (and of test_cli_store_patience's): the request
+    `arena admin start` makes of its command line is the config a real league server makes
+    its night of (cli_harness.night_config). What a run does with the config is the
+    tournament's tests' (a locked store past its patience: test_league_writes)."""
+    config, said = night_config(
+        tmp_path,
+        *("--bots", str(TOURNAMENT_BOTS), "--no-timeout", "--until-confident", "0.9"),
+        *("--store-patience", "0.4", "--memory-mb", "1024", "--cpu-s", "77"),
+        *("--scratch-mb", "5", "--connect-timeout", "30"),
+    )
+    assert "TIMEOUTS ARE OFF (--no-timeout)" in said
+    assert (config.timeouts, config.until_confident) == (False, 0.9)
+    assert (config.store_patience, config.connect_timeout) == (0.4, 30.0)
+    limits = config.limits.describe((), sandboxed=False)
+    assert "memory 1024 MiB" in limits and "CPU 77 s" in limits, limits
+    assert "files up to 5 MiB each" in limits, limits
+
+
+@pytest.mark.slow  # fast: test_admin_start_s_options_are_the_night_a_real_server_configures
 def test_admin_start_carries_the_options_arena_run_had_alone_to_the_server(
     tmp_path: Path, cli: Cli, processes: list[subprocess.Popen[bytes]]
 ) -> None:

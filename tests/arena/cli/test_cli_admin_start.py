@@ -8,7 +8,8 @@ import subprocess
 from dataclasses import replace
 from pathlib import Path
 
-from cli_harness import SEED, Cli, one_line, read_info, start_serve
+import pytest
+from cli_harness import SEED, Cli, night_config, one_line, read_info, start_serve
 
 from arena.bots.capacity import usable_cores
 from engine import FaultPenalty, Opener, PalificoFaceChange, Ruleset, preset
@@ -45,6 +46,31 @@ def test_admin_start_reads_the_time_margin_like_arena_run(cli: Cli) -> None:
         assert out == "" and "Traceback" not in err
 
 
+RULES = [
+    *("--rules", "no-heads-up-palifico", "--rule", "calza_max_dice=null"),
+    *("--dice", "4", "--opener", "seat0", "--palifico-face-change", "others"),
+    *("--no-palifico-once", "--fault-penalty", "lose_die"),
+]
+"""A preset, a rule taken back, and every other rule's flag."""
+MEANT = replace(
+    preset("no-heads-up-palifico"),
+    calza_max_dice=None,  # the preset's 5 taken back
+    dice_per_player=4,
+    opener=Opener.SEAT0,
+    palifico_face_change=PalificoFaceChange.OTHERS,
+    palifico_once=False,
+    fault_penalty=FaultPenalty.LOSE_DIE,
+)
+
+
+def test_admin_start_gives_the_server_the_ruleset_field_by_field(tmp_path: Path) -> None:
+    """The fast twin of the night below: the ruleset a real league server configures its
+    night with (cli_harness.night_config)."""
+    config, _ = night_config(tmp_path, "--bots", str(TOURNAMENT_BOTS), *RULES)
+    assert config.ruleset == MEANT
+
+
+@pytest.mark.slow  # fast: test_admin_start_gives_the_server_the_ruleset_field_by_field
 def test_admin_start_plays_the_ruleset_it_was_given_field_by_field(
     tmp_path: Path, cli: Cli, processes: list[subprocess.Popen[bytes]]
 ) -> None:
@@ -54,24 +80,10 @@ def test_admin_start_plays_the_ruleset_it_was_given_field_by_field(
     bots.mkdir()
     for name in ("steady", "meek"):
         shutil.copy(TOURNAMENT_BOTS / f"{name}.py", bots / f"{name}.py")
-    rules = [
-        *("--rules", "no-heads-up-palifico", "--rule", "calza_max_dice=null"),
-        *("--dice", "4", "--opener", "seat0", "--palifico-face-change", "others"),
-        *("--no-palifico-once", "--fault-penalty", "lose_die"),
-    ]
     code, out, err = cli(
         *("admin", "start", *serve.admin, "--bots", str(bots), "--name", "house"),
-        *("--seed", SEED, "--games", "2", "--jobs", "1", "--sandbox", "off", *rules),
+        *("--seed", SEED, "--games", "2", "--jobs", "1", "--sandbox", "off", *RULES),
     )
     assert code == 0, out + err
     assert f"Results: {results / 'house'} (finished)" in one_line(out)
-    meant = replace(
-        preset("no-heads-up-palifico"),
-        calza_max_dice=None,  # the preset's 5 taken back
-        dice_per_player=4,
-        opener=Opener.SEAT0,
-        palifico_face_change=PalificoFaceChange.OTHERS,
-        palifico_once=False,
-        fault_penalty=FaultPenalty.LOSE_DIE,
-    )
-    assert Ruleset.from_mapping(read_info(results / "house")["ruleset"]) == meant
+    assert Ruleset.from_mapping(read_info(results / "house")["ruleset"]) == MEANT

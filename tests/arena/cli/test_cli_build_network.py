@@ -13,7 +13,11 @@ from pathlib import Path
 import pytest
 from cli_harness import SEED, Cli, arena_command, clean_env, one_line, read_info, start_serve
 
+from arena.bots.buildnet import BuildNetwork
 from arena.bots.sandbox import SandboxMode, decide
+from arena.cli import options
+from arena.cli.main import _parser
+from arena.tournament.options import Command
 
 TOURNAMENT_BOTS = Path(__file__).parents[1] / "tournament_bots"
 sandboxed = pytest.mark.skipif(
@@ -69,6 +73,22 @@ def _build_log(tmp_path: Path) -> str:
 
 
 @sandboxed
+def test_arena_run_gives_the_builds_no_host_network_by_default() -> None:
+    """The night's fast twin: `arena run`'s command line without --build-network gives the
+    builds the isolated network, or none where slirp4netns cannot run, never the host's.
+    What those reach is test_buildnet's (no loopback of this machine); that a night decides
+    its builds' network so, and says it on its screen and in tournament.json, is
+    test_sandbox's night."""
+    parsed = _parser().parse_args(["run", "--bots", "."])
+    config = options.config(parsed, Command.RUN, bots_dir=Path("."))
+    assert config.build_network is BuildNetwork.ISOLATED
+    builds = decide(config.sandbox, config.build_network).builds
+    assert builds.mode in (BuildNetwork.ISOLATED, BuildNetwork.OFF)
+    assert builds.describe().startswith(("builds reach the internet", "builds have NO network"))
+
+
+@sandboxed
+@pytest.mark.slow  # fast: test_arena_run_gives_the_builds_no_host_network_by_default
 def test_arena_run_builds_without_the_hosts_loopback_by_default(
     tmp_path: Path, cli: Cli, listener: int
 ) -> None:

@@ -29,6 +29,7 @@ def test_a_patience_that_is_no_number_of_seconds_is_refused(
     assert not (tmp_path / "results").exists()
 
 
+@pytest.mark.slow  # fast: test_cli_admin_options' night a real server configures
 def test_admin_start_carries_the_patience_to_the_server(
     tmp_path: Path, cli: Cli, processes: list[subprocess.Popen[bytes]]
 ) -> None:

@@ -110,12 +110,23 @@ def test_a_fault_is_said_when_it_begins_counted_while_it_lasts_and_said_when_it_
     assert troubles.said() is None
 
 
+@pytest.fixture
+def quick_tries(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The ladder looks again ten times a second, not once: a fault's few tries (the ones
+    that must not be said again) come in tenths of a second."""
+    from arena.league import ladder as ladder_module
+
+    monkeypatch.setattr(ladder_module, "IDLE_S", 0.1)
+
+
+@pytest.mark.usefixtures("quick_tries")
 def test_a_store_outage_as_a_table_is_chosen_is_waited_out_and_the_ladder_goes_on(
     tmp_path: Path,
 ) -> None:
     """Issue 36, finding 2: the StoreError escaped the choice and the ladder ended silently."""
     screen = Screen()
     down = asyncio.Event()
+    failed = 0
 
     async def body() -> None:
         async with league(tmp_path, say=screen) as lg:
@@ -123,7 +134,9 @@ def test_a_store_outage_as_a_table_is_chosen_is_waited_out_and_the_ladder_goes_o
             real = lg.server.store.playing_versions
 
             def failing(names: Any = None) -> Any:
+                nonlocal failed
                 if down.is_set():
+                    failed += 1
                     raise StoreError("the league store cannot be reached", Cause.UNREACHABLE)
                 return real(names)
 
@@ -132,7 +145,7 @@ def test_a_store_outage_as_a_table_is_chosen_is_waited_out_and_the_ladder_goes_o
             await eventually(lambda: rounds_played(lg), "a round recorded", 60)
             down.set()
             await eventually(lambda: screen.saying("cannot be reached"), "the outage said", 60)
-            await asyncio.sleep(3.0)  # an outage of a few choices
+            await eventually(lambda: failed >= 3, "an outage of a few choices", 60)
             status = await ladder(lg, apb.LadderRequest.ACTION_STATUS)
             assert status.running and "cannot be reached" in status.error
             assert gauges(lg)['perudo_arena_ladder_trouble{kind="store"}'] == 1.0
@@ -220,6 +233,7 @@ def test_a_postgres_restart_during_the_ladder_is_waited_out(
     run(body)
 
 
+@pytest.mark.usefixtures("quick_tries")
 def test_a_full_disk_is_said_once_with_its_path_and_the_room_a_round_needs(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -228,11 +242,14 @@ def test_a_full_disk_is_said_once_with_its_path_and_the_room_a_round_needs(
 
     screen = Screen()
     full = True
+    failed = 0
     play = ladder_module.Tournament.run
     where = str(tmp_path / "results" / "ladder-000000" / "games.jsonl")
 
     async def filling(self: Any, *args: Any, **kwargs: Any) -> Any:
+        nonlocal failed
         if full:
+            failed += 1
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), where)
         return await play(self, *args, **kwargs)
 
@@ -244,7 +261,7 @@ def test_a_full_disk_is_said_once_with_its_path_and_the_room_a_round_needs(
             await connect(lg)
             await ladder(lg, apb.LadderRequest.ACTION_START)
             await eventually(lambda: screen.saying("is full"), "the full disk said", 60)
-            await asyncio.sleep(3.0)  # a few tries
+            await eventually(lambda: failed >= 3, "a few tries", 60)
             status = await ladder(lg, apb.LadderRequest.ACTION_STATUS)
             assert status.running and "tries failed" in status.error
             assert gauges(lg)['perudo_arena_ladder_trouble{kind="disk"}'] == 1.0
