@@ -52,6 +52,7 @@ mark errors that are also those, since callers catch them as such:
     + LogUnavailableError - a bot's log the author's page will not show (a link, no such file).
     + GameFilterError (ValueError) - an author page's filter that means nothing (says which).
     + FaultNotFoundError - a fault page asked for a fault the game's record does not hold.
+    + ReplayUnavailableError - no replay of a game the league page may show (pruned, unreadable).
     cluster:
     + ClusterError - `--cluster` cannot be used as asked (no Ray, no cluster, no host left).
     + BudgetError (ValueError) - a bot budget (`--max-bots-per-host`) that cannot seat a table.

@@ -41,7 +41,7 @@ class Found:
         try:
             return Replay.from_json(json.loads(self.text))
         except (ValueError, KeyError, TypeError) as error:  # a file that is not a replay
-            raise ResultsError(f"{self.where} is not a readable replay: {error}") from None
+            raise ResultsError(f"{self.where} is not a replay: {error}") from None
 
 
 def find_replay(game: str, results: Path) -> Found:

@@ -176,7 +176,7 @@ def test_a_schedule_that_cannot_be_is_a_schedule_error() -> None:
 
 @pytest.mark.parametrize(
     ("content", "message"),
-    [(None, "no replay of game"), ("{not json", "is not a readable replay")],
+    [(None, "no replay of game"), ("{not json", "is not a replay")],
 )
 def test_the_cli_says_one_line_for_a_replay_it_cannot_tell(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str | None, message: str

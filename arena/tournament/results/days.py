@@ -284,12 +284,12 @@ def _unpacked(day: Path, data: Any) -> bytes:
     if data.get("d"):
         primer = primer_of(day)
         if primer is None:
-            raise ValueError(f"the first round of {day / ROUNDS} cannot be read")
+            raise RecordError(f"the first round of {day / ROUNDS} cannot be read")
         zdict = primer.line
     try:
         return _unpack(base64.b64decode(data["z"]), zdict)
     except (zlib.error, binascii.Error) as error:
-        raise ValueError(f"its record does not unpack ({error})") from None
+        raise RecordError(f"its record does not unpack ({error})") from None
 
 
 def _member(path: Path, stored: Stored, what: str, zdict: bytes = b"") -> bytes:
