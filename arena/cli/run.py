@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from arena.cli import cluster, dryrun, live, options, toolchains, validate, webpage
 from arena.cli.interrupt import stop_on_ctrl_c
-from arena.tournament.config import StoppedError, TournamentConfig, TournamentError
+from arena.tournament.config import TournamentConfig, TournamentError
 from arena.tournament.options import Command
 from arena.tournament.results.folder import TournamentFolder
 
@@ -96,6 +96,7 @@ def _check_resume(args: argparse.Namespace, config: TournamentConfig, console: C
 def cmd_run(args: argparse.Namespace, console: Console) -> int:
     from arena.tournament.metering import sessions_by_state
     from arena.tournament.play.tables import TableWatchers
+    from arena.tournament.report.summary import StoppedError
     from arena.tournament.tournament import Observers, Tournament
     from arena.web.spectator import Spectator
 

@@ -21,8 +21,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.league.ladder_rounds import PREFIX, ROUND
-from arena.tournament.config import StoppedError, TooFewBotsError, TournamentError
+from arena.tournament.config import TooFewBotsError, TournamentError
 from arena.tournament.info import RunStatus, TournamentInfo
+from arena.tournament.report.summary import StoppedError
 from arena.tournament.results.days import folded_names
 from arena.tournament.results.folder import ResultsError, TournamentFolder
 from arena.tournament.results.folding import fold, sweep

@@ -48,7 +48,6 @@ DEFAULT_RESTARTS = 3
 
 if TYPE_CHECKING:  # named here, played elsewhere: the referee and the run load their own
     from arena.referee.service.referee_server import Referee
-    from arena.tournament.report.summary import Summary
 
 
 class TournamentError(ArenaError):
@@ -62,15 +61,6 @@ class TooFewBotsError(TournamentError):
     def __init__(self, message: str, skipped: Sequence[str]) -> None:
         super().__init__(message)
         self.skipped = tuple(skipped)
-
-
-class StoppedError(TournamentError):
-    """The run stopped before its end for a fault of the disk or the store, its books closed
-    as far as they could be: `summary` says what it played (for the HTML replays, say)."""
-
-    def __init__(self, message: str, summary: Summary) -> None:
-        super().__init__(message)
-        self.summary = summary
 
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,79}$")

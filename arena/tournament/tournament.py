@@ -35,7 +35,6 @@ from arena.referee.service.referee_server import Referee
 from arena.store import LeagueStore, StoreError, open_store, recorded
 from arena.store.causes import folder_failure
 from arena.tournament.config import (
-    StoppedError,
     TooFewBotsError,
     TournamentConfig,
     TournamentError,
@@ -51,7 +50,7 @@ from arena.tournament.play.observer import Observer, Observers, Progress
 from arena.tournament.play.recovery import Recovery
 from arena.tournament.play.runner import GameRunner, Waiting
 from arena.tournament.play.tables import Hosts, TableWatcher
-from arena.tournament.report.summary import Summary
+from arena.tournament.report.summary import StoppedError, Summary
 from arena.tournament.results.folder import ResultsError, TournamentFolder
 from arena.tournament.results.in_league import check_resume, refuse_taken_name
 from arena.tournament.results.league_writes import BUSY_WAIT_S, patiently

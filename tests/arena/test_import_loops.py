@@ -22,11 +22,6 @@ KNOWN: set[tuple[str, str]] = {
     # The ladder is being rebuilt (its records, its refit) apart from this change; it still
     # takes the whole server, which makes it. It gets its narrow interface with that work.
     ("arena.league.ladder", "arena.league.server"),
-    # `StoppedError` is declared in the tournament's config and carries the run's summary,
-    # whose report imports the config back (through info.py and decisions.py). Moving the
-    # error beside the summary ends the loop, but `league/ladder_folders.py` imports it from
-    # the config and is being changed apart from this work.
-    ("arena.tournament.config", "arena.tournament.report.summary"),
 }
 """(importer, imported) pairs whose type-only import still closes a loop."""
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from arena.rankings import Confidence
+from arena.tournament.config import TournamentError
 from arena.tournament.info import RunStatus
 from arena.tournament.report.decisions import BotTimes, SlowDecision
 from arena.tournament.report.ratings import Standing
@@ -91,3 +92,12 @@ class Summary:
             times=self.times,
             notes=self.notes,
         )
+
+
+class StoppedError(TournamentError):
+    """The run stopped before its end for a fault of the disk or the store, its books closed
+    as far as they could be: `summary` says what it played (for the HTML replays, say)."""
+
+    def __init__(self, message: str, summary: Summary) -> None:
+        super().__init__(message)
+        self.summary = summary
