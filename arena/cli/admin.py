@@ -34,6 +34,8 @@ if TYPE_CHECKING:
     from arena.tournament.report.summary import RunReport
 
 DEFAULT_LEAGUE = Path("results/league.sqlite")
+LEAGUE = "the league store: an SQLite file, or a postgresql:// URL"
+"""What --league is, in every command's help."""
 DEFAULT_ADMIN = "127.0.0.1:50052"
 
 
@@ -305,3 +307,6 @@ def _resume_argument(given: str | None) -> str:
     if not given:
         return ""
     return str(Path(given).resolve()) if Path(given).is_dir() else given
+
+
+COMMANDS = {"admin": cmd_admin}

@@ -1,6 +1,8 @@
-"""`arena serve`, `arena token` and `arena league`: the league server, its entrants and its store.
+"""`arena league`: the league store beside its results: checked, rebuilt, backed up, restored,
+exported, pruned and archived.
 
-`arena admin`, which talks to a running server, is `arena.cli.admin`.
+The league server itself is `arena serve` (`arena.cli.serve`), its entrants `arena token`
+(`arena.cli.token`), and `arena admin`, which talks to a running server, `arena.cli.admin`.
 """
 
 from __future__ import annotations
@@ -12,149 +14,18 @@ from typing import Any
 
 from rich.console import Console
 
-from arena.bots.manifest import valid_name
-from arena.cli import admin, archives, backups, options, validate, webpage
-from arena.cli.admin import DEFAULT_ADMIN, DEFAULT_LEAGUE
-from arena.cli.serve import add_quota_flags, cmd_serve
-from arena.cli.toolchains import add_toolchains_flag
+from arena.cli import archives, backups, validate
+from arena.cli.admin import DEFAULT_LEAGUE, LEAGUE
 from arena.league.check import Checked, check
 from arena.league.export import Chosen, export
 from arena.league.rebuild import rebuild
-from arena.referee.service.auth import new_token, token_hash
-from arena.referee.service.bounds import HELLO_TIMEOUT, MAX_MESSAGE_BYTES
 from arena.store import is_url, open_store, shown
 from arena.text import printable
 from arena.tournament.config import TournamentError
-from arena.tournament.options import Command
 from arena.tournament.results.pruning import prune
 
-LEAGUE = "the league store: an SQLite file, or a postgresql:// URL"
-"""What --league is, in every command's help."""
-TOKEN_ACTIONS = {
-    "add": "register NAME: its token on stdout alone (so `> FILE` makes a token file), the "
-    "words on stderr",
-    "revoke": "forget NAME's token; its sessions are closed within seconds",
-    "list": "the registered names",
-}
 
-
-def add_commands(commands: Any) -> None:
-    serve = commands.add_parser("serve", help="run the referee for remote bots (a league server)")
-    serve.add_argument(
-        "--listen", default="0.0.0.0:50051", help="HOST:PORT where bots connect (port 0: any free)"
-    )
-    serve.add_argument("--admin", default=DEFAULT_ADMIN, help="where the organiser connects")
-    serve.add_argument("--tls-cert", type=Path, help="certificate (PEM) for TLS")
-    serve.add_argument("--tls-key", type=Path, help="private key (PEM) for TLS")
-    serve.add_argument(
-        "--tls-ca",
-        type=Path,
-        help="the CA certificate (PEM) that signed --tls-cert, which the local bots (--bots) "
-        "trust; default: --tls-cert itself, a self-signed one",
-    )
-    serve.add_argument("--league", type=validate.league_store, default=DEFAULT_LEAGUE, help=LEAGUE)
-    serve.add_argument(
-        "--out",
-        type=validate.out_folder,
-        default=Path("results"),
-        help="the folder of its tournaments' and ladder rounds' results",
-    )
-    serve.add_argument(
-        "--sessions-per-bot",
-        type=validate.int_at_least(1),
-        default=8,
-        help="sessions one name may open",
-    )
-    serve.add_argument(
-        "--max-message-bytes",
-        type=validate.int_at_least(1024),
-        default=MAX_MESSAGE_BYTES,
-        help="the largest message a bot or an author may send, in bytes (a submission comes "
-        "in pieces of this size)",
-    )
-    serve.add_argument(
-        "--hello-timeout",
-        type=validate.seconds,
-        default=HELLO_TIMEOUT,
-        help="seconds a new stream has to say who it is before it is closed",
-    )
-    options.add_options(serve, Command.SERVE)
-    add_toolchains_flag(serve)
-    serve.add_argument(
-        "--no-reflection",
-        action="store_true",
-        help="do not answer gRPC server reflection on the bots' port (on by default: the "
-        "protocol is public)",
-    )
-    webpage.add_web_flag(serve, "the tournaments `arena admin start` begins (and /metrics)")
-    serve.add_argument(
-        "--log-format",
-        choices=["screen", "json"],
-        default="screen",
-        help="screen: a readable line per event (default); json: one JSON object a line, "
-        "with its time, for a log shipper",
-    )
-    add_quota_flags(serve)
-    serve.add_argument(
-        "--ladder",
-        action="store_true",
-        help="play the ladder from the start: games all the time among the league's entrants "
-        "(`arena admin ladder` starts, stops and shows it)",
-    )
-    serve.add_argument(
-        "--ladder-table-size",
-        metavar="N[,N...]",
-        type=validate.table_sizes,
-        default=(3,),
-        help="the ladder's table size (default 3), or several (2,3,4): the matchmaker then "
-        "draws each table's",
-    )
-    serve.add_argument(
-        "--ladder-jobs",
-        type=validate.int_at_least(1),
-        default=2,
-        help="the ladder's games at a time (default 2): a round plays its table in every "
-        "rotation, so jobs / (largest) table size tables play at once (at least one), no "
-        "entrant at two",
-    )
-    serve.add_argument(
-        "--ladder-keep-rounds",
-        action="store_true",
-        help="keep each finished ladder round's folder as it played (15 KB and 5 files a "
-        "game) rather than fold it into its day's record under results/days/ (a few files a "
-        "day, under 3 KB a game)",
-    )
-
-    serve.add_argument(
-        "--new-league",
-        action="store_true",
-        help="start on an empty league store although a league's files are beside it "
-        "(accepted versions, its tournaments, a ladder secret); refused without it, as a "
-        "deleted or mistyped store",
-    )
-    serve.add_argument(
-        "--new-ladder-secret",
-        action="store_true",
-        help="make the ladder's secret anew although the store holds its rounds; refused "
-        "without it, as a deleted secret",
-    )
-
-    token = commands.add_parser("token", help="register entrants of the league server")
-    token.add_argument("--league", type=validate.league_store, default=DEFAULT_LEAGUE, help=LEAGUE)
-    # An action of its own parser, so that `token add --league X alice` reads as
-    # `token add alice --league X` does (one parser's optional NAME would be taken as absent).
-    actions = token.add_subparsers(dest="action", required=True, metavar="{add,revoke,list}")
-    for action in ("add", "revoke", "list"):
-        sub = actions.add_parser(action, help=TOKEN_ACTIONS[action])
-        if action != "list":
-            sub.add_argument("name", nargs="?", help="the bot's name, as it says it in its Hello")
-        sub.add_argument(
-            "--league",
-            type=validate.league_store,
-            default=argparse.SUPPRESS,
-            help=f"{LEAGUE} (default: {DEFAULT_LEAGUE})",
-        )
-
+def add_command(commands: Any) -> None:
     league = commands.add_parser(
         "league",
         help="compare the league store with the results folders, repair it, take a "
@@ -215,37 +86,6 @@ def add_commands(commands: Any) -> None:
         help="export: write to the file PATH (default: standard output); restore: the new "
         "folder to restore a season archive into",
     )
-
-    admin.add_command(commands)
-
-
-def cmd_token(args: argparse.Namespace, console: Console) -> int:
-    store = open_store(args.league)
-    try:
-        if args.action == "list":
-            for name in sorted(store.entrants()):
-                console.print(name, highlight=False)
-            return 0
-        if not getattr(args, "name", None):
-            raise TournamentError(f"arena token {args.action} needs a bot name")
-        if args.action == "add":
-            if not valid_name(args.name):
-                raise TournamentError(f"{args.name!r} is not a usable bot name")
-            secret = new_token()
-            store.set_entrant(args.name, token_hash(secret))
-            # The words on stderr, the bare token alone on stdout: `arena token add NAME >
-            # FILE` makes a token file `arena submit --token-file FILE` reads.
-            print(f"Token for {args.name} (shown once; only its hash is kept):", file=sys.stderr)
-            print(secret)
-            return 0
-        if not store.revoke_entrant(args.name):
-            raise TournamentError(f"no entrant named {args.name!r}")
-        console.print(
-            f"Revoked {args.name}; its sessions are closed within seconds.", highlight=False
-        )
-        return 0
-    finally:
-        store.close()
 
 
 def cmd_league(args: argparse.Namespace, console: Console) -> int:
@@ -388,9 +228,4 @@ def _differences(checked: Checked) -> str:
     return f"{count} difference{'' if count == 1 else 's'}"
 
 
-COMMANDS = {
-    "serve": cmd_serve,
-    "token": cmd_token,
-    "admin": admin.cmd_admin,
-    "league": cmd_league,
-}
+COMMANDS = {"league": cmd_league}

@@ -14,6 +14,7 @@ from rich.text import Text
 
 from arena.cli import (
     ab,
+    admin,
     author,
     bench,
     board,
@@ -23,7 +24,9 @@ from arena.cli import (
     replay,
     request,
     run,
+    serve,
     submit,
+    token,
     toolchains,
     validate,
     verify,
@@ -47,7 +50,10 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_command(commands)
     check_bot.add_command(commands)
 
-    league.add_commands(commands)
+    serve.add_command(commands)
+    token.add_command(commands)
+    admin.add_command(commands)
+    league.add_command(commands)
     submit.add_command(commands)
     request.add_command(commands)
     verify.add_commands(commands)
@@ -60,6 +66,9 @@ def _parser() -> argparse.ArgumentParser:
 COMMANDS = {
     **bench.COMMANDS,
     **ab.COMMANDS,
+    **serve.COMMANDS,
+    **token.COMMANDS,
+    **admin.COMMANDS,
     **league.COMMANDS,
     **verify.COMMANDS,
     **submit.COMMANDS,

@@ -1,9 +1,8 @@
 """`arena serve`: the league server, run until it is stopped, its screen or JSON log said.
 
-The quotas it puts on the authors (submissions, test games) are declared here; its other
-flags beside `arena token` and `arena league` in `arena.cli.league`. The server brings the
-referee, the tournament and the web page with it: those are loaded when the command runs,
-not by `arena --help` nor the other commands."""
+Its flags are declared here, the quotas it puts on the authors (submissions, test games)
+among them. The server brings the referee, the tournament and the web page with it: those
+are loaded when the command runs, not by `arena --help` nor the other commands."""
 
 from __future__ import annotations
 
@@ -12,14 +11,18 @@ import asyncio
 import contextlib
 import signal
 import sys
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from arena.cli import options, validate, webpage
+from arena.cli.admin import DEFAULT_ADMIN, DEFAULT_LEAGUE, LEAGUE
+from arena.cli.toolchains import add_toolchains_flag
 from arena.errors import ArenaError
 from arena.league import screen
 from arena.league.digest import Digest, every_minute
 from arena.league.handshakes import HandshakeWatch
 from arena.league.screen import Field, Kind, LineWriter, Screen, ScreenEvent
+from arena.referee.service.bounds import HELLO_TIMEOUT, MAX_MESSAGE_BYTES
 from arena.submissions.limits import MIB, SubmissionLimits
 from arena.submissions.requests import RequestLimits
 from arena.tournament.config import TournamentError
@@ -29,6 +32,108 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from arena.league.server import LeagueConfig, LeagueServer
+
+
+def add_command(commands: Any) -> None:
+    serve = commands.add_parser("serve", help="run the referee for remote bots (a league server)")
+    serve.add_argument(
+        "--listen", default="0.0.0.0:50051", help="HOST:PORT where bots connect (port 0: any free)"
+    )
+    serve.add_argument("--admin", default=DEFAULT_ADMIN, help="where the organiser connects")
+    serve.add_argument("--tls-cert", type=Path, help="certificate (PEM) for TLS")
+    serve.add_argument("--tls-key", type=Path, help="private key (PEM) for TLS")
+    serve.add_argument(
+        "--tls-ca",
+        type=Path,
+        help="the CA certificate (PEM) that signed --tls-cert, which the local bots (--bots) "
+        "trust; default: --tls-cert itself, a self-signed one",
+    )
+    serve.add_argument("--league", type=validate.league_store, default=DEFAULT_LEAGUE, help=LEAGUE)
+    serve.add_argument(
+        "--out",
+        type=validate.out_folder,
+        default=Path("results"),
+        help="the folder of its tournaments' and ladder rounds' results",
+    )
+    serve.add_argument(
+        "--sessions-per-bot",
+        type=validate.int_at_least(1),
+        default=8,
+        help="sessions one name may open",
+    )
+    serve.add_argument(
+        "--max-message-bytes",
+        type=validate.int_at_least(1024),
+        default=MAX_MESSAGE_BYTES,
+        help="the largest message a bot or an author may send, in bytes (a submission comes "
+        "in pieces of this size)",
+    )
+    serve.add_argument(
+        "--hello-timeout",
+        type=validate.seconds,
+        default=HELLO_TIMEOUT,
+        help="seconds a new stream has to say who it is before it is closed",
+    )
+    options.add_options(serve, Command.SERVE)
+    add_toolchains_flag(serve)
+    serve.add_argument(
+        "--no-reflection",
+        action="store_true",
+        help="do not answer gRPC server reflection on the bots' port (on by default: the "
+        "protocol is public)",
+    )
+    webpage.add_web_flag(serve, "the tournaments `arena admin start` begins (and /metrics)")
+    serve.add_argument(
+        "--log-format",
+        choices=["screen", "json"],
+        default="screen",
+        help="screen: a readable line per event (default); json: one JSON object a line, "
+        "with its time, for a log shipper",
+    )
+    add_quota_flags(serve)
+    serve.add_argument(
+        "--ladder",
+        action="store_true",
+        help="play the ladder from the start: games all the time among the league's entrants "
+        "(`arena admin ladder` starts, stops and shows it)",
+    )
+    serve.add_argument(
+        "--ladder-table-size",
+        metavar="N[,N...]",
+        type=validate.table_sizes,
+        default=(3,),
+        help="the ladder's table size (default 3), or several (2,3,4): the matchmaker then "
+        "draws each table's",
+    )
+    serve.add_argument(
+        "--ladder-jobs",
+        type=validate.int_at_least(1),
+        default=2,
+        help="the ladder's games at a time (default 2): a round plays its table in every "
+        "rotation, so jobs / (largest) table size tables play at once (at least one), no "
+        "entrant at two",
+    )
+    serve.add_argument(
+        "--ladder-keep-rounds",
+        action="store_true",
+        help="keep each finished ladder round's folder as it played (15 KB and 5 files a "
+        "game) rather than fold it into its day's record under results/days/ (a few files a "
+        "day, under 3 KB a game)",
+    )
+
+    serve.add_argument(
+        "--new-league",
+        action="store_true",
+        help="start on an empty league store although a league's files are beside it "
+        "(accepted versions, its tournaments, a ladder secret); refused without it, as a "
+        "deleted or mistyped store",
+    )
+    serve.add_argument(
+        "--new-ladder-secret",
+        action="store_true",
+        help="make the ladder's secret anew although the store holds its rounds; refused "
+        "without it, as a deleted secret",
+    )
 
 
 def add_quota_flags(serve: argparse.ArgumentParser) -> None:
@@ -214,3 +319,6 @@ async def _serve_league(server: LeagueServer, tell: Screen) -> int:
         await stop.wait()
         await server.stop()
     return 0
+
+
+COMMANDS = {"serve": cmd_serve}
