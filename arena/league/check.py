@@ -11,20 +11,21 @@ never taken for a difference; a folder being played is said to be so.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena.league.check_memory import Memory, Stamp, recall, remember, rounds_of, stamp_of
+from arena.league.check_memory import DayMark, Memory, Stamp, recall, remember, rounds_of, stamp_of
 from arena.store import LeagueStore, StoredTournament, StoreError, is_url, open_store, recorded
 from arena.tournament.info import TournamentInfo
 from arena.tournament.results.days import (
     ROUNDS,
     DayIndex,
     FoldedRound,
-    day_rounds,
     days,
     find_round,
+    lines_from,
 )
 from arena.tournament.results.folder import ResultsError, TournamentFolder
 from arena.tournament.results.folding import FOLDING
@@ -82,11 +83,10 @@ def _check(
     folded: dict[str, FoldedRound] = {}
     for root, memory in zip(results, kept, strict=True):
         for day in days(root):
-            memory.days[day.name] = stamp_of(day / ROUNDS)  # before it is read
-            ids = memory.rounds[day.name] = []
-            for _, kept_round in day_rounds(day):
+            memory.days[day.name], rounds, _ = _read_day(day, None)
+            memory.rounds[day.name] = [kept_round.id for kept_round in rounds]
+            for kept_round in rounds:
                 folded.setdefault(kept_round.id, kept_round)
-                ids.append(kept_round.id)
     for root, memory in zip(results, kept, strict=True):
         for info_path in sorted(root.glob("*/tournament.json")):
             folder = TournamentFolder(info_path.parent)
@@ -106,6 +106,30 @@ def _check(
     ]
     games = sum(stored.games for stored in held.values())
     return Checked(tuple(found), tuple(notes), len(held), games), kept
+
+
+def _read_day(day: Path, seen: DayMark | None) -> tuple[DayMark, list[FoldedRound], bool]:
+    """A day's record to compare, its stamp taken before it is read: the rounds after what
+    `seen` read when those bytes are still its head, byte for byte (a fold only appends),
+    else every round (and True)."""
+    stamp = stamp_of(day / ROUNDS)
+    try:
+        data = (day / ROUNDS).read_bytes()
+    except OSError:
+        data = b""
+    end = data.rfind(b"\n") + 1
+    view = memoryview(data)
+    digest = hashlib.sha256()
+    start = 0
+    if seen is not None and seen.length <= end:
+        digest.update(view[: seen.length])
+        if digest.hexdigest() == seen.sha256:
+            start = seen.length
+        else:
+            digest = hashlib.sha256()
+    digest.update(view[start:end])
+    rounds = [kept_round for _, kept_round in lines_from(day, data, start)]
+    return DayMark(stamp, end, digest.hexdigest()), rounds, start == 0
 
 
 def _folder_stamp(root: Path) -> Stamp:
@@ -164,15 +188,17 @@ def _since(
             changed.update(dict.fromkeys(rounds_of(root, name)))  # a day gone: its rounds
             del memory.days[name]
         for name, day in present.items():
-            stamp = stamp_of(day / ROUNDS)
-            if last.days.get(name) == stamp:
+            seen = last.days.get(name)
+            if seen is not None and seen.stamp == stamp_of(day / ROUNDS):
                 continue
-            memory.days[name] = stamp
-            ids = memory.rounds[name] = []
-            for _, kept_round in day_rounds(day):
-                ids.append(kept_round.id)
+            memory.days[name], rounds, whole = _read_day(day, seen)
+            ids = [kept_round.id for kept_round in rounds]
+            for kept_round in rounds:
                 found += _compare_folded(store, kept_round, target, folders, notes)
-            changed.update(dict.fromkeys(set(rounds_of(root, name)) - set(ids)))
+            before = rounds_of(root, name)
+            if whole:  # read again from its first line: a round it no longer has is a change
+                changed.update(dict.fromkeys(set(before) - set(ids)))
+            memory.rounds[name] = ids if whole else [*before, *ids]
         present_folders = {p.parent.name: p.parent for p in root.glob("*/tournament.json")}
         for name in set(last.folders) - set(present_folders):
             changed[last.folders[name][0]] = None  # a folder gone: its tournament

@@ -43,6 +43,24 @@ def stamp_of(*paths: Path) -> Stamp:
     return tuple(out)
 
 
+@dataclass(frozen=True, slots=True)
+class DayMark:
+    """A day's rounds.jsonl as a check read it: its stamp, and the length and SHA-256 of its
+    whole lines. A day's record only grows, so a check that finds those bytes still at its
+    head reads only the lines after them."""
+
+    stamp: Stamp
+    length: int
+    sha256: str
+
+    def to_json(self) -> list[Any]:
+        return [list(self.stamp), self.length, self.sha256]
+
+    @classmethod
+    def from_json(cls, data: Any) -> DayMark:
+        return cls(tuple(int(x) for x in data[0]), int(data[1]), str(data[2]))
+
+
 @dataclass(slots=True)
 class Memory:
     """One results folder's memory of the check that last agreed."""
@@ -50,8 +68,8 @@ class Memory:
     league: str
     epoch: str
     generation: int
-    days: dict[str, Stamp] = field(default_factory=dict)
-    """Each day folder's name and the stamp of its rounds.jsonl."""
+    days: dict[str, DayMark] = field(default_factory=dict)
+    """Each day folder's name and its rounds.jsonl as read."""
     folders: dict[str, tuple[str, Stamp]] = field(default_factory=dict)
     """Each tournament folder's name, its tournament's id and its files' stamp."""
     rounds: dict[str, list[str]] = field(default_factory=dict)
@@ -62,7 +80,7 @@ class Memory:
             "league": self.league,
             "epoch": self.epoch,
             "generation": self.generation,
-            "days": {name: list(s) for name, s in self.days.items()},
+            "days": {name: mark.to_json() for name, mark in self.days.items()},
             "folders": {name: [tid, list(s)] for name, (tid, s) in self.folders.items()},
         }
 
@@ -115,7 +133,7 @@ def recall(results: Path, league: str, epoch: str) -> Memory | None:
             str(data["league"]),
             str(data["epoch"]),
             int(data["generation"]),
-            {str(n): tuple(int(x) for x in s) for n, s in data["days"].items()},
+            {str(n): DayMark.from_json(m) for n, m in data["days"].items()},
             {str(n): (str(f[0]), tuple(int(x) for x in f[1])) for n, f in data["folders"].items()},
         )
     except (ValueError, KeyError, TypeError, IndexError):
