@@ -16,6 +16,7 @@ from truth_harness import arena, copy_night, enter, write_info
 
 from arena.league.check import check
 from arena.league.check_memory import MEMORY
+from arena.store.backup import backup, restore
 from arena.store.league_store import LeagueStore
 from arena.tournament.results.days import ROUNDS, day_rounds, days, primer_of
 from arena.tournament.results.folding import fold
@@ -213,3 +214,24 @@ def test_the_full_flag_walks_everything(
     for extra in ([], ["--full"]):
         code, said, err = arena(capsys, "league", "check", "--league", str(league), *extra)
         assert code == 1 and "differs, league vs folder" in said, said + err
+
+
+def test_a_store_restored_from_a_backup_is_not_taken_for_the_one_remembered(
+    night: Path, tmp_path: Path
+) -> None:
+    """The restored store lacks a round played after its backup, and has been written to
+    since as much as the remembered one was: its generation alone would pass for the one
+    remembered, and the check would skip the day that holds the round."""
+    league, out = _league(night, tmp_path)
+    backup_to = tmp_path / "league-backup.sqlite"
+    backup(league, backup_to)
+    finished = json.loads((night / "tournament.json").read_text())
+    later = copy_night(night, league, out, "ladder-000009")
+    write_info(later, status="finished", seed=finished["seed"])
+    enter(league, later)
+    fold(later)
+    assert not check(league, [out]).differences  # remembered: the day with the round
+    restore(backup_to, league)
+    enter(league, copy_night(night, league, out, "more"))  # as many writes as the round's
+    found = check(league, [out]).differences
+    assert [d.tournament for d in found] == ["ladder-000009"]
