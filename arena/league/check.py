@@ -178,9 +178,6 @@ def _since(
     folders: dict[str, Path] = {}
     kept = [Memory(target, epoch, generation, dict(m.days), dict(m.folders)) for m in memories]
 
-    def holds(tid: str) -> bool:
-        return store.tournament(tid) is not None
-
     changed = dict.fromkeys(store.changed_since(min(m.generation for m in memories)))
     for root, memory, last in zip(results, kept, memories, strict=True):
         present = {day.name: day for day in days(root)}
@@ -211,12 +208,17 @@ def _since(
             if (path / FOLDING).is_file() and find_round(root, name) is not None:
                 memory.folders[name] = ("", stamp)
                 continue  # folded, its folder not yet removed: the day's record is the round
-            tid_found, more = _walk_folder(store, target, folder, folders, holds, notes)
+            tid_found, more = _walk_folder(store, target, folder, folders, _holds(store), notes)
             found += more
             memory.folders[name] = (tid_found, stamp)
     found += _changed(store, target, results, kept, [t for t in changed if t], folders, notes)
     tournaments, games = store.counts()
     return Checked(tuple(found), tuple(notes), tournaments, games), kept
+
+
+def _holds(store: LeagueStore) -> Callable[[str], bool]:
+    """Whether the league holds a tournament of that name, asked of the store itself."""
+    return lambda tid: store.tournament(tid) is not None
 
 
 def _changed(
@@ -247,7 +249,7 @@ def _changed(
             continue
         if tid in by_id and (by_id[tid] / "tournament.json").is_file():
             _, more = _walk_folder(
-                store, target, TournamentFolder(by_id[tid]), folders, lambda _: True, notes
+                store, target, TournamentFolder(by_id[tid]), folders, _holds(store), notes
             )
             found += more
             if tid in folders:
