@@ -37,7 +37,8 @@ from arena.tournament.results.lock import FolderBusyError, FolderLock
 class Checked:
     differences: tuple[Difference, ...]
     notes: tuple[str, ...]
-    """Folders of other leagues, and lines each folder's games.jsonl ignores."""
+    """Folders of other leagues, and lines each folder's games.jsonl ignores: of what this
+    check read (one since the last that agreed reads only what changed)."""
     tournaments: int
     """Tournaments in the league."""
     games: int
