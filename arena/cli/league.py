@@ -53,6 +53,11 @@ def add_command(commands: Any) -> None:
         help="archive: check the archive FILE instead (every member's hash, arena verify of "
         "each tournament, the store against its folders), unpacked apart from the league",
     )
+    league.add_argument(
+        "--full",
+        action="store_true",
+        help="check: compare every game, not only what changed since the last check that agreed",
+    )
     league.add_argument("--league", type=validate.league_named, default=DEFAULT_LEAGUE, help=LEAGUE)
     league.add_argument(
         "--results",
@@ -105,7 +110,7 @@ def cmd_league(args: argparse.Namespace, console: Console) -> int:
         return backups.cmd_restore(args, console)
     own = Path("results") if is_url(args.league) else Path(args.league).parent
     if args.action == "check":
-        return _check(args.league, args.results or [own], console)
+        return _check(args.league, args.results or [own], console, full=args.full)
     if args.action == "rebuild":
         rebuilt = rebuild(args.league, args.results or [own])
         for tournament, games in rebuilt.tournaments:
@@ -187,9 +192,9 @@ def _export(args: argparse.Namespace, console: Console) -> int:
     return 1 if done.problems else 0
 
 
-def _check(league: Path | str, results: list[Path], console: Console) -> int:
+def _check(league: Path | str, results: list[Path], console: Console, full: bool = False) -> int:
     """Every difference on a line of its own; 1 when there is any."""
-    checked = check(league, results)
+    checked = check(league, results, full=full)
     where = shown(str(league)) if is_url(league) else str(league)
     folders = " ".join(f"--results {root}" for root in results)
 

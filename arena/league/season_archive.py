@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+from arena.league.check_memory import MEMORY
 from arena.league.ladder_rounds import secret_path
 from arena.league.season_manifest import (
     POSTGRES_STORE,
@@ -174,7 +175,7 @@ def _secret(writer: _Writer, path: Path) -> None:
 def _results(writer: _Writer, league: Path | str, results: Path, files: Path) -> None:
     """The results folder as it lies, less what the archive holds otherwise (the store, its
     journal, the secret, the submissions) and the running server's own files."""
-    own = set(RESERVED | SERVER_FILES)
+    own = set(RESERVED | SERVER_FILES) | {MEMORY}  # a check's memory is of this store alone
     if not is_url(league) and Path(league).resolve().parent == results.resolve():
         name = Path(league).name
         own |= {name, f"{name}-wal", f"{name}-shm", f"{name}-journal"}

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import secrets
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -124,6 +125,7 @@ def _copy(db: sqlite3.Connection, target: Path, named: str) -> Copied:
         copy = sqlite3.connect(part, isolation_level=None)
         try:
             db.backup(copy)  # one step: one snapshot of the source
+            _new_epoch(copy)
             verdict = [row[0] for row in copy.execute("PRAGMA integrity_check")]
             if verdict != ["ok"]:
                 raise BackupError(f"the copy of {named} is not sound: {'; '.join(verdict[:3])}")
@@ -158,6 +160,16 @@ def _counts(db: sqlite3.Connection, named: str) -> tuple[int, int, int]:
             f"(version {SCHEMA_VERSION}) does not read"
         )
     return int(tournaments), int(games), int(entrants)
+
+
+def _new_epoch(copy: sqlite3.Connection) -> None:
+    """A copy is a store of its own, its generation's epoch too: `arena league check`
+    remembers where it last agreed by epoch and generation, and a store restored from a
+    backup holds an older generation under the original's epoch, which a check would take
+    for the original's (and then miss what the restore took back)."""
+    kept = copy.execute("SELECT 1 FROM sqlite_master WHERE name = 'generation'").fetchone()
+    if kept:
+        copy.execute("UPDATE generation SET epoch = ?", (secrets.token_hex(8),))
 
 
 def _check_unused(path: Path) -> None:

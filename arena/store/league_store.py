@@ -26,6 +26,7 @@ from __future__ import annotations
 import abc
 import base64
 import json
+import secrets
 import time
 import zlib
 from collections.abc import Collection, Sequence
@@ -300,6 +301,32 @@ class LeagueStore(SubmissionRecords, RequestRecords, abc.ABC):
         )
         return {str(name): str(token) for name, token in rows}
 
+    # What changed since a check last agreed (`arena.league.check`).
+
+    def generation(self) -> tuple[str, int]:
+        """The store's epoch (its own, made with it) and its generation: how many writes of
+        a tournament or a game it has committed."""
+        rows = self._read("reading its generation", "SELECT epoch, n FROM generation")
+        return (str(rows[0][0]), int(rows[0][1])) if rows else ("", 0)
+
+    def changed_since(self, generation: int) -> list[str]:
+        """The tournaments whose row or games were written (added, changed, taken out)
+        after `generation`: found by index, so as many as changed, not the whole league."""
+        rows = self._read(
+            "reading what changed",
+            "SELECT tournament FROM changes WHERE gen > ? ORDER BY gen",
+            (generation,),
+        )
+        return [str(tid) for (tid,) in rows]
+
+    def counts(self) -> tuple[int, int]:
+        """How many tournaments and games the league holds."""
+        rows = self._read(
+            "counting games",
+            "SELECT (SELECT COUNT(*) FROM tournaments), (SELECT COUNT(*) FROM games)",
+        )
+        return int(rows[0][0]), int(rows[0][1])
+
 
 SCHEMA: tuple[tuple[str, ...], ...] = (
     (
@@ -334,23 +361,91 @@ SCHEMA: tuple[tuple[str, ...], ...] = (
     # JSON, a third of what its three games take. Nothing to change in the rows before; the
     # version says that an older arena, which reads the info as JSON alone, must not open it.
     ("UPDATE tournaments SET info = info WHERE 0 = 1",),
+    # 7: the store's generation, and the one at which each tournament (its row or any of
+    # its games) last changed, kept by triggers so that a change made by any client is
+    # counted: `arena league check` then compares only what changed since it last agreed
+    # (`changed_since`). Each dialect writes its triggers in its own words (`TRIGGERS`).
+    (
+        "CREATE TABLE IF NOT EXISTS generation (epoch TEXT NOT NULL, n BIGINT NOT NULL)",
+        "INSERT INTO generation (epoch, n) SELECT '{epoch}', 0 "
+        "WHERE NOT EXISTS (SELECT 1 FROM generation)",
+        "CREATE TABLE IF NOT EXISTS changes (tournament TEXT PRIMARY KEY, gen BIGINT NOT NULL)",
+        "CREATE INDEX IF NOT EXISTS changes_by_gen ON changes (gen)",
+        "{triggers}",
+    ),
 )
 """The statements that bring a store from each version to the next: SCHEMA[0] makes
 version 1 (the tables a store had before it kept a version, so such a store is
 taken in as it is). A change to the schema is a new entry, never an edit."""
 
+
+def _sqlite_trigger(name: str, when: str, table: str, keys: tuple[str, ...]) -> str:
+    counted = "".join(
+        "INSERT INTO changes (tournament, gen) SELECT "
+        f"{key}, n FROM generation WHERE true "
+        "ON CONFLICT (tournament) DO UPDATE SET gen = excluded.gen; "
+        for key in keys
+    )
+    return (
+        f"CREATE TRIGGER IF NOT EXISTS {name} AFTER {when} ON {table} BEGIN "
+        f"UPDATE generation SET n = n + 1; {counted}END"
+    )
+
+
+TRIGGERS: dict[str, tuple[str, ...]] = {
+    "sqlite": tuple(
+        _sqlite_trigger(f"{table}_{when.lower()}", when, table, keys)
+        for table, column in (("games", "tournament"), ("tournaments", "id"))
+        for when, keys in (
+            ("INSERT", (f"NEW.{column}",)),
+            ("UPDATE", (f"OLD.{column}", f"NEW.{column}")),
+            ("DELETE", (f"OLD.{column}",)),
+        )
+    ),
+    "postgres": (
+        "CREATE OR REPLACE FUNCTION arena_changed() RETURNS trigger LANGUAGE plpgsql AS $$ "
+        "DECLARE g BIGINT; key TEXT; "
+        "BEGIN "
+        "UPDATE generation SET n = n + 1 RETURNING n INTO g; "
+        "FOR key IN SELECT DISTINCT k FROM (VALUES "
+        "(CASE WHEN TG_OP <> 'INSERT' THEN to_jsonb(OLD) ->> TG_ARGV[0] END), "
+        "(CASE WHEN TG_OP <> 'DELETE' THEN to_jsonb(NEW) ->> TG_ARGV[0] END)) AS v(k) "
+        "WHERE k IS NOT NULL LOOP "
+        "INSERT INTO changes (tournament, gen) VALUES (key, g) "
+        "ON CONFLICT (tournament) DO UPDATE SET gen = excluded.gen; "
+        "END LOOP; RETURN NULL; END $$",
+        "CREATE TRIGGER games_changed AFTER INSERT OR UPDATE OR DELETE ON games "
+        "FOR EACH ROW EXECUTE FUNCTION arena_changed('tournament')",
+        "CREATE TRIGGER tournaments_changed AFTER INSERT OR UPDATE OR DELETE ON tournaments "
+        "FOR EACH ROW EXECUTE FUNCTION arena_changed('id')",
+    ),
+}
+"""Schema 7's triggers: every row of games or tournaments written, by the arena or by any
+other client, moves the generation on and marks its tournament changed at it. A write
+holds the generation's row to its commit, so generations are committed in order and a
+check that read generation G has seen every change at G or before."""
+
 SCHEMA_VERSION = len(SCHEMA)
 """The schema this arena reads and writes; a store at an older one is migrated at open."""
 
 
-def migration(version: int, where: str) -> list[str]:
-    """The statements from `version` (0: a new store) to SCHEMA_VERSION; refuse a newer one."""
+def migration(version: int, where: str, dialect: str = "sqlite") -> list[str]:
+    """The statements from `version` (0: a new store) to SCHEMA_VERSION in `dialect`
+    ("sqlite" or "postgres"); refuse a newer one. A new store's generation is given an
+    epoch of its own, so a check's memory of another store (a rebuilt one) is never taken
+    for this one's."""
     if version > SCHEMA_VERSION:
         raise StoreError(
             f"the league store {where} is at schema version {version}, made by a newer arena "
             f"than this one (version {SCHEMA_VERSION}); upgrade the arena to use it"
         )
-    steps = [sql for step in SCHEMA[version:] for sql in step]
+    epoch = secrets.token_hex(8)
+    steps = [
+        made
+        for step in SCHEMA[version:]
+        for sql in step
+        for made in (TRIGGERS[dialect] if sql == "{triggers}" else (sql.replace("{epoch}", epoch),))
+    ]
     if not steps:
         return []
     mark = (

@@ -69,7 +69,7 @@ class PostgresStore(LeagueStore):
         with self._guard("creating its tables"), self._db.transaction():
             self._db.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
             self._db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
-            for sql in migration(self._version(), self.where):  # again, under the lock
+            for sql in migration(self._version(), self.where, "postgres"):  # again, under the lock
                 self._db.execute(sql.encode())
             for sql, params in identity_updates(self._db.execute(UNIDENTIFIED).fetchall()):
                 self._db.execute(_dialect(sql), params)

@@ -349,6 +349,22 @@ def day_rounds(day: Path) -> Iterator[tuple[int, FoldedRound]]:
             at += len(raw)
 
 
+def lines_from(day: Path, data: bytes, start: int) -> Iterator[tuple[int, FoldedRound]]:
+    """The rounds of `data`, a day's rounds.jsonl as read, from the line at `start`: as
+    `day_rounds` gives them, for a reader that hashes the bytes it compares (`arena league
+    check` reads only the lines a day gained since it last agreed)."""
+    at = start
+    while (end := data.find(b"\n", at)) >= 0:
+        try:
+            yield at, FoldedRound.from_json(day, json.loads(data[at : end + 1]))
+        except (ValueError, KeyError, TypeError, IndexError, RecordError) as error:
+            raise ResultsError(
+                f"{day / ROUNDS}, the line at byte {at}, is no folded round ({error}); restore "
+                f"the file from a backup"
+            ) from None
+        at = end + 1
+
+
 def days(results: Path) -> list[Path]:
     """The day folders under `results`, oldest first."""
     root = days_folder(results)

@@ -310,3 +310,44 @@ def test_a_password_is_never_shown_nor_recorded(
     url: str, in_messages: str, in_the_folder: str
 ) -> None:
     assert (shown(url), recorded(url)) == (in_messages, in_the_folder)
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+def test_every_write_by_any_client_marks_its_tournament_changed(
+    kind: str, postgres_url: str, tmp_path: Path
+) -> None:
+    """What `arena league check` trusts to skip what did not change: the triggers count a
+    write made past the arena (another client's SQL) as the arena's own."""
+    league: Path | str = tmp_path / "league.sqlite" if kind == "sqlite" else postgres_url
+
+    def sql(text: str) -> None:
+        if kind == "postgres":
+            _sql(postgres_url, text)
+            return
+        db = sqlite3.connect(league)
+        try:
+            db.execute(text)
+            db.commit()
+        finally:
+            db.close()
+
+    store = open_store(league)
+    try:
+        epoch, start = store.generation()
+        assert epoch and start == 0
+        for tid in ("a", "b"):
+            store.add_tournament(tid, {"id": tid}, started=1000.0)
+            store.add_game(tid, _line("g0", 0))
+        store.add_game("a", _line("g0", 0))  # the same record again: nothing written
+        _, agreed = store.generation()
+        assert agreed == 4 and store.changed_since(start) == ["a", "b"]
+        assert store.changed_since(agreed) == [] and store.counts() == (2, 2)
+        sql("UPDATE games SET line = line || ' ' WHERE tournament = 'b'")
+        assert store.changed_since(agreed) == ["b"]
+        _, agreed = store.generation()
+        sql("DELETE FROM games WHERE tournament = 'a'")
+        sql("DELETE FROM tournaments WHERE id = 'a'")
+        assert store.changed_since(agreed) == ["a"] and store.counts() == (1, 1)
+        assert store.generation() == (epoch, agreed + 2)
+    finally:
+        store.close()
