@@ -263,7 +263,6 @@ def look(season: Season) -> Look:
     from arena.league.check import check
     from arena.league.ladder_board import LadderBoard
     from arena.league.ladder_ratings import VersionRatings
-    from arena.league.ladder_rounds import on_record
 
     size, files = on_disk([season.results, *_store_files(season.league)])
     store = season.store
@@ -271,7 +270,7 @@ def look(season: Season) -> Look:
     def board(fresh: bool, keep: list[LadderBoard]) -> None:
         if fresh or not keep:
             keep[:] = [LadderBoard(VersionRatings(season.results))]
-        keep[0].read(store, on_record(store), ())
+        keep[0].read(store, ())
 
     boards: list[LadderBoard] = []
     began = time.perf_counter()
@@ -286,7 +285,7 @@ def look(season: Season) -> Look:
         found.replay()
 
     def author() -> None:  # the author page's ladder: its row and its rating path
-        state, _ = boards[0].read(store, on_record(store), ())
+        state, _ = boards[0].read(store, ())
         state.paths.get(BOTS[0], [])
 
     def checked() -> None:

@@ -250,18 +250,15 @@ class Ladder:
             error=error,
         )
 
-    def rating_path(self, name: str) -> list[float]:
+    def rating_path(self, name: str) -> Sequence[float]:
         """`name`'s rating (mu - 3 sigma of the version that played) after each of its ladder
         games: its last is its row's on the board while that version plays."""
         state, _ = self._read_board()
         return state.paths.get(name, [])
 
-    def _read_board(
-        self, rounds: Sequence[tuple[str, int]] | None = None
-    ) -> tuple[RatingState, list[LadderGame]]:
-        store = self._server.store
+    def _read_board(self) -> tuple[RatingState, list[LadderGame]]:
         busy = {f"{PREFIX}{number:06d}" for number in self._busy}
-        return self._board.read(store, on_record(store) if rounds is None else rounds, busy)
+        return self._board.read(self._server.store, busy)
 
     async def _loop(self, after: asyncio.Task[None] | None = None) -> None:
         if after is not None:
@@ -360,7 +357,7 @@ class Ladder:
         if self.fit.due(games):
             config = self._server.config
             self.fit.refit(LadderGames(config.league, config.out), games, len(field))
-        rated = self._read_board(rounds)[0].rated()
+        rated = self._read_board()[0].rated()
         fitted = self.fit.ratings
         entrants = []
         for _, version in sorted(field.items()):
