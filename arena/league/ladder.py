@@ -114,7 +114,7 @@ class Ladder:
         """Whether the loop is past its last round's choice, ending (a start makes another)."""
         self._night: object | None = None
         self._ratings = VersionRatings(server.config.out)
-        self._board = LadderBoard(self._ratings)
+        self._board = LadderBoard(self._ratings, server.config.out)
         self.sideline = Sideline()
         self._sat_out: dict[str, str] = {}
         """The cause each entrant was last said to sit out for."""
@@ -206,6 +206,9 @@ class Ladder:
             with contextlib.suppress(Exception):
                 await self._task
         await self.fit.stop()
+        with contextlib.suppress(OSError, StoreError):  # a cache: its loss costs a slow start
+            self._read_board()  # the rounds just finished settled, then kept for the next start
+            self._board.save()
         self._changed()
 
     async def pause(self, night: object) -> None:

@@ -18,62 +18,62 @@ after each game.
 
 from __future__ import annotations
 
+import contextlib
 from collections import deque
 from collections.abc import Collection
-from dataclasses import dataclass
+from pathlib import Path
 
+from arena.league import ladder_snapshot
 from arena.league.ladder_ratings import RatingState, VersionRatings
 from arena.league.ladder_rounds import is_ladder
-from arena.store import LeagueStore, Mark
+from arena.league.ladder_settled import LATEST, LadderGame, unsettled
+from arena.store import LeagueStore
 
-LATEST = 20
-"""Ladder games in its status, the newest."""
+__all__ = ["LATEST", "LadderBoard", "LadderGame"]
 
-
-@dataclass(frozen=True, slots=True)
-class LadderGame:
-    """A ladder game on record: its round, id and finishing order (entrants' names)."""
-
-    round: str
-    game_id: str
-    ranking: tuple[str, ...]
-
-
-@dataclass(slots=True)
-class Settled:
-    """The rounds rated for good: up to `mark` (the last of them), `count` tournaments of the
-    store (nights among them), the last with `games` games; their ratings and latest games."""
-
-    mark: Mark | None
-    count: int
-    games: int
-    state: RatingState
-    latest: deque[LadderGame]
-
-
-def unsettled() -> Settled:
-    """Nothing rated yet."""
-    return Settled(None, 0, 0, RatingState(), deque(maxlen=LATEST))
+SAVE_SEATS = 3_000
+"""Seats' games settled (about 1,000 games) before the snapshot is written again, or a
+twentieth of the board's, whichever is more: writing it costs about what rating a twentieth
+of its games does, so it stays a small share of the rating, and a start after a kill rates
+at most that many games again."""
 
 
 class LadderBoard:
     """The board as of the last look (`read`)."""
 
-    def __init__(self, versions: VersionRatings) -> None:
+    def __init__(self, versions: VersionRatings, kept: Path | None = None) -> None:
         self._versions = versions
         self._settled = unsettled()
+        self._kept = kept
+        """The folder its snapshot is kept in (`ladder_snapshot`), if any: read at the first
+        look, written as the settled board grows and at `save`."""
+        self._loaded = kept is None
+        self._saved = 0
+        """The seats' games in the settled board when it was last saved (or loaded)."""
+
+    def save(self) -> None:
+        """Keep the settled board in its snapshot now (the ladder stops)."""
+        if self._kept is not None and self._saved != (seats := self._settled.seats()):
+            ladder_snapshot.save(self._kept, self._settled)
+            self._saved = seats
 
     def read(
         self, store: LeagueStore, busy: Collection[str]
     ) -> tuple[RatingState, list[LadderGame]]:
         """Every version's rating and the latest games, as the store holds them now; `busy`,
         the ladder's rounds in play."""
+        if not self._loaded:
+            self._loaded = True
+            assert self._kept is not None
+            if (found := ladder_snapshot.load(self._kept, store)) is not None:
+                self._settled, self._saved = found, found.seats()
         settled = self._settled
         if settled.mark is not None and store.tournaments_through(settled.mark) != (
             settled.count,
             settled.games,
         ):  # a settled round removed or changed
             settled = self._settled = unsettled()
+            self._saved = 0
         after = store.tournaments_after(settled.mark)
         ready = 0
         for mark, _ in after:
@@ -88,6 +88,12 @@ class LadderBoard:
                 self._rate(store, mark.id, settled.state, settled.latest)
                 settled.mark, settled.count, settled.games = mark, seen, games
                 self._versions.forget(mark.id)  # rated for good: its pins are not asked again
+        if self._kept is not None and (seats := settled.seats()) - self._saved >= max(
+            SAVE_SEATS, seats // 20
+        ):
+            with contextlib.suppress(OSError):  # a cache: a full disk costs a slow start
+                ladder_snapshot.save(self._kept, settled)
+                self._saved = seats
         state, latest = settled.state.copy(), deque(settled.latest, maxlen=LATEST)
         for mark, _ in after[ready:]:
             if is_ladder(mark.id):

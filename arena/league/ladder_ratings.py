@@ -139,6 +139,26 @@ class RatingState:
         first: neither sees the other's games."""
         self._copy = False
 
+    @classmethod
+    def restored(
+        cls,
+        standings: dict[str, Standing],
+        last: dict[str, Version],
+        paths: dict[str, list[float]],
+    ) -> RatingState:
+        """A state as `standings`, `last` and `paths` kept it (`ladder_snapshot`)."""
+        state = cls()
+        state._ratings.standings, state._last, state._paths = standings, last, paths
+        return state
+
+    def standings(self) -> Mapping[str, Standing]:
+        """Each version's standing, by label."""
+        return self._ratings.standings
+
+    def last(self) -> Mapping[str, Version]:
+        """Each entrant's version rated most recently."""
+        return self._last
+
     @property
     def paths(self) -> RatingPaths:
         """By entrant: the conservative rating of the version that played, after each game."""
