@@ -2,14 +2,15 @@
 rounds after it rather than the season.
 
 Rating every ladder game costs about 0.4 ms (48 s at 100,000 games), at the first look after
-every start. So the board's settled part (`ladder_board.Settled`: every version's standing,
-each entrant's rating path, the latest games, and where in the store it ends) is written to
-`ladder-board.z` in the results folder, compressed JSON, now and then as it grows and when
-the ladder stops, and read at the first look. It is taken only if the store still holds what
-it was made from (the same count of tournaments up to its last round, that one with the same
-games): a snapshot from another store, or one a round was since removed from, is let go and
-everything rated afresh, as are a damaged one and one of another format. The snapshot is a
-cache, never a record: losing it costs one slow look.
+every start. So the board's settled part (`ladder_settled.Settled`: every version's
+standing, each entrant's rating path, the latest games, and where in the store it ends) is
+written to `ladder.board` in the results folder, compressed JSON, now and then as it grows
+(`ladder_board.SAVE_SEATS`) and when the ladder stops, and read at the first look. It is
+taken only if the store still holds what it was made from (the same count of tournaments up
+to its last round, that one with the same games): a snapshot from another store, or one a
+round was since removed from, is let go and everything rated afresh, as are a damaged one
+and one of another format. The snapshot is a cache, never a record: losing it costs one
+slow look.
 
 It is the arena's own file in a folder others may write to: written aside (a new file, never
 one that is there) and renamed into place, and read with O_NOFOLLOW from a regular file
@@ -33,7 +34,7 @@ from arena.league.ladder_settled import LATEST, LadderGame, Settled
 from arena.store import LeagueStore, Mark
 from arena.tournament.report.ratings import Standing
 
-SNAPSHOT = "ladder-board.z"
+SNAPSHOT = "ladder.board"
 FORMAT = "perudo-arena/ladder-board/1"
 MAX_BYTES = 1 << 30
 """Larger than any season's snapshot (a million games: about 20 MB); a bigger file is not
