@@ -225,8 +225,7 @@ class RatingPath(Sequence[float]):
         return self._base[index] if index < self._length else self._tail[index - self._length]
 
     def __iter__(self) -> Iterator[float]:
-        yield from itertools.islice(self._base, self._length)
-        yield from self._tail
+        return itertools.chain(itertools.islice(self._base, self._length), self._tail)
 
 
 class RatingPaths(Mapping[str, Sequence[float]]):
