@@ -15,7 +15,7 @@ from ladder_season import Season, Spy, scratch, seen
 
 from arena.league.ladder_board import LadderBoard
 from arena.league.ladder_ratings import VersionRatings
-from arena.league.ladder_snapshot import SNAPSHOT
+from arena.league.ladder_snapshot import MAGIC, SNAPSHOT
 
 
 def _kept(tmp_path: Path, rounds: int = 12, seed: int = 11) -> tuple[Season, Spy]:
@@ -85,10 +85,31 @@ def test_a_damaged_snapshot_is_let_go(tmp_path: Path, damage: bytes) -> None:
 def test_a_snapshot_cut_short_or_with_a_value_changed_in_kind_is_let_go(tmp_path: Path) -> None:
     season, spy = _kept(tmp_path)
     path = season.results / SNAPSHOT
-    body = json.loads(zlib.decompress(path.read_bytes()))
-    whole = zlib.compress(json.dumps(body).encode())
-    body["standings"][0][1] = "strong"
-    for damaged in (whole[:-20], zlib.compress(json.dumps(body).encode())):
+    data = path.read_bytes()
+    at = len(MAGIC) + 4
+    size = int.from_bytes(data[len(MAGIC) : at], "big")
+    header = json.loads(zlib.decompress(data[at : at + size]))
+
+    def with_header(changed: Any) -> bytes:
+        packed = zlib.compress(json.dumps(changed).encode())
+        return MAGIC + len(packed).to_bytes(4, "big") + packed + data[at + size :]
+
+    path.write_bytes(with_header(header))  # the layout as the test reads it: still taken
+    _restarted(season, spy)
+    assert _rated(spy) == []
+    strong = json.loads(json.dumps(header))
+    strong["standings"][0][1] = "strong"
+    more = json.loads(json.dumps(header))
+    more["paths"][0][1] += 1  # a path longer than the numbers kept
+    fewer = json.loads(json.dumps(header))
+    fewer["paths"][0][1] -= 1  # numbers left over
+    for damaged in (
+        data[:-8],
+        data[:-3],
+        with_header(strong),
+        with_header(more),
+        with_header(fewer),
+    ):
         path.write_bytes(damaged)
         looked = _restarted(season, spy)
         assert len(_rated(spy)) == 12
