@@ -45,8 +45,8 @@ JSON: all but the numbers of each game), then every thinking time and every path
 read as one array: a million games' (6 million) in tens of milliseconds, where JSON took
 seconds."""
 MAX_BYTES = 1 << 30
-"""Larger than any season's snapshot (a million games: about 50 MB); a bigger file is not
-read into memory."""
+"""Larger than any season's snapshot (48 bytes a game: 48 MB at a million games); a bigger
+file is not read into memory."""
 
 
 def save(folder: Path, settled: Settled) -> None:
