@@ -10,10 +10,11 @@ as rating them all, at the cost of the unsettled rounds' games. A look asks the 
 for the tournaments after the last settled round (by index), and checks the settled ones by
 their count and the last one's games: one removed, or the last changed, makes it rate
 everything afresh. The copy a look rates the unsettled rounds into shares the settled
-ratings and paths rather than copying them, so a look costs what is new since the last, not
-the season (at 100,000 games a look listed and compared every round and copied every path:
-93 ms). Nothing it keeps grows with the record but the ratings and each entrant's rating
-after each game.
+ratings and paths rather than copying them, so a look costs what is new since the last, and
+the count (at 100,000 games a look listed and compared every round and copied every path:
+93 ms; now 3.4 ms, nearly all of it the count). The settled board is kept across starts
+(`ladder_snapshot`). Nothing it keeps grows with the record but the ratings and each
+entrant's rating after each game.
 """
 
 from __future__ import annotations
