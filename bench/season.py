@@ -59,7 +59,10 @@ class Look:
     games: int
     bytes_per_game: float
     files_per_game: float
+    board_first_ms: float
+    """The board rated from the store alone (a first start, or its snapshot lost)."""
     board_cold_ms: float
+    """The board after a restart: its snapshot read, and the rounds after it rated."""
     board_warm_ms: float
     replay_ms: float
     author_ms: float
@@ -74,6 +77,7 @@ class Look:
             "games": self.games,
             "bytes_per_game": round(self.bytes_per_game, 1),
             "files_per_game": round(self.files_per_game, 5),
+            "board_first_ms": round(self.board_first_ms, 1),
             "board_cold_ms": round(self.board_cold_ms, 1),
             "board_warm_ms": round(self.board_warm_ms, 1),
             "replay_ms": round(self.replay_ms, 1),
@@ -100,6 +104,7 @@ class SeasonFigures:
         if last.files_per_game > GOAL_FILES:
             found.append(f"disk: {last.files_per_game:.3f} files a game (goal {GOAL_FILES})")
         timed = {
+            "ladder board after a restart": last.board_cold_ms,
             "ladder board, warm": last.board_warm_ms,
             "replay by id": last.replay_ms,
             "author's ladder": last.author_ms,
@@ -114,13 +119,14 @@ class SeasonFigures:
 
     def lines(self) -> list[str]:
         lines = [
-            "games      bytes/game  files/game  board cold  board warm  replay  author  check"
-            "  check --full (ms)"
+            "games      bytes/game  files/game  board first  board cold  board warm  replay"
+            "  author  check  check --full (ms)"
         ]
         for look in self.looks:
             lines.append(
                 f"{look.games:>9,}  {look.bytes_per_game:>10,.0f}  {look.files_per_game:>10.4f}"
-                f"  {look.board_cold_ms:>10,.0f}  {look.board_warm_ms:>10,.1f}"
+                f"  {look.board_first_ms:>11,.0f}  {look.board_cold_ms:>10,.1f}"
+                f"  {look.board_warm_ms:>10,.1f}"
                 f"  {look.replay_ms:>6,.1f}  {look.author_ms:>6,.0f}  {look.check_ms:>5,.0f}"
                 f"  {look.check_full_ms:>17,.0f}"
             )
@@ -272,23 +278,24 @@ def look(season: Season) -> Look:
     from arena.league.check import check
     from arena.league.ladder_board import LadderBoard
     from arena.league.ladder_ratings import VersionRatings
-    from arena.league.ladder_rounds import on_record
+    from arena.league.ladder_snapshot import SNAPSHOT
 
     size, files = on_disk([season.results, *_store_files(season.league)])
     measured = season.games
     store = season.store
 
-    def board(fresh: bool, keep: list[LadderBoard]) -> None:
-        if fresh or not keep:
-            keep[:] = [LadderBoard(VersionRatings(season.results))]
-        keep[0].read(store, on_record(store), ())
+    def started() -> tuple[LadderBoard, float]:  # a start: its snapshot read, if any
+        began = time.perf_counter()
+        board = LadderBoard(VersionRatings(season.results), season.results)
+        board.read(store, ())
+        return board, (time.perf_counter() - began) * 1000
 
-    boards: list[LadderBoard] = []
-    began = time.perf_counter()
-    board(True, boards)  # the first look after a start: every round rated once
-    cold = (time.perf_counter() - began) * 1000
+    (season.results / SNAPSHOT).unlink(missing_ok=True)
+    first, first_ms = started()  # no snapshot: every round rated once
+    first.save()  # as the ladder does when it stops
+    board, cold = started()  # the next start
     season.play_round()  # one more round, as between two looks of a running server
-    warm = _median_ms(lambda: board(False, boards))
+    warm = _median_ms(lambda: board.read(store, ()))
 
     def replay() -> None:
         number = season.rng.randrange(season.rounds)
@@ -296,7 +303,7 @@ def look(season: Season) -> Look:
         found.replay()
 
     def author() -> None:  # the author page's ladder: its row and its rating path
-        state, _ = boards[0].read(store, on_record(store), ())
+        state, _ = board.read(store, ())
         state.paths.get(BOTS[0], [])
 
     def checked(full: bool = False) -> None:
@@ -320,6 +327,7 @@ def look(season: Season) -> Look:
         games=season.games,
         bytes_per_game=size / measured,
         files_per_game=files / measured,
+        board_first_ms=first_ms,
         board_cold_ms=cold,
         board_warm_ms=warm,
         replay_ms=_median_ms(replay),

@@ -114,7 +114,7 @@ class Ladder:
         """Whether the loop is past its last round's choice, ending (a start makes another)."""
         self._night: object | None = None
         self._ratings = VersionRatings(server.config.out)
-        self._board = LadderBoard(self._ratings)
+        self._board = LadderBoard(self._ratings, server.config.out)
         self.sideline = Sideline()
         self._sat_out: dict[str, str] = {}
         """The cause each entrant was last said to sit out for."""
@@ -206,6 +206,9 @@ class Ladder:
             with contextlib.suppress(Exception):
                 await self._task
         await self.fit.stop()
+        with contextlib.suppress(OSError, StoreError):  # a cache: its loss costs a slow start
+            self._read_board()  # the rounds just finished settled, then kept for the next start
+            self._board.save()
         self._changed()
 
     async def pause(self, night: object) -> None:
@@ -250,18 +253,15 @@ class Ladder:
             error=error,
         )
 
-    def rating_path(self, name: str) -> list[float]:
+    def rating_path(self, name: str) -> Sequence[float]:
         """`name`'s rating (mu - 3 sigma of the version that played) after each of its ladder
         games: its last is its row's on the board while that version plays."""
         state, _ = self._read_board()
         return state.paths.get(name, [])
 
-    def _read_board(
-        self, rounds: Sequence[tuple[str, int]] | None = None
-    ) -> tuple[RatingState, list[LadderGame]]:
-        store = self._server.store
+    def _read_board(self) -> tuple[RatingState, list[LadderGame]]:
         busy = {f"{PREFIX}{number:06d}" for number in self._busy}
-        return self._board.read(store, on_record(store) if rounds is None else rounds, busy)
+        return self._board.read(self._server.store, busy)
 
     async def _loop(self, after: asyncio.Task[None] | None = None) -> None:
         if after is not None:
@@ -360,7 +360,7 @@ class Ladder:
         if self.fit.due(games):
             config = self._server.config
             self.fit.refit(LadderGames(config.league, config.out), games, len(field))
-        rated = self._read_board(rounds)[0].rated()
+        rated = self._read_board()[0].rated()
         fitted = self.fit.ratings
         entrants = []
         for _, version in sorted(field.items()):

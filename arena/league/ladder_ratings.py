@@ -19,9 +19,11 @@ they are read once, and forgotten once the board has rated the round for good.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping
+import itertools
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import overload
 
 from arena.ladder import FRESH, Rating, starting_rating
 from arena.records import GameLine
@@ -126,14 +128,51 @@ class RatingState:
         self._ratings = Ratings()
         self._last: dict[str, Version] = {}
         """Each entrant's version rated most recently: the one a new version starts from."""
-        self.paths: dict[str, list[float]] = {}
+        self._paths: dict[str, list[float]] = {}
+        """By entrant: the conservative rating of the version that played, after each game
+        added to this state (a copy's own games; its earlier ones are in `_base`)."""
+        self._base: dict[str, tuple[list[float], int]] = {}
+        """A copy's paths as they were when it was made: each the original's list (which
+        only grows) and its length then, shared rather than copied."""
+        self._shared: set[str] = set()
+        """Standings a copy and its original both hold, copied by whichever a game changes
+        first: neither sees the other's games."""
+        self._copy = False
+
+    @classmethod
+    def restored(
+        cls,
+        standings: dict[str, Standing],
+        last: dict[str, Version],
+        paths: dict[str, list[float]],
+    ) -> RatingState:
+        """A state as `standings`, `last` and `paths` kept it (`ladder_snapshot`)."""
+        state = cls()
+        state._ratings.standings, state._last, state._paths = standings, last, paths
+        return state
+
+    def standings(self) -> Mapping[str, Standing]:
+        """Each version's standing, by label."""
+        return self._ratings.standings
+
+    def last(self) -> Mapping[str, Version]:
+        """Each entrant's version rated most recently."""
+        return self._last
+
+    @property
+    def paths(self) -> RatingPaths:
         """By entrant: the conservative rating of the version that played, after each game."""
+        return RatingPaths(self._base, self._paths)
 
     def add(self, games: Labelled) -> None:
         ratings = self._ratings
         for _, line in games.lines:
             for label in line.ranking:
                 version = games.versions[label]
+                if label in self._shared:  # the original's: copied before it changes
+                    self._shared.discard(label)
+                    s = ratings.standings[label]
+                    ratings.standings[label] = dataclasses.replace(s, think=list(s.think))
                 if label not in ratings.standings:
                     start = _start(ratings, self._last.get(version.name))
                     ratings.begin(label, start.mu, start.sigma)
@@ -141,20 +180,74 @@ class RatingState:
             ratings.add(result_of(line))
             for label in line.ranking:
                 name = games.versions[label].name
-                self.paths.setdefault(name, []).append(ratings.standings[label].conservative)
+                self._paths.setdefault(name, []).append(ratings.standings[label].conservative)
 
     def copy(self) -> RatingState:
+        """A state to add games to, this one untouched: the cost of its entrants and versions,
+        not of their games (the standings are copied when a game changes them, the paths
+        share this one's)."""
+        if self._copy:
+            raise ValueError("a copy of a copy: copy the original")
         copied = RatingState()
-        copied._ratings.standings = {
-            label: dataclasses.replace(s, think=list(s.think))
-            for label, s in self._ratings.standings.items()
-        }
+        copied._copy = True
+        copied._ratings.standings = dict(self._ratings.standings)
+        self._shared = set(self._ratings.standings)
+        copied._shared = set(self._shared)
         copied._last = dict(self._last)
-        copied.paths = {name: list(path) for name, path in self.paths.items()}
+        copied._base = {name: (path, len(path)) for name, path in self._paths.items()}
         return copied
 
     def rated(self) -> Rated:
         return Rated(self._ratings, self._last)
+
+
+class RatingPath(Sequence[float]):
+    """An entrant's rating after each game: a prefix of a list that only grows, and the
+    games after it, read in place rather than copied."""
+
+    def __init__(self, base: list[float], length: int, tail: list[float]) -> None:
+        self._base, self._length, self._tail = base, length, tail
+
+    def __len__(self) -> int:
+        return self._length + len(self._tail)
+
+    @overload
+    def __getitem__(self, index: int) -> float: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[float]: ...
+    def __getitem__(self, index: int | slice) -> float | list[float]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        return self._base[index] if index < self._length else self._tail[index - self._length]
+
+    def __iter__(self) -> Iterator[float]:
+        return itertools.chain(itertools.islice(self._base, self._length), self._tail)
+
+
+class RatingPaths(Mapping[str, Sequence[float]]):
+    """Each entrant's `RatingPath`."""
+
+    def __init__(
+        self, base: Mapping[str, tuple[list[float], int]], own: Mapping[str, list[float]]
+    ) -> None:
+        self._base, self._own = base, own
+
+    def __getitem__(self, name: str) -> Sequence[float]:
+        if name not in self._base and name not in self._own:
+            raise KeyError(name)
+        base, length = self._base.get(name, ([], 0))
+        return RatingPath(base, length, self._own.get(name, []))
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self._base
+        yield from (name for name in self._own if name not in self._base)
+
+    def __len__(self) -> int:
+        return len(self._base.keys() | self._own.keys())
 
 
 def _relabelled(line: GameLine, labels: Mapping[str, str]) -> GameLine:

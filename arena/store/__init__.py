@@ -12,6 +12,7 @@ from arena.store.identity import identity_of
 from arena.store.league_store import (
     LeagueConflictError,
     LeagueStore,
+    Mark,
     StoredTournament,
     StoreError,
     rebuild_hint,
@@ -22,6 +23,7 @@ from arena.store.sqlite import SqliteStore
 __all__ = [
     "LeagueConflictError",
     "LeagueStore",
+    "Mark",
     "SqliteStore",
     "StoreError",
     "StoredTournament",

@@ -32,7 +32,7 @@ import zlib
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from arena.errors import ArenaError
 from arena.records import GameLine
@@ -54,6 +54,13 @@ class StoreError(ArenaError):
 
 class LeagueConflictError(StoreError):
     """The league holds, under a name or a game's id, another run's or another record."""
+
+
+class Mark(NamedTuple):
+    """A tournament's place in the store's order (`tournaments`): its start, then its id."""
+
+    started: float
+    id: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -271,6 +278,33 @@ class LeagueStore(SubmissionRecords, RequestRecords, abc.ABC):
             "FROM tournaments t ORDER BY t.started, t.id",
         )
         return [(tid, count) for tid, count in rows]
+
+    def tournaments_after(self, mark: Mark | None) -> list[tuple[Mark, int]]:
+        """The tournaments after `mark` (all with None), in `tournaments` order, each by its
+        place in that order (start, id) with its games: what a look that keeps what it read
+        before asks for, by index, rather than the whole list."""
+        after = "" if mark is None else "WHERE (t.started, t.id) > (?, ?) "
+        rows = self._read(
+            "reading tournaments",
+            "SELECT t.started, t.id, (SELECT COUNT(*) FROM games g WHERE g.tournament = t.id) "
+            f"FROM tournaments t {after}ORDER BY t.started, t.id",
+            () if mark is None else mark,
+        )
+        return [(Mark(float(started), str(tid)), int(games)) for started, tid, games in rows]
+
+    def tournaments_through(self, mark: Mark) -> tuple[int, int | None]:
+        """How many tournaments are at or before `mark` in `tournaments` order, and the games
+        of the one at `mark` (None if it is not there under that start): a cheap check that
+        what was read up to it is all still there as it was."""
+        rows = self._read(
+            "reading tournaments",
+            "SELECT (SELECT COUNT(*) FROM tournaments WHERE (started, id) <= (?, ?)), "
+            "(SELECT COUNT(*) FROM tournaments WHERE id = ? AND started = ?), "
+            "(SELECT COUNT(*) FROM games WHERE tournament = ?)",
+            (*mark, mark.id, mark.started, mark.id),
+        )
+        count, found, games = rows[0]
+        return int(count), int(games) if found else None
 
     # Entrants of a league server (remote bots).
 

@@ -8,6 +8,7 @@ again only when the ladder says it has changed (`LadderFeed`), on the web server
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from arena.records import Json, LeaderboardRow
@@ -83,10 +84,10 @@ class LadderHistory:
 
     row: LeaderboardRow | None
     games: int
-    ratings: list[float]
+    ratings: Sequence[float]
 
 
-def history_of(status: LadderStatusView, name: str, path: list[float]) -> LadderHistory:
+def history_of(status: LadderStatusView, name: str, path: Sequence[float]) -> LadderHistory:
     """`name`'s ladder history: its rating after each of its ladder games (the ladder's
     `rating_path`: of the version that played, so its last is its row's while that version
     plays), read from the board the ladder keeps, never from every game on record (a

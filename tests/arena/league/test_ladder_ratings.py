@@ -8,10 +8,11 @@ import dataclasses
 import shutil
 from pathlib import Path
 
+import pytest
 from tournament_harness import minimal_info
 
 from arena.ladder import FRESH, starting_rating
-from arena.league.ladder_ratings import Version, VersionRatings
+from arena.league.ladder_ratings import RatingState, Version, VersionRatings
 from arena.records import GameLine
 from arena.tournament.info import Entrant, RunStatus
 from arena.tournament.results.folder import TournamentFolder
@@ -101,3 +102,24 @@ def test_a_round_whose_folder_is_gone_is_rated_as_dialled_in(tmp_path: Path) -> 
     dialled, games = rated.of(Version("alpha", None))
     assert games == 1
     assert rated.of(Version("alpha", 4)) == (starting_rating(dialled), 0)
+
+
+def test_a_copys_paths_share_the_originals_and_read_as_lists(tmp_path: Path) -> None:
+    """A look's copy of the settled state: its paths are the original's up to the copy, then
+    its own games, whatever the original adds after."""
+    _round(tmp_path, "ladder-000000", {n: 1 for n in NAMES}, finished=True)
+    ratings = VersionRatings(tmp_path)
+    state = RatingState()
+    state.add(ratings.labelled(("ladder-000000", _game(i, NAMES)) for i in range(4)))
+    before = list(state.paths["alpha"])
+    copied = state.copy()
+    copied.add(ratings.labelled([("ladder-000000", _game(9, NAMES[::-1]))]))
+    state.add(ratings.labelled(("ladder-000000", _game(5 + i, NAMES)) for i in range(3)))
+    path = copied.paths["alpha"]
+    assert len(path) == 5 and list(path[:4]) == before and path[-1] == list(path)[4]
+    assert path[-1] < path[3]  # its own last game, lost, not the original's wins
+    assert len(state.paths["alpha"]) == 7 and list(state.paths["alpha"])[:4] == before
+    assert copied.rated().of(Version("alpha", 1))[1] == 5  # the original's games not in it
+    assert state.rated().of(Version("alpha", 1))[1] == 7
+    with pytest.raises(IndexError):
+        path[5]

@@ -16,7 +16,14 @@ from league_harness import opened_databases
 
 from arena.protocol.faults import Fault, FaultKind, FaultRecord
 from arena.records import GameLine
-from arena.store import LeagueConflictError, LeagueStore, SqliteStore, StoreError, open_store
+from arena.store import (
+    LeagueConflictError,
+    LeagueStore,
+    Mark,
+    SqliteStore,
+    StoreError,
+    open_store,
+)
 
 
 def _line(game: str, index: int, ranking: list[str], faults: int = 0, pad: int = 0) -> GameLine:
@@ -105,6 +112,23 @@ def test_tournaments_and_games_keep_their_order(where: Path | str, store: League
         assert reopened.add_game("zeta", _line("z0", 0, ["a", "b", "c"])) is False
     finally:
         reopened.close()
+
+
+def test_the_tournaments_after_a_mark_and_the_count_through_it(store: LeagueStore) -> None:
+    """What a ladder's look asks at each look: the tournaments after the last it settled, and
+    whether those up to it are still there as they were."""
+    for n, tid in enumerate(("b", "a", "c", "d")):
+        store.add_tournament(tid, {"id": tid}, started=10.0 + n // 2)  # a and b start together
+    store.add_game("c", _line("c0", 0, ["x", "y"]))
+    every = store.tournaments_after(None)
+    assert [(mark.id, games) for mark, games in every] == store.tournaments()
+    assert every[0][0] == Mark(10.0, "a") and every[2][0] == Mark(11.0, "c")
+    assert store.tournaments_after(Mark(10.0, "a")) == every[1:]
+    assert store.tournaments_after(every[-1][0]) == []
+    assert store.tournaments_through(Mark(11.0, "c")) == (3, 1)
+    store.remove_tournament("a")
+    assert store.tournaments_through(Mark(11.0, "c")) == (2, 1)
+    assert store.tournaments_through(Mark(12.0, "c")) == (3, None)  # not there at that start
 
 
 def test_a_tournament_without_games_is_listed(store: LeagueStore) -> None:
@@ -205,6 +229,10 @@ def test_a_tournaments_games_and_the_tournaments_in_order_are_read_by_index(
         assert "INDEX tournaments_by_start" in plan(
             "SELECT id FROM tournaments ORDER BY started, id"
         )
+        after = plan(
+            "SELECT id FROM tournaments WHERE (started, id) > (1, 'x') ORDER BY started, id"
+        )
+        assert "SEARCH tournaments USING COVERING INDEX tournaments_by_start" in after
     finally:
         db.close()
 
