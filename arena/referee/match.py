@@ -22,7 +22,7 @@ from arena.protocol import wire
 from arena.protocol.faults import Fault, FaultKind, FaultRecord
 from arena.protocol.messages import referee as pb
 from arena.records import Deal, Decision, FaultEvent, LateDecision, ReplayEvent, RoundEnd
-from arena.referee.clock.deadline import GameClock, LinkBudget, TimeControl, bot_time, referee_late
+from arena.referee.clock.deadline import GameClock, TimeControl, bot_time, referee_late
 from arena.referee.session.reply import Reply, next_request_id
 from engine import CALZA, GameState, Phase, Ruleset
 
@@ -142,8 +142,7 @@ class Match:
     ) -> None:
         """`watch` is told each event as it happens (a spectator's view, say); the
         replay keeps them all in any case. Up to the time control's lag allowance of each
-        decision is credited to a bot's link (`deadline.network_credit`), within each
-        seat's budget for the game (`deadline.LinkBudget`)."""
+        decision is credited to a bot's link (`deadline.network_credit`)."""
         if len(seats) != len(spec.players):
             raise SeatingError(
                 f"one seat per player: {len(seats)} seats for {len(spec.players)} players"
@@ -156,9 +155,7 @@ class Match:
         self.record = GameRecord(
             spec, think_ms=[[] for _ in seats], round_trips=[None] * len(seats)
         )
-        allowance = time_control.lag_allowance
-        self._link = LinkBudget(allowance, len(seats)) if allowance > 0.0 else None
-        """Each seat's link credit left in this game; None where no link is credited."""
+        self._allowance = time_control.lag_allowance
         self._requests = wire.RequestBuilder(
             spec.game_id,
             spec.players,
@@ -224,14 +221,10 @@ class Match:
             self._limit_ms[seat] = _ms(self.clock.control.move_time) + bank_ms
         else:
             limit = self._fixed_limit
-        link = self._link
-        allowance = 0.0 if link is None else link.allowance(seat)
-        reply = await self.seats[seat].ask(request, request_id, limit, allowance)
+        reply = await self.seats[seat].ask(request, request_id, limit, self._allowance)
         self.record.decisions += 1
         fault = reply.fault
         credit = reply.credit
-        if credit and link is not None:
-            link.spend(seat, credit)
         own = bot_time(reply.elapsed, reply.referee_lag, credit, reply.cpu)
         if reply.round_trip is not None:
             self.record.round_trips[seat] = reply.round_trip

@@ -23,9 +23,11 @@ network's, credited like the referee's lateness: taken off the bot's time and
 added to the deadline, but never more than the allowance, and nothing without
 a measurement. The measurement can be made longer by the bot (a slow Pong),
 never shorter, so the most a bot can win by seeming far away is the allowance
-on a decision, and `GAME_CREDIT_ALLOWANCES` allowances in a game: each seat's
-credit in one game comes from a budget (`LinkBudget`, as Lichess caps its lag
-compensation), and once it is spent the bot's link is its own again.
+on a decision, as Lichess caps its lag compensation per move. A cap per game
+was tried and taken back: it charged an honest bot across the world its whole
+link once the cap was spent, mid-game. A tighter bound needs the link timed by
+the transport rather than by the bot's own Pongs (grpcio's Python server tells
+nothing of its HTTP/2 pings).
 
 The machinery stays where it runs (the session's one timer, the late replies
 it remembers, the match's bookkeeping); the arithmetic it runs on is here, in
@@ -53,16 +55,6 @@ gains a quarter of the default 1 s move time at most. `arena run`'s bots are loc
 socket has no network, and the default there is 0."""
 
 
-GAME_CREDIT_ALLOWANCES = 8
-"""A seat's link credit in one game is at most this many lag allowances (2 s at the league's
-default 0.25 s). The Pongs that time the link are answered by the bot's own code (grpcio's
-Python server tells nothing of its HTTP/2 pings), so a bot that answers them late is
-credited the whole allowance on each decision; the budget bounds what it gains in a game.
-An honest bot's link is credited in full until then: a seat makes about 20 decisions in a
-3-player game, so an 80 ms transatlantic link is covered for 25 of them, a 200 ms one for 10;
-after that the link costs it a fifth of the default 1 s move time at most."""
-
-
 class TimeControlError(ArenaError, ValueError):
     """A time control that cannot be played: a negative or zero time."""
 
@@ -84,7 +76,7 @@ class TimeControl:
     """Seconds of scheduling jitter forgiven on every limit: never told, never charged."""
     lag_allowance: float = 0.0
     """Seconds of a decision's measured link credited to a bot that dialled in from another
-    machine, at most, within its game's budget (`LinkBudget`); never told. 0: none."""
+    machine, at most; never told. 0: none."""
 
     def __post_init__(self) -> None:
         if not self.move_time > 0 or not math.isfinite(self.move_time):
@@ -142,31 +134,6 @@ class GameClock:
             return
         over = max(0.0, seconds - self.control.move_time - self.margin)
         self._bank[seat] = max(0.0, self._bank[seat] - over) + self.control.increment
-
-
-class LinkBudget:
-    """Each seat's link credit left in one game: `GAME_CREDIT_ALLOWANCES` lag allowances.
-
-    Kept per game, as the time bank is, so that no game's play spends a bot's
-    credit in another, and a long game cannot credit more than a short one.
-    """
-
-    __slots__ = ("_allowance", "_left")
-
-    def __init__(self, allowance: float, seats: int) -> None:
-        self._allowance = allowance
-        self._left = [allowance * GAME_CREDIT_ALLOWANCES] * seats
-
-    def allowance(self, seat: int) -> float:
-        """The most of its link the seat's next decision may be credited: the allowance, or
-        what is left of the seat's budget if that is less (0 once it is spent)."""
-        left = self._left[seat]
-        return left if left < self._allowance else self._allowance
-
-    def spend(self, seat: int, credit: float) -> None:
-        """A decision of the seat's was credited `credit` seconds of its link."""
-        left = self._left[seat] - credit
-        self._left[seat] = left if left > 0.0 else 0.0
 
 
 def network_credit(round_trip: float | None, allowance: float) -> float:

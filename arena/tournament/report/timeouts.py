@@ -18,7 +18,7 @@ from collections import Counter
 
 from arena.protocol.faults import FaultKind
 from arena.records import FaultEvent
-from arena.referee.clock.deadline import GAME_CREDIT_ALLOWANCES, TimeControl
+from arena.referee.clock.deadline import TimeControl
 from arena.referee.match import GameRecord
 
 SPREAD = 0.75
@@ -142,10 +142,8 @@ class TimingReport:
             )
         if self.allowance_ms:  # an allowance, and none of it credited
             return (
-                f"{words}: its network, not its thinking, and none of it credited: a game's "
-                f"link credit stops at its budget ({GAME_CREDIT_ALLOWANCES} allowances, "
-                f"{GAME_CREDIT_ALLOWANCES * self.allowance_ms / 1000:g} s), and a bot the arena "
-                "started is never credited"
+                f"{words}: its network, not its thinking, and none of it credited: a bot the "
+                "arena started is never credited, and a link not yet timed is not"
             )
         return (
             f"{words}: its network, not its thinking; --lag-allowance S would credit up to S "

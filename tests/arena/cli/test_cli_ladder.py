@@ -51,7 +51,10 @@ def _serve(
     league, results, log = tmp / "league.sqlite", tmp / "results", tmp / f"log-{run}"
     command = [*arena_command(), "serve", "--listen", "127.0.0.1:0", "--admin", "127.0.0.1:0"]
     command += ["--league", str(league), "--out", str(results), "--log-format", "json"]
+    # Rounds kept in their folders: this is about a kill and a restart, the journals beside the
+    # store (their folding into day records is tested in test_ladder_compact).
     command += ["--ladder", "--ladder-table-size", "3", "--ladder-jobs", "2"]
+    command += ["--ladder-keep-rounds"]
     with log.open("wb") as out:
         serve = subprocess.Popen(
             command, env=clean_env(), stdin=subprocess.DEVNULL, stdout=out, stderr=out

@@ -11,15 +11,22 @@ from pathlib import Path
 import pytest
 from cli_harness import SAMPLE_BOTS, arena_command, clean_env, wait_for
 
+from arena.league.ladder_rounds import is_ladder
+from arena.store import SqliteStore
+
 BOTS = {"alpha": "binomial_bot.py", "beta": "random_bot.py", "gamma": "strong_bot.py"}
 ROUNDS = 30
 STARTUP = ("Referee listening", "Admin on", "submissions:", "Register bots with")
 
 
-def _rounds(results: Path) -> int:
-    """Ladder rounds played whole: their three games in the journal."""
-    journals = (folder / "games.jsonl" for folder in results.glob("ladder-*"))
-    return sum(1 for j in journals if j.is_file() and len(j.read_text().splitlines()) == 3)
+def _rounds(league: Path) -> int:
+    """Ladder rounds played whole: their three games in the league store (a finished round's
+    folder is folded into its day's record)."""
+    store = SqliteStore(league)
+    try:
+        return sum(1 for tid, games in store.tournaments() if is_ladder(tid) and games == 3)
+    finally:
+        store.close()
 
 
 @pytest.mark.slow
@@ -53,10 +60,10 @@ def test_a_ladder_says_less_than_a_line_a_round(
         )  # fmt: skip
         bot = [sys.executable, str(SAMPLE_BOTS / script)]
         processes.append(subprocess.Popen(bot, env=env, stdout=subprocess.DEVNULL))
-    wait_for(lambda: _rounds(results) >= ROUNDS, f"{ROUNDS} ladder rounds", 180)
+    wait_for(lambda: _rounds(league) >= ROUNDS, f"{ROUNDS} ladder rounds", 180)
     serve.send_signal(signal.SIGTERM)  # a stop finishes the games in flight
     assert serve.wait(timeout=120) == 0, log.read_text()
-    rounds = _rounds(results)
+    rounds = _rounds(league)
     lines = log.read_text().splitlines()
     chatter = [line for line in lines if not any(s in line for s in STARTUP)]
     assert len(chatter) < rounds, f"{len(chatter)} lines for {rounds} rounds:\n" + "\n".join(lines)

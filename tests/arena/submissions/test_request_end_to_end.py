@@ -79,7 +79,7 @@ def _ratings(d: Desk) -> tuple[object, ...]:
     leaderboard = board(d.server.store.lines()).rows()
     return (
         status.standings,
-        d.server.ladder.lines(),
+        tuple((tid, line.game) for tid, line in d.server.store.lines() if is_ladder(tid)),
         None if fit is None else repr(fit),
         json.dumps([row.to_json() for row in leaderboard], sort_keys=True),
     )

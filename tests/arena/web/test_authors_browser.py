@@ -50,7 +50,7 @@ def archive(folder: Path) -> bytes:
 
 @contextlib.contextmanager
 def played_league(
-    tmp: Path, faults: dict[str, str] | None = None
+    tmp: Path, faults: dict[str, str | None] | None = None
 ) -> Iterator[tuple[str, dict[str, str], Path]]:
     """`arena serve --web` with each entrant's version submitted and a night played on them;
     the page's address, the tokens and the bots' folders. `faults`: the entrants instead of
@@ -188,7 +188,9 @@ def test_the_author_pages_are_dark_and_fit_a_phone(tmp_path: Path, browser: Any)
     included, at a projector's size and a phone's, screenshotted for the run's results."""
     faults = {"sleepy": "timeout", "cheat": "illegal_action", "crashy": "crash"}
     folder = screenshots(tmp_path)
-    with played_league(tmp_path, faults) as (url, tokens, _):
+    # And one that commits none: someone still playing once the others have faulted, so that
+    # each faulty bot reaches its third turn.
+    with played_league(tmp_path, {**faults, "steady": None}) as (url, tokens, _):
         for size, viewport in SIZES.items():
             for name, kind in faults.items():
                 page = browser.new_page(viewport=viewport)

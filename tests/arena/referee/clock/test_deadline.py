@@ -14,10 +14,8 @@ from hypothesis import strategies as st
 
 from arena.referee.clock.deadline import (
     DEFAULT_TIME_MARGIN,
-    GAME_CREDIT_ALLOWANCES,
     LEAGUE_LAG_ALLOWANCE,
     GameClock,
-    LinkBudget,
     TimeControl,
     TimeControlError,
     bot_time,
@@ -196,34 +194,6 @@ def test_no_credit_is_ever_more_than_the_allowance_or_the_round_trip(
     credit = network_credit(round_trip, allowance)
     assert 0.0 <= credit <= allowance
     assert credit <= (round_trip or 0.0)
-
-
-@given(round_trips=st.lists(st.none() | seconds, max_size=200), allowance=seconds)
-def test_a_seats_link_credit_in_a_game_is_never_more_than_its_budget(
-    round_trips: list[float | None], allowance: float
-) -> None:
-    """However far a bot seems on each decision, and however many it makes, a game credits
-    its link `GAME_CREDIT_ALLOWANCES` allowances at most; the other seat's budget is its own."""
-    budget = LinkBudget(allowance, 2)
-    total = 0.0
-    for round_trip in round_trips:
-        credit = network_credit(round_trip, budget.allowance(0))
-        assert credit <= allowance
-        budget.spend(0, credit)
-        total += credit
-    assert total <= allowance * GAME_CREDIT_ALLOWANCES * (1 + 1e-9)
-    assert budget.allowance(1) == allowance
-
-
-def test_a_link_is_credited_in_full_until_the_games_budget_is_spent() -> None:
-    budget = LinkBudget(0.25, 1)
-    credits = []
-    for _ in range(30):  # a link that seems 0.3 s away: the allowance, while the budget lasts
-        credit = network_credit(0.3, budget.allowance(0))
-        budget.spend(0, credit)
-        credits.append(credit)
-    assert credits[:GAME_CREDIT_ALLOWANCES] == [0.25] * GAME_CREDIT_ALLOWANCES
-    assert credits[GAME_CREDIT_ALLOWANCES:] == [0.0] * (30 - GAME_CREDIT_ALLOWANCES)
 
 
 def test_the_links_credit_is_taken_off_the_bots_time_as_the_referees_lateness_is() -> None:

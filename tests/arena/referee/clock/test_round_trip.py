@@ -19,7 +19,7 @@ import arena.referee.clock.round_trip
 from arena.protocol.faults import FaultKind
 from arena.protocol.messages import referee as pb
 from arena.records import Decision
-from arena.referee.clock.deadline import GAME_CREDIT_ALLOWANCES, TimeControl, network_credit
+from arena.referee.clock.deadline import TimeControl, network_credit
 from arena.referee.clock.round_trip import PING_INTERVAL, WARM_UP, WINDOW, Pinger, RoundTrip
 from arena.referee.match import GameSpec, Match
 from arena.referee.session.reply import Reply, next_request_id
@@ -328,14 +328,13 @@ def test_a_bot_the_arena_started_is_never_credited_a_link_however_slow_its_pongs
     run(main())
 
 
-def test_a_remote_bot_answering_pings_late_gains_no_more_than_the_games_budget(
+def test_a_remote_bot_answering_pings_late_gains_the_allowance_at_most_a_decision(
     live: Arena,
 ) -> None:
     """A remote bot's link is timed by Pongs its own code writes: one that writes them late
-    seems far away and was credited the whole allowance on every decision, 0.25 s each, as
-    many as the game had. Now a seat's credit in a game is at most its budget, while an
-    honest far bot in the same game is credited its link on every decision until its own
-    budget is spent."""
+    seems far away, and is credited the allowance on a decision, never more, while an honest
+    far bot in the same game is credited its whole link on every decision, however long the
+    game (a cap per game charged it its link once the cap was spent)."""
 
     async def main() -> None:
         async with live.serving(), LagProxy(live.port, 0.05) as proxy:
@@ -357,16 +356,9 @@ def test_a_remote_bot_answering_pings_late_gains_no_more_than_the_games_budget(
                 for seat in seats:
                     await live.lobby.give_back(seat)
             decisions = [e for e in record.events if isinstance(e, Decision)]
-            budget_ms = ALLOWANCE * GAME_CREDIT_ALLOWANCES * 1000
             liar_credits = [d.credit_ms or 0.0 for d in decisions if d.seat == 0]
-            # More decisions than the budget has allowances: uncapped, it would gain more.
-            assert len(liar_credits) > GAME_CREDIT_ALLOWANCES, liar_credits
-            assert sum(liar_credits) <= budget_ms + 0.01, liar_credits
-            assert liar_credits[0] == ALLOWANCE * 1000  # seeming far, it is credited at first
-            left = budget_ms
-            for credit in (d.credit_ms or 0.0 for d in decisions if d.seat == 1):
-                assert credit >= min(100.0, left) - 0.01, (credit, left)  # all its link
-                left -= credit
-            assert left >= 0.0
+            assert liar_credits and max(liar_credits) <= ALLOWANCE * 1000 + 0.01, liar_credits
+            far_credits = [d.credit_ms or 0.0 for d in decisions if d.seat == 1]
+            assert far_credits and all(c >= 100.0 - 0.01 for c in far_credits), far_credits
 
     run(main())
