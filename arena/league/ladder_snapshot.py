@@ -34,6 +34,7 @@ from typing import Any
 
 from arena.league.ladder_ratings import RatingState, Version
 from arena.league.ladder_settled import LATEST, LadderGame, Settled
+from arena.records import RecordError
 from arena.store import LeagueStore, Mark
 from arena.tournament.report.ratings import Standing
 
@@ -123,7 +124,7 @@ def _standing(s: Standing) -> list[Any]:
 
 def _settled(data: bytes) -> Settled:
     if not data.startswith(MAGIC):
-        raise ValueError("not a ladder board")
+        raise RecordError("not a ladder board")
     at = len(MAGIC) + 4
     size = int.from_bytes(data[len(MAGIC) : at], "big")
     body = json.loads(zlib.decompress(data[at : at + size]))
@@ -136,7 +137,7 @@ def _settled(data: bytes) -> Settled:
     def take(count: Any) -> list[float]:
         nonlocal taken
         if not isinstance(count, int) or count < 0 or taken + count > len(numbers):
-            raise ValueError("a count past the numbers")
+            raise RecordError("a count past the numbers")
         taken += count
         return numbers[taken - count : taken].tolist()
 
@@ -158,10 +159,10 @@ def _settled(data: bytes) -> Settled:
         for name, number in body["last"].items()
     }
     if any(v.label not in standings for v in last.values()):
-        raise ValueError("a version rated last without a standing")
+        raise RecordError("a version rated last without a standing")
     paths = {str(name): take(count) for name, count in body["paths"]}
     if taken != len(numbers):
-        raise ValueError("numbers left over")
+        raise RecordError("numbers left over")
     state = RatingState.restored(standings, last, paths)
     latest = deque(
         (
