@@ -43,8 +43,8 @@ from arena.tournament.config import TournamentConfig
 from arena.tournament.play.observer import Observers, Progress
 from arena.tournament.report.ratings import Standing
 from arena.tournament.tournament import Tournament
-from arena.web.server import WebServer
 from arena.web.spectator import Spectator
+from arena.web.web_server import WebServer
 from bench import child_env
 
 BENCH_BOT = Path(__file__).with_name("bot.py")

@@ -153,7 +153,7 @@ def _add_author_flag(parser: argparse.ArgumentParser) -> None:
 def _admin_call(
     args: argparse.Namespace,
 ) -> tuple[apb_grpc.AdminServiceStub, list[tuple[str, str]], grpc.aio.Channel]:
-    from arena.league.server import admin_token_path  # the server's module, for its path
+    from arena.league.league_server import admin_token_path  # the server's module, for its path
 
     path = args.token_file or admin_token_path(args.league, Path("results"))
     token = os.environ.get("PERUDO_ADMIN_TOKEN") or (

@@ -31,7 +31,7 @@ from arena.tournament.options import Command
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from arena.league.server import LeagueConfig, LeagueServer
+    from arena.league.league_server import LeagueConfig, LeagueServer
 
 
 def add_command(commands: Any) -> None:
@@ -200,7 +200,7 @@ def request_limits(args: argparse.Namespace) -> RequestLimits:
 
 
 def cmd_serve(args: argparse.Namespace, console: Console) -> int:
-    from arena.league.server import LeagueConfig  # the server, loaded only to serve
+    from arena.league.league_server import LeagueConfig  # the server, loaded only to serve
     from arena.referee.service.referee_server import ServerLimits, Tls
 
     tls = None
@@ -236,7 +236,7 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
 
 
 async def _serve(config: LeagueConfig, web: str | None = None, log_format: str = "screen") -> int:
-    from arena.league.server import LeagueServer
+    from arena.league.league_server import LeagueServer
     from arena.web.league_view import League
     from arena.web.spectator import Spectator
 
@@ -274,7 +274,7 @@ async def _serve(config: LeagueConfig, web: str | None = None, log_format: str =
 
 
 async def _serve_league(server: LeagueServer, tell: Screen) -> int:
-    from arena.league.server import admin_token_path
+    from arena.league.league_server import admin_token_path
 
     config = server.config
     try:

@@ -20,8 +20,8 @@ if TYPE_CHECKING:  # aiohttp (the web extra) and prometheus_client: loaded only 
     from arena.tournament.tournament import Summary
     from arena.web.authors import AuthorPages
     from arena.web.request_pages import RequestPages
-    from arena.web.server import WebServer
     from arena.web.spectator import Spectator
+    from arena.web.web_server import WebServer
 
 
 def address(text: str) -> str:
@@ -47,7 +47,7 @@ def add_web_flag(parser: argparse.ArgumentParser, what: str) -> None:
 def web_server() -> type[WebServer]:
     """The web server's class; a WebError saying how to install the web extra without it."""
     try:
-        from arena.web.server import WebServer
+        from arena.web.web_server import WebServer
     except ImportError as error:
         raise WebError(
             f"--web needs the web extra ({error.name} is missing): "

@@ -50,7 +50,7 @@ from arena.tournament.results.resuming import read_info
 from arena.tournament.tournament import Observer, Tournament
 
 if TYPE_CHECKING:
-    from arena.league.server import LeagueServer
+    from arena.league.league_server import LeagueServer
 
 IDLE_S = 1.0
 """How often a ladder with too few entrants looks again."""

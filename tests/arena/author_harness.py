@@ -23,7 +23,7 @@ from pathlib import Path
 import aiohttp
 import grpc
 
-from arena.league.server import LeagueConfig, LeagueServer, admin_token_path
+from arena.league.league_server import LeagueConfig, LeagueServer, admin_token_path
 from arena.protocol.messages import admin as apb
 from arena.protocol.messages import admin_grpc as apb_grpc
 from arena.records import GameLine
@@ -36,8 +36,8 @@ from arena.tournament.config import TournamentConfig
 from arena.web.authors import AuthorPages
 from arena.web.league_view import League
 from arena.web.login_limits import LoginLimits
-from arena.web.server import WebServer
 from arena.web.spectator import Spectator
+from arena.web.web_server import WebServer
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_bots"
 NAMES = ("alice", "bob", "carol")

@@ -22,7 +22,7 @@ from rich.console import Console
 
 from arena.cli.admin import night_request
 from arena.cli.main import _parser, main
-from arena.league.server import admin_token_path
+from arena.league.league_server import admin_token_path
 from arena.tournament.config import TournamentConfig
 from arena.tournament.schedule.round_robin import build
 

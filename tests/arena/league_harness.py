@@ -21,8 +21,8 @@ import grpc
 import pytest
 
 from arena.league.admin_stream import tell
+from arena.league.league_server import LeagueConfig, LeagueServer, admin_token_path
 from arena.league.screen import ScreenEvent
-from arena.league.server import LeagueConfig, LeagueServer, admin_token_path
 from arena.protocol.messages import admin as apb
 from arena.protocol.messages import admin_grpc as apb_grpc
 from arena.records import GameLine

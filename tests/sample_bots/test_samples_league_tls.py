@@ -18,7 +18,7 @@ from tls_certificates import self_signed
 
 from arena.bots.manifest import load_entry
 from arena.league.admin_messages import report_from_proto
-from arena.league.server import LeagueConfig, LeagueServer, admin_token_path
+from arena.league.league_server import LeagueConfig, LeagueServer, admin_token_path
 from arena.protocol.messages import admin as apb
 from arena.protocol.messages import admin_grpc as apb_grpc
 from arena.referee.service.referee_server import Tls

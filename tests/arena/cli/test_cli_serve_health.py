@@ -12,7 +12,7 @@ from cli_harness import start_serve
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
-from arena.league.server import ADMIN_SERVICE
+from arena.league.league_server import ADMIN_SERVICE
 from arena.referee.service.referee_server import SERVICE
 
 SERVING = health_pb2.HealthCheckResponse.SERVING

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from cli_harness import Cli, arena_command, clean_env, start_serve, wait_for
 
-from arena.league.server import admin_token_path
+from arena.league.league_server import admin_token_path
 
 LIMIT_S = 90
 

@@ -72,7 +72,7 @@ def test_only_a_bot_the_run_would_build_is_said_to_be_built(
 @pytest.mark.parametrize(
     ("flags", "blocked", "words"),
     [
-        (["--web"], ("aiohttp", "arena.web.server"), "--web needs the web extra (aiohttp"),
+        (["--web"], ("aiohttp", "arena.web.web_server"), "--web needs the web extra (aiohttp"),
         (
             ["--league", "postgresql://nobody@127.0.0.1:1/none"],
             ("psycopg", "arena.store.postgres"),

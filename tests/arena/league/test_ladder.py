@@ -15,7 +15,7 @@ from league_harness import SAMPLE_BOTS, League, eventually, league, run
 from arena.cli.main import main
 from arena.league.ladder_board import LATEST
 from arena.league.ladder_rounds import is_ladder
-from arena.league.server import LeagueConfig, LeagueServer
+from arena.league.league_server import LeagueConfig, LeagueServer
 from arena.protocol.messages import admin as apb
 from arena.records import GameLine
 from arena.store import StoreError

@@ -33,7 +33,7 @@ from league_harness import (
     run,
 )
 
-from arena.league.server import LeagueConfig, LeagueServer, admin_token_path
+from arena.league.league_server import LeagueConfig, LeagueServer, admin_token_path
 from arena.protocol.messages import admin as apb
 from arena.protocol.messages import referee as pb
 from arena.protocol.wire import ruleset_to_proto

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.league.server import LeagueConfig, LeagueServer
+from arena.league.league_server import LeagueConfig, LeagueServer
 
 
 @pytest.fixture

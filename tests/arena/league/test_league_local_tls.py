@@ -23,8 +23,8 @@ import pytest
 from tls_certificates import self_signed
 
 from arena.league.admin_messages import report_from_proto
+from arena.league.league_server import LeagueConfig, LeagueServer, admin_token_path
 from arena.league.local_tls import LocalTls
-from arena.league.server import LeagueConfig, LeagueServer, admin_token_path
 from arena.protocol.messages import admin as apb
 from arena.protocol.messages import admin_grpc as apb_grpc
 from arena.referee.service.referee_server import Tls

@@ -12,14 +12,14 @@ import grpc
 from league_harness import SEED, League, Tournament, eventually, run
 from prometheus_client.parser import text_string_to_metric_families
 
+from arena.league.league_server import LeagueConfig, LeagueServer, admin_token_path
 from arena.league.screen import Kind, ScreenEvent
-from arena.league.server import LeagueConfig, LeagueServer, admin_token_path
 from arena.protocol.messages import admin as apb
 from arena.protocol.messages import admin_grpc as apb_grpc
 from arena.referee.service.auth import new_token, token_hash
 from arena.tournament.config import TournamentConfig
-from arena.web.server import WebServer
 from arena.web.spectator import Spectator
+from arena.web.web_server import WebServer
 
 
 def _scrape(url: str) -> dict[str, float]:

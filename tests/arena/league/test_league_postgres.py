@@ -18,7 +18,7 @@ import pytest
 from league_harness import league, run
 from tournament_harness import ARENA, Recorder, copy_bots, lines_of
 
-from arena.league.server import admin_token_path
+from arena.league.league_server import admin_token_path
 from arena.store import LeagueStore, open_store, recorded
 from arena.tournament.config import TournamentConfig, TournamentError
 from arena.tournament.results.folder import TournamentFolder

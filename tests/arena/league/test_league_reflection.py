@@ -11,7 +11,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 from league_harness import run
 
-from arena.league.server import LeagueConfig, LeagueServer
+from arena.league.league_server import LeagueConfig, LeagueServer
 
 
 async def _listed(port: int) -> set[str]:

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from arena.league.league_server import LeagueConfig, LeagueServer, admin_token_path
 from arena.league.opening import LeagueOpeningError, Opening
 from arena.league.screen import Kind, ScreenEvent
-from arena.league.server import LeagueConfig, LeagueServer, admin_token_path
 from arena.referee.service.auth import new_token, token_hash
 from arena.store import open_store
 from arena.submissions.archive import pack

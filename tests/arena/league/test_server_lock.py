@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.league.server import LeagueConfig, LeagueServer, admin_token_path
+from arena.league.league_server import LeagueConfig, LeagueServer, admin_token_path
 from arena.store.lock import LeagueBusyError
 from arena.store.submissions import SubmissionState
 from arena.tournament.config import TournamentConfig

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import grpc
 
+from arena.league.league_server import LeagueConfig, LeagueServer, admin_token_path
 from arena.league.screen import Kind, ScreenEvent
-from arena.league.server import LeagueConfig, LeagueServer, admin_token_path
 from arena.protocol.messages import admin_grpc as apb_grpc
 from arena.protocol.messages import submission as spb
 from arena.referee.service.auth import new_token, token_hash

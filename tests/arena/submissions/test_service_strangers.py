@@ -9,9 +9,9 @@ from pathlib import Path
 
 import grpc
 
+from arena.league.league_server import LeagueConfig, LeagueServer
 from arena.league.narrator import Refusals
 from arena.league.screen import Kind, ScreenEvent
-from arena.league.server import LeagueConfig, LeagueServer
 from arena.protocol.messages import submission as spb
 from arena.protocol.messages import submission_grpc as spb_grpc
 from arena.referee.service.auth import new_token, token_hash

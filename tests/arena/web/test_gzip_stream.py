@@ -12,10 +12,10 @@ from test_web_server import chunked_events
 from test_web_spectator import open_table
 
 from arena.records import Decision
-from arena.web import server as serving
+from arena.web import web_server as serving
 from arena.web.gzip_stream import HEADER, accepts_gzip, deflated
-from arena.web.server import WebServer
 from arena.web.spectator import Spectator
+from arena.web.web_server import WebServer
 
 
 def test_pieces_compressed_apart_are_one_gzip_stream() -> None:

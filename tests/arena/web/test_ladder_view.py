@@ -19,7 +19,7 @@ import grpc
 from league_harness import SAMPLE_BOTS, League, eventually, run
 
 from arena.league.ladder_rounds import is_ladder
-from arena.league.server import LeagueConfig, LeagueServer, admin_token_path
+from arena.league.league_server import LeagueConfig, LeagueServer, admin_token_path
 from arena.protocol.messages import admin_grpc as apb_grpc
 from arena.records import GameLine, LeaderboardRow
 from arena.store import StoreError
@@ -29,8 +29,8 @@ from arena.web import author_html
 from arena.web.authors import AuthorPages
 from arena.web.ladder_view import LadderFeed, ladder_json
 from arena.web.league_view import League as LeagueRecord
-from arena.web.server import WebServer
 from arena.web.spectator import Spectator
+from arena.web.web_server import WebServer
 
 SCRIPTS = {"alpha": "binomial_bot.py", "beta": "random_bot.py", "gamma": "strong_bot.py"}
 

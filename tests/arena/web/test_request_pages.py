@@ -13,14 +13,14 @@ import aiohttp
 import pytest
 from author_harness import Played, Site, config, csrf_of, play_league, run
 
-from arena.league.server import LeagueServer
+from arena.league.league_server import LeagueServer
 from arena.store.requests import RequestState
 from arena.tournament.report.standings import board
 from arena.web.authors import AuthorPages
 from arena.web.league_view import League
 from arena.web.request_pages import RequestPages
-from arena.web.server import WebServer
 from arena.web.spectator import Spectator
+from arena.web.web_server import WebServer
 
 WAIT_S = 90.0
 

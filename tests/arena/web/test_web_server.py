@@ -13,11 +13,11 @@ import pytest
 from test_web_spectator import HANDS, open_table
 
 from arena.records import Decision
-from arena.web import server as serving
 from arena.web import stream
+from arena.web import web_server as serving
 from arena.web.address import WebError, parse_address
-from arena.web.server import WebServer
 from arena.web.spectator import Spectator
+from arena.web.web_server import WebServer
 
 
 def run(coro: object) -> None:
