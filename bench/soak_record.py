@@ -17,6 +17,7 @@ from pathlib import Path
 from arena.records.fields import RecordError
 from arena.records.game import GameLine
 from arena.tournament.results.days import all_rounds
+from arena.tournament.results.folding import GONE
 
 
 def journaled(results: Path) -> dict[str, list[GameLine]]:
@@ -32,7 +33,9 @@ def journaled(results: Path) -> dict[str, list[GameLine]]:
                 lines.append(GameLine.from_json(json.loads(text)))
             except (ValueError, RecordError):
                 continue
-        found[journal.parent.name] = lines
+        # A kill between a fold's rename and its removal leaves `NAME.folded`: the round
+        # `NAME`, whose lines its day's record holds too.
+        found[journal.parent.name.removesuffix(GONE)] = lines
     for folded in all_rounds(results):
         found[folded.id] = list(folded.lines)
     return found

@@ -37,6 +37,16 @@ def test_the_journals_are_read_and_a_line_cut_short_passed_over(tmp_path: Path) 
     }
 
 
+def test_a_folder_a_kill_left_on_its_way_out_is_read_as_its_round(tmp_path: Path) -> None:
+    """Killed between a fold's rename and its removal, a round's folder is `NAME.folded`: its
+    games are the round's, not another round's that a later read would find lost."""
+    _journal(tmp_path, "ladder-000036.folded", [_line("g1"), _line("g2")])
+    found = journaled(tmp_path)
+    assert {name: [line.game for line in lines] for name, lines in found.items()} == {
+        "ladder-000036": ["g1", "g2"],
+    }
+
+
 def test_the_tally_names_each_game_when_it_ended_and_the_faults_by_kind_and_bot() -> None:
     faulted = _line("g2", (("beta", FaultKind.TIMEOUT), ("beta", FaultKind.TIMEOUT)))
     crashed = _line("g1", (("gamma", FaultKind.CRASH), ("alpha", FaultKind.TIMEOUT)))
