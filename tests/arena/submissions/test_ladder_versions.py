@@ -75,11 +75,13 @@ def test_a_new_version_gets_its_placement_burst_and_a_rating_of_its_own(tmp_path
             )
             rounds = _pins(d)[before:]
             with_v2 = [pins for _, pins in rounds if pins.get(name) == 2]
-            # Every round chosen after the new version's first is one it plays in, until
-            # its burst is done (a round already in flight may still seat the old one), unless
-            # it sat out meanwhile (a machine so busy that it did not connect in time).
+            # Every round that seats the entrant after the new version's first plays the new
+            # version, until its burst is done, unless it sat out meanwhile (a machine so busy
+            # that it did not connect in time). A round chosen while the new version was at
+            # another table in play cannot seat it: those seat it not at all, and do not count.
             first_v2 = next(i for i, (_, p) in enumerate(rounds) if p.get(name) == 2)
-            burst = rounds[first_v2 : first_v2 + PLACEMENT_GAMES // 3]
+            seating = [(tid, p) for tid, p in rounds[first_v2:] if name in p]
+            burst = seating[: PLACEMENT_GAMES // 3]
             seen = [(tid, p.get(name)) for tid, p in rounds]  # the new version's seat in each
             ladder = d.server.ladder
             said = f"{seen}; error {ladder.error!r}; fit {ladder.fit.ratings}"
