@@ -275,10 +275,10 @@ def _median_ms(work: Callable[[], object], looks: int = LOOKS) -> float:
 def look(season: Season) -> Look:
     """The disk and the timed looks at the record as it stands."""
     from arena.cli.replay import find_replay
-    from arena.league.check import check
     from arena.league.ladder_board import LadderBoard
     from arena.league.ladder_ratings import VersionRatings
     from arena.league.ladder_snapshot import SNAPSHOT
+    from arena.tournament.results.upkeep.check import check
 
     size, files = on_disk([season.results, *_store_files(season.league)])
     measured = season.games

@@ -16,13 +16,13 @@ from rich.console import Console
 
 from arena.cli import archives, backups, validate
 from arena.cli.admin import DEFAULT_LEAGUE, LEAGUE
-from arena.league.check import Checked, check
 from arena.league.export import Chosen, export
-from arena.league.rebuild import rebuild
 from arena.store import is_url, open_store, shown
 from arena.text import printable
 from arena.tournament.config import TournamentError
 from arena.tournament.results.pruning import prune
+from arena.tournament.results.upkeep.check import Checked, check
+from arena.tournament.results.upkeep.rebuild import rebuild
 
 
 def add_command(commands: Any) -> None:

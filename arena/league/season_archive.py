@@ -34,7 +34,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from arena.league.check_memory import MEMORY
 from arena.league.ladder_rounds import secret_path
 from arena.league.season_manifest import (
     POSTGRES_STORE,
@@ -52,6 +51,7 @@ from arena.league.season_walk import File, Folder, Linked, Skipped, open_file, w
 from arena.store import is_url, open_store, recorded
 from arena.store.backup import backup
 from arena.submissions.folder import submissions_folder
+from arena.tournament.results.upkeep.check_memory import MEMORY
 
 SERVER_FILES = frozenset({"server.lock", "admin.token"})
 """A running server's own files beside its store: made anew at each start."""

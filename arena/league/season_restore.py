@@ -25,13 +25,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena.league.check import check
 from arena.league.season_manifest import POSTGRES_STORE, SQLITE_STORE, SUBMISSIONS, ArchiveError
 from arena.league.season_unpack import BOUNDS, Limits, Unpacked, make_links, unpack
 from arena.store import is_url, recorded
 from arena.store.league_store import StoreError
 from arena.tournament.info import TournamentInfo
 from arena.tournament.results.in_league import Difference
+from arena.tournament.results.upkeep.check import check
 from arena.tournament.results.verify import Verdict, VerifyError, verify
 from arena.tournament.versions import PINS_FILE
 

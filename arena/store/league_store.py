@@ -335,7 +335,7 @@ class LeagueStore(SubmissionRecords, RequestRecords, abc.ABC):
         )
         return {str(name): str(token) for name, token in rows}
 
-    # What changed since a check last agreed (`arena.league.check`).
+    # What changed since a check last agreed (`arena.tournament.results.upkeep.check`).
 
     def generation(self) -> tuple[str, int]:
         """The store's epoch (its own, made with it) and its generation: how many writes of

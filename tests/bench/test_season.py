@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from arena.cli.main import main
-from arena.league.check import check
 from arena.tournament.results.days import all_rounds
+from arena.tournament.results.upkeep.check import check
 from arena.tournament.results.verify import verify
 from bench.season import run_season
 

@@ -20,7 +20,6 @@ from postgres_harness import PostgresServer
 from season_harness import season
 from truth_harness import content, enter, info_of, write_info
 
-from arena.league.check import check
 from arena.league.ladder_rounds import SECRET_FILE
 from arena.league.season_archive import archive
 from arena.league.season_manifest import ArchiveError
@@ -28,6 +27,7 @@ from arena.league.season_restore import check_archive, restore
 from arena.rankings import confidence, finishes
 from arena.store import open_store, recorded
 from arena.tournament.results.pruning import prune
+from arena.tournament.results.upkeep.check import check
 from arena.tournament.results.verify import verify
 
 

@@ -19,12 +19,12 @@ import pytest
 from tournament_harness import Recorder, copy_bots, lines_of
 
 from arena.cli.webpage import pages
-from arena.league.check import check
 from arena.records import GameLine
 from arena.store import open_store
 from arena.tournament.config import TournamentConfig, TournamentError
 from arena.tournament.report.ratings import Standing
 from arena.tournament.results.folder import TournamentFolder
+from arena.tournament.results.upkeep.check import check
 from arena.tournament.tournament import Progress, StoppedError, Tournament
 
 LIMIT_S = 120

@@ -16,9 +16,9 @@ from postgres_harness import PostgresServer
 from test_league_writes import During, _planned
 from tournament_harness import Recorder, copy_bots, lines_of
 
-from arena.league.check import check
 from arena.store import open_store
 from arena.tournament.config import TournamentConfig
+from arena.tournament.results.upkeep.check import check
 from arena.tournament.tournament import StoppedError, Tournament
 
 pytest.importorskip("psycopg", reason="pip install -e '.[dev]' (it has [postgres])")

@@ -16,7 +16,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena.league.check_memory import DayMark, Memory, Stamp, recall, remember, rounds_of, stamp_of
 from arena.store import LeagueStore, StoredTournament, StoreError, is_url, open_store, recorded
 from arena.tournament.info import TournamentInfo
 from arena.tournament.results.days import (
@@ -31,6 +30,15 @@ from arena.tournament.results.folder import ResultsError, TournamentFolder
 from arena.tournament.results.folding import FOLDING
 from arena.tournament.results.in_league import Difference, differences
 from arena.tournament.results.lock import FolderBusyError, FolderLock
+from arena.tournament.results.upkeep.check_memory import (
+    DayMark,
+    Memory,
+    Stamp,
+    recall,
+    remember,
+    rounds_of,
+    stamp_of,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +56,7 @@ class Checked:
 def check(league: Path | str, results: Sequence[Path], full: bool = False) -> Checked:
     """Compare `league` with every tournament folder under `results` that belongs to it:
     what changed since the last check that agreed, or everything when `full` or when
-    there is no such check to start from (`arena.league.check_memory`)."""
+    there is no such check to start from (`arena.tournament.results.upkeep.check_memory`)."""
     if not (isinstance(league, str) and is_url(league)) and not Path(league).is_file():
         raise StoreError(f"there is no league store at {league}: nothing to check")
     store = open_store(league)

@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 from truth_harness import arena, copy_night, enter, write_info
 
-from arena.league.check import check
-from arena.league.check_memory import MEMORY
 from arena.store.backup import backup, restore
 from arena.store.league_store import LeagueStore
 from arena.tournament.results.days import ROUNDS, day_rounds, days, primer_of
 from arena.tournament.results.folding import fold
+from arena.tournament.results.upkeep.check import check
+from arena.tournament.results.upkeep.check_memory import MEMORY
 
 ROUNDS_NAMES = ("ladder-000007", "ladder-000008")
 
