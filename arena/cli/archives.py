@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 
 def cmd_archive(args: argparse.Namespace, console: Console) -> int:
-    from arena.league.season_archive import archive
+    from arena.league.season.archive import archive
 
     if args.check is not None:
         return _check(args.check, console)
@@ -47,7 +47,7 @@ def cmd_archive(args: argparse.Namespace, console: Console) -> int:
 
 
 def _check(path: Path, console: Console) -> int:
-    from arena.league.season_restore import check_archive
+    from arena.league.season.restore import check_archive
 
     checked = check_archive(path)
     say = _sayer(console)
@@ -84,7 +84,7 @@ def _check(path: Path, console: Console) -> int:
 
 
 def cmd_restore_archive(args: argparse.Namespace, console: Console) -> int:
-    from arena.league.season_restore import restore
+    from arena.league.season.restore import restore
 
     database = str(args.league) if is_url(args.league) else None
     restored = restore(Path(args.tournament), args.to, database=database)

@@ -16,7 +16,7 @@ from rich.console import Console
 
 from arena.cli import archives, backups, validate
 from arena.cli.admin import DEFAULT_LEAGUE, LEAGUE
-from arena.league.export import Chosen, export
+from arena.league.season.export import Chosen, export
 from arena.store import is_url, open_store, shown
 from arena.text import printable
 from arena.tournament.config import TournamentError

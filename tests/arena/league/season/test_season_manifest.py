@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from arena.league.season_manifest import ArchiveError, Link, Manifest, Member
+from arena.league.season.manifest import ArchiveError, Link, Manifest, Member
 
 
 def test_a_manifest_reads_back_as_written() -> None:

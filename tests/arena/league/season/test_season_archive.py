@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from season_harness import season
 
-from arena.league.season_archive import archive
-from arena.league.season_manifest import ArchiveError
-from arena.league.season_restore import check_archive
+from arena.league.season.archive import archive
+from arena.league.season.manifest import ArchiveError
+from arena.league.season.restore import check_archive
 
 
 def test_links_pipes_and_sockets_in_the_folders_are_not_followed(

@@ -1,4 +1,4 @@
-"""`arena league archive --check` and `restore --to` (`season_restore`): a season played for
+"""`arena league archive --check` and `restore --to` (`season.restore`): a season played for
 real, checked apart from the league and restored into a fresh folder that agrees with the
 original, of local bots or of submitted versions; a member changed is found, and the restore
 refuses it."""
@@ -21,9 +21,9 @@ from season_harness import season
 from truth_harness import content, enter, info_of, write_info
 
 from arena.league.ladder_rounds import SECRET_FILE
-from arena.league.season_archive import archive
-from arena.league.season_manifest import ArchiveError
-from arena.league.season_restore import check_archive, restore
+from arena.league.season.archive import archive
+from arena.league.season.manifest import ArchiveError
+from arena.league.season.restore import check_archive, restore
 from arena.rankings import confidence, finishes
 from arena.store import open_store, recorded
 from arena.tournament.results.pruning import prune

@@ -28,7 +28,7 @@ import posixpath
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena.league.season_manifest import MANIFEST, SUBMISSIONS, TOP, ArchiveError, Manifest
+from arena.league.season.manifest import MANIFEST, SUBMISSIONS, TOP, ArchiveError, Manifest
 from arena.submissions.tarstream import BLOCK, Entry, Inflated, IntakeError, entries, skip_padding
 
 MAX_DEPTH = 64

@@ -25,8 +25,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena.league.season_manifest import POSTGRES_STORE, SQLITE_STORE, SUBMISSIONS, ArchiveError
-from arena.league.season_unpack import BOUNDS, Limits, Unpacked, make_links, unpack
+from arena.league.season.manifest import POSTGRES_STORE, SQLITE_STORE, SUBMISSIONS, ArchiveError
+from arena.league.season.unpack import BOUNDS, Limits, Unpacked, make_links, unpack
 from arena.store import is_url, recorded
 from arena.store.league_store import StoreError
 from arena.tournament.info import TournamentInfo

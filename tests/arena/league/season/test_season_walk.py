@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from arena.league.season_walk import File, Folder, Linked, Skipped, open_file, walk
+from arena.league.season.walk import File, Folder, Linked, Skipped, open_file, walk
 
 
 def test_links_are_named_not_followed_and_pipes_not_opened(tmp_path: Path) -> None:

@@ -12,9 +12,9 @@ perhaps a few more that `arena league rebuild` takes in.
 The file is written beside its name, readable by its user alone (it holds the
 ladder's secret and the entrants' token hashes), synced and only then given
 its name; it never replaces a file. Nothing a bot could have planted in the
-folders is followed or opened (`arena.league.season_walk`): links and pipes
+folders is followed or opened (`arena.league.season.walk`): links and pipes
 are skipped and said, except a line-up's links, which the arena made and
-which are kept as records (`season_manifest.Link`). The manifest, written
+which are kept as records (`manifest.Link`). The manifest, written
 last, holds every member's SHA-256; its own hash is printed, for an organiser
 to publish or keep apart.
 """
@@ -35,7 +35,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from arena.league.ladder_rounds import secret_path
-from arena.league.season_manifest import (
+from arena.league.season.manifest import (
     POSTGRES_STORE,
     RESERVED,
     SECRET,
@@ -47,7 +47,7 @@ from arena.league.season_manifest import (
     Manifest,
     Member,
 )
-from arena.league.season_walk import File, Folder, Linked, Skipped, open_file, walk
+from arena.league.season.walk import File, Folder, Linked, Skipped, open_file, walk
 from arena.store import is_url, open_store, recorded
 from arena.store.backup import backup
 from arena.submissions.folder import submissions_folder

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from arena.league.season_manifest import ArchiveError, Link, Manifest
-from arena.league.season_unpack import Limits, make_links, unpack
+from arena.league.season.manifest import ArchiveError, Link, Manifest
+from arena.league.season.unpack import Limits, make_links, unpack
 
 
 def _manifest(links: tuple[Link, ...] = ()) -> bytes:

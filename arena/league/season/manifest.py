@@ -14,7 +14,7 @@ results and its submissions side by side, as `arena serve` lays them out by
 default. The manifest is written last, once every member's hash is known, so
 the archive is written in one pass; it names the places the league was, so
 that a restore can say where each path of its records now lies
-(`arena.league.season_restore`).
+(`arena.league.season.restore`).
 """
 
 from __future__ import annotations
