@@ -3,7 +3,7 @@
 Its versions first (each one's state, and with --build-log its build log),
 then how it fares against each opponent (games, finished ahead, the 95%
 Wilson interval), then a page of its games, each with the version that
-played it, filtered as the page filters them (`arena.web.author_games`):
+played it, filtered as the page filters them (`arena.web.portal.author_games`):
 the same words, the same filter, the same page size.
 """
 
@@ -23,7 +23,7 @@ from arena.errors import ArenaError
 from arena.protocol.faults import FaultKind
 from arena.store import open_store
 from arena.text import printable
-from arena.web.author_games import (
+from arena.web.portal.author_games import (
     ANY_FAULT,
     NO_FAULT,
     RESULTS,

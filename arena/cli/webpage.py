@@ -18,8 +18,8 @@ if TYPE_CHECKING:  # aiohttp (the web extra) and prometheus_client: loaded only 
     from arena.metrics import Metrics
     from arena.tournament.metering import GameMeter
     from arena.tournament.tournament import Summary
-    from arena.web.authors import AuthorPages
-    from arena.web.request_pages import RequestPages
+    from arena.web.portal.authors import AuthorPages
+    from arena.web.portal.request_pages import RequestPages
     from arena.web.spectator import Spectator
     from arena.web.web_server import WebServer
 
@@ -128,13 +128,13 @@ def pages(summary: Summary, say: Callable[[str], None]) -> None:
 
 def request_pages(authors: AuthorPages) -> RequestPages:
     """The author's test-game pages beside `authors` (aiohttp is loaded only for a page)."""
-    from arena.web.request_pages import RequestPages
+    from arena.web.portal.request_pages import RequestPages
 
     return RequestPages(authors)
 
 
 def author_pages(spectator: Spectator) -> AuthorPages:
     """A league server's public and authors' pages (aiohttp is loaded only for a page)."""
-    from arena.web.authors import AuthorPages
+    from arena.web.portal.authors import AuthorPages
 
     return AuthorPages(spectator)

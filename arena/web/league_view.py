@@ -55,7 +55,7 @@ class League:
     ladder: LadderSource | None = None
     """The server's ladder: the live, public and authors' pages show it."""
     requests: Desk | None = None
-    """Where authors' requests for test games are taken (`arena.web.request_pages`)."""
+    """Where authors' requests for test games are taken (`arena.web.portal.request_pages`)."""
 
 
 class ReplayUnavailableError(ArenaError):

@@ -33,9 +33,9 @@ from arena.submissions.client import Server, submit
 from arena.submissions.limits import SubmissionLimits
 from arena.submissions.versions import Verdict
 from arena.tournament.config import TournamentConfig
-from arena.web.authors import AuthorPages
 from arena.web.league_view import League
-from arena.web.login_limits import LoginLimits
+from arena.web.portal.authors import AuthorPages
+from arena.web.portal.login_limits import LoginLimits
 from arena.web.spectator import Spectator
 from arena.web.web_server import WebServer
 

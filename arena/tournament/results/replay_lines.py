@@ -1,5 +1,5 @@
 """Games as JSON lines, each its replay file's fields and its tournament: what `arena league
-export` writes, and the author page's download (`arena.web.author_export`) streams.
+export` writes, and the author page's download (`arena.web.portal.author_export`) streams.
 
 Each line is a game's replay file as it is on disk (its events, dice, times,
 the ranking), with the `tournament` it was played in, so that

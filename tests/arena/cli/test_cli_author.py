@@ -12,7 +12,7 @@ from arena.cli.main import main
 from arena.protocol.faults import Fault, FaultKind, FaultRecord
 from arena.records import GameLine
 from arena.store import open_store
-from arena.web.author_games import PAGE_SIZE
+from arena.web.portal.author_games import PAGE_SIZE
 
 
 def league(tmp_path: Path) -> Path:

@@ -25,10 +25,10 @@ from arena.records import GameLine, LeaderboardRow
 from arena.store import StoreError
 from arena.tournament.config import TournamentConfig
 from arena.tournament.report.ratings import rate_all, result_of
-from arena.web import author_html
-from arena.web.authors import AuthorPages
 from arena.web.ladder_view import LadderFeed, ladder_json
 from arena.web.league_view import League as LeagueRecord
+from arena.web.portal import author_html
+from arena.web.portal.authors import AuthorPages
 from arena.web.spectator import Spectator
 from arena.web.web_server import WebServer
 

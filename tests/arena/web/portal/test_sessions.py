@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from arena.web.sessions import Sessions, csrf_ok
+from arena.web.portal.sessions import Sessions, csrf_ok
 
 
 class Clock:

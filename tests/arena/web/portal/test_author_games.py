@@ -7,7 +7,7 @@ import pytest
 
 from arena.protocol.faults import Fault, FaultKind, FaultRecord
 from arena.records import GameLine
-from arena.web.author_games import (
+from arena.web.portal.author_games import (
     PAGE_SIZE,
     GameFilter,
     GameFilterError,

@@ -5,7 +5,8 @@ step. Everything a bot wrote is shown through `author_html.shown`, never as mark
 from __future__ import annotations
 
 from arena.records import GameLine
-from arena.web.author_html import (
+from arena.web.league_view import GameLog
+from arena.web.portal.author_html import (
     fault_href,
     link,
     log_href,
@@ -14,8 +15,7 @@ from arena.web.author_html import (
     shown,
     shown_lines,
 )
-from arena.web.fault_view import FaultView
-from arena.web.league_view import GameLog
+from arena.web.portal.fault_view import FaultView
 
 STDERR_LINES = 40
 """Lines of the end of the bot's whole log shown under the fault."""

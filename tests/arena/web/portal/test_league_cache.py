@@ -8,8 +8,8 @@ from pathlib import Path
 
 from arena.records import GameLine
 from arena.store import LeagueStore, open_store
-from arena.web.league_cache import Boards, LeagueLines, Seasons, key_of, standings_of
 from arena.web.league_view import rating_history
+from arena.web.portal.league_cache import Boards, LeagueLines, Seasons, key_of, standings_of
 
 
 def add(store: LeagueStore, tid: str, started: float, *rankings: tuple[str, ...]) -> None:

@@ -23,10 +23,17 @@ from arena.store.submissions import SubmissionRow
 from arena.submissions.report import check_from_json
 from arena.submissions.versions import Verdict
 from arena.text import printable
-from arena.web.author_games import ANY_FAULT, NO_FAULT, AuthorGame, GameFilter, HeadToHead, Page
 from arena.web.ladder_source import LadderStatusView
 from arena.web.ladder_view import LadderHistory, state_word
 from arena.web.league_view import GameLog
+from arena.web.portal.author_games import (
+    ANY_FAULT,
+    NO_FAULT,
+    AuthorGame,
+    GameFilter,
+    HeadToHead,
+    Page,
+)
 from arena.web.static_files import static_text
 
 

@@ -22,7 +22,7 @@ import pytest
 from author_harness import STALL, Played, client, play_league, run, serving, turn_mark
 
 from arena.protocol.faults import FaultKind
-from arena.web.fault_html import STDERR_LINES
+from arena.web.portal.fault_html import STDERR_LINES
 
 pytestmark = pytest.mark.slow
 

@@ -15,8 +15,8 @@ from collections.abc import Sequence
 
 from arena.records import GameLine, LeaderboardRow
 from arena.tournament.results.final_record import FinalRecord, FinalState
-from arena.web.author_html import ladder_section, leaderboard, link, replay_href, shown
 from arena.web.ladder_source import LadderStatusView
+from arena.web.portal.author_html import ladder_section, leaderboard, link, replay_href, shown
 from arena.web.static_files import static_text
 
 

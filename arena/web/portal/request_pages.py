@@ -22,10 +22,10 @@ from aiohttp import web
 from arena.store import StoreError
 from arena.store.requests import RequestRow
 from arena.submissions.requests import Desk, RequestRefusedError, left_today, places, scores
-from arena.web.author_html import link, page, shown
-from arena.web.authors import AuthorPages, Handler, _foreign_site, _html, _see_other, _text
+from arena.web.portal.author_html import link, page, shown
+from arena.web.portal.authors import AuthorPages, Handler, _foreign_site, _html, _see_other, _text
+from arena.web.portal.sessions import COOKIE, Session, csrf_ok
 from arena.web.replay_page import ReplayPageError, replay_page
-from arena.web.sessions import COOKIE, Session, csrf_ok
 
 SHOWN = 50
 """Requests listed at most, newest first."""

@@ -35,9 +35,9 @@ from arena.tournament.results.final_record import (
     FinalState,
     write_record,
 )
-from arena.web.author_games import PAGE_SIZE
-from arena.web.login_limits import LoginLimits
-from arena.web.sessions import COOKIE
+from arena.web.portal.author_games import PAGE_SIZE
+from arena.web.portal.login_limits import LoginLimits
+from arena.web.portal.sessions import COOKIE
 
 
 @pytest.fixture(scope="module")

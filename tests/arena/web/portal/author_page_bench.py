@@ -1,6 +1,6 @@
 """How long the author's page takes for an author of many games: a benchmark, not a test.
 
-    .venv/bin/python tests/arena/web/author_page_bench.py [GAMES] [FOLDER]
+    .venv/bin/python tests/arena/web/portal/author_page_bench.py [GAMES] [FOLDER]
 
 makes a league store of GAMES games (10,000 by default) of alice against
 three others, 100 to a night, her version changing every 40 nights and a
@@ -20,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # author_harness
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # author_harness
 
 from author_harness import Played, client, serving
 

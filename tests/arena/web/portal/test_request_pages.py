@@ -16,9 +16,9 @@ from author_harness import Played, Site, config, csrf_of, play_league, run
 from arena.league.league_server import LeagueServer
 from arena.store.requests import RequestState
 from arena.tournament.report.standings import board
-from arena.web.authors import AuthorPages
 from arena.web.league_view import League
-from arena.web.request_pages import RequestPages
+from arena.web.portal.authors import AuthorPages
+from arena.web.portal.request_pages import RequestPages
 from arena.web.spectator import Spectator
 from arena.web.web_server import WebServer
 

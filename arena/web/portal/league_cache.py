@@ -25,7 +25,7 @@ from arena.records import GameLine
 from arena.store import LeagueStore
 from arena.tournament.report.ratings import Ratings, result_of
 from arena.tournament.report.standings import Board, board
-from arena.web.author_games import (
+from arena.web.portal.author_games import (
     AuthorGame,
     HeadToHead,
     Tally,

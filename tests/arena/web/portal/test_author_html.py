@@ -6,9 +6,9 @@ import json
 
 from arena.store.submissions import SubmissionRow, SubmissionState
 from arena.submissions.versions import Verdict
-from arena.web.author_games import GameFilter, Page
-from arena.web.author_html import author_page, game_log_page, log_page, verdict_page
 from arena.web.league_view import GameLog
+from arena.web.portal.author_games import GameFilter, Page
+from arena.web.portal.author_html import author_page, game_log_page, log_page, verdict_page
 
 EVIL = "<script>alert(1)</script>\x1b[2J\u202e'\"><img src=x onerror=alert(2)>"
 

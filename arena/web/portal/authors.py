@@ -3,7 +3,7 @@
 `/league` shows anyone the leaderboard and the finished games, each with its
 replay. `/author` shows an entrant, once logged in with its name and token
 (checked as the bots' port checks them; failed logins are limited by
-`arena.web.login_limits`), its versions, games, logs and standing, and
+`arena.web.portal.login_limits`), its versions, games, logs and standing, and
 takes a new version: the upload goes through the one intake `arena submit`
 goes through (`arena.submissions.service.take`). Nothing of
 another entrant is shown there: the entrant is the session's, never a
@@ -34,17 +34,7 @@ from arena.submissions.service import take
 from arena.submissions.versions import Verdict, Versions
 from arena.text import printable
 from arena.tournament.results.final_record import FinalError, read_record
-from arena.web import author_html as pages
-from arena.web import fault_html, league_page
-from arena.web.author_export import stream_games
-from arena.web.author_games import (
-    GameFilter,
-    GameFilterError,
-    paged,
-)
-from arena.web.fault_view import FaultNotFoundError, explain
 from arena.web.ladder_view import LadderFeed, LadderHistory, history_of
-from arena.web.league_cache import Boards, LeagueLines, Seasons
 from arena.web.league_view import (
     GameLog,
     League,
@@ -57,9 +47,19 @@ from arena.web.league_view import (
     read_log,
     took_part,
 )
-from arena.web.login_limits import LoginLimits, Refusal
+from arena.web.portal import author_html as pages
+from arena.web.portal import fault_html, league_page
+from arena.web.portal.author_export import stream_games
+from arena.web.portal.author_games import (
+    GameFilter,
+    GameFilterError,
+    paged,
+)
+from arena.web.portal.fault_view import FaultNotFoundError, explain
+from arena.web.portal.league_cache import Boards, LeagueLines, Seasons
+from arena.web.portal.login_limits import LoginLimits, Refusal
+from arena.web.portal.sessions import COOKIE, Session, Sessions, csrf_ok
 from arena.web.replay_page import replay_html
-from arena.web.sessions import COOKIE, Session, Sessions, csrf_ok
 from arena.web.spectator import Spectator
 
 PUBLIC_GAMES = 200

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from arena.web.login_limits import LoginLimits, Refusal
+from arena.web.portal.login_limits import LoginLimits, Refusal
 
 
 class Clock:

@@ -8,7 +8,7 @@ import pytest
 import engine
 from arena.protocol.faults import Fault, FaultKind, FaultRecord
 from arena.records import Deal, Decision, FaultEvent, GameLine, LateDecision, Replay
-from arena.web.fault_view import FaultNotFoundError, explain
+from arena.web.portal.fault_view import FaultNotFoundError, explain
 
 
 def game() -> tuple[GameLine, Replay]:
