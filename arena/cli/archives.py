@@ -22,7 +22,7 @@ def cmd_archive(args: argparse.Namespace, console: Console) -> int:
 
     if args.check is not None:
         return _check(args.check, console)
-    if not args.tournament:
+    if not args.file:
         raise TournamentError(
             "arena league archive needs the file to write (FILE), or --check FILE to check one"
         )
@@ -30,7 +30,7 @@ def cmd_archive(args: argparse.Namespace, console: Console) -> int:
     results = args.results or [own]
     if len(results) > 1:
         raise TournamentError("arena league archive takes one results folder: the server's --out")
-    done = archive(args.league, results[0], Path(args.tournament))
+    done = archive(args.league, results[0], Path(args.file))
     say = _sayer(console)
     for skipped in done.skipped:
         say(f"  ! skipped {printable(skipped)}", "yellow")
@@ -87,7 +87,7 @@ def cmd_restore_archive(args: argparse.Namespace, console: Console) -> int:
     from arena.league.season.restore import restore
 
     database = str(args.league) if is_url(args.league) else None
-    restored = restore(Path(args.tournament), args.to, database=database)
+    restored = restore(Path(args.source), args.to, database=database)
     say = _sayer(console)
     store = restored.store
     if restored.unpacked.manifest.store.endswith(".pgdump"):
@@ -108,7 +108,7 @@ def cmd_restore_archive(args: argparse.Namespace, console: Console) -> int:
             f"`arena serve --league {store}`."
         )
     say(
-        f"Restored {args.tournament} into {restored.folder}: {restored.unpacked.members} "
+        f"Restored {args.source} into {restored.folder}: {restored.unpacked.members} "
         f"members, every one as its manifest hashed it; {restored.relocated} records now "
         f"name their new place. {then}"
     )

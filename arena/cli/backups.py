@@ -22,9 +22,9 @@ def _holding(copied: Copied) -> str:
 
 
 def cmd_backup(args: argparse.Namespace, console: Console) -> int:
-    if not args.tournament:
+    if not args.dest:
         raise TournamentError("arena league backup needs where to write the copy: DEST")
-    copied = backup(args.league, Path(args.tournament))
+    copied = backup(args.league, Path(args.dest))
     console.print(
         f"Backed up {args.league} to {copied.path} ({_holding(copied)}), as it was at one "
         f"moment. The games are in the results folders too: back them up as well (arena "
@@ -37,9 +37,9 @@ def cmd_backup(args: argparse.Namespace, console: Console) -> int:
 
 
 def cmd_restore(args: argparse.Namespace, console: Console) -> int:
-    if not args.tournament:
+    if not args.source:
         raise TournamentError("arena league restore needs the backup to restore: SRC")
-    copied = restore(Path(args.tournament), args.league)
+    copied = restore(Path(args.source), args.league)
     kept = f"; the league it replaced is kept as {copied.set_aside}" if copied.set_aside else ""
     # The commands whole, with the results folders: a rebuild that reads the wrong folder
     # finds no tournament of this league and rebuilds nothing.
@@ -52,7 +52,7 @@ def cmd_restore(args: argparse.Namespace, console: Console) -> int:
         f"give that one with --results)"
     )
     console.print(
-        f"Restored {args.tournament} to {copied.path} ({_holding(copied)}){kept}. Games played "
+        f"Restored {args.source} to {copied.path} ({_holding(copied)}){kept}. Games played "
         f"since the backup are in their results folders: `arena league check {flags}` lists "
         f"them, `arena league rebuild {flags}` puts them back{unsure}.",
         highlight=False,

@@ -1,5 +1,12 @@
-"""`arena league`: the league store beside its results: checked, rebuilt, backed up, restored,
-exported, pruned and archived.
+"""`arena league ACTION`: the league store beside its results: checked, rebuilt, a tournament
+taken out, backed up, restored, exported, pruned and archived.
+
+Each action is a sub-command with its own flags (`arena league check --help` says `--full`, not
+the export's filters), all of them with `--league`. `--league` and `--results` are declared on
+`arena league` itself too, so that they may still be given before the action's name, as they
+could when the action was a positional choice. The actions are run by `arena.cli.upkeep`
+(check, rebuild, remove, prune), `arena.cli.backups`, `arena.cli.exports` and
+`arena.cli.archives`.
 
 The league server itself is `arena serve` (`arena.cli.serve`), its entrants `arena token`
 (`arena.cli.token`), and `arena admin`, which talks to a running server, `arena.cli.admin`.
@@ -8,229 +15,175 @@ The league server itself is `arena serve` (`arena.cli.serve`), its entrants `are
 from __future__ import annotations
 
 import argparse
-import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 
-from arena.cli import archives, backups, validate
+from arena.cli import archives, backups, exports, upkeep, validate
 from arena.cli.admin import DEFAULT_LEAGUE, LEAGUE
-from arena.league.season.export import Chosen, export
-from arena.store import is_url, open_store, shown
-from arena.text import printable
 from arena.tournament.config import TournamentError
-from arena.tournament.results.pruning import prune
-from arena.tournament.results.upkeep.check import Checked, check
-from arena.tournament.results.upkeep.rebuild import rebuild
+
+ACTIONS = {
+    "check": "compare the store with the results folders, every difference on a line",
+    "rebuild": "make the store again from the results folders",
+    "remove": "take a tournament out of the store (its folder is left as it is)",
+    "backup": "copy the store out, as it is at one moment",
+    "restore": "put a backup back in place of the store, or a season archive (--to) into a "
+    "new folder",
+    "export": "every game as a JSON line, its replay's fields",
+    "prune": "let old replays and logs go, the results kept",
+    "archive": "the whole season (store, results, submissions, ladder secret) in one file, "
+    "or check one (--check)",
+}
+"""Each action of `arena league`, said in `arena league --help`."""
+
+READ = "a results folder to read (repeatable; default: the league's own folder)"
+"""What --results is to the actions that read the folders."""
 
 
 def add_command(commands: Any) -> None:
+    """`arena league ACTION`: a sub-command for each action, each with its own flags."""
     league = commands.add_parser(
         "league",
         help="compare the league store with the results folders, repair it, take a "
         "tournament out, back it up or restore it",
+        description="The league store beside its results folders. Every action takes --league; "
+        "--league and --results may come here or after the action's name.",
     )
-    league.add_argument(
-        "action",
-        choices=["check", "rebuild", "remove", "backup", "restore", "export", "prune", "archive"],
-        help="check: compare the store with the results; rebuild: make it again from them; "
-        "remove: take a tournament out; backup, restore: copy it out, or back in; export: "
-        "every game as a JSON line; prune: let old replays and logs go, results kept; "
-        "archive: the whole season (store, results, submissions, ladder secret) in one file",
+    _add_where(
+        league,
+        "the results folders to read, or the one a restore's advice names "
+        "(repeatable; default: the league's own folder)",
+        defaults=True,
     )
-    league.add_argument(
-        "tournament",
-        nargs="?",
-        metavar="ARGUMENT",
-        help="remove: the tournament's id; backup: DEST, a new file or a folder; restore: SRC, "
-        "a backup (or, with --to, a season archive); archive: FILE, a new file or a folder",
-    )
-    league.add_argument(
-        "--check",
-        type=Path,
-        metavar="FILE",
-        help="archive: check the archive FILE instead (every member's hash, arena verify of "
-        "each tournament, the store against its folders), unpacked apart from the league",
-    )
-    league.add_argument(
+    actions = league.add_subparsers(dest="action", required=True, metavar="ACTION")
+
+    check = _action(actions, "check", READ)
+    check.add_argument(
         "--full",
         action="store_true",
-        help="check: compare every game, not only what changed since the last check that agreed",
+        help="compare every game, not only what changed since the last check that agreed",
     )
-    league.add_argument("--league", type=validate.league_named, default=DEFAULT_LEAGUE, help=LEAGUE)
-    league.add_argument(
-        "--results",
+    _action(actions, "rebuild", READ)
+    remove = _action(actions, "remove")
+    remove.add_argument("tournament", nargs="?", metavar="TOURNAMENT", help="its id")
+    backup = _action(actions, "backup")
+    backup.add_argument(
+        "dest", nargs="?", metavar="DEST", help="where to write the copy: a new file or a folder"
+    )
+    restore = _action(
+        actions,
+        "restore",
+        "the results folder the advice printed after a restore names (repeatable; default: "
+        "the league's own folder)",
+    )
+    restore.add_argument(
+        "source", nargs="?", metavar="SRC", help="a backup, or with --to a season archive"
+    )
+    restore.add_argument(
+        "--to",
         type=Path,
-        action="append",
-        help="check, rebuild, export: a results folder to read; restore: the one its advice "
-        "names (repeatable; default: the league's own folder)",
+        metavar="PATH",
+        help="the new folder to restore a season archive into",
     )
-    exported = league.add_argument_group("export: every game as a JSON line, its replay's fields")
-    kinds = exported.add_mutually_exclusive_group()
+
+    export = _action(actions, "export", READ)
+    kinds = export.add_mutually_exclusive_group()
     kinds.add_argument("--ladder", action="store_true", help="the ladder's rounds only")
     kinds.add_argument("--nights", action="store_true", help="the league nights only")
-    league.add_argument(
-        "--before",
-        type=validate.moment,
-        metavar="WHEN",
-        help="prune: the replays and logs of games that began before then (2026-11-01, local "
-        "time); the results, ratings and every later game stay",
-    )
-    exported.add_argument(
+    export.add_argument(
         "--since",
         type=validate.moment,
         metavar="WHEN",
         help="games that began then or later (2026-12-01, or 2026-12-01T18:00, local time)",
     )
-    exported.add_argument("--author", metavar="NAME", help="the games NAME played in")
-    exported.add_argument(
+    export.add_argument("--author", metavar="NAME", help="the games NAME played in")
+    export.add_argument(
         "--to",
         type=Path,
         metavar="PATH",
-        help="export: write to the file PATH (default: standard output); restore: the new "
-        "folder to restore a season archive into",
+        help="write to the file PATH (default: standard output)",
     )
+
+    prune = _action(actions, "prune", READ)
+    prune.add_argument(
+        "--before",
+        type=validate.moment,
+        metavar="WHEN",
+        help="the replays and logs of games that began before then (2026-11-01, local time); "
+        "the results, ratings and every later game stay",
+    )
+
+    archive = _action(
+        actions,
+        "archive",
+        "the one results folder to archive, the server's (default: the league's own folder)",
+    )
+    archive.add_argument("file", nargs="?", metavar="FILE", help="a new file or a folder")
+    archive.add_argument(
+        "--check",
+        type=Path,
+        metavar="FILE",
+        help="check the archive FILE instead (every member's hash, arena verify of each "
+        "tournament, the store against its folders), unpacked apart from the league",
+    )
+
+
+def _action(actions: Any, name: str, results: str | None = None) -> argparse.ArgumentParser:
+    """An action's parser, with --league, and --results if it reads the results folders
+    (`results`: what they are to it)."""
+    said = ACTIONS[name]
+    parser: argparse.ArgumentParser = actions.add_parser(name, help=said, description=said)
+    _add_where(parser, results, defaults=False)
+    return parser
+
+
+def _add_where(parser: argparse.ArgumentParser, results: str | None, *, defaults: bool) -> None:
+    """--league, and --results where the action reads them. Only `arena league` itself sets
+    their defaults: an action's parser leaves a flag unset unless it is given there, so that
+    one given before the action's name stands."""
+    parser.add_argument(
+        "--league",
+        type=validate.league_named,
+        default=DEFAULT_LEAGUE if defaults else argparse.SUPPRESS,
+        help=f"{LEAGUE} (default: {DEFAULT_LEAGUE})",
+    )
+    if results is not None:
+        parser.add_argument(
+            "--results",
+            type=Path,
+            action="append",
+            default=None if defaults else argparse.SUPPRESS,
+            help=results,
+        )
+
+
+def _restore(args: argparse.Namespace, console: Console) -> int:
+    """A backup put back, or a season archive (`--to`) restored into a new folder."""
+    if args.to is None:
+        return backups.cmd_restore(args, console)
+    if not args.source:
+        raise TournamentError("arena league restore --to DIR needs the archive: FILE")
+    return archives.cmd_restore_archive(args, console)
+
+
+RUN: dict[str, Callable[[argparse.Namespace, Console], int]] = {
+    "check": upkeep.cmd_check,
+    "rebuild": upkeep.cmd_rebuild,
+    "remove": upkeep.cmd_remove,
+    "backup": backups.cmd_backup,
+    "restore": _restore,
+    "export": exports.cmd_export,
+    "prune": upkeep.cmd_prune,
+    "archive": archives.cmd_archive,
+}
+"""Each action and what runs it."""
 
 
 def cmd_league(args: argparse.Namespace, console: Console) -> int:
-    if args.action == "export":
-        return _export(args, console)
-    if args.action == "prune":
-        return _prune(args, console)
-    if args.action == "backup":
-        return backups.cmd_backup(args, console)
-    if args.action == "archive":
-        return archives.cmd_archive(args, console)
-    if args.action == "restore" and args.to is not None:
-        if not args.tournament:
-            raise TournamentError("arena league restore --to DIR needs the archive: FILE")
-        return archives.cmd_restore_archive(args, console)
-    if args.action == "restore":
-        return backups.cmd_restore(args, console)
-    own = Path("results") if is_url(args.league) else Path(args.league).parent
-    if args.action == "check":
-        return _check(args.league, args.results or [own], console, full=args.full)
-    if args.action == "rebuild":
-        rebuilt = rebuild(args.league, args.results or [own])
-        for tournament, games in rebuilt.tournaments:
-            console.print(f"  {tournament}: {games} games", highlight=False, markup=False)
-        for note in rebuilt.notes:
-            console.print(f"  ! {printable(note)}", highlight=False, markup=False, style="yellow")
-        games = sum(n for _, n in rebuilt.tournaments)
-        console.print(
-            f"Rebuilt {shown(args.league) if is_url(args.league) else args.league}: "
-            f"{len(rebuilt.tournaments)} tournaments, {games} games.",
-            highlight=False,
-        )
-        if rebuilt.entrants is None:
-            console.print(
-                "No entrant's token was carried over: the old store is missing or unreadable, "
-                "and the results folders do not hold tokens. If remote bots were registered, "
-                "register each again with: arena token add NAME",
-                highlight=False,
-                style="yellow",
-            )
-        elif rebuilt.entrants:
-            console.print(f"Kept {rebuilt.entrants} entrants' tokens.", highlight=False)
-        for old in rebuilt.set_aside:
-            console.print(f"The old file is kept as {old}", highlight=False)
-        return 0
-    if not args.tournament:
-        raise TournamentError("arena league remove needs a tournament id")
-    store = open_store(args.league)
-    try:
-        removed = store.remove_tournament(args.tournament)
-    finally:
-        store.close()
-    if removed is None:
-        raise TournamentError(f"no tournament {args.tournament!r} in {store.where}")
-    console.print(
-        f"Removed {args.tournament} ({removed} games) from {store.where}; league ratings are "
-        f"rated afresh from the games that remain. Its folder is untouched (so `arena league "
-        f"rebuild` would take it back in: move the folder away first).",
-        highlight=False,
-        markup=False,
-    )
-    return 0
-
-
-def _prune(args: argparse.Namespace, console: Console) -> int:
-    if args.before is None:
-        raise TournamentError(
-            "arena league prune needs --before WHEN: the games whose replays and logs go"
-        )
-    own = Path("results") if is_url(args.league) else Path(args.league).parent
-    done = prune(args.results or [own], args.before)
-    console.print(
-        f"Pruned {done.games} games in {done.tournaments} tournaments: "
-        f"{done.bytes / 1024 / 1024:.1f} MiB of replays and logs let go; their results, the "
-        "ratings and `arena verify` of every game kept stand.",
-        highlight=False,
-    )
-    return 0
-
-
-def _export(args: argparse.Namespace, console: Console) -> int:
-    own = Path("results") if is_url(args.league) else Path(args.league).parent
-    chosen = Chosen(
-        ladder=True if args.ladder else False if args.nights else None,
-        since=args.since,
-        author=args.author,
-    )
-    if args.to is None:
-        done = export(args.league, args.results or [own], chosen, sys.stdout)
-    else:
-        with args.to.open("w", encoding="utf-8") as out:
-            done = export(args.league, args.results or [own], chosen, out)
-    said = Console(stderr=True)  # standard output is the games'
-    for problem in done.problems:
-        said.print(f"! {printable(problem)}", highlight=False, markup=False, style="yellow")
-    where = f" to {args.to}" if args.to is not None else ""
-    let_go = f" ({done.pruned} more were pruned: no replay to export)" if done.pruned else ""
-    said.print(f"Exported {done.games} games{where}{let_go}.", highlight=False)
-    return 1 if done.problems else 0
-
-
-def _check(league: Path | str, results: list[Path], console: Console, full: bool = False) -> int:
-    """Every difference on a line of its own; 1 when there is any."""
-    checked = check(league, results, full=full)
-    where = shown(str(league)) if is_url(league) else str(league)
-    folders = " ".join(f"--results {root}" for root in results)
-
-    def say(text: str, style: str | None = None) -> None:
-        console.print(text, highlight=False, markup=False, soft_wrap=True, style=style)
-
-    for note in checked.notes:
-        say(f"  ! {note}", "yellow")
-    for difference in checked.differences:
-        say(f"  {difference}")
-    if not checked.differences:
-        say(
-            f"The league {where} agrees with its folders: {checked.tournaments} tournaments, "
-            f"{checked.games} games."
-        )
-        return 0
-    if is_url(league):
-        repair = (
-            f"take each tournament named out with `arena league remove NAME --league {where}`, "
-            f"then `arena league rebuild --league {where} {folders}` puts its folder's games back"
-        )
-    else:
-        repair = (
-            f"`arena league rebuild --league {where} {folders}` makes the league again from them"
-        )
-    say(
-        f"The league {where} differs from its folders: {_differences(checked)} above; "
-        f"the folders are the record: {repair}.",
-        "red",
-    )
-    return 1
-
-
-def _differences(checked: Checked) -> str:
-    count = len(checked.differences)
-    return f"{count} difference{'' if count == 1 else 's'}"
+    return RUN[args.action](args, console)
 
 
 COMMANDS = {"league": cmd_league}

@@ -93,3 +93,22 @@ def test_admin_start_and_final_start_say_the_nights_options_and_their_own(cli: C
     assert night <= start and night <= final
     assert {*CONNECTION, "--resume", "--bots", "--only"} <= start and "--top" not in start
     assert {*CONNECTION, "--resume", "--top"} <= final and "--bots" not in final
+
+
+LEAGUE_OWN = {
+    "check": ("--league", "--results", "--full"),
+    "rebuild": ("--league", "--results"),
+    "remove": ("--league",),
+    "backup": ("--league",),
+    "restore": ("--league", "--results", "--to"),
+    "export": ("--league", "--results", "--ladder", "--nights", "--since", "--author", "--to"),
+    "prune": ("--league", "--results", "--before"),
+    "archive": ("--league", "--results", "--check"),
+}
+"""Each `arena league` action and the flags it reads."""
+
+
+@pytest.mark.parametrize("action", list(LEAGUE_OWN))
+def test_each_league_action_says_only_its_own_flags(cli: Cli, action: str) -> None:
+    """`arena league check --help` says `--full`, not the export's filters nor prune's date."""
+    assert _flags(_help(cli, "league", action)) == set(LEAGUE_OWN[action])
