@@ -10,7 +10,9 @@ part may import `arena.errors`, the root of the arena's errors, and `arena.text`
 made fit to show), which import nothing; `arena.metrics` (the metrics for Prometheus) imports
 nothing of the arena either, and the parts that count may import it. The benchmarks (the clone's
 `bench/`, left out of the wheel) may import any part; no part imports them but `arena bench`'s
-finder.
+finder. Within the web, the live page imports nothing of the league server's own pages
+(`arena.web.portal`), which only the CLI mounts, and the league's and the ladder's views
+import neither the other.
 """
 
 from __future__ import annotations
@@ -243,6 +245,53 @@ def test_a_benchmark_imported_by_the_package_is_caught(tmp_path: Path) -> None:
         (tmp_path / where).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / where).write_text(line + "\n")
     assert bench_imports(tmp_path) == ["arena.web.rogue"]
+
+
+PORTAL = "arena.web.portal"
+"""The league server's own pages: the rest of the web (the live page) does not import them."""
+VIEWS = ("arena.web.league_view", "arena.web.ladder_view")
+"""What the pages read of the league and of its ladder: two ideas, neither importing the other."""
+
+
+def web_imports(root: Path) -> list[str]:
+    """Every import within the web that goes the wrong way: the live page's of the portal, and
+    either view's of the other."""
+
+    def within(name: str, package: str) -> bool:
+        return name == package or name.startswith(f"{package}.")
+
+    found = []
+    for path in sorted(root.glob("arena/web/**/*.py")):
+        module = ".".join(path.relative_to(root).with_suffix("").parts).removesuffix(".__init__")
+        names = sorted(imported(path, module))
+        if not within(module, PORTAL):
+            found += [f"{module} imports {n}" for n in names if within(n, PORTAL)]
+        if module in VIEWS:
+            other = VIEWS[1 - VIEWS.index(module)]
+            found += [f"{module} imports {n}" for n in names if within(n, other)]
+    return found
+
+
+def test_the_live_page_imports_no_portal_page_and_the_views_neither_other() -> None:
+    assert web_imports(ROOT) == []
+
+
+def test_a_wrong_way_import_within_the_web_is_caught(tmp_path: Path) -> None:
+    for where, line in (
+        ("arena/web/spectator.py", "from arena.web.portal.sessions import Sessions"),
+        ("arena/web/league_view.py", "from arena.web import ladder_view"),
+        ("arena/web/ladder_view.py", "from arena.web.league_view import League"),
+        ("arena/web/portal/authors.py", "from arena.web.ladder_view import LadderFeed"),
+    ):
+        (tmp_path / where).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / where).write_text(line + "\n")
+    assert web_imports(tmp_path) == [
+        "arena.web.ladder_view imports arena.web.league_view",
+        "arena.web.ladder_view imports arena.web.league_view.League",
+        "arena.web.league_view imports arena.web.ladder_view",
+        "arena.web.spectator imports arena.web.portal.sessions",
+        "arena.web.spectator imports arena.web.portal.sessions.Sessions",
+    ]
 
 
 GENERATED = "arena.protocol._proto"
