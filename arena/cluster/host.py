@@ -21,9 +21,9 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from arena.bots.cgroups import CgroupRoot
-from arena.bots.limits import Confinement, raise_open_files_limit
-from arena.bots.sandbox import decide
+from arena.bots.isolation.cgroups import CgroupRoot
+from arena.bots.isolation.limits import Confinement, raise_open_files_limit
+from arena.bots.isolation.sandbox import decide
 from arena.cluster.budget import BotBudget
 from arena.cluster.plan import HostGame, HostPlan, HostReady
 from arena.cluster.rss import tree_rss

@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from arena.bots.buildnet import BuildNetwork
-from arena.bots.capacity import check_jobs, default_jobs
-from arena.bots.limits import ResourceLimits
-from arena.bots.sandbox import SandboxMode
+from arena.bots.isolation.buildnet import BuildNetwork
+from arena.bots.isolation.limits import ResourceLimits
+from arena.bots.isolation.sandbox import SandboxMode
+from arena.bots.run.capacity import check_jobs, default_jobs
 from arena.errors import ArenaError
 from arena.rankings.level import LEVEL
 from arena.referee.clock.deadline import DEFAULT_TIME_MARGIN, LEAGUE_LAG_ALLOWANCE, TimeControl
@@ -329,7 +329,7 @@ class TournamentConfig:
         "run), off (none), host (this machine's own, loopback included) (default {default})",
         {*NIGHT, Command.AB, Command.CHECK_BOT, Command.PLAY, Command.SERVE},
     )
-    """The network a sandboxed build gets (`arena.bots.buildnet`); on a league server, its
+    """The network a sandboxed build gets (`arena.bots.isolation.buildnet`); on a league server, its
     submissions' builds (a night started there sets its own)."""
     rebuild: bool = option(
         False,
@@ -337,7 +337,8 @@ class TournamentConfig:
         "build every local bot, even one unchanged since its last",
         {*NIGHT, Command.CHECK_BOT},
     )
-    """Build every bot, even one unchanged since its last good build (`arena.bots.buildstamp`)."""
+    """Build every bot, even one unchanged since its last good build
+    (`arena.bots.builds.buildstamp`)."""
     reconnect_grace: float = option(
         60.0,
         Seconds(),

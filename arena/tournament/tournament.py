@@ -23,10 +23,10 @@ from pathlib import Path
 from typing import TypeVar
 
 import engine
-from arena.bots.cgroups import CgroupRoot
-from arena.bots.limits import Confinement, DescriptorError, raise_open_files_limit
+from arena.bots.isolation.cgroups import CgroupRoot
+from arena.bots.isolation.limits import Confinement, DescriptorError, raise_open_files_limit
+from arena.bots.isolation.sandbox import Sandbox, SandboxError, decide
 from arena.bots.manifest import BotSpec, ManifestError
-from arena.bots.sandbox import Sandbox, SandboxError, decide
 from arena.referee.clock.deadline import TimeControlError
 from arena.referee.service.auth import TokenBook
 from arena.referee.service.heap import frozen_heap

@@ -102,7 +102,7 @@ def wait_gone(pids: list[int], seconds: float = 10.0) -> list[int]:
 
 
 def children_of(pid: int) -> list[int]:
-    """The processes `pid` started, but for its warden (`arena.bots.warden`), which is no bot."""
+    """The processes `pid` started, but its warden (`arena.bots.run.warden`), which is no bot."""
     found = []
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
@@ -117,7 +117,7 @@ def children_of(pid: int) -> list[int]:
 
 def _is_warden(process: Path) -> bool:
     try:
-        return b"arena.bots.warden" in (process / "cmdline").read_bytes()
+        return b"arena.bots.run.warden" in (process / "cmdline").read_bytes()
     except OSError:
         return False
 

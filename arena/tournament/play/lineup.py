@@ -12,14 +12,14 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from arena.bots import buildstamp
-from arena.bots.build import run_build
-from arena.bots.capacity import usable_cores
-from arena.bots.environment import arena_variables
-from arena.bots.limits import Confinement, check_descriptors
-from arena.bots.logdrain import last_line
+from arena.bots.builds import buildstamp
+from arena.bots.builds.build import run_build
+from arena.bots.isolation.environment import arena_variables
+from arena.bots.isolation.limits import Confinement, check_descriptors
 from arena.bots.manifest import BotSpec, ManifestError, load_entry
-from arena.bots.processes import BotProcess
+from arena.bots.run.capacity import usable_cores
+from arena.bots.run.logdrain import last_line
+from arena.bots.run.processes import BotProcess
 from arena.bots.toolchains import refusal
 from arena.referee.service.auth import TokenBook
 from arena.referee.service.lobby import Lobby

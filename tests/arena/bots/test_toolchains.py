@@ -13,13 +13,13 @@ from pathlib import Path
 import pytest
 from tournament_harness import Recorder, minimal_info
 
-from arena.bots.build import run_build
-from arena.bots.buildnet import BuildNetwork
-from arena.bots.environment import bot_environment
-from arena.bots.limits import Confinement, ResourceLimits
+from arena.bots.builds.build import run_build
+from arena.bots.builds.toolcache import build_tools
+from arena.bots.isolation.buildnet import BuildNetwork
+from arena.bots.isolation.environment import bot_environment
+from arena.bots.isolation.limits import Confinement, ResourceLimits
+from arena.bots.isolation.sandbox import Jail, SandboxMode, decide
 from arena.bots.manifest import load_entry
-from arena.bots.sandbox import Jail, SandboxMode, decide
-from arena.bots.toolcache import build_tools
 from arena.bots.toolchains import (
     SYSTEM_PATH,
     VARIABLE,

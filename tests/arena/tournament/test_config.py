@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from arena.bots.limits import ResourceLimits
+from arena.bots.isolation.limits import ResourceLimits
 from arena.referee.clock.deadline import LEAGUE_LAG_ALLOWANCE
 from arena.tournament.config import OPTIONS, TournamentConfig
 from arena.tournament.kinds import OptionError

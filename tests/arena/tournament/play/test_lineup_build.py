@@ -9,7 +9,7 @@ from pathlib import Path
 
 from tournament_harness import Recorder, minimal_info
 
-from arena.bots.sandbox import SandboxMode
+from arena.bots.isolation.sandbox import SandboxMode
 from arena.referee.service.auth import TokenBook
 from arena.tournament.config import TournamentConfig
 from arena.tournament.play.lineup import Lineup
