@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import dataclasses
 import shutil
 from pathlib import Path
 
@@ -306,7 +305,7 @@ def test_a_league_servers_lineup_looks_programs_up_strictly(
     lineup.confinement = Confinement(decide(SandboxMode.AUTO), strict=strict)
     folder = TournamentFolder(tmp_path / "out")
     folder.logs.mkdir(parents=True)
-    info = dataclasses.replace(minimal_info("t"), bots_dir=str(bots))
+    info = minimal_info("t", bots_dir=str(bots))
     ready = asyncio.run(lineup.prepare(folder, info, resuming=False, tokens=TokenBook(), need=0))
     if strict:
         assert ready == []

@@ -4,7 +4,6 @@ output changed, is; `--rebuild` builds regardless."""
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -135,7 +134,7 @@ def _prepare(bots: Path, out: Path, rebuild: bool = False) -> list[str]:
     lineup = Lineup(TournamentConfig(bots_dir=bots, rebuild=rebuild), notes)
     folder = TournamentFolder(out)
     folder.logs.mkdir(parents=True, exist_ok=True)
-    info = dataclasses.replace(minimal_info("t"), bots_dir=str(bots))
+    info = minimal_info("t", bots_dir=str(bots))
     asyncio.run(lineup.prepare(folder, info, resuming=False, tokens=_NoTokens(), need=0))
     return notes.notes
 

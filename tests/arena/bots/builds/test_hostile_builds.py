@@ -14,7 +14,6 @@ are tried at the end, in a slow test.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import json
 import os
 import shutil
@@ -104,7 +103,7 @@ def _prepare(bots: Path, out: Path, rebuild: bool = False) -> list[str]:
     lineup.confinement = Confinement(SANDBOX)
     folder = TournamentFolder(out)
     folder.logs.mkdir(parents=True, exist_ok=True)
-    info = dataclasses.replace(minimal_info("t"), bots_dir=str(bots))
+    info = minimal_info("t", bots_dir=str(bots))
     prepare = lineup.prepare(folder, info, resuming=False, tokens=TokenBook(), need=0)
     _within(lambda: asyncio.run(prepare))
     return notes.notes
