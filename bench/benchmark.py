@@ -31,12 +31,12 @@ from pathlib import Path
 import grpc
 
 import engine
-from arena.bots.cgroups import CgroupRoot
-from arena.bots.environment import arena_variables
-from arena.bots.limits import Confinement, ResourceLimits
+from arena.bots.isolation.cgroups import CgroupRoot
+from arena.bots.isolation.environment import arena_variables
+from arena.bots.isolation.limits import Confinement, ResourceLimits
+from arena.bots.isolation.sandbox import Sandbox, SandboxMode, decide
 from arena.bots.manifest import BotSpec
-from arena.bots.processes import BotProcess
-from arena.bots.sandbox import Sandbox, SandboxMode, decide
+from arena.bots.run.processes import BotProcess
 from arena.errors import ArenaError
 from arena.protocol import wire
 from arena.protocol.messages import referee as pb

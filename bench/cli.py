@@ -18,7 +18,7 @@ from typing import Any, Protocol
 
 from rich.console import Console
 
-from arena.bots.capacity import default_jobs
+from arena.bots.run.capacity import default_jobs
 from arena.cli import validate
 from arena.tournament.config import TournamentError
 from bench import ladder_cli, rankings_cli, season_cli

@@ -8,7 +8,7 @@ then, whether the interrupted run is marked for `--resume`, and how many of
 the processes it had started were still alive a second after it exited.
 Then the night is resumed and, at its first new game, the arena is killed
 outright (SIGKILL): how many of the processes it had started were still
-running a second later (the warden's work, `arena.bots.warden`). The
+running a second later (the warden's work, `arena.bots.run.warden`). The
 resident memory of the whole tree at the first game gives the cost of a bot,
 and with the machine's available memory the largest field it holds.
 """

@@ -7,7 +7,7 @@ import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from arena.bots.capacity import default_jobs
+from arena.bots.run.capacity import default_jobs
 from arena.cli import validate
 from arena.tournament.config import TournamentError
 from arena.tournament.kinds import MAX_TABLE

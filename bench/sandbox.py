@@ -13,11 +13,11 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena.bots.cgroups import CgroupRoot
-from arena.bots.limits import Confinement, ResourceLimits
+from arena.bots.isolation.cgroups import CgroupRoot
+from arena.bots.isolation.limits import Confinement, ResourceLimits
+from arena.bots.isolation.sandbox import Sandbox
 from arena.bots.manifest import BotSpec
-from arena.bots.processes import BotProcess
-from arena.bots.sandbox import Sandbox
+from arena.bots.run.processes import BotProcess
 from bench.overhead import Overhead
 
 _BOT = Path(__file__).with_name("bench_bot.py")

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import engine
-from arena.bots.capacity import usable_cores
+from arena.bots.run.capacity import usable_cores
 from arena.protocol.faults import FaultKind
 from arena.referee.clock.deadline import DEFAULT_TIME_MARGIN, TimeControl
 from arena.referee.match import GameSpec, Match

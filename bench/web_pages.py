@@ -37,7 +37,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena.bots.sandbox import SandboxMode
+from arena.bots.isolation.sandbox import SandboxMode
 from arena.records import GameLine, Json
 from arena.tournament.config import TournamentConfig
 from arena.tournament.play.observer import Observers, Progress

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.bots.sandbox import SandboxMode
+from arena.bots.isolation.sandbox import SandboxMode
 from arena.checkbot.check import CheckRun, check_bot
 
 ROOT = Path(__file__).parents[1]

@@ -28,7 +28,8 @@ from arena.ab.sprt import run as run_test
 from arena.bots.manifest import ManifestError, discover, load_entry
 from arena.errors import ArenaError
 from arena.records import GameLine
-from arena.tournament.config import AbPlan, TournamentConfig
+from arena.tournament.config import TournamentConfig
+from arena.tournament.plan import AbPlan
 from arena.tournament.play.observer import Observer, Progress
 from arena.tournament.report.ratings import Standing
 from arena.tournament.results.folder import TournamentFolder, write_atomic
@@ -192,8 +193,8 @@ class Watcher:
         books = TournamentFolder(folder)
         info = books.info()
         schedule = books.schedule(info)
-        assert info.ab is not None  # the folder of an A/B test
-        self.book = PairBook(schedule, info.ab.new, info.ab.old)
+        assert info.plan.ab is not None  # the folder of an A/B test
+        self.book = PairBook(schedule, info.plan.ab.new, info.plan.ab.old)
         lines = books.finished(schedule).lines
         self.test = run_test(self.hypotheses, self.book.outcomes(lines))
         if progress.done:
@@ -238,14 +239,14 @@ class ABTest:
     async def run(self, resume: Path | None = None) -> ABSummary:
         summary = await self.tournament.run(resume)
         info = TournamentFolder(summary.folder).info()
-        ab = info.ab
+        ab = info.plan.ab
         assert ab is not None  # the folder of an A/B test
         result = ABSummary(
             summary.folder,
             ab.new,
             ab.old,
             self._watcher.test,
-            info.games // 2,
+            info.plan.games // 2,
             summary.status == "finished",
         )
         write_atomic(

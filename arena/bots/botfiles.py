@@ -2,7 +2,7 @@
 
 A build runs with the bot's folder writable, and the arena then reads that
 folder with the organiser's rights: to hash its files (what the results say
-played), to list the build's outputs (`arena.bots.buildstamp`), to read its
+played), to list the build's outputs (`arena.bots.builds.buildstamp`), to read its
 `bot.toml`. So nothing here follows a symbolic link the bot may have made: the
 walk goes from one open folder to the next (`openat`, `O_NOFOLLOW`), a link is
 known by the path it holds, never by what it points to, and a named pipe, a

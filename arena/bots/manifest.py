@@ -12,7 +12,7 @@ A sub-folder is a bot when it holds `bot.toml`:
     connect_timeout = 60        # optional, seconds to connect, in place of --connect-timeout
 
 A manifest may ask for less than the organiser allows, never for more: the
-limits are ceilings (`arena.bots.limits`), applied where the bot is started.
+limits are ceilings (`arena.bots.isolation.limits`), applied where the bot is started.
 
 A single file is a bot run by its interpreter (.py, .js, .sh), named after
 the file. A first word of `python` or `python3` in a command means the
@@ -301,7 +301,7 @@ def hash_folder(folder: Path) -> str:
     A link is hashed by the path it holds, never followed; a pipe, socket or device is
     left out (see `arena.bots.botfiles`). A `.perudo-build` that an older arena left in
     the folder is one of the bot's files like any other: the arena keeps its stamps in
-    its own cache now (`arena.bots.buildstamp`), and a file the bot's build may write and
+    its own cache now (`arena.bots.builds.buildstamp`), and a file the bot's build may write and
     its run may read is not one the hash may leave out.
     """
     found = []

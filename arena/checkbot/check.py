@@ -26,16 +26,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from arena.bots import buildstamp
-from arena.bots.build import run_build
-from arena.bots.buildnet import BuildNetwork
-from arena.bots.cgroups import CgroupRoot
-from arena.bots.environment import arena_variables
-from arena.bots.limits import Confinement, ResourceLimits
-from arena.bots.logdrain import last_line, last_lines
+from arena.bots.builds import buildstamp
+from arena.bots.builds.build import run_build
+from arena.bots.isolation.buildnet import BuildNetwork
+from arena.bots.isolation.cgroups import CgroupRoot
+from arena.bots.isolation.environment import arena_variables
+from arena.bots.isolation.limits import Confinement, ResourceLimits
+from arena.bots.isolation.sandbox import Sandbox, SandboxError, SandboxMode, decide
 from arena.bots.manifest import BotSpec, ManifestError, load_entry
-from arena.bots.processes import BotProcess
-from arena.bots.sandbox import Sandbox, SandboxError, SandboxMode, decide
+from arena.bots.run.logdrain import last_line, last_lines
+from arena.bots.run.processes import BotProcess
 from arena.checkbot.games import play_games
 from arena.checkbot.positions import probes
 from arena.checkbot.probing import probe_bot
@@ -81,9 +81,9 @@ async def check_bot(
     strict: bool = False,
 ) -> CheckRun:
     """Put the bot at `path` through the checks; an unchanged bot is not built again
-    unless `rebuild` (see `arena.bots.buildstamp`), and `timeouts` False (a bot in a
+    unless `rebuild` (see `arena.bots.builds.buildstamp`), and `timeouts` False (a bot in a
     debugger) sets no deadline. `strict`: a stranger's bot, its programs found as a league
-    server finds them (`arena.bots.limits.Confinement.strict`)."""
+    server finds them (`arena.bots.isolation.limits.Confinement.strict`)."""
     run = CheckRun()
     clock = TimeControl(move_time, enforced=timeouts)
     logs: list[Path] = []

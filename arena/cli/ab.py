@@ -164,7 +164,7 @@ def _resume_plan(folder: Path, console: Console) -> tuple[Hypotheses, bool]:
         info = books.info()
     except (OSError, ValueError) as error:
         raise TournamentError(f"{folder} is not a tournament folder: {error}") from None
-    if info.ab is None:
+    if info.plan.ab is None:
         raise TournamentError(f"{folder} is no A/B test; continue it with: arena run --resume")
     if info.status is RunStatus.FINISHED:
         try:
@@ -174,8 +174,8 @@ def _resume_plan(folder: Path, console: Console) -> tuple[Hypotheses, bool]:
         console.print(
             f"{folder} has finished: {said}", highlight=False, markup=False, soft_wrap=True
         )
-        return hypotheses_of(info.ab), True
-    return hypotheses_of(info.ab), False
+        return hypotheses_of(info.plan.ab), True
+    return hypotheses_of(info.plan.ab), False
 
 
 def cmd_ab(args: argparse.Namespace, console: Console) -> int:

@@ -4,7 +4,7 @@ It reads the bots folder as a run would, but builds nothing, starts nothing
 and creates no folder, so the organiser can see who would play, who would be
 skipped and why, and how many games the schedule really holds before
 committing an evening to it. It says what the real run would do first: which
-bots it would build (an unchanged one is not built again, `arena.bots.buildstamp`),
+bots it would build (an unchanged one is not built again, `arena.bots.builds.buildstamp`),
 and that an extra the run needs is missing, which the real run refuses at once.
 """
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING
 
-from arena.bots import buildstamp
+from arena.bots.builds import buildstamp
 from arena.bots.manifest import discover
 from arena.cli.webpage import web_server
 from arena.cluster.connect import ray_module

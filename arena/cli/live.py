@@ -226,13 +226,13 @@ class LiveView:
         """Why the schedule holds as many games as it does, before they are played."""
         with contextlib.suppress(OSError, ValueError, TournamentError):
             info = TournamentFolder(folder).info()
-            if info.ab is not None:  # the pair schedule: a budget, cut in whole pairs
+            if info.plan.ab is not None:  # the pair schedule: a budget, cut in whole pairs
                 text = (
                     f"an A/B test at tables of {info.size()}: at most "
-                    f"{info.games // 2:,} pairs ({info.games:,} games)"
+                    f"{info.plan.games // 2:,} pairs ({info.plan.games:,} games)"
                 )
             else:
-                text = explain(entrants, info.size(), info.games, info.gauntlet)
+                text = explain(entrants, info.size(), info.plan.games, info.plan.gauntlet)
             self.console.print(text, highlight=False, markup=False)
 
     def game_finished(

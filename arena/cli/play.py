@@ -27,13 +27,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import engine
-from arena.bots.build import run_build
-from arena.bots.cgroups import CgroupRoot
-from arena.bots.environment import arena_variables
-from arena.bots.limits import Confinement, ResourceLimits
+from arena.bots.builds.build import run_build
+from arena.bots.isolation.cgroups import CgroupRoot
+from arena.bots.isolation.environment import arena_variables
+from arena.bots.isolation.limits import Confinement, ResourceLimits
+from arena.bots.isolation.sandbox import decide
 from arena.bots.manifest import BotSpec, discover
-from arena.bots.processes import BotProcess
-from arena.bots.sandbox import decide
+from arena.bots.run.processes import BotProcess
 from arena.cli import options, validate
 from arena.referee.clock.deadline import TimeControl
 from arena.referee.service.auth import TokenBook

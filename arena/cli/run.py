@@ -78,10 +78,10 @@ def _check_resume(args: argparse.Namespace, config: TournamentConfig, console: C
         )
     try:
         info = TournamentFolder(args.resume).info()
-        planned = info.games
+        planned = info.plan.games
     except (OSError, ValueError):
         return  # the run itself says what is wrong with the folder
-    if info.ab is not None:  # played without its test, it would never stop at a verdict
+    if info.plan.ab is not None:  # played without its test, it would never stop at a verdict
         raise TournamentError(f"{args.resume} is an A/B test: arena ab --resume {args.resume}")
     if args.games is None:
         return

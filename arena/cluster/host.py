@@ -21,9 +21,9 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from arena.bots.cgroups import CgroupRoot
-from arena.bots.limits import Confinement, raise_open_files_limit
-from arena.bots.sandbox import decide
+from arena.bots.isolation.cgroups import CgroupRoot
+from arena.bots.isolation.limits import Confinement, raise_open_files_limit
+from arena.bots.isolation.sandbox import decide
 from arena.cluster.budget import BotBudget
 from arena.cluster.plan import HostGame, HostPlan, HostReady
 from arena.cluster.rss import tree_rss
@@ -68,9 +68,10 @@ class Host:
         self.plan = plan
         self.notes = HostNotes()
         bots_dir = Path(plan.bots_dir) if plan.bots_dir is not None else Path.cwd()
-        self.info = dataclasses.replace(plan.info, bots_dir=str(bots_dir))
+        played = dataclasses.replace(plan.info.plan, bots_dir=str(bots_dir))  # this node's copy
+        self.info = dataclasses.replace(plan.info, plan=played)
         self.lineup = Lineup(dataclasses.replace(plan.config, bots_dir=bots_dir), self.notes)
-        self.budget = BotBudget(plan.max_bots, self.info.table_size or 2)
+        self.budget = BotBudget(plan.max_bots, self.info.plan.table_size or 2)
         self._scratch = Path(tempfile.mkdtemp(prefix="perudo-host-"))  # 0700: logs, the socket
         self._cgroups = CgroupRoot.find()
         self._referee: Referee | None = None
@@ -83,7 +84,7 @@ class Host:
         """Start the referee, build the bots; which of them can play here."""
         raise_open_files_limit()
         sandbox = decide(self.plan.config.sandbox, self.plan.config.build_network)
-        referee, port = await own_referee(self.info.time.move_time, self._scratch)
+        referee, port = await own_referee(self.info.plan.time.move_time, self._scratch)
         self._referee = referee
         lineup = self.lineup
         self.info = lineup.confine(
@@ -93,9 +94,9 @@ class Host:
         lobby = referee.lobby
         bots = await lineup.prepare(folder, self.info, self.info.played, lobby.tokens)
         lineup.ready(bots, lobby.tokens, lobby, port, folder, self.plan.jobs)
-        self._tables = LobbyTables(lobby, self.plan.seed, self.info.time)
+        self._tables = LobbyTables(lobby, self.plan.seed, self.info.plan.time)
         where = (
-            f"{socket.gethostname()} (pid {os.getpid()}), bots from {self.info.bots_dir}, "
+            f"{socket.gethostname()} (pid {os.getpid()}), bots from {self.info.plan.bots_dir}, "
             f"logs in {folder.logs}"
         )
         return HostReady(where, tuple(b.name for b in bots), self.notes.take())

@@ -119,14 +119,14 @@ class RayHosts:
         return self.options.flags()
 
     async def open(self, info: TournamentInfo, seed: bytes) -> list[str]:
-        if info.extra_bots:
+        if info.plan.extra_bots:
             raise ClusterError(
                 "a run with bots from outside its folder (arena ab) plays on one machine"
             )
         self._joined = not ray_module().is_initialized()
-        shipped = info.bots_dir if self.options.ship_bots else None
+        shipped = info.plan.bots_dir if self.options.ship_bots else None
         ray = self._ray = connect(self.options.address, shipped)
-        self._jobs = info.jobs
+        self._jobs = info.plan.jobs
         nodes = sorted((n for n in ray.nodes() if n.get("Alive")), key=lambda n: str(n["NodeID"]))
         if not nodes:
             raise ClusterError(f"the Ray cluster at {self.options.address} has no node alive")
@@ -135,9 +135,9 @@ class RayHosts:
             info=info,
             seed=seed,
             config=self.config,
-            jobs=info.jobs,
+            jobs=info.plan.jobs,
             max_bots=self.options.max_bots_per_host,
-            bots_dir=None if self.options.ship_bots else info.bots_dir,
+            bots_dir=None if self.options.ship_bots else info.plan.bots_dir,
         )
         strategies = ray.util.scheduling_strategies
         actor_class = ray.remote(Host)

@@ -90,7 +90,7 @@ class Opening:
                 info = TournamentFolder(info_path.parent).info()
             except (OSError, ValueError):
                 continue
-            played += info.played and recorded(info.league) == target
+            played += info.played and recorded(info.plan.league) == target
         return played
 
 

@@ -83,7 +83,7 @@ def lineup_for(
     a final), or, without `bots_dir`, every entrant's playing version now."""
     if resume is not None:
         try:
-            begun = TournamentFolder(resume).info().bots_dir
+            begun = TournamentFolder(resume).info().plan.bots_dir
         except (OSError, ValueError):
             return None  # the resume itself says what is wrong with the folder
         return pinned(Path(begun)) if begun is not None else None

@@ -22,8 +22,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from arena.bots.buildnet import BuildNetwork
-from arena.bots.limits import ResourceLimits
+from arena.bots.isolation.buildnet import BuildNetwork
+from arena.bots.isolation.limits import ResourceLimits
 from arena.checkbot.verdict import Check
 from arena.submissions.report import End, Event, Line, decode
 

@@ -30,12 +30,12 @@ import time
 from pathlib import Path
 
 from arena.bots.botfiles import read_regular
-from arena.bots.build import run_build
-from arena.bots.buildnet import BuildNetwork
-from arena.bots.cgroups import CgroupRoot
-from arena.bots.limits import Confinement, ResourceLimits
+from arena.bots.builds.build import run_build
+from arena.bots.isolation.buildnet import BuildNetwork
+from arena.bots.isolation.cgroups import CgroupRoot
+from arena.bots.isolation.limits import Confinement, ResourceLimits
+from arena.bots.isolation.sandbox import SandboxError, SandboxMode, decide
 from arena.bots.manifest import MANIFEST, MANIFEST_BYTES, ManifestError, load_entry
-from arena.bots.sandbox import SandboxError, SandboxMode, decide
 from arena.bots.toolchains import refusal
 from arena.checkbot.check import check_bot
 from arena.checkbot.verdict import Check

@@ -14,13 +14,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from arena.bots.buildnet import BuildNetwork
-from arena.bots.capacity import check_jobs, default_jobs
-from arena.bots.limits import ResourceLimits
-from arena.bots.sandbox import SandboxMode
+from arena.bots.isolation.buildnet import BuildNetwork
+from arena.bots.isolation.limits import ResourceLimits
+from arena.bots.isolation.sandbox import SandboxMode
+from arena.bots.run.capacity import check_jobs, default_jobs
 from arena.errors import ArenaError
 from arena.rankings.level import LEVEL
 from arena.referee.clock.deadline import DEFAULT_TIME_MARGIN, LEAGUE_LAG_ALLOWANCE, TimeControl
+from arena.store import recorded
 from arena.tournament.kinds import (
     MAX_GAMES,
     MAX_TABLE,
@@ -39,6 +40,7 @@ from arena.tournament.kinds import (
     Text,
 )
 from arena.tournament.options import NIGHT, Command, option, option_made_by, options_of
+from arena.tournament.plan import AbPlan, RunPlan
 from arena.tournament.results.league_writes import DEFAULT_STORE_PATIENCE_S
 from arena.tournament.schedule.round_robin import Deals
 from engine import Ruleset
@@ -90,19 +92,6 @@ class TournamentName(Domain[str]):
 
 DEFAULT_GAMES = 120
 _LIMITS = ResourceLimits()
-
-
-@dataclass(frozen=True, slots=True)
-class AbPlan:
-    """An A/B test (`arena ab`): NEW and OLD by name, and the hypotheses of its sequential
-    test, kept with the run so that a resume runs the same test."""
-
-    new: str
-    old: str
-    elo0: float
-    elo1: float
-    alpha: float
-    beta: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -329,7 +318,7 @@ class TournamentConfig:
         "run), off (none), host (this machine's own, loopback included) (default {default})",
         {*NIGHT, Command.AB, Command.CHECK_BOT, Command.PLAY, Command.SERVE},
     )
-    """The network a sandboxed build gets (`arena.bots.buildnet`); on a league server, its
+    """The network a sandboxed build gets (`arena.bots.isolation.buildnet`); on a league server, its
     submissions' builds (a night started there sets its own)."""
     rebuild: bool = option(
         False,
@@ -337,7 +326,8 @@ class TournamentConfig:
         "build every local bot, even one unchanged since its last",
         {*NIGHT, Command.CHECK_BOT},
     )
-    """Build every bot, even one unchanged since its last good build (`arena.bots.buildstamp`)."""
+    """Build every bot, even one unchanged since its last good build
+    (`arena.bots.builds.buildstamp`)."""
     reconnect_grace: float = option(
         60.0,
         Seconds(),
@@ -380,6 +370,25 @@ class TournamentConfig:
             cpu_s=self.cpu_s,
             build_timeout=self.build_timeout,
             scratch_mb=self.scratch_mb,
+        )
+
+    def plan(self, server: bool) -> RunPlan:
+        """What a run of this config is set up to do, kept in its folder (a resume and `arena
+        verify` read it there): the run a league server plays when `server`."""
+        return RunPlan(
+            league=recorded(self.league_store),
+            ruleset=self.ruleset,
+            games=self.games,
+            jobs=self.jobs,
+            time=self.time_control(server),
+            bots_dir=str(self.bots_dir.resolve()) if self.bots_dir is not None else None,
+            server=server,
+            table_size=self.table_size,
+            deals=self.deals,
+            gauntlet=self.gauntlet,
+            ab=self.ab,
+            extra_bots=tuple(str(p.resolve()) for p in self.extra_bots),
+            until_confident=self.until_confident,
         )
 
     def time_control(self, server: bool = False) -> TimeControl:

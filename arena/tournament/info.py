@@ -1,4 +1,5 @@
-"""What `tournament.json` says about a run: how it was set up, who plays, how it stands.
+"""What `tournament.json` says about a run: its plan (`arena.tournament.plan`), who plays,
+how it stands.
 
 One typed record, read and written only through `from_json` and `to_json`, so the
 runner, a resume, `arena verify`, the league's rebuild and the command line all
@@ -20,10 +21,9 @@ from typing import Any
 
 import engine
 from arena.records import Json, RecordError
-from arena.referee.clock.deadline import TimeControl
 from arena.store import identity_of
-from arena.tournament.config import AbPlan, TournamentError
-from arena.tournament.schedule.round_robin import Deals
+from arena.tournament.config import TournamentError
+from arena.tournament.plan import RunPlan
 from arena.tournament.versions import Pin
 
 
@@ -101,33 +101,14 @@ class ConfidenceOutcome:
 class TournamentInfo:
     id: str
     created: float
-    league: str
-    ruleset: engine.Ruleset
-    games: int
-    jobs: int
-    time: TimeControl
-    """The time control the run plays by: its limits, margin and lag allowance."""
+    plan: RunPlan
+    """What the run was set up to do, as its config made it (`TournamentConfig.plan`)."""
     seed_sha256: str
     status: RunStatus = RunStatus.RUNNING
     run_id: str = ""
     """Made at random when the folder is laid out: which run of its name this is, for the
     league (empty in a folder from before; `identity` then reads it from the seed's
     commitment and `created`)."""
-    bots_dir: str | None = None
-    """None when only remote bots play (on a league server)."""
-    server: bool = False
-    table_size: int | None = None
-    """As asked before the entrants are known (None: as many as fit, up to 6); then the size."""
-    deals: Deals | None = Deals.OWN
-    """None for a folder written before each game had dice of its own."""
-    gauntlet: str | None = None
-    """The bot seated at every table (`--gauntlet`), if any."""
-    ab: AbPlan | None = None
-    """The A/B test this run is (`arena ab`), if it is one: its schedule is then pairs."""
-    extra_bots: tuple[str, ...] = ()
-    """Bot entries from outside `bots_dir` that play too (an A/B test's NEW and OLD)."""
-    until_confident: float | None = None
-    """The level at which `--until-confident` stops the run, if it was asked for."""
     until_confident_outcome: ConfidenceOutcome | None = None
     unplayed: tuple[str, ...] = ()
     """Games planned but not needed: `--until-confident` knew the ranking without them."""
@@ -165,9 +146,9 @@ class TournamentInfo:
 
     def size(self) -> int:
         """The table size, for a run whose play began."""
-        if self.table_size is None:
+        if self.plan.table_size is None:
             raise TournamentError(f"tournament {self.id} never began play: it has no table size")
-        return self.table_size
+        return self.plan.table_size
 
     # What a run does to its record: each returns the record as the run now stands.
 
@@ -186,8 +167,8 @@ class TournamentInfo:
         and the bots that will not play kept with why."""
         return dataclasses.replace(
             self,
+            plan=self.plan.seated(table_size),
             entrants=tuple(entrants),
-            table_size=table_size,
             bots=dict(bots),
             skipped=tuple(skipped),
         )
@@ -226,30 +207,14 @@ class TournamentInfo:
             "id": self.id,
             "status": self.status.value,
             "created": self.created,
-            "bots_dir": self.bots_dir,
-            "league": self.league,
-            "server": self.server,
-            "ruleset": self.ruleset.to_mapping(),
-            "table_size": self.table_size,
-            "games": self.games,
-            "jobs": self.jobs,
-            **_time_json(self.time),
+            **self.plan.to_json(),
             "seed_sha256": self.seed_sha256,
             "seed": self.seed,
         }
         if self.run_id:
             data["run_id"] = self.run_id
-        if self.deals is not None:
-            data["deals"] = self.deals.value
-        if self.gauntlet is not None:
-            data["gauntlet"] = self.gauntlet
-        if self.ab is not None:
-            data["ab"] = dataclasses.asdict(self.ab)
-        if self.extra_bots:
-            data["extra_bots"] = list(self.extra_bots)
         if self.concluded is not None:
             data["concluded"] = self.concluded
-        data["until_confident"] = self.until_confident
         if self.until_confident_outcome is not None:
             data["until_confident_outcome"] = self.until_confident_outcome.to_json()
         if self.unplayed:
@@ -275,23 +240,11 @@ class TournamentInfo:
             return cls(
                 id=str(data["id"]),
                 created=float(data.get("created", 0.0)),
-                league=str(data.get("league", "")),
-                ruleset=engine.Ruleset.from_mapping(data.get("ruleset", {})),
-                games=int(data["games"]),
-                jobs=int(data.get("jobs", 1)),
-                time=_time_from_json(data),
+                plan=RunPlan.from_json(data),
                 seed_sha256=str(data.get("seed_sha256", "")),
                 status=RunStatus(data.get("status", RunStatus.RUNNING.value)),
                 run_id=str(data.get("run_id", "")),
-                bots_dir=data.get("bots_dir"),
-                server=bool(data.get("server", False)),
-                table_size=data.get("table_size"),
-                deals=Deals(data["deals"]) if "deals" in data else None,
-                gauntlet=data.get("gauntlet"),
-                ab=AbPlan(**data["ab"]) if data.get("ab") is not None else None,
-                extra_bots=tuple(str(p) for p in data.get("extra_bots", [])),
                 concluded=data.get("concluded"),
-                until_confident=data.get("until_confident"),
                 until_confident_outcome=(
                     ConfidenceOutcome.from_json(data["until_confident_outcome"])
                     if data.get("until_confident_outcome") is not None
@@ -309,28 +262,3 @@ class TournamentInfo:
             )
         except (KeyError, TypeError, ValueError, AttributeError, engine.PerudoError) as error:
             raise RecordError(f"it does not describe a tournament ({error!r})") from None
-
-
-def _time_json(control: TimeControl) -> Json:
-    """The time control as `tournament.json` has always spelled it, field by field."""
-    return {
-        "move_time": control.move_time,
-        "time_margin": control.margin,
-        "time_bank": control.bank,
-        "increment": control.increment,
-        "timeouts": control.enforced,
-        "lag_allowance": control.lag_allowance,
-    }
-
-
-def _time_from_json(data: Any) -> TimeControl:
-    """The time control of a `tournament.json` (a folder from before the bank, the margin or
-    the lag allowance has none of it)."""
-    return TimeControl(
-        float(data["move_time"]),
-        float(data.get("time_bank", 0.0)),
-        float(data.get("increment", 0.0)),
-        bool(data.get("timeouts", True)),
-        margin=float(data.get("time_margin", 0.0)),
-        lag_allowance=float(data.get("lag_allowance", 0.0)),
-    )

@@ -23,16 +23,16 @@ from pathlib import Path
 from typing import TypeVar
 
 import engine
-from arena.bots.cgroups import CgroupRoot
-from arena.bots.limits import Confinement, DescriptorError, raise_open_files_limit
+from arena.bots.isolation.cgroups import CgroupRoot
+from arena.bots.isolation.limits import Confinement, DescriptorError, raise_open_files_limit
+from arena.bots.isolation.sandbox import Sandbox, SandboxError, decide
 from arena.bots.manifest import BotSpec, ManifestError
-from arena.bots.sandbox import Sandbox, SandboxError, decide
 from arena.referee.clock.deadline import TimeControlError
 from arena.referee.service.auth import TokenBook
 from arena.referee.service.heap import frozen_heap
 from arena.referee.service.lobby import Lobby
 from arena.referee.service.referee_server import Referee
-from arena.store import LeagueStore, StoreError, open_store, recorded
+from arena.store import LeagueStore, StoreError, open_store
 from arena.store.causes import folder_failure
 from arena.tournament.config import (
     TooFewBotsError,
@@ -249,7 +249,7 @@ class Tournament:
         cgroups = CgroupRoot.find()
         try:
             if venue is None:
-                own, port = await own_referee(info.time.move_time, private)
+                own, port = await own_referee(info.plan.time.move_time, private)
                 referee = own
             else:
                 referee, port, remote = venue.referee, venue.port, venue.remote
@@ -262,11 +262,11 @@ class Tournament:
             )
             info = lineup.confine(confinement, info)
             lobby = self._lobby = referee.lobby
-            if info.bots_dir is not None:
+            if info.plan.bots_dir is not None:
                 bots = await lineup.prepare(
                     folder, info, not starting, lobby.tokens, need=2 - len(remote)
                 )
-            await lineup.start(bots, lobby.tokens, lobby, port, folder, info.jobs)
+            await lineup.start(bots, lobby.tokens, lobby, port, folder, info.plan.jobs)
             connected = await lineup.await_connections(bots, lobby, folder)
             connected |= {name for name in remote if lobby.connected().get(name)}
             if starting:
@@ -308,8 +308,8 @@ class Tournament:
             if starting:
                 if len(ready) < 2:
                     raise TournamentError(too_few(ready))
-                assert info.bots_dir is not None  # a cluster's run has its bots folder
-                found, _ = bots_of(Path(info.bots_dir))
+                assert info.plan.bots_dir is not None  # a cluster's run has its bots folder
+                found, _ = bots_of(Path(info.plan.bots_dir))
                 info = enter(info, ready, [bot for bot in found if bot.name in ready], info.skipped)
                 folder.write_info(info)
             await self._patiently(
@@ -349,21 +349,9 @@ class Tournament:
         fresh = TournamentInfo(
             id=tid,
             created=time.time(),
-            league=recorded(cfg.league_store),
-            ruleset=cfg.ruleset,
-            games=cfg.games,
-            jobs=cfg.jobs,
-            time=cfg.time_control(on_server),
+            plan=cfg.plan(on_server),
             seed_sha256=engine.commitment(seed),
             run_id=secrets.token_hex(16),
-            bots_dir=str(cfg.bots_dir.resolve()) if cfg.bots_dir is not None else None,
-            server=on_server,
-            table_size=cfg.table_size,
-            deals=cfg.deals,
-            gauntlet=cfg.gauntlet,
-            ab=cfg.ab,
-            extra_bots=tuple(str(p.resolve()) for p in cfg.extra_bots),
-            until_confident=cfg.until_confident,
         )
         root = cfg.out / tid
         if not root.exists() or TournamentFolder(root).never_played():
@@ -412,7 +400,7 @@ class Tournament:
             self.observer.note(f"time control: {clock.describe()}")
         if self._concluded is not None:  # concluded while the runner was being made
             runner.conclude(self._concluded)
-        workers = info.jobs if self.hosts is None else self.hosts.slots()
+        workers = info.plan.jobs if self.hosts is None else self.hosts.slots()
         self._workers = [asyncio.ensure_future(runner.worker()) for _ in range(workers)]
         with frozen_heap(), contextlib.suppress(asyncio.CancelledError):
             await asyncio.gather(*self._workers)

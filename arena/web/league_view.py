@@ -6,7 +6,7 @@ used as a folder name only if it is one plain name. A bot's log is in a
 folder its bot wrote to, so it is opened without following a link at any
 step, refused unless it is a regular file, and read from its end, at most
 LOG_TAIL bytes. A game's part of it is found in the log's index
-(`arena.bots.gamelogs`), opened the same way and read as checked numbers;
+(`arena.bots.run.gamelogs`), opened the same way and read as checked numbers;
 where the index has no sound part for the game (a tournament played before
 there was one, a crash that cut it), the whole log is shown and the page
 says why.
@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena.bots.gamelogs import INDEX_SUFFIX, GameSlice, find_part
+from arena.bots.run.gamelogs import INDEX_SUFFIX, GameSlice, find_part
 from arena.errors import ArenaError
 from arena.records import GameLine, RecordError, Replay
 from arena.store import LeagueStore

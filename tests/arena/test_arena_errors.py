@@ -158,7 +158,7 @@ def test_the_walk_sees_a_wrong_raise(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("module", "name", "also"),
     [
-        ("arena.bots.capacity", "JobsError", ValueError),
+        ("arena.bots.run.capacity", "JobsError", ValueError),
         ("arena.tournament.schedule.round_robin", "ScheduleError", ValueError),
         ("arena.referee.service.referee_server", "ListenError", OSError),
         ("arena.cli.replay", "ReplayNotFoundError", FileNotFoundError),

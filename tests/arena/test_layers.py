@@ -347,7 +347,7 @@ def test_an_import_of_the_generated_code_elsewhere_is_caught(tmp_path: Path) -> 
         ("arena/league/rogue.py", "from arena.cli import main"),
         ("arena/cluster/rogue.py", "from arena.league import store"),
         ("arena/tournament/rogue.py", "from arena.cluster import hosts"),
-        ("arena/errors.py", "from arena.bots import sandbox"),
+        ("arena/errors.py", "from arena.bots.isolation import sandbox"),
         ("arena/text.py", "from arena.errors import ArenaError"),
     ],
 )

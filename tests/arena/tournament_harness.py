@@ -16,6 +16,7 @@ import engine
 from arena.records import GameLine
 from arena.referee.clock.deadline import TimeControl
 from arena.tournament.info import TournamentInfo
+from arena.tournament.plan import RunPlan
 from arena.tournament.report.ratings import Standing
 from arena.tournament.tournament import Progress
 
@@ -102,7 +103,7 @@ def wait_gone(pids: list[int], seconds: float = 10.0) -> list[int]:
 
 
 def children_of(pid: int) -> list[int]:
-    """The processes `pid` started, but for its warden (`arena.bots.warden`), which is no bot."""
+    """The processes `pid` started, but its warden (`arena.bots.run.warden`), which is no bot."""
     found = []
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
@@ -117,17 +118,19 @@ def children_of(pid: int) -> list[int]:
 
 def _is_warden(process: Path) -> bool:
     try:
-        return b"arena.bots.warden" in (process / "cmdline").read_bytes()
+        return b"arena.bots.run.warden" in (process / "cmdline").read_bytes()
     except OSError:
         return False
 
 
-def minimal_info(tid: str, entrants: tuple[str, ...] | None = None) -> TournamentInfo:
-    """A tournament.json with only what a folder needs: for tests of the folder itself."""
-    ruleset = engine.Ruleset()
-    return TournamentInfo(
-        tid, 0.0, "league.sqlite", ruleset, 6, 1, TimeControl(0.5), "00" * 32, entrants=entrants
-    )
+def minimal_info(
+    tid: str, entrants: tuple[str, ...] | None = None, **planned: Any
+) -> TournamentInfo:
+    """A tournament.json with only what a folder needs: for tests of the folder itself;
+    `planned` sets fields of its plan (`bots_dir=...`, `ab=...`)."""
+    least = {"league": "league.sqlite", "ruleset": engine.Ruleset(), "games": 6, "jobs": 1}
+    plan = RunPlan(**(least | {"time": TimeControl(0.5)} | planned))
+    return TournamentInfo(tid, 0.0, plan, "00" * 32, entrants=entrants)
 
 
 def arena_process(*args: str, log: Path) -> subprocess.Popen[bytes]:

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 import engine
-from arena.bots.capacity import usable_cores
-from arena.bots.sandbox import SandboxMode, decide
+from arena.bots.isolation.sandbox import SandboxMode, decide
+from arena.bots.run.capacity import usable_cores
 from arena.protocol.messages import referee as pb
 from bench.benchmark import sample_requests
 from bench.engine_speed import random_legal

@@ -111,7 +111,8 @@ class Referee:
         """Whether the Unix socket speaks it too (see `arena.league.local_tls`)."""
         self._opening: set[Session] = set()
         """Sessions admitted but not yet in the lobby (whose processes are taken all the same)."""
-        """Where local bots dial too (sandboxed bots have no network): see `arena.bots.sandbox`."""
+        """Where local bots dial too (sandboxed bots have no network): see
+        `arena.bots.isolation.sandbox`."""
         self.lag = LoopLag()
         """The referee's own lateness, which no bot is charged for."""
         self._unauthenticated: Counter[str] = Counter()

@@ -18,7 +18,7 @@ def enter(
     """`info` with what is known once the entrants are: who they are, the table, each one's
     files, and the bots `skipped`; a `TournamentError` where the entrants cannot play it."""
     by_name = {b.name: b for b in bots}
-    ab = info.ab
+    ab = info.plan.ab
     seated = len(entrants)  # bots a table can seat: in an A/B test, NEW or OLD and the field
     if ab is not None:
         for role, name in (("new", ab.new), ("old", ab.old)):
@@ -27,18 +27,18 @@ def enter(
         seated = len(entrants) - 1
         if seated < 2:
             raise TournamentError("an A/B test needs at least one bot in the field")
-    gauntlet = info.gauntlet
+    gauntlet = info.plan.gauntlet
     if gauntlet is not None and gauntlet not in entrants:
         raise TournamentError(f"the gauntlet's bot {gauntlet} cannot play; see above why")
-    size = info.table_size or min(seated, 6)
+    size = info.plan.table_size or min(seated, 6)
     if not 2 <= size <= seated:
         fits = f"{len(entrants)} entrants" if ab is None else f"NEW or OLD and {seated - 1} more"
         raise TournamentError(f"--table-size {size} does not fit {fits}")
     try:
-        check_deals(info.deals or Deals.OWN, len(entrants), size, gauntlet)
+        check_deals(info.plan.deals or Deals.OWN, len(entrants), size, gauntlet)
     except ScheduleError as error:
         raise TournamentError(str(error)) from None
-    pins = read_pins(Path(info.bots_dir)) if info.bots_dir is not None else {}
+    pins = read_pins(Path(info.plan.bots_dir)) if info.plan.bots_dir is not None else {}
     files = {
         n: (
             Entrant(str(by_name[n].path), by_name[n].files_hash, version=pins.get(n))

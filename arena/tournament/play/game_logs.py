@@ -3,7 +3,7 @@
 The runner says when a game is in play (`GameLogMarks.during`). For each of
 its seats that is a bot this arena started, the end of the bot's log is
 taken at both moments, and the part between them is added to the log's
-index (`arena.bots.gamelogs`) as the game ends, before it is recorded. A
+index (`arena.bots.run.gamelogs`) as the game ends, before it is recorded. A
 game that is not recorded (the run aborted, the tables gone) is marked when
 it is played again. A bot of another machine (a remote bot, a cluster
 host's) has no log here, and nothing is marked for it.
@@ -15,8 +15,8 @@ import contextlib
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
-from arena.bots.gamelogs import GameSlice, append_slice
-from arena.bots.processes import BotProcess
+from arena.bots.run.gamelogs import GameSlice, append_slice
+from arena.bots.run.processes import BotProcess
 from arena.referee.match import GameSpec
 
 

@@ -12,14 +12,14 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from arena.bots import buildstamp
-from arena.bots.build import run_build
-from arena.bots.capacity import usable_cores
-from arena.bots.environment import arena_variables
-from arena.bots.limits import Confinement, check_descriptors
-from arena.bots.logdrain import last_line
+from arena.bots.builds import buildstamp
+from arena.bots.builds.build import run_build
+from arena.bots.isolation.environment import arena_variables
+from arena.bots.isolation.limits import Confinement, check_descriptors
 from arena.bots.manifest import BotSpec, ManifestError, load_entry
-from arena.bots.processes import BotProcess
+from arena.bots.run.capacity import usable_cores
+from arena.bots.run.logdrain import last_line
+from arena.bots.run.processes import BotProcess
 from arena.bots.toolchains import refusal
 from arena.referee.service.auth import TokenBook
 from arena.referee.service.lobby import Lobby
@@ -74,7 +74,7 @@ class Lineup:
     def confine(self, confinement: Confinement, info: TournamentInfo) -> TournamentInfo:
         """Say at the start how far the local bots are kept apart; `info` saying it too."""
         self.confinement = confinement
-        if info.bots_dir is None:
+        if info.plan.bots_dir is None:
             return info  # remote bots only: nothing here to isolate
         isolation = confinement.describe(self.config.limits)
         for line in isolation:
@@ -142,13 +142,13 @@ class Lineup:
         tokens: TokenBook,
         need: int = 2,
     ) -> list[BotSpec]:
-        if info.bots_dir is None:
+        if info.plan.bots_dir is None:
             return []
-        found, problems = bots_of(Path(info.bots_dir))
+        found, problems = bots_of(Path(info.plan.bots_dir))
         for entry, reason in problems:
             self._skip(entry, reason)
-        found = self._with_extra(found, info.extra_bots)
-        pinned = read_pins(Path(info.bots_dir))  # an entrant's own submitted version
+        found = self._with_extra(found, info.plan.extra_bots)
+        pinned = read_pins(Path(info.plan.bots_dir))  # an entrant's own submitted version
         self._pinned = set(pinned)
         for bot in [b for b in found if tokens.knows(b.name) and b.name not in pinned]:
             # Its token would replace the entrant's for the night: the entrant locked out.
@@ -162,7 +162,9 @@ class Lineup:
             entrants = set(info.players())
             found = [b for b in found if b.name in entrants]
             for name in sorted(entrants - {b.name for b in found}):
-                self.observer.note(f"{name}: no longer in {info.bots_dir}; its games are faults")
+                self.observer.note(
+                    f"{name}: no longer in {info.plan.bots_dir}; its games are faults"
+                )
             for bot in found:
                 if bot.files_hash != info.bots[bot.name].files_sha256:
                     self.observer.note(f"{bot.name}: its files changed since the run began")

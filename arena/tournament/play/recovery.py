@@ -18,7 +18,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from typing import Protocol
 
-from arena.bots.processes import BotProcess
+from arena.bots.run.processes import BotProcess
 from arena.referee.service.lobby import Lobby
 from arena.referee.session.exits import describe_exit, exit_probe
 from arena.referee.session.session import CRASH_WAIT

@@ -98,8 +98,8 @@ class GameRunner:
         self.lobby = lobby
         self.store = store
         self.seed = folder.seed()
-        self.ruleset = info.ruleset
-        self.clock = info.time
+        self.ruleset = info.plan.ruleset
+        self.clock = info.plan.time
         self.schedule = folder.schedule(info)
         self.where = where or LobbyTables(lobby, self.seed, self.clock)
         finished = self._check_folder()
@@ -114,7 +114,7 @@ class GameRunner:
             [result_of(line) for line in sorted(lines, key=lambda x: x.index)], info.players()
         )
         self.pending = deque(g for g in self.schedule if g.game_id not in done)
-        level = info.until_confident
+        level = info.plan.until_confident
         self.until = None if level is None else UntilConfident(level, info, self.schedule, lines)
         self._looking: asyncio.Future[None] | None = None
         if self.until is not None:
@@ -128,7 +128,7 @@ class GameRunner:
         """The absent bots last announced, so that a wait is said once, not per worker."""
         self._gone_since: dict[str, float] = {}
         """When each absent bot was found gone (monotonic): its grace counts from then."""
-        self.timing = TimingReport(info.time)
+        self.timing = TimingReport(info.plan.time)
         self.reserve = DescriptorReserve()
         self.progress = Progress(len(done), len(self.schedule), time.monotonic(), 0)
         observer.started(folder.root, list(info.players()), self.progress)
@@ -364,7 +364,9 @@ class GameRunner:
             info = info.as_finished(self.seed.hex(), time.time(), unplayed)
         else:
             info = info.as_interrupted()
-        timing = decision_timing(self.folder.replays, (x.game for x in lines), info.time.move_time)
+        timing = decision_timing(
+            self.folder.replays, (x.game for x in lines), info.plan.time.move_time
+        )
         outliers = {t.bot: (t.p99_ms, t.slowest_ms) for t in timing.bots}
         links = {t.bot: t.round_trip_ms for t in timing.bots if t.round_trip_ms is not None}
         try:

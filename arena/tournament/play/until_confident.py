@@ -120,6 +120,6 @@ class UntilConfident:
             )
             text = (
                 f"Budget spent: all {budget:,} games played "
-                f"(--games {self.info.games:,}); {verdict}"
+                f"(--games {self.info.plan.games:,}); {verdict}"
             )
         return ConfidenceOutcome(level, what, games, budget, pairs), text

@@ -159,12 +159,14 @@ def read_replay(path: Path, line: GameLine | None = None) -> Replay:
 
 def schedule_of(info: TournamentInfo, seed: bytes) -> list[ScheduledGame]:
     """The games a tournament plans, from its seed."""
-    if info.ab is not None:  # an A/B test: `games` is twice its pairs
-        new, old = info.ab.new, info.ab.old
+    if info.plan.ab is not None:  # an A/B test: `games` is twice its pairs
+        new, old = info.plan.ab.new, info.plan.ab.old
         field = [name for name in info.players() if name not in (new, old)]
-        return build_pairs(new, old, field, info.size(), info.games // 2, seed)
-    deals = info.deals or Deals.OWN
-    return build(list(info.players()), info.size(), info.games, seed, deals, info.gauntlet)
+        return build_pairs(new, old, field, info.size(), info.plan.games // 2, seed)
+    deals = info.plan.deals or Deals.OWN
+    return build(
+        list(info.players()), info.size(), info.plan.games, seed, deals, info.plan.gauntlet
+    )
 
 
 class TournamentFolder:

@@ -33,7 +33,7 @@ import stat
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from arena.bots.gamelogs import INDEX_SUFFIX, parse_index
+from arena.bots.run.gamelogs import INDEX_SUFFIX, parse_index
 from arena.records import GameLine
 from arena.tournament.info import RunStatus
 from arena.tournament.results.days import (

@@ -20,7 +20,7 @@ def league_of(info: TournamentInfo, given: Path | str | None) -> str | Path:
     """The store a resumed run writes to: the one it recorded, or the same one given again
     with its password (tournament.json keeps a URL without it, so else libpq's own
     PGPASSWORD or ~/.pgpass give it)."""
-    return given if given is not None and recorded(given) == info.league else info.league
+    return given if given is not None and recorded(given) == info.plan.league else info.plan.league
 
 
 def all_played(folder: TournamentFolder, info: TournamentInfo) -> bool:
@@ -49,7 +49,7 @@ def read_info(folder: Path) -> TournamentInfo:
 
 def played_on_server(info: TournamentInfo) -> bool:
     remote = any(b.remote for b in info.bots.values())
-    return info.server or remote or info.bots_dir is None
+    return info.plan.server or remote or info.plan.bots_dir is None
 
 
 def resume_command(folder: Path, venue: Venue | None, hosts: Hosts | None) -> str:

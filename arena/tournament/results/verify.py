@@ -88,7 +88,7 @@ def _verify(folder: TournamentFolder | FoldedRound, replays: Replays) -> Verdict
     except (ValueError, ResultsError, TournamentError) as error:
         raise VerifyError(f"{root}: cannot rebuild its schedule: {error}") from None
     committed = hashlib.sha256(seed).hexdigest() == info.seed_sha256
-    ruleset = info.ruleset
+    ruleset = info.plan.ruleset
     by_id = {line.game: line for line in finished.lines}
     # Dropped: their bots left; unplayed: --until-confident knew the ranking without them.
     dropped = set(info.dropped) | set(info.unplayed)
@@ -105,7 +105,7 @@ def _verify(folder: TournamentFolder | FoldedRound, replays: Replays) -> Verdict
         if replays.pruned(game.game_id):
             checks.append(GameCheck(game.game_id, None, 0, pruned=True))
             continue
-        keys = {game.deal_key} if info.deals is not None else _keys_before_own_deals(game)
+        keys = {game.deal_key} if info.plan.deals is not None else _keys_before_own_deals(game)
         checks.append(_check_game(replays, game, line, seed, ruleset, keys))
     for name, entrant in sorted(info.bots.items()):  # submitted versions: still as they played
         if entrant.version is not None:

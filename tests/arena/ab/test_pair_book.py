@@ -3,7 +3,6 @@ whose verdict is already on record concluded as soon as it resumes."""
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from pathlib import Path
 
@@ -14,7 +13,7 @@ from arena.ab.book import BookError, PairBook
 from arena.ab.run import Watcher
 from arena.ab.sprt import Hypotheses, Outcome, Sprt, Verdict
 from arena.records import GameLine
-from arena.tournament.config import AbPlan
+from arena.tournament.plan import AbPlan
 from arena.tournament.play.observer import Progress
 from arena.tournament.results.folder import TournamentFolder
 from arena.tournament.schedule.pairs import build_pairs
@@ -70,8 +69,9 @@ def test_a_game_of_no_pair_is_refused() -> None:
 def test_a_verdict_already_on_record_concludes_the_resumed_test(tmp_path: Path) -> None:
     pairs = 20
     entrants = sorted([NEW, OLD, *FIELD])
-    info = dataclasses.replace(
-        minimal_info("t", tuple(entrants)),
+    info = minimal_info(
+        "t",
+        tuple(entrants),
         ab=AbPlan(NEW, OLD, 0.0, 200.0, 0.05, 0.05),
         table_size=3,
         games=2 * pairs,

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from arena.bots.isolation.sandbox import Jail
 from arena.bots.manifest import ManifestError, load_entry, resolve_command
-from arena.bots.sandbox import Jail
 
 
 def _bot(root: Path, manifest: str) -> Path:

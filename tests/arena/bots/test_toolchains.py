@@ -6,20 +6,19 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import dataclasses
 import shutil
 from pathlib import Path
 
 import pytest
 from tournament_harness import Recorder, minimal_info
 
-from arena.bots.build import run_build
-from arena.bots.buildnet import BuildNetwork
-from arena.bots.environment import bot_environment
-from arena.bots.limits import Confinement, ResourceLimits
+from arena.bots.builds.build import run_build
+from arena.bots.builds.toolcache import build_tools
+from arena.bots.isolation.buildnet import BuildNetwork
+from arena.bots.isolation.environment import bot_environment
+from arena.bots.isolation.limits import Confinement, ResourceLimits
+from arena.bots.isolation.sandbox import Jail, SandboxMode, decide
 from arena.bots.manifest import load_entry
-from arena.bots.sandbox import Jail, SandboxMode, decide
-from arena.bots.toolcache import build_tools
 from arena.bots.toolchains import (
     SYSTEM_PATH,
     VARIABLE,
@@ -306,7 +305,7 @@ def test_a_league_servers_lineup_looks_programs_up_strictly(
     lineup.confinement = Confinement(decide(SandboxMode.AUTO), strict=strict)
     folder = TournamentFolder(tmp_path / "out")
     folder.logs.mkdir(parents=True)
-    info = dataclasses.replace(minimal_info("t"), bots_dir=str(bots))
+    info = minimal_info("t", bots_dir=str(bots))
     ready = asyncio.run(lineup.prepare(folder, info, resuming=False, tokens=TokenBook(), need=0))
     if strict:
         assert ready == []

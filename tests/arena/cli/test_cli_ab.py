@@ -3,7 +3,6 @@ starts, in one line naming what to give instead, and nothing created."""
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import shutil
 from pathlib import Path
@@ -12,7 +11,7 @@ import pytest
 from tournament_harness import minimal_info
 
 from arena.cli.main import main
-from arena.tournament.config import AbPlan
+from arena.tournament.plan import AbPlan
 
 BOTS = Path(__file__).resolve().parents[1] / "tournament_bots"
 
@@ -86,7 +85,7 @@ def test_an_ab_folder_is_resumed_by_arena_ab_only(
 ) -> None:
     folder = tmp_path / "t"
     folder.mkdir()
-    info = dataclasses.replace(minimal_info("t"), ab=AbPlan("a", "b", 0.0, 40.0, 0.05, 0.05))
+    info = minimal_info("t", ab=AbPlan("a", "b", 0.0, 40.0, 0.05, 0.05))
     (folder / "tournament.json").write_text(json.dumps(info.to_json()))
     code, _, err = in_process(capsys, "run", "--resume", str(folder))
     assert code == 1 and f"arena ab --resume {folder}" in err

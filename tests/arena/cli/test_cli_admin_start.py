@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from cli_harness import SEED, Cli, night_config, one_line, read_info, start_serve
 
-from arena.bots.capacity import usable_cores
+from arena.bots.run.capacity import usable_cores
 from engine import FaultPenalty, Opener, PalificoFaceChange, Ruleset, preset
 
 TOURNAMENT_BOTS = Path(__file__).parents[1] / "tournament_bots"

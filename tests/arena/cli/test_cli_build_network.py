@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from cli_harness import SEED, Cli, arena_command, clean_env, one_line, read_info, start_serve
 
-from arena.bots.buildnet import BuildNetwork
-from arena.bots.sandbox import SandboxMode, decide
+from arena.bots.isolation.buildnet import BuildNetwork
+from arena.bots.isolation.sandbox import SandboxMode, decide
 from arena.cli import options
 from arena.cli.main import _parser
 from arena.tournament.options import Command

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.bots.build import run_build
+from arena.bots.builds.build import run_build
 from arena.bots.manifest import load_entry
 from arena.cli.main import main
 

@@ -16,7 +16,7 @@ import pytest
 from tournament_harness import Quiet
 
 import arena.kit.clock as kit_clock
-from arena.bots.sandbox import SandboxMode
+from arena.bots.isolation.sandbox import SandboxMode
 from arena.tournament.config import TournamentConfig
 from arena.tournament.tournament import Tournament
 

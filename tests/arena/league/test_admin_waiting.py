@@ -15,7 +15,7 @@ import pytest
 from league_harness import STEADY, eventually, league, run
 from referee_harness import RawClient, hello
 
-from arena.bots.capacity import usable_cores
+from arena.bots.run.capacity import usable_cores
 from arena.cli.main import main
 
 

@@ -13,6 +13,7 @@ from arena.store import StoreError
 from arena.store.causes import Cause
 from arena.tournament.config import TooFewBotsError, TournamentError
 from arena.tournament.info import Entrant, TournamentInfo
+from arena.tournament.plan import RunPlan
 from arena.tournament.results.folder import TournamentFolder
 from engine import Ruleset
 
@@ -21,7 +22,8 @@ def _round(out: Path, number: int, entrants: tuple[str, ...] | None) -> Path:
     """A round's folder with its tournament.json: its play begun (entrants) or not."""
     folder = out / f"ladder-{number:06d}"
     folder.mkdir(parents=True)
-    info = TournamentInfo(folder.name, 1.0, None, Ruleset(), 3, 2, TimeControl(1.0), "0" * 64)
+    plan = RunPlan("", Ruleset(), 3, 2, TimeControl(1.0))
+    info = TournamentInfo(folder.name, 1.0, plan, "0" * 64)
     if entrants is not None:
         info = info.with_entrants(entrants, 3, {n: Entrant(remote=True) for n in entrants}, ())
     TournamentFolder(folder).write_info(info)

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from google.protobuf.descriptor import FieldDescriptor
 
-from arena.bots.sandbox import SandboxMode
+from arena.bots.isolation.sandbox import SandboxMode
 from arena.league.start import CARRIED, OWN_FIELDS, given_of, request_of
 from arena.protocol.messages import admin as apb
 from arena.tournament.config import TournamentConfig

@@ -9,10 +9,11 @@ from typing import Any
 
 import pytest
 
-from arena.bots.limits import ResourceLimits
+from arena.bots.isolation.limits import ResourceLimits
 from arena.referee.clock.deadline import LEAGUE_LAG_ALLOWANCE
 from arena.tournament.config import OPTIONS, TournamentConfig
 from arena.tournament.kinds import OptionError
+from arena.tournament.plan import AbPlan, RunPlan
 from arena.tournament.schedule.round_robin import Deals
 
 NOT_OPTIONS = {
@@ -99,3 +100,44 @@ def test_the_lag_allowance_is_the_one_asked_for_or_the_venues() -> None:
     assert asked.lag_allowance_on(server=True) == 0.0  # the organiser's word, even for none
     with pytest.raises(OptionError, match="--lag-allowance"):
         TournamentConfig(bots_dir=None, lag_allowance=-0.1)
+
+
+def test_the_plan_is_what_fixes_the_run_its_paths_and_store_as_the_folder_keeps_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    ab = AbPlan("new", "old", 0.0, 40.0, 0.05, 0.05)
+    config = TournamentConfig(
+        bots_dir=Path("bots"),
+        games=30,
+        table_size=3,
+        jobs=1,
+        move_time=0.25,
+        deals=Deals.DISJOINT,
+        until_confident=0.9,
+        league="postgresql://arena:secret@db/league",
+        ab=ab,
+        extra_bots=(Path("elsewhere/new"),),
+    )
+    plan = config.plan(server=True)
+    assert plan == RunPlan(
+        league="postgresql://arena@db/league",  # no password in the folder
+        ruleset=config.ruleset,
+        games=30,
+        jobs=1,
+        time=config.time_control(server=True),  # with the league's lag allowance
+        bots_dir=str(tmp_path / "bots"),  # a resume from elsewhere finds them
+        server=True,
+        table_size=3,
+        deals=Deals.DISJOINT,
+        ab=ab,
+        extra_bots=(str(tmp_path / "elsewhere" / "new"),),
+        until_confident=0.9,
+    )
+    assert plan.time.lag_allowance == LEAGUE_LAG_ALLOWANCE
+    local = TournamentConfig(bots_dir=None, out=Path("out")).plan(server=False)
+    assert (local.bots_dir, local.league, local.time.lag_allowance) == (
+        None,
+        str(tmp_path / "out" / "league.sqlite"),
+        0.0,
+    )

@@ -4,30 +4,40 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 import engine
 from arena.records import RecordError
 from arena.referee.clock.deadline import TimeControl
-from arena.tournament.config import AbPlan
 from arena.tournament.info import ConfidenceOutcome, Entrant, RunStatus, Skipped, TournamentInfo
+from arena.tournament.plan import AbPlan, RunPlan
 from arena.tournament.schedule.round_robin import Deals
 
+BEFORE_THE_PLAN = Path(__file__).parent / "tournament_before_the_plan.json"
+"""A finished run's tournament.json, every key set, as the arena wrote it before its plan was a
+record of its own (commit e41ddad)."""
 
-def _info() -> TournamentInfo:
-    return TournamentInfo(
-        id="night",
-        created=1_700_000_000.5,
+
+def _info(**planned: Any) -> TournamentInfo:
+    """A run laid out and not begun; `planned` changes fields of its plan."""
+    plan = RunPlan(
         league="/results/league.sqlite",
         ruleset=engine.preset("no-calza"),
         games=40,
         jobs=2,
         time=TimeControl(0.5),
-        seed_sha256="ab" * 32,
         bots_dir="/bots",
         table_size=4,
         deals=Deals.DISJOINT,
+    )
+    return TournamentInfo(
+        id="night",
+        created=1_700_000_000.5,
+        plan=dataclasses.replace(plan, **planned),
+        seed_sha256="ab" * 32,
     )
 
 
@@ -39,11 +49,12 @@ def test_a_run_in_every_state_reads_back_as_written() -> None:
     bots["delta"] = Entrant(remote=True)
     info = (
         dataclasses.replace(
-            info,
-            gauntlet="alpha",
-            extra_bots=("/elsewhere/alpha",),
-            ab=AbPlan("alpha", "beta", 0.0, 40.0, 0.05, 0.05),
-            until_confident=0.9,
+            _info(
+                gauntlet="alpha",
+                extra_bots=("/elsewhere/alpha",),
+                ab=AbPlan("alpha", "beta", 0.0, 40.0, 0.05, 0.05),
+                until_confident=0.9,
+            ),
             run_id="5e" * 16,
         )
         .with_isolation(["sandbox: bubblewrap", "memory: cgroup"])
@@ -83,7 +94,7 @@ def test_a_folder_from_before_own_deals_reads_as_one() -> None:
     data = _info().to_json()
     del data["deals"], data["time_margin"], data["dropped"]
     old = TournamentInfo.from_json(data)
-    assert old.deals is None and old.time.margin == 0.0 and old.dropped == ()
+    assert old.plan.deals is None and old.plan.time.margin == 0.0 and old.dropped == ()
     assert "deals" not in old.to_json()  # written back, it still says what it was
 
 
@@ -115,11 +126,12 @@ def test_a_file_that_is_not_a_tournament_is_a_record_error(change: object) -> No
 def test_every_field_is_written() -> None:
     info = (
         dataclasses.replace(
-            _info(),
-            gauntlet="a",
-            ab=AbPlan("a", "b", 0.0, 40.0, 0.05, 0.05),
-            extra_bots=("/elsewhere/a",),
-            until_confident=0.95,
+            _info(
+                gauntlet="a",
+                ab=AbPlan("a", "b", 0.0, 40.0, 0.05, 0.05),
+                extra_bots=("/elsewhere/a",),
+                until_confident=0.95,
+            ),
             run_id="5e" * 16,
         )
         .with_isolation(["x"])
@@ -130,7 +142,8 @@ def test_every_field_is_written() -> None:
         .as_finished("ef" * 32, 1.0, ["u001-t000-r0"])
     )
     written = set(info.to_json())
-    fields = {f.name for f in dataclasses.fields(TournamentInfo)} - {"time"}
+    fields = {f.name for f in dataclasses.fields(TournamentInfo)} - {"plan"}
+    fields |= {f.name for f in dataclasses.fields(RunPlan)} - {"time"}  # the plan's, beside them
     controls = {"move_time", "time_bank", "increment", "timeouts", "time_margin", "lag_allowance"}
     assert fields | controls == written  # the time control, field by field, as it always was
 
@@ -166,7 +179,7 @@ def test_a_folder_from_before_the_variant_fields_keeps_its_rules(
         "fault_penalty": "eliminate",
     }
     info = TournamentInfo.from_json(json.loads(json.dumps(data)))
-    assert info.ruleset == engine.Ruleset.from_mapping(
+    assert info.plan.ruleset == engine.Ruleset.from_mapping(
         {"calza": "off", "palifico_face_change": face_change}
     )
     written = info.to_json()["ruleset"]
@@ -176,17 +189,45 @@ def test_a_folder_from_before_the_variant_fields_keeps_its_rules(
 
 def test_the_time_control_is_the_one_the_run_was_given_and_none_before_banks() -> None:
     control = TimeControl(0.5, 2.0, 0.25, enforced=False, margin=0.025, lag_allowance=0.25)
-    info = dataclasses.replace(_info(), time=control)
-    assert TournamentInfo.from_json(json.loads(json.dumps(info.to_json()))).time == control
+    info = _info(time=control)
+    assert TournamentInfo.from_json(json.loads(json.dumps(info.to_json()))).plan.time == control
     data = _info().to_json()
     del data["time_bank"], data["increment"], data["timeouts"]  # a folder from before banks
-    assert TournamentInfo.from_json(data).time == TimeControl(0.5)
+    assert TournamentInfo.from_json(data).plan.time == TimeControl(0.5)
 
 
 def test_the_lag_allowance_is_kept_and_a_folder_from_before_it_had_none() -> None:
-    info = dataclasses.replace(_info(), time=TimeControl(0.5, lag_allowance=0.25))
+    info = _info(time=TimeControl(0.5, lag_allowance=0.25))
     data = json.loads(json.dumps(info.to_json()))
     assert data["lag_allowance"] == 0.25  # tournament.json spells the control as it always has
-    assert TournamentInfo.from_json(data).time.lag_allowance == 0.25
+    assert TournamentInfo.from_json(data).plan.time.lag_allowance == 0.25
     del data["lag_allowance"]  # a folder from before the allowance: no link was credited
-    assert TournamentInfo.from_json(data).time.lag_allowance == 0.0
+    assert TournamentInfo.from_json(data).plan.time.lag_allowance == 0.0
+
+
+def test_a_folder_written_before_the_plan_reads_and_is_written_back_key_for_key() -> None:
+    data = json.loads(BEFORE_THE_PLAN.read_text())
+    info = TournamentInfo.from_json(data)
+    assert info.plan == RunPlan(
+        league="/results/league.sqlite",
+        ruleset=engine.preset("no-calza"),
+        games=40,
+        jobs=2,
+        time=TimeControl(0.5, 3.0, 0.1, margin=0.05, lag_allowance=0.2),
+        bots_dir="/bots",
+        server=True,
+        table_size=2,
+        deals=Deals.DISJOINT,
+        gauntlet="alpha",
+        ab=AbPlan("alpha", "beta", 0.0, 40.0, 0.05, 0.05),
+        extra_bots=("/elsewhere/alpha",),
+        until_confident=0.9,
+    )
+    assert (info.status, info.run_id, info.players(), info.size()) == (
+        RunStatus.FINISHED,
+        "5e" * 16,
+        ("alpha", "beta"),
+        2,
+    )
+    assert info.to_json() == data  # a resume or a rebuild writes it back as it was
+    assert info.identity == "5e" * 16

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.bots.sandbox import SandboxMode
+from arena.bots.isolation.sandbox import SandboxMode
 from arena.protocol.wire import ruleset_to_proto
 from arena.tournament.kinds import (
     Choice,

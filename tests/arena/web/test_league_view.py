@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.bots.gamelogs import GameSlice, append_slice
+from arena.bots.run.gamelogs import GameSlice, append_slice
 from arena.web import league_view
 from arena.web.league_view import LOG_TAIL, LogUnavailableError, read_game_log, read_log
 

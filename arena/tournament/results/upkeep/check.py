@@ -160,8 +160,8 @@ def _walk_folder(
         info = folder.info()
     except (OSError, ValueError) as error:
         return "", [Difference(folder.root.name, f"{info_path} is unreadable ({error})")]
-    if recorded(info.league) != target:
-        notes.append(f"{folder.root}: left out, it belongs to the league {info.league}")
+    if recorded(info.plan.league) != target:
+        notes.append(f"{folder.root}: left out, it belongs to the league {info.plan.league}")
         return "", []
     if not info.played and not holds(info.id):
         return info.id, []  # stopped before play began: nothing to hold
@@ -285,8 +285,8 @@ def _compare_folded(
         info = folded.info()
     except (ValueError, KeyError, TypeError) as error:
         return [Difference(folded.id, f"{folded.root} is unreadable ({error})")]
-    if recorded(info.league) != target:
-        notes.append(f"{folded.root}: left out, it belongs to the league {info.league}")
+    if recorded(info.plan.league) != target:
+        notes.append(f"{folded.root}: left out, it belongs to the league {info.plan.league}")
         return []
     if info.id in folders:
         return [Difference(info.id, f"two records: {folders[info.id]} and {folded.root}")]

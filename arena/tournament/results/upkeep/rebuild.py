@@ -73,8 +73,8 @@ def rebuild(league: Path | str, results: Sequence[Path]) -> Rebuilt:
             continue
         if not info.played:
             continue  # it never began to play: no games
-        if recorded(info.league) != target:
-            notes.append(f"{folder.root}: left out, it belongs to the league {info.league}")
+        if recorded(info.plan.league) != target:
+            notes.append(f"{folder.root}: left out, it belongs to the league {info.plan.league}")
             continue
         found.append((folder, info))
     for root in results:  # finished rounds folded into their days' records
@@ -82,8 +82,10 @@ def rebuild(league: Path | str, results: Sequence[Path]) -> Rebuilt:
             if (root / folded.id / FOLDING).is_file():
                 found = [(f, i) for f, i in found if f.root != root / folded.id]
             info = folded.info()
-            if recorded(info.league) != target:
-                notes.append(f"{folded.root}: left out, it belongs to the league {info.league}")
+            if recorded(info.plan.league) != target:
+                notes.append(
+                    f"{folded.root}: left out, it belongs to the league {info.plan.league}"
+                )
                 continue
             found.append((folded, info))
     if not found:

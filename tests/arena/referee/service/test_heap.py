@@ -10,7 +10,7 @@ from pathlib import Path
 
 from tournament_harness import Quiet
 
-from arena.bots.sandbox import SandboxMode
+from arena.bots.isolation.sandbox import SandboxMode
 from arena.referee.service.heap import frozen_heap
 from arena.tournament.config import TournamentConfig
 from arena.tournament.tournament import Tournament

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from tournament_harness import Quiet
 
-from arena.bots.gamelogs import index_of, parse_index
+from arena.bots.run.gamelogs import index_of, parse_index
 from arena.tournament.config import TournamentConfig
 from arena.tournament.tournament import Tournament
 

@@ -4,12 +4,11 @@ where the manifest asks for more."""
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 from pathlib import Path
 
 from tournament_harness import Recorder, minimal_info
 
-from arena.bots.sandbox import SandboxMode
+from arena.bots.isolation.sandbox import SandboxMode
 from arena.referee.service.auth import TokenBook
 from arena.tournament.config import TournamentConfig
 from arena.tournament.play.lineup import Lineup
@@ -28,7 +27,7 @@ def test_a_build_is_announced_with_the_time_it_really_has(tmp_path: Path) -> Non
     lineup = Lineup(config, notes)
     folder = TournamentFolder(tmp_path / "out")
     folder.logs.mkdir(parents=True)
-    info = dataclasses.replace(minimal_info("t"), bots_dir=str(bots))
+    info = minimal_info("t", bots_dir=str(bots))
     asyncio.run(lineup.prepare(folder, info, resuming=False, tokens=TokenBook(), need=0))
     building = [n for n in notes.notes if n.startswith("building slowpoke")]
     assert building and building[0].startswith("building slowpoke (up to 20 s"), notes.notes

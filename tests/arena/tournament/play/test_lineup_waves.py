@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from tournament_harness import BOTS, Recorder
 
-from arena.bots.sandbox import SandboxMode
+from arena.bots.isolation.sandbox import SandboxMode
 from arena.tournament.config import TournamentConfig
 from arena.tournament.play import lineup
 from arena.tournament.tournament import Tournament

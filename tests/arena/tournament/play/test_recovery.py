@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena.bots.sandbox import SandboxMode
+from arena.bots.isolation.sandbox import SandboxMode
 from arena.tournament.config import TournamentConfig
 from arena.tournament.tournament import Tournament
 
