@@ -1,0 +1,277 @@
+"""The front door: remote bots' connections, relayed to the referee, their links timed by HTTP/2.
+
+A bot far away is credited its link on every decision (`deadline.network_credit`),
+so the link must be timed in a way the bot cannot lengthen. The protocol's own
+Ping is answered by the bot's code, which may answer it late and seem far
+away; the kernel's TCP estimate misses any delay above TCP. An HTTP/2 PING is
+answered by the bot's gRPC library itself, whatever its code does (RFC 9113
+section 6.7: "receivers of a PING frame ... MUST send a PING frame with the ACK
+flag set"), but grpcio neither sends PINGs nor times them for Python.
+
+So a league server's TCP port is this relay's, in the referee's own event
+loop: each connection is accepted here (its TLS ended here, with the
+referee's key and certificate and ALPN "h2", when the referee has TLS) and
+relayed, byte for byte, to the gRPC server listening on loopback. On the way
+the relay walks the frames (`h2_frames`): it puts a PING of its own between two
+of the referee's frames, with 8 random bytes that the answer must echo, and
+takes that answer out of the bot's bytes when it comes, timed from the PING's
+write to the answer's read (`RoundTrip`, the least of the recent ones). No
+answer can come before its PING has arrived, so no measurement is shorter
+than the link; one the bot's own machinery holds up is longer, and outvoted.
+
+The referee knows which connection a session came by from its loopback peer
+(`context.peer()`, the relay's own end): `passage` gives the relay's
+connection, with the bot's true address (what caps and refusals count) and
+its link. Bytes that are not HTTP/2 the referee would take (no preface, a
+frame over the referee's frame limit) end the connection at once; what the
+relay holds for one connection is bounded by its transports' buffers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import socket
+import ssl
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from arena.referee.clock.round_trip import PING_INTERVAL, RoundTrip
+from arena.referee.service import bounds
+from arena.referee.service.h2_frames import FrameError, FromBot, FromReferee, ping
+
+GRACE = 2.0
+"""Seconds a side that ended is given for the other's last bytes."""
+
+CHUNK = 64 * 1024
+"""Bytes read at most at once from either side."""
+
+LOOPBACK = "127.0.0.1"
+
+
+def tls_context(certificate: bytes, private_key: bytes) -> ssl.SSLContext:
+    """A server's TLS that speaks HTTP/2 (ALPN "h2", which gRPC clients require), with the
+    referee's key and certificate (PEM)."""
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.minimum_version = ssl.TLSVersion.TLSv1_2
+    context.set_alpn_protocols(["h2"])
+    with tempfile.TemporaryDirectory(prefix="arena-tls-") as private:  # mode 0700
+        cert, key = Path(private) / "cert.pem", Path(private) / "key.pem"
+        cert.write_bytes(certificate)
+        key.touch(mode=0o600)
+        key.write_bytes(private_key)
+        context.load_cert_chain(cert, key)
+    return context
+
+
+def grpc_peer(address: tuple[str, int] | tuple[str, int, int, int]) -> str:
+    """A socket's peer as gRPC names one ("ipv4:203.0.113.7:5000", "ipv6:[2001:db8::1]:5000"),
+    an IPv4 address mapped into IPv6 as the IPv4 one."""
+    host, port = address[0], address[1]
+    if host.startswith("::ffff:") and "." in host:
+        host = host.removeprefix("::ffff:")
+    return f"ipv6:[{host}]:{port}" if ":" in host else f"ipv4:{host}:{port}"
+
+
+class Passage:
+    """One bot connection through the front door: where it comes from, and its link."""
+
+    def __init__(
+        self,
+        peer: str,
+        loop: asyncio.AbstractEventLoop,
+        to_bot: asyncio.StreamWriter,
+    ) -> None:
+        self.peer = peer
+        """The bot's address as gRPC would name it ("ipv4:203.0.113.7:5000")."""
+        self.round_trip = RoundTrip()
+        """The link, timed by the relay's PINGs."""
+        self._loop = loop
+        self._to_bot = to_bot
+        self._from_bot = FromBot(bounds.MAX_FRAME)
+        self._from_referee = FromReferee()
+        self._wanted = True
+        """Whether a PING is to go in at the next boundary of the referee's frames."""
+        self._timer: asyncio.TimerHandle | None = None
+
+    def bot_bytes(self, data: bytes) -> bytes:
+        """What of the bot's `data` to pass on to the referee (`FrameError` to end it)."""
+        return self._from_bot.feed(data, self._answer)
+
+    def referee_bytes(self, data: bytes) -> bytes:
+        """What of the referee's `data` to pass on to the bot, a PING put in if one is wanted."""
+        if not self._wanted:
+            out, _ = self._from_referee.feed(data)
+            return out
+        out, put = self._from_referee.feed(data, self._frame())
+        self._wanted = not put
+        return out
+
+    def tick(self) -> None:
+        """A PING, if one is due: written now if the referee's frames are at a boundary, else
+        put in at the next; the next tick an interval later."""
+        self._timer = self._loop.call_later(PING_INTERVAL, self.tick)
+        if self.round_trip.due(self._loop.time()):
+            self._want()
+
+    def stop(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+
+    def _want(self) -> None:
+        self._wanted = True
+        if self._from_referee.at_boundary:
+            self._to_bot.write(self._frame())
+            self._wanted = False
+
+    def _frame(self) -> bytes:
+        """A PING frame whose write begins now (`RoundTrip.start`): one not written after all
+        is never answered, and the next one starts afresh."""
+        nonce = self.round_trip.start(self._loop.time())
+        return ping(nonce.to_bytes(8, "big"))
+
+    def _answer(self, payload: bytes) -> bool:
+        """Whether a PING answer is to the relay's own PING in flight (it then times it);
+        while the link warms up, the next PING goes at once."""
+        if not self.round_trip.answered(int.from_bytes(payload, "big"), self._loop.time()):
+            return False
+        if self.round_trip.warming:
+            self._want()
+        return True
+
+
+class FrontDoor:
+    """Listens for bots on the referee's TCP address; relays each to `upstream` on loopback."""
+
+    def __init__(
+        self,
+        upstream: int,
+        max_connections: int,
+        handshake_timeout: float,
+        tls: ssl.SSLContext | None = None,
+    ) -> None:
+        self._upstream = upstream
+        self._max = max_connections
+        self._handshake_timeout = handshake_timeout
+        self._tls = tls
+        self._server: asyncio.Server | None = None
+        self._passages: dict[int, Passage] = {}
+        """By the relay's loopback port toward the referee: the peer gRPC names."""
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    async def start(self, host: str, port: int) -> int:
+        """Listen on `host` and `port` (0: any); the port. "::" listens for IPv4 too, as
+        gRPC's "[::]" does. Raises OSError if it cannot."""
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        sock = socket.socket(family, socket.SOCK_STREAM)
+        try:
+            if family == socket.AF_INET6:
+                sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.bind((host, port))
+            self._server = await asyncio.start_server(
+                self._accept,
+                sock=sock,
+                ssl=self._tls,
+                ssl_handshake_timeout=self._handshake_timeout if self._tls else None,
+                limit=CHUNK,
+                backlog=1024,
+            )
+        except BaseException:
+            sock.close()
+            raise
+        bound: int = sock.getsockname()[1]
+        return bound
+
+    def passage(self, peer: str) -> Passage | None:
+        """The relayed connection a session whose gRPC peer is `peer` came by; None for one
+        that did not come through the front door."""
+        host, _, port = peer.rpartition(":")
+        if host != f"ipv4:{LOOPBACK}" or not port.isdigit():
+            return None
+        return self._passages.get(int(port))
+
+    def connections(self) -> int:
+        return len(self._passages)
+
+    async def stop(self) -> None:
+        """Stop listening and cut every connection still relayed."""
+        if self._server is not None:
+            self._server.close()
+        for task in list(self._tasks):
+            task.cancel()
+        for task in list(self._tasks):
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        if self._server is not None:
+            await self._server.wait_closed()
+            self._server = None
+
+    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        if len(self._tasks) >= self._max or task is None:
+            writer.transport.abort()
+            return
+        self._tasks.add(task)
+        try:
+            await self._relay(reader, writer)
+        finally:
+            self._tasks.discard(task)
+            _shut(writer)
+
+    async def _relay(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        """Relay one bot's connection until either side ends it. A bot that hangs up has
+        the referee told (its HTTP/2 then ends too, within `GRACE`); a referee that hangs up
+        ends the bot's connection once what it said is written; a bot that sends what the
+        referee would refuse is cut off at once."""
+        try:
+            up_reader, up_writer = await asyncio.open_connection(
+                LOOPBACK, self._upstream, limit=CHUNK
+            )
+        except OSError:
+            return
+        local: int = up_writer.get_extra_info("sockname")[1]
+        loop = asyncio.get_running_loop()
+        passage = Passage(grpc_peer(writer.get_extra_info("peername")), loop, writer)
+        self._passages[local] = passage
+        passage.tick()
+        up = asyncio.ensure_future(_pump(reader, up_writer, passage.bot_bytes))
+        down = asyncio.ensure_future(_pump(up_reader, writer, passage.referee_bytes))
+        try:
+            await asyncio.wait((up, down), return_when=asyncio.FIRST_COMPLETED)
+            if up.done() and not up.cancelled() and up.result():
+                await asyncio.wait((down,), timeout=GRACE)  # the referee's last words
+        finally:
+            passage.stop()
+            del self._passages[local]
+            for pump in (up, down):
+                pump.cancel()
+            for pump in (up, down):
+                with contextlib.suppress(asyncio.CancelledError):
+                    await pump
+            _shut(up_writer)
+
+
+def _shut(writer: asyncio.StreamWriter) -> None:
+    """Close a side once what is written to it is sent, or `GRACE` later if it takes none."""
+    writer.close()
+    asyncio.get_running_loop().call_later(GRACE, writer.transport.abort)
+
+
+async def _pump(
+    source: asyncio.StreamReader, sink: asyncio.StreamWriter, walk: Callable[[bytes], bytes]
+) -> bool:
+    """Pass what `source` reads on to `sink`, through `walk`, until `source` ends (True: its
+    end passed on) or either side fails or `walk` refuses what it read (False)."""
+    try:
+        while data := await source.read(CHUNK):
+            out = walk(data)
+            if out:
+                sink.write(out)
+                await sink.drain()
+        if sink.can_write_eof():
+            sink.write_eof()
+    except (OSError, FrameError, ssl.SSLError):
+        return False
+    return True

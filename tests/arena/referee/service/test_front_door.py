@@ -1,0 +1,127 @@
+"""The front door: remote bots relayed to the referee, their links timed by HTTP/2 PINGs.
+
+Real gRPC on loopback and real bot processes: a kit bot through a delaying
+proxy is credited its link; a bot that answers the protocol's Pings late is
+credited its true link (none to speak of on loopback), not what its Pongs
+say; bytes that are not HTTP/2, or a frame past the referee's limit, are cut
+off, and the referee serves the next bot as before.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import struct
+
+from lag_proxy import LagProxy
+from referee_harness import SEED, Arena, run, until
+
+from arena.records import Decision
+from arena.referee.clock.deadline import TimeControl
+from arena.referee.match import GameSpec, Match
+from arena.referee.service.front_door import grpc_peer
+from arena.referee.service.h2_frames import PREFACE
+from engine import Ruleset
+
+ALLOWANCE = 0.25
+
+
+def test_a_far_bot_is_credited_its_link_and_a_bot_answering_pongs_late_its_true_one(
+    live: Arena,
+) -> None:
+    """Through the front door, a bot that writes its Pongs 0.4 s late (near, seeming far)
+    is credited what its link takes on loopback, not the 0.4 s its Pongs say (the allowance
+    before), while an honest bot 50 ms each way is credited its 100 ms."""
+
+    async def main() -> None:
+        async with live.serving(front_door=True), LagProxy(live.port, 0.05) as proxy:
+            live.spawn("raw_bot", "liar", remote=True, BOT_PONG_AFTER=0.4)
+            live.spawn("kit_bot", "far", address=proxy.address, remote=True)
+            await live.wait_connected(["liar", "far"])
+            seats = await live.borrow(["liar", "far"])
+            liar, far = seats
+            assert liar.link is not None and far.link is not None
+            assert await until(lambda: not liar.link.warming and not far.link.warming, 20)  # type: ignore[union-attr]
+            spec = GameSpec("liar-game", ("liar", "far"), "liar-game", Ruleset())
+            try:
+                record = await Match(
+                    spec, seats, SEED, TimeControl(2.0, lag_allowance=ALLOWANCE)
+                ).play()
+            finally:
+                for seat in seats:
+                    await live.lobby.give_back(seat)
+            decisions = [e for e in record.events if isinstance(e, Decision)]
+            liar_credits = [d.credit_ms or 0.0 for d in decisions if d.seat == 0]
+            far_credits = [d.credit_ms or 0.0 for d in decisions if d.seat == 1]
+            assert liar_credits and max(liar_credits) < 50.0, liar_credits
+            assert far_credits and all(100.0 <= c < 200.0 for c in far_credits), far_credits
+            assert record.round_trips[0] is not None and record.round_trips[0] < 0.05
+            print(f"liar credited at most {max(liar_credits):.3f} ms; far {far_credits[:3]} ...")
+
+    run(main())
+
+
+def test_a_call_is_counted_by_the_bots_address_not_the_relays(live: Arena) -> None:
+    async def main() -> None:
+        async with live.serving(front_door=True):
+            client = live.raw()
+            await client.send(b"")  # a stream open, and its connection relayed
+            door = live.referee.front_door
+            assert door is not None
+            assert await until(lambda: door.connections() == 1, 10)
+            [passage] = door._passages.values()
+            assert passage.peer.startswith("ipv4:127.0.0.1:")
+            assert passage.peer != f"ipv4:127.0.0.1:{next(iter(door._passages))}"
+            await client.close()
+
+    run(main())
+
+
+def test_a_peer_is_named_as_grpc_names_it() -> None:
+    assert grpc_peer(("203.0.113.7", 5000)) == "ipv4:203.0.113.7:5000"
+    assert grpc_peer(("2001:db8::1", 5000, 0, 0)) == "ipv6:[2001:db8::1]:5000"
+    assert grpc_peer(("::ffff:203.0.113.7", 5000, 0, 0)) == "ipv4:203.0.113.7:5000"
+
+
+async def _cut_off(port: int, data: bytes) -> bytes:
+    """What the front door says to a client that sends `data`, until it closes the
+    connection (within 5 s, or the test fails)."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(data)
+    await writer.drain()
+    heard = b""
+    async with asyncio.timeout(5):
+        while chunk := await reader.read(65536):
+            heard += chunk
+    writer.close()
+    return heard
+
+
+def test_bytes_that_are_not_http2_are_cut_off_and_the_next_bot_plays(live: Arena) -> None:
+    async def main() -> None:
+        async with live.serving(front_door=True):
+            door = live.referee.front_door
+            assert door is not None
+            await _cut_off(live.port, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n" * 100)
+            assert await until(lambda: door.connections() == 0, 5)
+            live.spawn("kit_bot", "after", remote=True)
+            await live.wait_connected(["after"])
+
+    run(main())
+
+
+def test_a_frame_over_the_referees_limit_is_cut_off_unforwarded(live: Arena) -> None:
+    """A frame header that announces 16 MiB: the relay holds nothing of it and ends the
+    connection, without waiting for its body."""
+
+    async def main() -> None:
+        async with live.serving(front_door=True):
+            door = live.referee.front_door
+            assert door is not None
+            huge = struct.pack(">BHBBL", 0xFF, 0xFFFF, 0x0, 0x0, 1) + b"x" * 1000
+            settings = struct.pack(">BHBBL", 0, 0, 0x4, 0, 0)
+            await _cut_off(live.port, PREFACE + settings + huge)
+            assert await until(lambda: door.connections() == 0, 5)
+            live.spawn("kit_bot", "after", remote=True)
+            await live.wait_connected(["after"])
+
+    run(main())
