@@ -216,6 +216,10 @@ class FrontDoor:
         self._tasks.add(task)
         try:
             await self._relay(reader, writer)
+        except asyncio.CancelledError:
+            # Cut by `stop`: asyncio's stream server asks the task for its exception when it
+            # ends, and one ended cancelled would be logged as an error.
+            pass
         finally:
             self._tasks.discard(task)
             _shut(writer)

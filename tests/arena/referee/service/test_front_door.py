@@ -11,15 +11,22 @@ from __future__ import annotations
 
 import asyncio
 import struct
+from pathlib import Path
 
+import grpc
 from lag_proxy import LagProxy
-from referee_harness import SEED, Arena, run, until
+from referee_harness import PLAY, SEED, Arena, hello, run, until
+from tls_certificates import self_signed
 
+from arena.protocol.messages import referee as pb
 from arena.records import Decision
 from arena.referee.clock.deadline import TimeControl
 from arena.referee.match import GameSpec, Match
+from arena.referee.service.auth import TokenBook
 from arena.referee.service.front_door import grpc_peer
 from arena.referee.service.h2_frames import PREFACE
+from arena.referee.service.lobby import Lobby
+from arena.referee.service.referee_server import Referee, Tls
 from engine import Ruleset
 
 ALLOWANCE = 0.25
@@ -123,5 +130,62 @@ def test_a_frame_over_the_referees_limit_is_cut_off_unforwarded(live: Arena) -> 
             assert await until(lambda: door.connections() == 0, 5)
             live.spawn("kit_bot", "after", remote=True)
             await live.wait_connected(["after"])
+
+    run(main())
+
+
+def test_a_bot_dialling_tls_is_relayed_and_timed_and_one_speaking_plain_text_cut_off(
+    tmp_path: Path,
+) -> None:
+    """The front door ends TLS with the referee's key and certificate, ALPN "h2" (which a
+    gRPC client requires), and relays what is inside."""
+    cert, key = self_signed(tmp_path)
+
+    async def main() -> None:
+        book = TokenBook()
+        referee = Referee(Lobby(book))
+        port = await referee.start(
+            "127.0.0.1:0", Tls(cert.read_bytes(), key.read_bytes()), front_door=True
+        )
+        credentials = grpc.ssl_channel_credentials(root_certificates=cert.read_bytes())
+        try:
+            async with grpc.aio.secure_channel(f"127.0.0.1:{port}", credentials) as channel:
+                call = channel.stream_stream(
+                    PLAY,
+                    request_serializer=None,
+                    response_deserializer=pb.RefereeMessage.FromString,
+                )()
+                await call.write(hello("secure", book.issue("secure")).SerializeToString())
+                welcome = await call.read()
+                assert welcome.WhichOneof("kind") == "welcome"
+                [session] = referee.lobby.all_sessions()
+                link = session.link
+                assert link is not None
+                assert await until(lambda: not link.warming, 10)
+                assert link.estimate is not None and link.estimate < 0.05
+                call.cancel()
+                door = referee.front_door
+                assert door is not None and door.connections() == 1
+                await _cut_off(port, PREFACE + b"\x00" * 9)  # plain HTTP/2 on a TLS port
+                assert await until(lambda: door.connections() <= 1, 10)
+        finally:
+            await referee.stop()
+
+    run(main())
+
+
+def test_a_local_bot_through_the_front_door_has_its_own_process_timed(live: Arena) -> None:
+    """The referee finds the process answering a session by the bot's end of its connection:
+    through the front door that is the relay's client, not the relay's own socket."""
+
+    async def main() -> None:
+        async with live.serving(front_door=True):
+            proc = live.spawn("kit_bot", "local")
+            await live.wait_connected(["local"])
+            [session] = await live.borrow(["local"])
+            assert session.started_here
+            meter = session._cpu  # found by its connection, not its whole tree sampled
+            assert meter is not None and meter.pid == proc.pid and not meter.tree
+            await live.lobby.give_back(session)
 
     run(main())
