@@ -164,7 +164,9 @@ class FrontDoor:
         """Listen on `host` and `port` (0: any); the port. "::" listens for IPv4 too, as
         gRPC's "[::]" does. Raises OSError if it cannot."""
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
-        sock = socket.socket(family, socket.SOCK_STREAM)
+        # IPPROTO_TCP named, or asyncio leaves Nagle on for the connections it accepts: a
+        # message then waited for the ACK of the last one, delayed up to 40 ms by its reader.
+        sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
         try:
             if family == socket.AF_INET6:
                 sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
