@@ -30,7 +30,6 @@ relay holds for one connection is bounded by its transports' buffers.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import socket
 import ssl
 import tempfile
@@ -43,9 +42,6 @@ from arena.referee.service.h2_frames import FrameError, FromBot, FromReferee, pi
 
 GRACE = 2.0
 """Seconds a side that ended is given for the other's last bytes."""
-
-CHUNK = 64 * 1024
-"""Bytes read at most at once from either side."""
 
 LOOPBACK = "127.0.0.1"
 
@@ -81,7 +77,7 @@ class Passage:
         self,
         peer: str,
         loop: asyncio.AbstractEventLoop,
-        to_bot: asyncio.StreamWriter,
+        to_bot: Callable[[bytes], None],
     ) -> None:
         self.peer = peer
         """The bot's address as gRPC would name it ("ipv4:203.0.113.7:5000")."""
@@ -122,7 +118,7 @@ class Passage:
     def _want(self) -> None:
         self._wanted = True
         if self._from_referee.at_boundary:
-            self._to_bot.write(self._frame())
+            self._to_bot(self._frame())
             self._wanted = False
 
     def _frame(self) -> bytes:
@@ -151,14 +147,15 @@ class FrontDoor:
         handshake_timeout: float,
         tls: ssl.SSLContext | None = None,
     ) -> None:
-        self._upstream = upstream
+        self.upstream = upstream
+        self.tls = tls is not None
         self._max = max_connections
         self._handshake_timeout = handshake_timeout
         self._tls = tls
         self._server: asyncio.Server | None = None
-        self._passages: dict[int, Passage] = {}
+        self.passages: dict[int, Passage] = {}
         """By the relay's loopback port toward the referee: the peer gRPC names."""
-        self._tasks: set[asyncio.Task[None]] = set()
+        self.relays: set[_Relay] = set()
 
     async def start(self, host: str, port: int) -> int:
         """Listen on `host` and `port` (0: any); the port. "::" listens for IPv4 too, as
@@ -172,12 +169,12 @@ class FrontDoor:
                 sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             sock.bind((host, port))
-            self._server = await asyncio.start_server(
-                self._accept,
+            loop = asyncio.get_running_loop()
+            self._server = await loop.create_server(
+                lambda: _FromBot(_Relay(self, loop)),
                 sock=sock,
                 ssl=self._tls,
                 ssl_handshake_timeout=self._handshake_timeout if self._tls else None,
-                limit=CHUNK,
                 backlog=1024,
             )
         except BaseException:
@@ -192,92 +189,190 @@ class FrontDoor:
         host, _, port = peer.rpartition(":")
         if host != f"ipv4:{LOOPBACK}" or not port.isdigit():
             return None
-        return self._passages.get(int(port))
+        return self.passages.get(int(port))
 
     def connections(self) -> int:
-        return len(self._passages)
+        return len(self.relays)
+
+    def full(self) -> bool:
+        return len(self.relays) >= self._max
 
     async def stop(self) -> None:
         """Stop listening and cut every connection still relayed."""
         if self._server is not None:
             self._server.close()
-        for task in list(self._tasks):
-            task.cancel()
-        for task in list(self._tasks):
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        for relay in list(self.relays):
+            relay.end(at_once=True)
         if self._server is not None:
             await self._server.wait_closed()
             self._server = None
 
-    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        task = asyncio.current_task()
-        if len(self._tasks) >= self._max or task is None:
-            writer.transport.abort()
-            return
-        self._tasks.add(task)
-        try:
-            await self._relay(reader, writer)
-        except asyncio.CancelledError:
-            # Cut by `stop`: asyncio's stream server asks the task for its exception when it
-            # ends, and one ended cancelled would be logged as an error.
-            pass
-        finally:
-            self._tasks.discard(task)
-            _shut(writer)
 
-    async def _relay(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        """Relay one bot's connection until either side ends it. A bot that hangs up has
-        the referee told (its HTTP/2 then ends too, within `GRACE`); a referee that hangs up
-        ends the bot's connection once what it said is written; a bot that sends what the
-        referee would refuse is cut off at once."""
+class _Relay:
+    """One bot's connection and its own to the referee, each side's bytes passed to the other.
+
+    The referee's side is opened once the bot's is accepted (the bot's reads
+    wait till then). Each side's writes backing up stop the other's reads
+    (flow control end to end: the relay holds at most its transports' buffers).
+    A bot that hangs up has the referee told (its HTTP/2 then ends too, within
+    `GRACE`); a referee that hangs up ends the bot's connection once what it said
+    is written; a bot that sends what the referee would refuse is cut off at once.
+    """
+
+    def __init__(self, door: FrontDoor, loop: asyncio.AbstractEventLoop) -> None:
+        self._door = door
+        self._loop = loop
+        self._bot: asyncio.Transport | None = None
+        self._referee: asyncio.Transport | None = None
+        self._passage: Passage | None = None
+        self._local = 0
+        """The relay's port toward the referee (`FrontDoor.passages`' key)."""
+        self._connecting: asyncio.Task[None] | None = None
+        self._ended = False
+
+    def bot_made(self, transport: asyncio.Transport) -> None:
+        self._bot = transport
+        if self._door.full():
+            transport.abort()
+            self._ended = True
+            return
+        self._door.relays.add(self)
+        transport.pause_reading()
+        self._connecting = self._loop.create_task(self._connect())
+
+    async def _connect(self) -> None:
         try:
-            up_reader, up_writer = await asyncio.open_connection(
-                LOOPBACK, self._upstream, limit=CHUNK
+            await self._loop.create_connection(
+                lambda: _FromReferee(self), LOOPBACK, self._door.upstream
             )
         except OSError:
+            self.end(at_once=True)
+
+    def referee_made(self, transport: asyncio.Transport) -> None:
+        bot = self._bot
+        if self._ended or bot is None:
+            transport.abort()
             return
-        local: int = up_writer.get_extra_info("sockname")[1]
-        loop = asyncio.get_running_loop()
-        passage = Passage(grpc_peer(writer.get_extra_info("peername")), loop, writer)
-        self._passages[local] = passage
+        self._referee = transport
+        self._local = transport.get_extra_info("sockname")[1]
+        passage = Passage(grpc_peer(bot.get_extra_info("peername")), self._loop, bot.write)
+        self._passage = passage
+        self._door.passages[self._local] = passage
         passage.tick()
-        up = asyncio.ensure_future(_pump(reader, up_writer, passage.bot_bytes))
-        down = asyncio.ensure_future(_pump(up_reader, writer, passage.referee_bytes))
+        bot.resume_reading()
+
+    def from_bot(self, data: bytes) -> None:
+        if self._ended or self._passage is None or self._referee is None:
+            return
         try:
-            await asyncio.wait((up, down), return_when=asyncio.FIRST_COMPLETED)
-            if up.done() and not up.cancelled() and up.result():
-                await asyncio.wait((down,), timeout=GRACE)  # the referee's last words
-        finally:
-            passage.stop()
-            del self._passages[local]
-            for pump in (up, down):
-                pump.cancel()
-            for pump in (up, down):
-                with contextlib.suppress(asyncio.CancelledError):
-                    await pump
-            _shut(up_writer)
+            out = self._passage.bot_bytes(data)
+        except FrameError:
+            self.end()  # nothing more of it read, nothing of it passed on
+            return
+        if out:
+            self._referee.write(out)
+
+    def from_referee(self, data: bytes) -> None:
+        if not self._ended and self._passage is not None and self._bot is not None:
+            self._bot.write(self._passage.referee_bytes(data))
+
+    def bot_eof(self) -> bool:
+        """The bot is done sending: the referee is told, and given `GRACE` for its last words.
+        Whether the bot's side stays open for them (a TLS one cannot)."""
+        referee = self._referee
+        if referee is not None and referee.can_write_eof():
+            referee.write_eof()
+        self._loop.call_later(GRACE, self.end)
+        return not self._door.tls
+
+    def bot_backed_up(self, held: bool) -> None:
+        """Writes to the bot backed up (or drained): stop (or resume) reading the referee."""
+        _hold(self._referee, held)
+
+    def referee_backed_up(self, held: bool) -> None:
+        """Writes to the referee backed up (or drained): stop (or resume) reading the bot."""
+        _hold(self._bot, held)
+
+    def end(self, at_once: bool = False) -> None:
+        """Close both sides, once what is written to each is sent (within `GRACE`), or
+        `at_once`."""
+        if self._connecting is not None and not self._connecting.done():
+            self._connecting.cancel()
+        if self._ended:
+            return
+        self._ended = True
+        self._door.relays.discard(self)
+        if self._passage is not None:
+            self._passage.stop()
+            self._door.passages.pop(self._local, None)
+        for side in (self._bot, self._referee):
+            if side is None:
+                continue
+            side.pause_reading()
+            if at_once:
+                side.abort()
+            else:
+                side.close()
+                self._loop.call_later(GRACE, side.abort)
 
 
-def _shut(writer: asyncio.StreamWriter) -> None:
-    """Close a side once what is written to it is sent, or `GRACE` later if it takes none."""
-    writer.close()
-    asyncio.get_running_loop().call_later(GRACE, writer.transport.abort)
+def _hold(side: asyncio.Transport | None, held: bool) -> None:
+    if side is None or side.is_closing():
+        return
+    if held:
+        side.pause_reading()
+    else:
+        side.resume_reading()
 
 
-async def _pump(
-    source: asyncio.StreamReader, sink: asyncio.StreamWriter, walk: Callable[[bytes], bytes]
-) -> bool:
-    """Pass what `source` reads on to `sink`, through `walk`, until `source` ends (True: its
-    end passed on) or either side fails or `walk` refuses what it read (False)."""
-    try:
-        while data := await source.read(CHUNK):
-            out = walk(data)
-            if out:
-                sink.write(out)
-                await sink.drain()
-        if sink.can_write_eof():
-            sink.write_eof()
-    except (OSError, FrameError, ssl.SSLError):
+class _FromBot(asyncio.Protocol):
+    """The bot's connection, as asyncio tells of it."""
+
+    def __init__(self, relay: _Relay) -> None:
+        self._relay = relay
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self._relay.bot_made(transport)
+
+    def data_received(self, data: bytes) -> None:
+        self._relay.from_bot(data)
+
+    def eof_received(self) -> bool:
+        return self._relay.bot_eof()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._relay.end()
+
+    def pause_writing(self) -> None:
+        self._relay.bot_backed_up(True)
+
+    def resume_writing(self) -> None:
+        self._relay.bot_backed_up(False)
+
+
+class _FromReferee(asyncio.Protocol):
+    """The relay's connection to the referee, as asyncio tells of it."""
+
+    def __init__(self, relay: _Relay) -> None:
+        self._relay = relay
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self._relay.referee_made(transport)
+
+    def data_received(self, data: bytes) -> None:
+        self._relay.from_referee(data)
+
+    def eof_received(self) -> bool:
+        self._relay.end()
         return False
-    return True
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._relay.end()
+
+    def pause_writing(self) -> None:
+        self._relay.referee_backed_up(True)
+
+    def resume_writing(self) -> None:
+        self._relay.referee_backed_up(False)

@@ -75,9 +75,9 @@ def test_a_call_is_counted_by_the_bots_address_not_the_relays(live: Arena) -> No
             door = live.referee.front_door
             assert door is not None
             assert await until(lambda: door.connections() == 1, 10)
-            [passage] = door._passages.values()
+            [passage] = door.passages.values()
             assert passage.peer.startswith("ipv4:127.0.0.1:")
-            assert passage.peer != f"ipv4:127.0.0.1:{next(iter(door._passages))}"
+            assert passage.peer != f"ipv4:127.0.0.1:{next(iter(door.passages))}"
             await client.close()
 
     run(main())
