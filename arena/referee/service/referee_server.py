@@ -272,7 +272,8 @@ class Referee:
             self.lag,
         )
         passage = None if self.front_door is None else self.front_door.passage(context.peer())
-        session.link = None if passage is None else passage.round_trip
+        if passage is not None and not session.started_here:  # a bot of ours has no link
+            session.link = passage.round_trip
         try:
             session.token_hash = token_hash(hello.token)
             self._find_cpu(session, self.peer(context))

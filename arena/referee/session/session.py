@@ -103,7 +103,8 @@ class Session:
         self._late = LateReplies(self._loop, self._lag)
         self.link: RoundTrip | None = None
         """The link of a bot that came in through the front door, timed by HTTP/2 PINGs its
-        gRPC library answers (`front_door`): the only link ever credited."""
+        gRPC library answers (`front_door`): the only link ever credited, and never one of
+        a bot the arena started (`started_here`), which has none."""
 
     @property
     def closed(self) -> bool:
