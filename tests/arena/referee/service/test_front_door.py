@@ -11,13 +11,16 @@ from __future__ import annotations
 
 import asyncio
 import struct
+import time
 from pathlib import Path
 
 import grpc
+import pytest
 from lag_proxy import LagProxy
 from referee_harness import PLAY, SEED, Arena, hello, run, until
 from tls_certificates import self_signed
 
+from arena.protocol.faults import FaultKind
 from arena.protocol.messages import referee as pb
 from arena.records import Decision
 from arena.referee.clock.deadline import TimeControl
@@ -26,8 +29,8 @@ from arena.referee.service.auth import TokenBook
 from arena.referee.service.front_door import grpc_peer
 from arena.referee.service.h2_frames import PREFACE
 from arena.referee.service.lobby import Lobby
-from arena.referee.service.referee_server import Referee, Tls
-from engine import Ruleset
+from arena.referee.service.referee_server import Referee, Refusal, Tls
+from engine import Opener, Ruleset
 
 ALLOWANCE = 0.25
 
@@ -67,18 +70,24 @@ def test_a_far_bot_is_credited_its_link_and_a_bot_answering_pongs_late_its_true_
     run(main())
 
 
-def test_a_call_is_counted_by_the_bots_address_not_the_relays(live: Arena) -> None:
+def test_a_refused_stream_is_counted_by_the_bots_address_not_the_relays() -> None:
+    """Behind the front door every call comes from the relay on 127.0.0.1: a refusal (and the
+    caps per address) must name the bot's own address, here IPv6's loopback."""
+
     async def main() -> None:
-        async with live.serving(front_door=True):
-            client = live.raw()
-            await client.send(b"")  # a stream open, and its connection relayed
-            door = live.referee.front_door
-            assert door is not None
-            assert await until(lambda: door.connections() == 1, 10)
-            [passage] = door.passages.values()
-            assert passage.peer.startswith("ipv4:127.0.0.1:")
-            assert passage.peer != f"ipv4:127.0.0.1:{next(iter(door.passages))}"
-            await client.close()
+        refused: list[Refusal] = []
+        referee = Referee(Lobby(TokenBook()))
+        referee.refused = refused.append
+        port = await referee.start("[::]:0", front_door=True)
+        try:
+            async with grpc.aio.insecure_channel(f"ipv6:[::1]:{port}") as channel:
+                call = channel.stream_stream(PLAY, request_serializer=None)()
+                await call.write(hello("nobody", "no-token").SerializeToString())
+                with pytest.raises(grpc.aio.AioRpcError):
+                    await call.read()
+            assert [r.peer for r in refused] == ["ipv6:[::1]"], refused
+        finally:
+            await referee.stop()
 
     run(main())
 
@@ -187,5 +196,28 @@ def test_a_local_bot_through_the_front_door_has_its_own_process_timed(live: Aren
             meter = session._cpu  # found by its connection, not its whole tree sampled
             assert meter is not None and meter.pid == proc.pid and not meter.tree
             await live.lobby.give_back(session)
+
+    run(main())
+
+
+def test_a_bot_that_shuts_its_window_behind_the_front_door_is_faulted_for_a_stall(
+    live: Arena,
+) -> None:
+    """The relay passes HTTP/2 flow control through untouched: a bot that stops opening its
+    window stalls the referee's write as it would direct, and costs the game one limit."""
+
+    async def main() -> None:
+        async with live.serving(move_time=0.5, goodbye_grace=0.5, front_door=True):
+            live.spawn("stall_bot", "rogue")
+            await live.launch("kit_bot", ("steady", "sure"))
+            await live.wait_connected(["rogue"])
+            started = time.monotonic()
+            ruleset = Ruleset(opener=Opener.SEAT0)
+            record = await asyncio.wait_for(live.play(("rogue", "steady", "sure"), ruleset), 20)
+            assert [(f.bot, f.fault.kind) for f in record.faults] == [("rogue", FaultKind.STALL)]
+            assert "accepted no data" in record.faults[0].fault.detail
+            assert sorted(record.order) == [0, 1, 2]
+            assert time.monotonic() - started < 10
+            assert await until(lambda: "rogue" not in live.lobby.connected(), 5)
 
     run(main())
