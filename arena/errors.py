@@ -19,6 +19,7 @@ mark errors that are also those, since callers catch them as such:
     + SeatingError (ValueError) - a match handed seats that are not one per player.
     + TimeControlError (ValueError) - a time control that cannot be played.
     + ListenError (OSError) - a server could not listen on the address it was given.
+    + FrameError (ValueError) - bytes at the front door that are not HTTP/2 the referee takes.
     tournament:
     + TournamentError - the tournament cannot go on; `Tournament.run` raises only this.
         + StoppedError - stopped by a fault of the disk or the store; `.summary`: what it played.

@@ -251,6 +251,12 @@ def _timing_flags(bench: argparse.ArgumentParser) -> None:
         default=0.05,
         help="seconds per decision (default 0.05)",
     )
+    bench.add_argument(
+        "--front-door",
+        action="store_true",
+        help="each setting also with the bots through the referee's front door, as a league "
+        "server's remote bots come: what the relay that times their links costs, side by side",
+    )
 
 
 def _timing(args: argparse.Namespace, say: Say) -> Listed:
@@ -262,12 +268,19 @@ def _timing(args: argparse.Namespace, say: Say) -> Listed:
     except ValueError:
         raise TournamentError(f"--jobs {args.jobs!r} is not numbers with commas") from None
     with tempfile.TemporaryDirectory(prefix="arena-bench-") as logs:
-        results = run_timing(jobs, args.bots, args.move_time, args.seconds, Path(logs))
+        doors = (False, True) if args.front_door else (False,)
+        results = run_timing(jobs, args.bots, args.move_time, args.seconds, Path(logs), doors=doors)
 
     def line(r: Timing) -> str:
         verdict = "" if r.allowed else "  (arena run refuses this without --force-jobs)"
+        door = ""
+        if args.front_door:
+            door = (
+                f"{'front door' if r.front_door else 'direct':>10}: {r.per_second:6.0f} "
+                f"decisions/s, median {r.median_ms:.3f} ms; "
+            )
         return (
-            f"--jobs {r.jobs:>2}: {r.per_10000:6.2f} timeouts per 10,000 decisions "
+            f"--jobs {r.jobs:>2}: {door}{r.per_10000:6.2f} timeouts per 10,000 decisions "
             f"({r.timeouts} of {r.decisions}, {r.bots_timed_out} bots), "
             f"{r.referee_late} excused as the referee's lag (worst {r.worst_lag_ms:.0f} ms)"
             f"{verdict}"

@@ -5,9 +5,10 @@ One channel, several `Play` streams (sessions) on it. Each session gets a
 Python function, or the JSON-lines bridge for a program in any language.
 
 Every session says in its Hello that it answers pings, and answers each at
-once, before anything else it reads: the referee times the link by them and,
-where the tournament allows it, does not charge it to the bot's clock. The
-handler never sees them.
+once, before anything else it reads, for a referee that still sends them (an
+older one timed the link by them). A league server times the link beneath
+the kit now, by HTTP/2 PINGs that gRPC answers itself. The handler sees
+neither.
 """
 
 from __future__ import annotations

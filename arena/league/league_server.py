@@ -201,6 +201,9 @@ class LeagueServer:
             self.local_tls = decide_local_tls(tls, self.config.tls_ca, self._private)
         if self._tell is not None:
             self.referee.refused = self._submissions.refused = Refusals(self._tell)
+        # Remote bots and authors come in through the referee's front door: counted by their
+        # own addresses, not the relay's.
+        self.health.streams.peer_of = self._submissions.peer_of = self.referee.peer
         beside: list[Health | Reflection] = [self.health]
         if self.config.reflection:
             idle = self.config.limits.hello_timeout
@@ -230,6 +233,7 @@ class LeagueServer:
                 unix_tls=self.local_tls is not None and self.local_tls.ca_file is not None,
                 beside=beside,
                 services=(self._submissions.register,),
+                front_door=True,
             )
         except RuntimeError:  # what grpc raises for an address it cannot bind
             raise ListenError(f"could not listen on {self.config.listen}") from None

@@ -25,7 +25,7 @@ from arena.errors import ArenaError
 from arena.protocol.messages import submission as spb
 from arena.protocol.messages import submission_grpc as spb_grpc
 from arena.referee.service.auth import TokenBook
-from arena.referee.service.peers import peer_host
+from arena.referee.service.peers import PeerOf, grpc_peer_of, peer_host
 from arena.referee.service.referee_server import Refusal
 from arena.store import StoreError
 from arena.submissions.contract import FORMAT, UPLOAD_STOPPED
@@ -85,6 +85,8 @@ class SubmissionService(spb_grpc.SubmissionServiceServicer):
         self.refused: Callable[[Refusal], None] | None = None
         """Told of every call refused for its name and token (the server's log, which says
         them once a minute per address, as it says the referee's refused streams)."""
+        self.peer_of: PeerOf = grpc_peer_of
+        """Who a call's client is (the author behind the front door, on a league server)."""
         self.stopping = asyncio.Event()
         """Set as the server stops: the uploads in flight end at once, told why, so that no
         call is left for gRPC to cancel (and log) as it shuts down."""
@@ -100,7 +102,7 @@ class SubmissionService(spb_grpc.SubmissionServiceServicer):
             return None
         if self.refused is not None:
             detail = f"{call} without an entrant's name and token"
-            self.refused(Refusal(peer_host(context.peer()), name, UNKNOWN, detail))
+            self.refused(Refusal(peer_host(self.peer_of(context)), name, UNKNOWN, detail))
         return (
             f"the league server knows no entrant {short_name(name)} with this token (never "
             "registered, revoked, or replaced by a new one): ask the organiser"

@@ -126,6 +126,7 @@ class Arena:
         max_message_bytes: int = 16 * 1024,
         max_sessions_per_bot: int = 16,
         max_streams: int = ServerLimits().max_streams,
+        front_door: bool = False,
     ) -> AsyncIterator[Arena]:
         self.limits = ServerLimits(
             max_message_bytes=max_message_bytes,
@@ -136,7 +137,7 @@ class Arena:
         )
         self.lobby = Lobby(self.book, max_sessions_per_bot=max_sessions_per_bot)
         self.referee = Referee(self.lobby, self.limits)
-        self.port = await self.referee.start("127.0.0.1:0")
+        self.port = await self.referee.start("127.0.0.1:0", front_door=front_door)
         try:
             yield self
         finally:

@@ -140,3 +140,22 @@ def test_bench_timing_counts_timeouts_per_setting_and_marks_those_over_the_cap()
     for s in settings:
         assert s["decisions"] > 0
         assert s["timeouts_per_10000"] == round(10_000 * s["timeouts"] / s["decisions"], 2)
+
+
+@pytest.mark.slow
+def test_bench_timing_plays_each_setting_direct_and_through_the_front_door() -> None:
+    done = subprocess.run(
+        [
+            *(sys.executable, "-m", "arena.cli.main", "bench", "timing", "--json"),
+            *("--seconds", "1", "--bots", "3", "--jobs", "1", "--front-door"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        check=True,
+    )
+    settings = json.loads(done.stdout)
+    assert [(s["jobs"], s["front_door"]) for s in settings] == [(1, False), (1, True)]
+    for s in settings:
+        assert s["decisions"] > 0 and s["decisions_per_second"] > 0
+        assert s["median_decision_ms"] > 0

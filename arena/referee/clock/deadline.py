@@ -18,16 +18,17 @@ timeouts off (`--no-timeout`) no decision has a deadline at all.
 
 A bot far away pays its link on every decision: the request's way out and the
 reply's way back are on the referee's clock. Where the organiser allows it
-(`--lag-allowance`), the session's measured round trip (`RoundTrip`) is the
-network's, credited like the referee's lateness: taken off the bot's time and
-added to the deadline, but never more than the allowance, and nothing without
-a measurement. The measurement can be made longer by the bot (a slow Pong),
-never shorter, so the most a bot can win by seeming far away is the allowance
-on a decision, as Lichess caps its lag compensation per move. A cap per game
-was tried and taken back: it charged an honest bot across the world its whole
-link once the cap was spent, mid-game. A tighter bound needs the link timed by
-the transport rather than by the bot's own Pongs (grpcio's Python server tells
-nothing of its HTTP/2 pings).
+(`--lag-allowance`), the link's measured round trip (`RoundTrip`, timed by the
+front door's HTTP/2 PINGs, which the bot's gRPC library answers, not its
+code) is the network's, credited like the referee's lateness: taken off the
+bot's time and added to the deadline, but never more than the allowance, and
+nothing without a measurement. No measurement is shorter than the link; a bot
+makes one longer only by delaying its own HTTP/2, and then wins the allowance
+on a decision at most, as Lichess caps its lag compensation per move. When the
+link was timed by Pongs the bot's code wrote, a bot answering them late won
+that on every decision; a cap per game was tried against it and taken back: it
+charged an honest bot across the world its whole link once the cap was spent,
+mid-game.
 
 The machinery stays where it runs (the session's one timer, the late replies
 it remembers, the match's bookkeeping); the arithmetic it runs on is here, in
@@ -50,7 +51,7 @@ LEAGUE_LAG_ALLOWANCE = 0.25
 """Seconds of its measured round trip a league server credits a bot per decision unless
 told otherwise (`--lag-allowance`). Most links between continents are under it (about
 80 ms across the Atlantic, 150-250 ms from Europe to East Asia or Australia), so a
-remote bot's clock counts its thinking; and a bot that delays its Pongs to seem far away
+remote bot's clock counts its thinking; and a bot that delays its HTTP/2 to seem far away
 gains a quarter of the default 1 s move time at most. `arena run`'s bots are local: their
 socket has no network, and the default there is 0."""
 

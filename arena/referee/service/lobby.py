@@ -141,7 +141,7 @@ class Lobby:
         sessions (a bot's sessions share its link)."""
         found: dict[str, float] = {}
         for session in self.all_sessions():
-            seconds = session.pinger.round_trip.estimate
+            seconds = None if session.link is None else session.link.estimate
             if seconds is not None:
                 found[session.name] = min(seconds, found.get(session.name, seconds))
         return found

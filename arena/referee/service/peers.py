@@ -11,6 +11,19 @@ otherwise be a new stranger each time, with a fresh count.
 from __future__ import annotations
 
 import ipaddress
+from collections.abc import Callable
+from typing import Any
+
+PeerOf = Callable[[Any], str]
+"""What names a gRPC call's client (given its ServicerContext): gRPC's own `context.peer()`,
+or, for a call that came through the referee's front door, the bot's address behind it
+(`Referee.peer`)."""
+
+
+def grpc_peer_of(context: Any) -> str:
+    """The client gRPC names for a call: the other end of its connection."""
+    peer: str = context.peer()
+    return peer
 
 
 def peer_host(peer: str) -> str:

@@ -34,6 +34,7 @@ from arena.referee.clock import cputime
 from arena.referee.clock.loop_lag import LoopLag
 from arena.referee.service import bounds
 from arena.referee.service.auth import token_hash
+from arena.referee.service.front_door import LOOPBACK, FrontDoor, tls_context
 from arena.referee.service.lobby import Lobby, RefusalError
 from arena.referee.service.peers import peer_host
 from arena.referee.service.side_streams import Beside
@@ -120,6 +121,8 @@ class Referee:
         """Told whenever a stream stops waiting for its Hello: room for one more."""
         self.refused: Callable[[Refusal], None] | None = None
         """Told of every stream refused before it became a session (the server's log)."""
+        self.front_door: FrontDoor | None = None
+        """The relay remote bots come in by, which times their links (`start`'s `front_door`)."""
 
     async def start(
         self,
@@ -129,11 +132,14 @@ class Referee:
         unix_tls: bool = False,
         beside: Sequence[Beside] = (),
         services: Sequence[Callable[[grpc.aio.Server], None]] = (),
+        front_door: bool = False,
     ) -> int:
         """Start listening, also on `unix_socket` if given (with `tls` too when `unix_tls`),
         answering the services `beside` too (health, reflection); return the port (useful
         with port 0). `services` add theirs to the same server (a league server's
-        submissions), within the same bounds."""
+        submissions), within the same bounds. With `front_door`, bots dialling `address`
+        come in through the relay that times their links (`front_door`), which ends their
+        TLS; gRPC itself then listens on loopback alone."""
         limits = self.limits
         server = grpc.aio.server(
             maximum_concurrent_rpcs=limits.max_streams,
@@ -165,10 +171,13 @@ class Referee:
         for add in services:
             add(server)
         creds = None
-        if tls is None:
+        if tls is not None:
+            creds = grpc.ssl_server_credentials([(tls.private_key, tls.certificate)])
+        if front_door:
+            port = server.add_insecure_port(f"{LOOPBACK}:0")
+        elif creds is None:
             port = server.add_insecure_port(address)
         else:
-            creds = grpc.ssl_server_credentials([(tls.private_key, tls.certificate)])
             port = server.add_secure_port(address, creds)
         if port == 0:
             raise ListenError(f"could not listen on {address}")
@@ -181,12 +190,43 @@ class Referee:
             if bound == 0:
                 raise ListenError(f"could not listen on {where}")
         await server.start()
+        if front_door:
+            try:
+                port = await self._open_front_door(address, port, tls)
+            except ListenError:
+                await server.stop(None)
+                raise
         self.unix_socket = unix_socket
         self.tls = tls is not None
         self.unix_tls = self.tls and unix_tls
         self._server = server
         self.lag.start()
         return port
+
+    async def _open_front_door(self, address: str, upstream: int, tls: Tls | None) -> int:
+        """The relay on `address`, to gRPC's loopback port `upstream`; its port."""
+        host, _, port = address.rpartition(":")
+        host = host.strip("[]") or "::"
+        door = FrontDoor(
+            upstream,
+            # Each relayed connection holds two descriptors here beside gRPC's own.
+            max_connections() // 3,
+            self.limits.hello_timeout,
+            None if tls is None else tls_context(tls.certificate, tls.private_key),
+        )
+        try:
+            bound = await door.start(host, int(port))
+        except (OSError, ValueError) as error:
+            raise ListenError(f"could not listen on {address}: {error}") from None
+        self.front_door = door
+        return bound
+
+    def peer(self, context: grpc.aio.ServicerContext) -> str:  # type: ignore[type-arg]
+        """A call's client, as gRPC names it ("ipv4:203.0.113.7:5000"): for one that came
+        through the front door, the bot's address, not the relay's."""
+        peer: str = context.peer()
+        passage = None if self.front_door is None else self.front_door.passage(peer)
+        return peer if passage is None else passage.peer
 
     def unauthenticated(self) -> int:
         """Streams open that have not said Hello yet."""
@@ -198,6 +238,9 @@ class Referee:
         if self._server is not None:
             await self._server.stop(grace=self.limits.goodbye_grace)
             self._server = None
+        if self.front_door is not None:
+            await self.front_door.stop()
+            self.front_door = None
         await self.lag.stop()
 
     async def goodbye(self, session: Session, reason: str) -> None:
@@ -229,10 +272,12 @@ class Referee:
             self.lobby.crash_probes.get(hello.name),
             self.lag,
         )
-        session.pinger.answers = hello.answers_ping
+        passage = None if self.front_door is None else self.front_door.passage(context.peer())
+        if passage is not None and not session.started_here:  # a bot of ours has no link
+            session.link = passage.round_trip
         try:
             session.token_hash = token_hash(hello.token)
-            self._find_cpu(session, context.peer())
+            self._find_cpu(session, self.peer(context))
             joined = await self._welcome(session)
         finally:
             self._opening.discard(session)
@@ -280,7 +325,6 @@ class Referee:
         )
         if not welcomed:
             return False
-        await session.pinger.ping()  # the link timed before its first game, if the bot answers
         await self.lobby.add(session)
         return True
 
@@ -291,7 +335,7 @@ class Referee:
         refused at once: local bots all come from one address, in a burst at the
         start. Refused only if no turn comes within the Hello timeout.
         """
-        peer = peer_host(context.peer())
+        peer = peer_host(self.peer(context))
         limits = self.limits
         waiting = self._unauthenticated
         loop = asyncio.get_running_loop()
@@ -348,7 +392,7 @@ class Referee:
     ) -> None:
         """End the stream with `code` and `detail`, told to `refused` first."""
         if self.refused is not None:
-            self.refused(Refusal(peer_host(context.peer()), name, code, detail))
+            self.refused(Refusal(peer_host(self.peer(context)), name, code, detail))
         await context.abort(code, detail)
 
     def _hello(self, data: bytes) -> pb.Hello | RefusalError:

@@ -19,7 +19,7 @@ from typing import Protocol
 
 import grpc
 
-from arena.referee.service.peers import peer_host
+from arena.referee.service.peers import PeerOf, grpc_peer_of, peer_host
 
 PER_PEER = 16
 """Standard-service streams one address may hold open at once: a load balancer watches
@@ -42,6 +42,8 @@ class SideStreams:
         self.per_peer = per_peer
         self.in_all = in_all
         self._open: Counter[str] = Counter()
+        self.peer_of: PeerOf = grpc_peer_of
+        """Who a stream's client is (the bot behind the front door, for a league server)."""
 
     def open(self) -> int:
         return self._open.total()
@@ -49,7 +51,7 @@ class SideStreams:
     @contextlib.asynccontextmanager
     async def held(self, context: grpc.aio.ServicerContext) -> AsyncIterator[None]:  # type: ignore[type-arg]
         """A place for the stream for as long as the block runs; refused over a cap."""
-        peer = peer_host(context.peer())
+        peer = peer_host(self.peer_of(context))
         if self._open[peer] >= self.per_peer or self._open.total() >= self.in_all:
             await context.abort(
                 grpc.StatusCode.RESOURCE_EXHAUSTED,

@@ -15,12 +15,12 @@ record can say by how much the bot missed); one that answers a request never
 sent, or answers a request twice, is unexpected, and a bot that keeps sending
 those has its session closed (INVALID_ARGUMENT, a malformed-message fault).
 
-A bot that said in its Hello that it answers pings is pinged between
-decisions, to time its link (`Pinger`); a tournament that allows it credits
-that time to each decision (`deadline.network_credit`), but only to a bot
-that dialled in: one the arena started itself (`started_here`) is on this
-machine's socket, with no link to credit, and a bot answering its pings late
-would only be crediting itself thinking time.
+A bot that came in through the front door (`front_door`) has its link timed
+there (`link`), by HTTP/2 PINGs its gRPC library answers; a tournament that
+allows it credits that time to each decision (`deadline.network_credit`). A bot
+the arena started itself (`started_here`) is on this machine, with no link to
+credit, whichever way it dialled; and one that came in any other way has no
+link timed, and none credited.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from arena.protocol.messages import referee as pb
 from arena.referee.clock import cputime
 from arena.referee.clock.deadline import clock_start, due, network_credit, reply_clock_start
 from arena.referee.clock.loop_lag import LoopLag
-from arena.referee.clock.round_trip import Pinger
+from arena.referee.clock.round_trip import RoundTrip
 from arena.referee.session.exits import ExitProbe, describe_exit
 from arena.referee.session.late_replies import LateReplies
 from arena.referee.session.reply import Arrival, Reply, reply_of
@@ -101,10 +101,10 @@ class Session:
         self.last_data = 0.0
         """When the bot's last message was read (loop time)."""
         self._late = LateReplies(self._loop, self._lag)
-        self.pinger = Pinger(
-            self._loop, self.send, lambda: self._pending is not None or self.closed
-        )
-        """Times the bot's link (`pinger.round_trip`), if its Hello said it answers pings."""
+        self.link: RoundTrip | None = None
+        """The link of a bot that came in through the front door, timed by HTTP/2 PINGs its
+        gRPC library answers (`front_door`): the only link ever credited, and never one of
+        a bot the arena started (`started_here`), which has none."""
 
     @property
     def closed(self) -> bool:
@@ -219,7 +219,7 @@ class Session:
         self._pending = (request_id, future)
         self._started = started = loop.time()
         self._sent_at = 0.0
-        round_trip = self.pinger.round_trip.estimate  # as it stood when asked
+        round_trip = None if self.link is None else self.link.estimate  # as it stood when asked
         credit = (
             network_credit(round_trip, allowance) if allowance and not self.started_here else 0.0
         )
@@ -251,8 +251,6 @@ class Session:
         # Made just now and no one else's yet: filled in, not copied (`dataclasses.replace`
         # took longer than reading the reply did).
         reply.credit, reply.round_trip = credit, round_trip
-        if reply.fault is None:
-            self.pinger.after_reply(self._arrived)
         if meter is None or before is None:
             return reply
         after = meter.sample()
@@ -379,9 +377,8 @@ class Session:
             return
         kind = message.WhichOneof("kind")
         if kind != "reply":
-            if kind == "pong":  # times the link, or (any other nonce) is ignored, as a stray
-                if not self.pinger.pong(message.pong.nonce, at):
-                    self._stray_message(f"a Pong with nonce {message.pong.nonce}, not the Ping's")
+            if kind == "pong":  # the answer to a Ping, which the referee no longer sends
+                self._stray_message(f"a Pong (nonce {message.pong.nonce}) to no Ping")
                 return
             what = "a second Hello" if kind == "hello" else "a message with no kind set"
             self._resolve_or_stray(f"expected an ActionReply, got {what}", at)
@@ -443,4 +440,3 @@ class Session:
         if pending is not None and not pending[1].done():
             pending[1].set_result(Arrival(kind, reason, self._loop.time()))
         self._interrupt_write()
-        self.pinger.stop()

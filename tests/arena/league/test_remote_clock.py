@@ -97,16 +97,48 @@ def test_the_screen_and_the_status_show_each_bots_link_and_a_night_credits_it(
         far = _times(report, "far")
         assert far.round_trip_ms is not None and far.round_trip_ms >= 100.0
         credited = [d.credit_ms for d in _decisions(night.folder, "far")]
-        assert credited and all(c is not None and c >= 100.0 for c in credited)
+        # About its link: what the proxy adds, and what loopback and a loaded machine do.
+        assert credited and all(c is not None and 100.0 <= c < 200.0 for c in credited), credited
         rows = json.loads((night.folder / "leaderboard.json").read_text())
         assert {r["bot"]: r["round_trip_ms"] >= 100.0 for r in rows} == {"far": True, "near": False}
 
     run(body)
 
 
+def test_a_bot_answering_its_pings_a_second_late_is_credited_its_true_link_in_a_night(
+    tmp_path: Path,
+) -> None:
+    """A remote bot that wrote its Pongs a second late seemed a second away, and was
+    credited the whole allowance (0.25 s) on every decision of a night. Its link is timed
+    by HTTP/2 PINGs its gRPC library answers now: on loopback it is credited next to nothing,
+    and its round trip is shown as what it is."""
+
+    async def body() -> None:
+        async with league(tmp_path) as lg:
+            tokens = lg.register("liar", "honest")
+            lg.launch("liar", tokens["liar"], script=LIAR, PERUDO_TEST_PONG_DELAY="1")
+            lg.launch("honest", tokens["honest"])
+            await lg.wait_connected({"liar": 1, "honest": 1})
+
+            async def timed() -> bool:
+                return set(await _round_trips(lg)) == {"liar", "honest"}
+
+            await eventually(timed, "both bots' links are timed")
+            assert (await _round_trips(lg))["liar"] < 50.0
+            night = await lg.play(games=2, jobs=1, move_time=1.0, name="liar-night")
+        report = night.finished
+        assert report.status == "finished" and report.faults == {}
+        credited = [d.credit_ms or 0.0 for d in _decisions(night.folder, "liar")]
+        assert credited and max(credited) < 50.0, credited  # not the allowance's 250 ms
+        liar = _times(report, "liar")
+        assert liar.round_trip_ms is not None and liar.round_trip_ms < 50.0
+
+    run(body)
+
+
 @pytest.mark.slow
 @pytest.mark.timeout(900)
-def test_a_bot_across_the_world_plays_on_its_own_clock_and_a_liar_gains_the_allowance_at_most(
+def test_a_bot_across_the_world_plays_on_its_own_clock_and_a_liar_gains_its_true_link_alone(
     tmp_path: Path,
 ) -> None:
     """The issue's night, with room for a loaded machine's jitter: a link of 300 ms round
@@ -127,8 +159,9 @@ def test_a_bot_across_the_world_plays_on_its_own_clock_and_a_liar_gains_the_allo
             try:
                 tokens = lg.register("faraway", "liar")
                 lg.launch("faraway", tokens["faraway"], address=proxy.address)
-                # Thinks 0.7 s, and delays its Pongs 1 s to make up for it: credited 0.4 s at
-                # most, it is late all the same (0.3 s of its own over a 0.25 s limit).
+                # Thinks 0.7 s, and delays its Pongs 1 s to make up for it: its link is timed
+                # by its gRPC library's answers to HTTP/2 PINGs, next to nothing on loopback,
+                # and it is late (0.7 s of its own over a 0.25 s limit).
                 lg.launch("liar", tokens["liar"], script=LIAR, PERUDO_TEST_DELAY="0.7")
                 await lg.wait_connected({"faraway": 1, "liar": 1})
 
@@ -160,8 +193,9 @@ def test_a_bot_across_the_world_plays_on_its_own_clock_and_a_liar_gains_the_allo
     assert "faraway" not in credited.faults, credited.faults  # not faulted below its link
     assert set(credited.faults["liar"]) == {"timeout"}  # the allowance did not cover it
     liar = [e for e in _events(nights["credited"].folder, "liar") if isinstance(e, FaultEvent)]
-    assert liar and all(e.credit_ms == 400.0 for e in liar), liar  # the allowance, no more
-    assert all(e.rtt_ms is not None and e.rtt_ms >= 1000.0 for e in liar), liar
+    # Its true link, not the allowance (0.4 s, which it was credited before).
+    assert liar and all(e.credit_ms is not None and e.credit_ms < 50.0 for e in liar), liar
+    assert all(e.rtt_ms is not None and e.rtt_ms < 50.0 for e in liar), liar
     far = _times(credited, "faraway")
     assert far.round_trip_ms is not None and far.round_trip_ms >= 300.0
     local_medians = [t.median_ms for t in credited.times if t.bot not in {"faraway", "liar"}]

@@ -47,8 +47,7 @@ class RefereeServiceServicer:
     """
 
     def Play(self, request_iterator, context):
-        """One session: the bot sends Hello, then one ActionReply per ActionRequest
-        (and, if its Hello said it would, one Pong per Ping).
+        """One session: the bot sends Hello, then one ActionReply per ActionRequest.
         A bot that wants to play several games at once opens several streams
         under the same name and token.
         """
