@@ -45,8 +45,11 @@ from arena.referee.session.write_turn import WriteTurn
 MAX_STRAY_MESSAGES = 20
 """Unexpected messages tolerated on one session before it is closed."""
 
-CRASH_WAIT = 1.0
-"""Seconds to wait for a bot's process to end after its stream did, to tell a crash."""
+CRASH_WAIT = 3.0
+"""Seconds to wait for a bot's process to end after its stream did, to tell a crash. A
+crashed process is reaped within milliseconds on an idle machine, but on one loaded ten
+deep a second was seen to pass first and a crash was told as a mere disconnect; only a bot
+that hangs up and lives on waits the whole of it."""
 
 WRITE_TIMEOUT = 5.0
 """Seconds a message other than a request (a Welcome, a GameOver) may take to be written."""
