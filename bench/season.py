@@ -276,9 +276,9 @@ def look(season: Season) -> Look:
     """The disk and the timed looks at the record as it stands."""
     from arena.cli.replay import find_replay
     from arena.league.check import check
-    from arena.league.ladder_board import LadderBoard
-    from arena.league.ladder_ratings import VersionRatings
-    from arena.league.ladder_snapshot import SNAPSHOT
+    from arena.league.ladder.board import LadderBoard
+    from arena.league.ladder.ratings import VersionRatings
+    from arena.league.ladder.snapshot import SNAPSHOT
 
     size, files = on_disk([season.results, *_store_files(season.league)])
     measured = season.games

@@ -35,7 +35,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from arena.league.check_memory import MEMORY
-from arena.league.ladder_rounds import secret_path
+from arena.league.ladder.rounds import secret_path
 from arena.league.season_manifest import (
     POSTGRES_STORE,
     RESERVED,

@@ -21,7 +21,7 @@ from season_harness import season
 from truth_harness import content, enter, info_of, write_info
 
 from arena.league.check import check
-from arena.league.ladder_rounds import SECRET_FILE
+from arena.league.ladder.rounds import SECRET_FILE
 from arena.league.season_archive import archive
 from arena.league.season_manifest import ArchiveError
 from arena.league.season_restore import check_archive, restore

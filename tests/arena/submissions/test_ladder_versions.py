@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from submit_harness import SAMPLES, Desk, desk
 
-from arena.ladder import PLACEMENT_GAMES
-from arena.league.ladder_rounds import is_ladder
+from arena.league.ladder.rounds import is_ladder
+from arena.matchmaking import PLACEMENT_GAMES
 from arena.protocol.messages import admin as apb
 from arena.submissions.archive import pack
 from arena.tournament.results.resuming import read_info

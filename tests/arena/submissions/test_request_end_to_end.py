@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from submit_harness import SAMPLES, Desk
 
-from arena.league.ladder_fit import LadderGames
-from arena.league.ladder_rounds import is_ladder
+from arena.league.ladder.fit import LadderGames
+from arena.league.ladder.rounds import is_ladder
 from arena.league.league_server import LeagueConfig, LeagueServer, admin_token_path
 from arena.protocol.messages import admin as apb
 from arena.protocol.messages import submission as spb

@@ -1,5 +1,5 @@
 """Ladder rounds in real folders and a real store, played and changed at random: what the
-board's tests (`test_ladder_board`, `test_ladder_snapshot`) read."""
+board's tests (`test_board`, `test_snapshot`) read."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from typing import Any
 
 from tournament_harness import minimal_info
 
-from arena.league.ladder_board import LadderBoard, LadderGame
-from arena.league.ladder_ratings import RatingState, VersionRatings
+from arena.league.ladder.board import LadderBoard, LadderGame
+from arena.league.ladder.ratings import RatingState, VersionRatings
 from arena.records import GameLine
 from arena.store import Mark, SqliteStore
 from arena.tournament.info import Entrant, RunStatus

@@ -8,12 +8,12 @@ league's own judge of which neighbours are told apart; TrueSkill's sigmas, kept 
 
 A refit runs in a process of its own (`arena.rankings.background.reckon_apart`), at most
 once every `REFIT_S` and only when games were added: there it reads the ladder's games from
-the league store, labels each seat with the version that played it (`ladder_ratings`), and
+the league store, labels each seat with the version that played it (`ratings`), and
 runs the bootstrap. So neither the reading, which grows with the ladder's record (25 us a
 game: half a second at 20,000), nor the bootstrap holds the event loop or leaves its
 high-water mark in the server's memory. Between refits the matchmaker reads the last one; a
 version the fit does not hold yet (a new one, before its first refit) is fed its TrueSkill
-rating, which began at its last version's (`arena.ladder.starting_rating`).
+rating, which began at its last version's (`arena.matchmaking.starting_rating`).
 """
 
 from __future__ import annotations
@@ -24,9 +24,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena.ladder import Rating, from_fit
-from arena.league.ladder_ratings import VersionRatings
-from arena.league.ladder_rounds import on_record
+from arena.league.ladder.ratings import VersionRatings
+from arena.league.ladder.rounds import on_record
+from arena.matchmaking import Rating, from_fit
 from arena.rankings import Confidence, RankingError, confidence, finishes
 from arena.rankings.background import Reckoning, reckon_apart
 from arena.store import StoreError, open_store
@@ -42,7 +42,7 @@ class LadderFit:
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.ratings: dict[str, Rating] = {}
-        """By version label (`ladder_ratings.Version.label`), as of the last refit."""
+        """By version label (`ratings.Version.label`), as of the last refit."""
         self._clock = clock
         self._games = 0
         """Games the last refit was given."""

@@ -13,7 +13,7 @@ everything afresh. The copy a look rates the unsettled rounds into shares the se
 ratings and paths rather than copying them, so a look costs what is new since the last, and
 the count (at 100,000 games a look listed and compared every round and copied every path:
 93 ms; now 3.4 ms, nearly all of it the count). The settled board is kept across starts
-(`ladder_snapshot`). Nothing it keeps grows with the record but the ratings and each
+(`snapshot`). Nothing it keeps grows with the record but the ratings and each
 entrant's rating after each game.
 """
 
@@ -24,10 +24,10 @@ from collections import deque
 from collections.abc import Collection
 from pathlib import Path
 
-from arena.league import ladder_snapshot
-from arena.league.ladder_ratings import RatingState, VersionRatings
-from arena.league.ladder_rounds import is_ladder
-from arena.league.ladder_settled import LATEST, LadderGame, unsettled
+from arena.league.ladder import snapshot
+from arena.league.ladder.ratings import RatingState, VersionRatings
+from arena.league.ladder.rounds import is_ladder
+from arena.league.ladder.settled import LATEST, LadderGame, unsettled
 from arena.store import LeagueStore
 
 __all__ = ["LATEST", "LadderBoard", "LadderGame"]
@@ -46,7 +46,7 @@ class LadderBoard:
         self._versions = versions
         self._settled = unsettled()
         self._kept = kept
-        """The folder its snapshot is kept in (`ladder_snapshot`), if any: read at the first
+        """The folder its snapshot is kept in (`snapshot`), if any: read at the first
         look, written as the settled board grows and at `save`."""
         self._loaded = kept is None
         self._saved = 0
@@ -55,7 +55,7 @@ class LadderBoard:
     def save(self) -> None:
         """Keep the settled board in its snapshot now (the ladder stops)."""
         if self._kept is not None and self._saved != (seats := self._settled.seats()):
-            ladder_snapshot.save(self._kept, self._settled)
+            snapshot.save(self._kept, self._settled)
             self._saved = seats
 
     def read(
@@ -66,7 +66,7 @@ class LadderBoard:
         if not self._loaded:
             self._loaded = True
             assert self._kept is not None
-            if (found := ladder_snapshot.load(self._kept, store)) is not None:
+            if (found := snapshot.load(self._kept, store)) is not None:
                 self._settled, self._saved = found, found.seats()
         settled = self._settled
         if settled.mark is not None and store.tournaments_through(settled.mark) != (
@@ -93,7 +93,7 @@ class LadderBoard:
             SAVE_SEATS, seats // 20
         ):
             with contextlib.suppress(OSError):  # a cache: a full disk costs a slow start
-                ladder_snapshot.save(self._kept, settled)
+                snapshot.save(self._kept, settled)
                 self._saved = seats
         state, latest = settled.state.copy(), deque(settled.latest, maxlen=LATEST)
         for mark, _ in after[ready:]:

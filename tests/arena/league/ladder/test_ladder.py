@@ -13,8 +13,8 @@ import pytest
 from league_harness import SAMPLE_BOTS, League, eventually, league, run
 
 from arena.cli.main import main
-from arena.league.ladder_board import LATEST
-from arena.league.ladder_rounds import is_ladder
+from arena.league.ladder.board import LATEST
+from arena.league.ladder.rounds import is_ladder
 from arena.league.league_server import LeagueConfig, LeagueServer
 from arena.protocol.messages import admin as apb
 from arena.records import GameLine
@@ -129,7 +129,7 @@ def test_the_results_folder_is_listed_once_not_at_every_choice(
 ) -> None:
     """A ladder's folder holds thousands of rounds by evening: each choice reads only the
     rounds that ended since the last, and a restart's leftovers are found at the first."""
-    from arena.league.ladder_folders import RoundFolders
+    from arena.league.ladder.folders import RoundFolders
 
     listings = []
     listed = RoundFolders.listed

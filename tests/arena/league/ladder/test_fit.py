@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from test_ladder_ratings import _round
 
-from arena.league import ladder_fit
-from arena.league.ladder_fit import REFIT_S, LadderFit, LadderGames
+from arena.league.ladder import fit as ladder_fit
+from arena.league.ladder.fit import REFIT_S, LadderFit, LadderGames
 from arena.rankings import Confidence, confidence, finishes
 from arena.rankings.background import Reckoned, Reckoning
 from arena.records import GameLine

@@ -21,9 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from arena.ladder import Draw, Entrant, LadderError, Rules, Table, choose
-from arena.league.ladder_board import LadderBoard, LadderGame
-from arena.league.ladder_faults import (
+from arena.league.ladder.board import LadderBoard, LadderGame
+from arena.league.ladder.faults import (
     LADDER_TROUBLES,
     STORE,
     Fault,
@@ -31,15 +30,16 @@ from arena.league.ladder_faults import (
     Troubles,
     fault_of,
 )
-from arena.league.ladder_fit import LadderFit, LadderGames
-from arena.league.ladder_folders import RoundFolders, Unfinished
-from arena.league.ladder_preflight import culprits, unplayable
-from arena.league.ladder_ratings import RatingState, Version, VersionRatings
-from arena.league.ladder_recorder import RoundRecorder
-from arena.league.ladder_rounds import PREFIX, load_secret, on_record, round_seed, secret_path
-from arena.league.ladder_sideline import Sideline, why_out
-from arena.league.ladder_status import LadderStatus, LadderTable
+from arena.league.ladder.fit import LadderFit, LadderGames
+from arena.league.ladder.folders import RoundFolders, Unfinished
+from arena.league.ladder.preflight import culprits, unplayable
+from arena.league.ladder.ratings import RatingState, Version, VersionRatings
+from arena.league.ladder.recorder import RoundRecorder
+from arena.league.ladder.rounds import PREFIX, load_secret, on_record, round_seed, secret_path
+from arena.league.ladder.sideline import Sideline, why_out
+from arena.league.ladder.status import LadderStatus, LadderTable
 from arena.league.screen import Kind, Screen, ScreenEvent
+from arena.matchmaking import Draw, Entrant, LadderError, Rules, Table, choose
 from arena.store import StoreError
 from arena.submissions.lineups import Lineup, compose, make_way
 from arena.tournament.config import TooFewBotsError, TournamentConfig, TournamentError, Venue
@@ -119,7 +119,7 @@ class Ladder:
         self._sat_out: dict[str, str] = {}
         """The cause each entrant was last said to sit out for."""
         self.fit = LadderFit()
-        """The batch fit's ratings, which feed the matchmaker (`ladder_fit` says why)."""
+        """The batch fit's ratings, which feed the matchmaker (`fit` says why)."""
         self._trouble = False
         """Whether a round just failed: the next waits `IDLE_S`, not to spin on it."""
         self.troubles = Troubles(self._say)

@@ -2,10 +2,10 @@
 rounds after it rather than the season.
 
 Rating every ladder game costs about 0.4 ms (48 s at 100,000 games), at the first look after
-every start. So the board's settled part (`ladder_settled.Settled`: every version's
+every start. So the board's settled part (`settled.Settled`: every version's
 standing, each entrant's rating path, the latest games, and where in the store it ends) is
 written to `ladder.board` in the results folder (`MAGIC` says how), now and then as it grows
-(`ladder_board.SAVE_SEATS`) and when the ladder stops, and read at the first look. It is
+(`board.SAVE_SEATS`) and when the ladder stops, and read at the first look. It is
 taken only if the store still holds what it was made from (the same count of tournaments up
 to its last round, that one with the same games): a snapshot from another store, or one a
 round was since removed from, is let go and everything rated afresh, as are a damaged one
@@ -32,8 +32,8 @@ from collections import deque
 from pathlib import Path
 from typing import Any
 
-from arena.league.ladder_ratings import RatingState, Version
-from arena.league.ladder_settled import LATEST, LadderGame, Settled
+from arena.league.ladder.ratings import RatingState, Version
+from arena.league.ladder.settled import LATEST, LadderGame, Settled
 from arena.records import RecordError
 from arena.store import LeagueStore, Mark
 from arena.tournament.report.ratings import Standing

@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 from ladder_season import Season, Spy, scratch, seen
 
-from arena.league.ladder_board import LadderBoard
-from arena.league.ladder_ratings import VersionRatings
-from arena.league.ladder_snapshot import MAGIC, SNAPSHOT
+from arena.league.ladder.board import LadderBoard
+from arena.league.ladder.ratings import VersionRatings
+from arena.league.ladder.snapshot import MAGIC, SNAPSHOT
 
 
 def _kept(tmp_path: Path, rounds: int = 12, seed: int = 11) -> tuple[Season, Spy]:

@@ -1,12 +1,12 @@
 """The part of the ladder's board rated for good: its rounds can gain no game, so it is only
-ever added to (`ladder_board`), and kept on disk across starts (`ladder_snapshot`)."""
+ever added to (`board`), and kept on disk across starts (`snapshot`)."""
 
 from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
 
-from arena.league.ladder_ratings import RatingState
+from arena.league.ladder.ratings import RatingState
 from arena.store import Mark
 
 LATEST = 20
