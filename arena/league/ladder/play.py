@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from arena.league.ladder.board import LadderBoard, LadderGame
+from arena.league.ladder.board import Look
 from arena.league.ladder.faults import (
     LADDER_TROUBLES,
     STORE,
@@ -30,11 +30,11 @@ from arena.league.ladder.faults import (
     Troubles,
     fault_of,
 )
-from arena.league.ladder.fit import LadderFit, LadderGames
 from arena.league.ladder.folders import RoundFolders, Unfinished
 from arena.league.ladder.preflight import culprits, unplayable
-from arena.league.ladder.ratings import RatingState, Version, VersionRatings
+from arena.league.ladder.ratings import Version
 from arena.league.ladder.recorder import RoundRecorder
+from arena.league.ladder.refit import Refit
 from arena.league.ladder.rounds import PREFIX, load_secret, on_record, round_seed, secret_path
 from arena.league.ladder.sideline import Sideline, why_out
 from arena.league.ladder.status import LadderStatus, LadderTable
@@ -113,13 +113,12 @@ class Ladder:
         self._ending = False
         """Whether the loop is past its last round's choice, ending (a start makes another)."""
         self._night: object | None = None
-        self._ratings = VersionRatings(server.config.out)
-        self._board = LadderBoard(self._ratings, server.config.out)
+        self.refit = Refit(server.config.out)
+        """The ladder's games read once, rated two ways: the board per version, and the batch
+        fit the matchmaker is fed (`refit` says why)."""
         self.sideline = Sideline()
         self._sat_out: dict[str, str] = {}
         """The cause each entrant was last said to sit out for."""
-        self.fit = LadderFit()
-        """The batch fit's ratings, which feed the matchmaker (`fit` says why)."""
         self._trouble = False
         """Whether a round just failed: the next waits `IDLE_S`, not to spin on it."""
         self.troubles = Troubles(self._say)
@@ -205,10 +204,10 @@ class Ladder:
         if self._task is not None:
             with contextlib.suppress(Exception):
                 await self._task
-        await self.fit.stop()
+        await self.refit.stop()
         with contextlib.suppress(OSError, StoreError):  # a cache: its loss costs a slow start
-            self._read_board()  # the rounds just finished settled, then kept for the next start
-            self._board.save()
+            self._look()  # the rounds just finished settled, then kept for the next start
+            self.refit.save()
         self._changed()
 
     async def pause(self, night: object) -> None:
@@ -236,8 +235,8 @@ class Ladder:
         of the store is seen."""
         error = self.error
         try:
-            state, latest = self._read_board()
-            table = state.rated().current(self._field())
+            look = self._look()
+            table, latest = look.state.rated().current(self._field()), look.latest
         except StoreError as fault:
             table, latest = [], []
             error = error or str(fault)
@@ -256,12 +255,11 @@ class Ladder:
     def rating_path(self, name: str) -> Sequence[float]:
         """`name`'s rating (mu - 3 sigma of the version that played) after each of its ladder
         games: its last is its row's on the board while that version plays."""
-        state, _ = self._read_board()
-        return state.paths.get(name, [])
+        return self._look().state.paths.get(name, [])
 
-    def _read_board(self) -> tuple[RatingState, list[LadderGame]]:
+    def _look(self) -> Look:
         busy = {f"{PREFIX}{number:06d}" for number in self._busy}
-        return self._board.read(self._server.store, busy)
+        return self.refit.look(self._server.store, busy)
 
     async def _loop(self, after: asyncio.Task[None] | None = None) -> None:
         if after is not None:
@@ -333,7 +331,7 @@ class Ladder:
         found = self.folders.next(self._busy, dict(rounds))
         if isinstance(found, Unfinished):
             return _Plan(found.number, None, found.folder, found.seats)
-        table = self._choose(found, rounds)
+        table = self._choose(found)
         return None if table is None else _Plan(found, table, None, table.seats)
 
     def _field(self) -> dict[str, Version]:
@@ -346,7 +344,7 @@ class Ladder:
             field[name] = Version(name, row.version)
         return field
 
-    def _choose(self, number: int, rounds: list[tuple[str, int]]) -> Table | None:
+    def _choose(self, number: int) -> Table | None:
         seated = {name for seats in self.tables.values() for name in seats}
         seated |= self._server.requests.seated  # at (or held for) a request's test games
         field = {
@@ -356,16 +354,13 @@ class Ladder:
         }
         if len(field) < min(self.rules.sizes):
             return None
-        games = sum(n for _, n in rounds)
-        if self.fit.due(games):
-            config = self._server.config
-            self.fit.refit(LadderGames(config.league, config.out), games, len(field))
-        rated = self._read_board()[0].rated()
-        fitted = self.fit.ratings
+        look = self._look()
+        self.refit.fit_when_due(look, len(field))
+        rated = look.state.rated()
         entrants = []
         for _, version in sorted(field.items()):
-            rating, games = rated.of(version)
-            entrants.append(Entrant(version.name, fitted.get(version.label, rating), games))
+            rating, games = self.refit.rating(rated, version)
+            entrants.append(Entrant(version.name, rating, games))
         return choose(entrants, self.rules, Draw(self.secret, number))
 
     async def _round(self, plan: _Plan) -> None:

@@ -3,7 +3,8 @@ rounds after it rather than the season.
 
 Rating every ladder game costs about 0.4 ms (48 s at 100,000 games), at the first look after
 every start. So the board's settled part (`settled.Settled`: every version's
-standing, each entrant's rating path, the latest games, and where in the store it ends) is
+standing, each entrant's rating path, the latest games, every game's finishing order by
+version for the fit, and where in the store it ends) is
 written to `ladder.board` in the results folder (`MAGIC` says how), now and then as it grows
 (`board.SAVE_SEATS`) and when the ladder stops, and read at the first look. It is
 taken only if the store still holds what it was made from (the same count of tournaments up
@@ -32,6 +33,7 @@ from collections import deque
 from pathlib import Path
 from typing import Any
 
+from arena.league.ladder.finishes import Finishes
 from arena.league.ladder.ratings import RatingState, Version
 from arena.league.ladder.settled import LATEST, LadderGame, Settled
 from arena.records import RecordError
@@ -39,15 +41,16 @@ from arena.store import LeagueStore, Mark
 from arena.tournament.report.ratings import Standing
 
 SNAPSHOT = "ladder.board"
-MAGIC = b"perudo-arena/ladder-board/2\n"
+MAGIC = b"perudo-arena/ladder-board/3\n"
 """Its first bytes; then the header's length (4 bytes, big-endian), the header (compressed
 JSON: all but the numbers of each game), then every thinking time and every path's ratings,
-8-byte doubles (little-endian), in the header's order. The numbers are most of it and are
-read as one array: a million games' (6 million) in tens of milliseconds, where JSON took
-seconds."""
+8-byte doubles (little-endian), in the header's order, then the fit's games (`finishes`):
+each game's seats, each game's group and every seat's label, by number, 4-byte unsigned
+(little-endian). The numbers are most of it and are read as arrays: a million games' (6
+million doubles) in tens of milliseconds, where JSON took seconds."""
 MAX_BYTES = 1 << 30
-"""Larger than any season's snapshot (48 bytes a game: 48 MB at a million games); a bigger
-file is not read into memory."""
+"""Larger than any season's snapshot (about 70 bytes a game: 70 MB at a million games); a
+bigger file is not read into memory."""
 
 
 def save(folder: Path, settled: Settled) -> None:
@@ -58,6 +61,7 @@ def save(folder: Path, settled: Settled) -> None:
     state = settled.state
     standings = list(state.standings().values())
     paths = [(name, list(path)) for name, path in state.paths.items()]
+    kept = settled.finishes
     header = {
         "mark": list(settled.mark),
         "count": settled.count,
@@ -66,16 +70,22 @@ def save(folder: Path, settled: Settled) -> None:
         "last": {name: v.number for name, v in state.last().items()},
         "paths": [[name, len(path)] for name, path in paths],
         "latest": [[g.round, g.game_id, list(g.ranking)] for g in settled.latest],
+        "labels": kept.labels,
+        "groups": kept.groups,
+        "fit_games": len(kept),
     }
     packed = zlib.compress(json.dumps(header, separators=(",", ":")).encode())
     numbers = array("d", itertools.chain(*(s.think for s in standings), *(p for _, p in paths)))
+    orders = kept.sizes + kept.group_of + kept.seats
     if sys.byteorder != "little":
         numbers.byteswap()
+        orders.byteswap()
     fd, aside = tempfile.mkstemp(prefix=".ladder-board-", dir=folder)  # O_EXCL: a new file
     try:
         with os.fdopen(fd, "wb") as out:
             out.write(MAGIC + len(packed).to_bytes(4, "big") + packed)
             numbers.tofile(out)
+            orders.tofile(out)
             out.flush()
             os.fsync(out.fileno())
         os.replace(aside, folder / SNAPSHOT)  # a link there is replaced, not written through
@@ -128,10 +138,19 @@ def _settled(data: bytes) -> Settled:
     at = len(MAGIC) + 4
     size = int.from_bytes(data[len(MAGIC) : at], "big")
     body = json.loads(zlib.decompress(data[at : at + size]))
-    numbers = array("d")
-    numbers.frombytes(data[at + size :])  # a length not a multiple of 8: ValueError
+    counts = [thinks for *_, thinks in body["standings"]]
+    counts += [count for _, count in body["paths"]]
+    if not all(isinstance(count, int) and count >= 0 for count in counts):
+        raise RecordError("a count that is not one")
+    ends = at + size + 8 * sum(counts)
+    if ends > len(data):
+        raise RecordError("a count past the numbers")
+    numbers, orders = array("d"), array("I")
+    numbers.frombytes(data[at + size : ends])
+    orders.frombytes(data[ends:])  # a length not a multiple of 4: ValueError
     if sys.byteorder != "little":
         numbers.byteswap()
+        orders.byteswap()
     taken = 0
 
     def take(count: Any) -> list[float]:
@@ -163,6 +182,7 @@ def _settled(data: bytes) -> Settled:
     paths = {str(name): take(count) for name, count in body["paths"]}
     if taken != len(numbers):
         raise RecordError("numbers left over")
+    kept = _finishes(body, orders)
     state = RatingState.restored(standings, last, paths)
     latest = deque(
         (
@@ -172,5 +192,26 @@ def _settled(data: bytes) -> Settled:
         maxlen=LATEST,
     )
     return Settled(
-        Mark(float(started), str(last_id)), int(body["count"]), int(body["games"]), state, latest
+        Mark(float(started), str(last_id)),
+        int(body["count"]),
+        int(body["games"]),
+        state,
+        latest,
+        kept,
     )
+
+
+def _finishes(body: Any, orders: array[int]) -> Finishes:
+    """The fit's games the header and the 4-byte numbers hold, each number checked against
+    what it counts or names."""
+    labels = [str(label) for label in body["labels"]]
+    groups = [str(group) for group in body["groups"]]
+    games = body["fit_games"]
+    if not isinstance(games, int) or not 0 <= 2 * games <= len(orders):
+        raise RecordError("a count of games past the numbers")
+    sizes, group_of, seats = orders[:games], orders[games : 2 * games], orders[2 * games :]
+    if sum(sizes) != len(seats):
+        raise RecordError("seats left over, or too few")
+    if any(group >= len(groups) for group in group_of) or any(s >= len(labels) for s in seats):
+        raise RecordError("a group or a label that is not kept")
+    return Finishes.restored(labels, groups, sizes, group_of, seats)

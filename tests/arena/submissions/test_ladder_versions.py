@@ -84,7 +84,7 @@ def test_a_new_version_gets_its_placement_burst_and_a_rating_of_its_own(tmp_path
             burst = seating[: PLACEMENT_GAMES // 3]
             seen = [(tid, p.get(name)) for tid, p in rounds]  # the new version's seat in each
             ladder = d.server.ladder
-            said = f"{seen}; error {ladder.error!r}; fit {ladder.fit.ratings}"
+            said = f"{seen}; error {ladder.error!r}; fit {ladder.refit.ratings}"
             assert name in sat_out or all(p.get(name) == 2 for _, p in burst), said
             row = next(s for s in status.standings if s.name == name)
             assert row.version == 2

@@ -67,7 +67,7 @@ def test_the_ladder_plays_records_and_stops_after_its_games_in_flight(tmp_path: 
             started = await ladder(lg, apb.LadderRequest.ACTION_START)
             assert started.running and not started.paused and list(started.table_sizes) == [3]
             await eventually(lambda: ladder_games(lg) >= 6, "two rounds recorded", 30)
-            fit = lg.server.ladder.fit  # refitted once the second table was chosen
+            fit = lg.server.ladder.refit  # refitted once the second table was chosen
             await eventually(lambda: fit.refits >= 1, "a refit of the ladder's games", 60)
             stopped = await ladder(lg, apb.LadderRequest.ACTION_STOP)
             assert not stopped.running
