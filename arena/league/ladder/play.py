@@ -19,7 +19,7 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from arena.league.ladder.board import Look
 from arena.league.ladder.faults import (
@@ -31,6 +31,7 @@ from arena.league.ladder.faults import (
     fault_of,
 )
 from arena.league.ladder.folders import RoundFolders, Unfinished
+from arena.league.ladder.grounds import LadderGrounds
 from arena.league.ladder.preflight import culprits, unplayable
 from arena.league.ladder.ratings import Version
 from arena.league.ladder.recorder import RoundRecorder
@@ -42,15 +43,12 @@ from arena.league.screen import Kind, Screen, ScreenEvent
 from arena.matchmaking import Draw, Entrant, LadderError, Rules, Table, choose
 from arena.store import StoreError
 from arena.submissions.lineups import Lineup, compose, make_way
-from arena.tournament.config import TooFewBotsError, TournamentConfig, TournamentError, Venue
+from arena.tournament.config import TooFewBotsError, TournamentConfig, TournamentError
 from arena.tournament.info import RunStatus
 from arena.tournament.play.observer import Observers
 from arena.tournament.play.tables import TableWatcher
 from arena.tournament.results.resuming import read_info
 from arena.tournament.tournament import Observer, Tournament
-
-if TYPE_CHECKING:
-    from arena.league.league_server import LeagueServer
 
 IDLE_S = 1.0
 """How often a ladder with too few entrants looks again."""
@@ -87,7 +85,7 @@ class Ladder:
     """
 
     def __init__(
-        self, server: LeagueServer, sizes: tuple[int, ...], jobs: int, tell: Screen | None
+        self, server: LadderGrounds, sizes: tuple[int, ...], jobs: int, tell: Screen | None
     ) -> None:
         self._server = server
         self._tell = tell
@@ -424,13 +422,12 @@ class Ladder:
             observer = Observers(recorder, watcher)
         tournament = Tournament(base, observer, tables=watcher)
         self._rounds[plan.number] = tournament
-        local_ca = server.local_tls.ca_file if server.local_tls is not None else None
-        venue = Venue(server.referee, server.port, tuple(remote), local_ca)
+        venue = server.venue(tuple(remote))
         try:
             if self._stopping or not self._running.is_set():
                 return False  # stopped or paused while it was being chosen: played later
             if lineup is not None:
-                await make_way(lineup, server.referee, recorder.note)
+                await make_way(lineup, venue.referee, recorder.note)
             summary = await tournament.run(plan.resume, venue=venue)
         except TooFewBotsError as error:
             for name in set(error.skipped) & set(local):
