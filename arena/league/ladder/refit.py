@@ -123,11 +123,11 @@ class FitJob:
 
     def __call__(self) -> Confidence | None:
         """The fit, or None with fewer than two versions (the last fit then stands)."""
-        played = list(self.games)
         names = self.games.names()
         if len(names) < 2:
             return None
         try:
+            played = list(self.games)
             return confidence(played, names, seed=len(played))
-        except RankingError:
+        except (RankingError, UnicodeDecodeError):  # a forged snapshot's names
             return None

@@ -45,7 +45,8 @@ MAGIC = b"perudo-arena/ladder-board/3\n"
 """Its first bytes; then the header's length (4 bytes, big-endian), the header (compressed
 JSON: all but the numbers of each game), then every thinking time and every path's ratings,
 8-byte doubles (little-endian), in the header's order, then the fit's games (`finishes`):
-each game's seats, each game's group and every seat's label, by number, 4-byte unsigned
+its groups' names (UTF-8, `group_bytes` of them), then each game's seats, each game's group,
+where each group's name ends and every seat's label, by number, 4-byte unsigned
 (little-endian). The numbers are most of it and are read as arrays: a million games' (6
 million doubles) in tens of milliseconds, where JSON took seconds."""
 MAX_BYTES = 1 << 30
@@ -71,12 +72,13 @@ def save(folder: Path, settled: Settled) -> None:
         "paths": [[name, len(path)] for name, path in paths],
         "latest": [[g.round, g.game_id, list(g.ranking)] for g in settled.latest],
         "labels": kept.labels,
-        "groups": kept.groups,
         "fit_games": len(kept),
+        "fit_groups": len(kept.group_ends),
+        "group_bytes": len(kept.group_names),
     }
     packed = zlib.compress(json.dumps(header, separators=(",", ":")).encode())
     numbers = array("d", itertools.chain(*(s.think for s in standings), *(p for _, p in paths)))
-    orders = kept.sizes + kept.group_of + kept.seats
+    orders = kept.sizes + kept.group_of + kept.group_ends + kept.seats
     if sys.byteorder != "little":
         numbers.byteswap()
         orders.byteswap()
@@ -85,6 +87,7 @@ def save(folder: Path, settled: Settled) -> None:
         with os.fdopen(fd, "wb") as out:
             out.write(MAGIC + len(packed).to_bytes(4, "big") + packed)
             numbers.tofile(out)
+            out.write(kept.group_names)
             orders.tofile(out)
             out.flush()
             os.fsync(out.fileno())
@@ -142,12 +145,16 @@ def _settled(data: bytes) -> Settled:
     counts += [count for _, count in body["paths"]]
     if not all(isinstance(count, int) and count >= 0 for count in counts):
         raise RecordError("a count that is not one")
+    named = body["group_bytes"]
+    if not isinstance(named, int) or named < 0:
+        raise RecordError("a count that is not one")
     ends = at + size + 8 * sum(counts)
-    if ends > len(data):
+    if ends + named > len(data):
         raise RecordError("a count past the numbers")
     numbers, orders = array("d"), array("I")
     numbers.frombytes(data[at + size : ends])
-    orders.frombytes(data[ends:])  # a length not a multiple of 4: ValueError
+    group_names = data[ends : ends + named]
+    orders.frombytes(data[ends + named :])  # a length not a multiple of 4: ValueError
     if sys.byteorder != "little":
         numbers.byteswap()
         orders.byteswap()
@@ -182,7 +189,7 @@ def _settled(data: bytes) -> Settled:
     paths = {str(name): take(count) for name, count in body["paths"]}
     if taken != len(numbers):
         raise RecordError("numbers left over")
-    kept = _finishes(body, orders)
+    kept = _finishes(body, group_names, orders)
     state = RatingState.restored(standings, last, paths)
     latest = deque(
         (
@@ -201,17 +208,24 @@ def _settled(data: bytes) -> Settled:
     )
 
 
-def _finishes(body: Any, orders: array[int]) -> Finishes:
-    """The fit's games the header and the 4-byte numbers hold, each number checked against
-    what it counts or names."""
+def _finishes(body: Any, group_names: bytes, orders: array[int]) -> Finishes:
+    """The fit's games the header, the groups' names and the 4-byte numbers hold, each number
+    checked against what it counts or names."""
     labels = [str(label) for label in body["labels"]]
-    groups = [str(group) for group in body["groups"]]
-    games = body["fit_games"]
-    if not isinstance(games, int) or not 0 <= 2 * games <= len(orders):
-        raise RecordError("a count of games past the numbers")
-    sizes, group_of, seats = orders[:games], orders[games : 2 * games], orders[2 * games :]
+    games, groups = body["fit_games"], body["fit_groups"]
+    if not all(isinstance(n, int) and n >= 0 for n in (games, groups)):
+        raise RecordError("a count that is not one")
+    if 2 * games + groups > len(orders):
+        raise RecordError("a count of games or groups past the numbers")
+    sizes, group_of = orders[:games], orders[games : 2 * games]
+    group_ends, seats = orders[2 * games : 2 * games + groups], orders[2 * games + groups :]
     if sum(sizes) != len(seats):
         raise RecordError("seats left over, or too few")
-    if any(group >= len(groups) for group in group_of) or any(s >= len(labels) for s in seats):
+    if max(group_of, default=-1) >= groups or max(seats, default=-1) >= len(labels):
         raise RecordError("a group or a label that is not kept")
-    return Finishes.restored(labels, groups, sizes, group_of, seats)
+    if (group_ends[-1] if groups else 0) != len(group_names) or any(
+        later < earlier for earlier, later in itertools.pairwise(group_ends)
+    ):
+        raise RecordError("the groups' names do not end where they say")
+    group_names.decode()  # not UTF-8: UnicodeDecodeError, a ValueError
+    return Finishes.restored(labels, group_names, group_ends, sizes, group_of, seats)
