@@ -33,7 +33,7 @@ mark errors that are also those, since callers catch them as such:
     + FinalError - the season's final cannot be played now, or its record cannot be read.
     rankings:
     + RankingError (ValueError) - finishing orders that cannot be fitted.
-    ladder:
+    matchmaking:
     + LadderError (ValueError) - a field, rules or secret the matchmaker cannot choose from.
     league:
     + LeagueOpeningError - a league store that does not match the league beside it (deleted?).

@@ -5,11 +5,11 @@ policy, graded by noise, `noises`) are played three ways at the same table size:
 
 - the round robin, as a night plays it: units of every table in every
   rotation, each unit's tables in a random order, a table's games together;
-- the ladder fed TrueSkill: each next table chosen by `arena.ladder.choose`
+- the ladder fed TrueSkill: each next table chosen by `arena.matchmaking.choose`
   from TrueSkill ratings updated after every game, and played in every
   rotation;
 - the ladder fed the batch fit: the same, from the batch fit's strengths and
-  bootstrap intervals as of the last look (`arena.ladder.from_fit`), fresh
+  bootstrap intervals as of the last look (`arena.matchmaking.from_fit`), fresh
   ratings before the first.
 
 Both are looked at by one measure, the league's own: the batch fit's bootstrap
@@ -38,7 +38,7 @@ from itertools import combinations
 import trueskill
 
 import engine
-from arena.ladder import FRESH, Draw, Entrant, Rating, Reason, Rules, choose, from_fit
+from arena.matchmaking import FRESH, Draw, Entrant, Rating, Reason, Rules, choose, from_fit
 from arena.rankings import Finish, confidence, wilson
 from bench.simulated import play
 

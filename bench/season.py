@@ -14,9 +14,11 @@ ladder does with `arena serve`. Rounds are spread over the simulated week
 At 10,000, 100,000 and 1,000,000 games (those the size reaches) it measures
 the disk (bytes and files a game: the results folder and the league store) and
 times what is used: the organiser's ladder board (`arena admin ladder status`:
-cold, as after a restart, then warm after one more round), a replay by its id
-(`arena replay ROUND/GAME`, as the pages find it), an author's ladder (the
-author page's row of the board and rating path) and `arena league check`: once
+cold, as after a restart, then warm after one more round), what a refit costs
+the event loop (the board's games for the fit copied and pickled for its
+process), a replay by its id (`arena replay ROUND/GAME`, as the pages find
+it), an author's ladder (the author page's row of the board and rating path)
+and `arena league check`: once
 in full (`--full`, every game), then after each of a few more rounds, as an
 organiser checks a running ladder (only what changed since it last agreed).
 Each is the median of a few looks, never a guess of the machine's speed.
@@ -27,6 +29,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import pickle
 import random
 import statistics
 import time
@@ -64,6 +67,9 @@ class Look:
     board_cold_ms: float
     """The board after a restart: its snapshot read, and the rounds after it rated."""
     board_warm_ms: float
+    refit_ms: float
+    """What a refit costs the event loop: the board's games for the fit copied and sent to its
+    process (pickled); the fit itself runs there."""
     replay_ms: float
     author_ms: float
     check_ms: float
@@ -80,6 +86,7 @@ class Look:
             "board_first_ms": round(self.board_first_ms, 1),
             "board_cold_ms": round(self.board_cold_ms, 1),
             "board_warm_ms": round(self.board_warm_ms, 1),
+            "refit_ms": round(self.refit_ms, 1),
             "replay_ms": round(self.replay_ms, 1),
             "author_ms": round(self.author_ms, 1),
             "check_ms": round(self.check_ms, 1),
@@ -106,6 +113,7 @@ class SeasonFigures:
         timed = {
             "ladder board after a restart": last.board_cold_ms,
             "ladder board, warm": last.board_warm_ms,
+            "a refit's hand-off": last.refit_ms,
             "replay by id": last.replay_ms,
             "author's ladder": last.author_ms,
             "arena league check": last.check_ms,
@@ -119,14 +127,14 @@ class SeasonFigures:
 
     def lines(self) -> list[str]:
         lines = [
-            "games      bytes/game  files/game  board first  board cold  board warm  replay"
-            "  author  check  check --full (ms)"
+            "games      bytes/game  files/game  board first  board cold  board warm  refit"
+            "  replay  author  check  check --full (ms)"
         ]
         for look in self.looks:
             lines.append(
                 f"{look.games:>9,}  {look.bytes_per_game:>10,.0f}  {look.files_per_game:>10.4f}"
                 f"  {look.board_first_ms:>11,.0f}  {look.board_cold_ms:>10,.1f}"
-                f"  {look.board_warm_ms:>10,.1f}"
+                f"  {look.board_warm_ms:>10,.1f}  {look.refit_ms:>5,.1f}"
                 f"  {look.replay_ms:>6,.1f}  {look.author_ms:>6,.0f}  {look.check_ms:>5,.0f}"
                 f"  {look.check_full_ms:>17,.0f}"
             )
@@ -275,9 +283,10 @@ def _median_ms(work: Callable[[], object], looks: int = LOOKS) -> float:
 def look(season: Season) -> Look:
     """The disk and the timed looks at the record as it stands."""
     from arena.cli.replay import find_replay
-    from arena.league.ladder_board import LadderBoard
-    from arena.league.ladder_ratings import VersionRatings
-    from arena.league.ladder_snapshot import SNAPSHOT
+    from arena.league.ladder.board import LadderBoard
+    from arena.league.ladder.ratings import VersionRatings
+    from arena.league.ladder.refit import FitJob
+    from arena.league.ladder.snapshot import SNAPSHOT
     from arena.tournament.results.upkeep.check import check
 
     size, files = on_disk([season.results, *_store_files(season.league)])
@@ -296,6 +305,8 @@ def look(season: Season) -> Look:
     board, cold = started()  # the next start
     season.play_round()  # one more round, as between two looks of a running server
     warm = _median_ms(lambda: board.read(store, ()))
+    fed = board.read(store, ())
+    refit = _median_ms(lambda: pickle.dumps(FitJob(fed.finished())))
 
     def replay() -> None:
         number = season.rng.randrange(season.rounds)
@@ -303,8 +314,7 @@ def look(season: Season) -> Look:
         found.replay()
 
     def author() -> None:  # the author page's ladder: its row and its rating path
-        state, _ = board.read(store, ())
-        state.paths.get(BOTS[0], [])
+        board.read(store, ()).state.paths.get(BOTS[0], [])
 
     def checked(full: bool = False) -> None:
         done = check(season.league, [season.results], full=full)
@@ -330,6 +340,7 @@ def look(season: Season) -> Look:
         board_first_ms=first_ms,
         board_cold_ms=cold,
         board_warm_ms=warm,
+        refit_ms=refit,
         replay_ms=_median_ms(replay),
         author_ms=_median_ms(author, 3),
         check_ms=statistics.median(times),

@@ -16,7 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from arena.cli import validate
-from arena.league.ladder_rounds import is_ladder
+from arena.league.ladder.rounds import is_ladder
 from arena.store import open_store
 from arena.text import printable
 from arena.tournament.config import TournamentError

@@ -11,10 +11,10 @@ from typing import Any, Protocol
 
 import grpc
 
-from arena.ladder import LadderError
 from arena.league.admin_stream import LAST, EventObserver
 from arena.league.final_night import SeasonFinal
-from arena.league.ladder_status import LadderStatus
+from arena.league.ladder.status import LadderStatus
+from arena.matchmaking import LadderError
 from arena.protocol.messages import admin as apb
 from arena.protocol.messages import admin_grpc as apb_grpc
 from arena.store import LeagueStore

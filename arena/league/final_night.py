@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from arena.league.final import FROZEN, field_of, final_config, is_final, standings_of
 from arena.league.grounds import Grounds, Night
-from arena.league.ladder_status import LadderStatus
+from arena.league.ladder.status import LadderStatus
 from arena.league.start import given_of
 from arena.protocol.messages import admin as apb
 from arena.store.submissions import SubmissionRow

@@ -28,7 +28,7 @@ from arena.league.admin_service import AdminService
 from arena.league.admin_stream import EventObserver
 from arena.league.final_night import SeasonFinal
 from arena.league.grounds import Night
-from arena.league.ladder import Ladder
+from arena.league.ladder.play import Ladder
 from arena.league.local_tls import LocalTls, decide_local_tls
 from arena.league.narrator import Arrivals, Narrator, Refusals
 from arena.league.opening import Opening

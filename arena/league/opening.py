@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.errors import ArenaError
-from arena.league.ladder_rounds import on_record, secret_path
+from arena.league.ladder.rounds import on_record, secret_path
 from arena.store import LeagueStore, recorded, shown
 from arena.store.address import is_url
 from arena.submissions.folder import SubmissionsFolder

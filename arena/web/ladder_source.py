@@ -2,7 +2,7 @@
 
 The CLI hands the pages the league server's ladder, as it hands the server its spectator:
 the web imports no part of the league, so the ladder is read through these, which the
-ladder and its status record (`arena.league.ladder_status.LadderStatus`) fit. They sit
+ladder and its status record (`arena.league.ladder.status.LadderStatus`) fit. They sit
 apart from the views so that the record of what the pages read (`league_view.League`) and
 the ladder's views (`ladder_view`) both name them without importing each other.
 """

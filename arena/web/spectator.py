@@ -396,7 +396,7 @@ class LadderRound:
     night's view, so its tables are kept apart from the night's and named by round and game.
 
     Its dice are shown at each reveal, as a night's with its own deals are: a round seats its
-    entrants at one table, so no other table plays its deal (`arena.ladder`). Its deals are
+    entrants at one table, so no other table plays its deal (`arena.matchmaking`). Its deals are
     read from its folder all the same, as a night's: a round that shared them would be shown
     by its seats and dice counts alone."""
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from truth_harness import enter, write_info
 
-from arena.league.ladder_rounds import SECRET_FILE
+from arena.league.ladder.rounds import SECRET_FILE
 from arena.store import recorded
 
 

@@ -30,11 +30,11 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("protocol/protogen.py", "RuntimeError"): "the developer's code generator, not the arena",
     ("rankings/__init__.py", "AttributeError"): "a package's lazy names (PEP 562) must say a "
     "name it lacks as Python's import machinery expects",
-    ("league/ladder_ratings.py", "IndexError"): "a rating path is a Sequence: an index past "
+    ("league/ladder/ratings.py", "IndexError"): "a rating path is a Sequence: an index past "
     "its end must say so as Python's sequences do",
-    ("league/ladder_ratings.py", "KeyError"): "the rating paths are a Mapping: a name it lacks "
+    ("league/ladder/ratings.py", "KeyError"): "the rating paths are a Mapping: a name it lacks "
     "must say so as Python's mappings do",
-    ("league/ladder_ratings.py", "ValueError"): "a copy of a copy asked for by code: a bug",
+    ("league/ladder/ratings.py", "ValueError"): "a copy of a copy asked for by code: a bug",
 }
 """Built-in raises that stay, and why: neither is a failure the CLI or a caller handles."""
 

@@ -4,8 +4,8 @@ A module that names another under `if TYPE_CHECKING:` while that one imports it 
 once, in a function, or through others) hides a loop: the two are one part cut in two, or
 one is handed the other whole where it needs a little of it. The league server's parts get
 the narrow interface they use (`arena.league.grounds`) instead of the server, and the web's
-pages read the ladder through protocols of their own (`arena.web.ladder_source`). The
-loops left are listed below, each with why.
+pages read the ladder through protocols of their own (`arena.web.ladder_source`). A
+loop left would be listed below, with why; none is.
 """
 
 from __future__ import annotations
@@ -18,11 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "arena"
 CHECKED = ("arena.league", "arena.tournament", "arena.web")
 
-KNOWN: set[tuple[str, str]] = {
-    # The ladder is being rebuilt (its records, its refit) apart from this change; it still
-    # takes the whole server, which makes it. It gets its narrow interface with that work.
-    ("arena.league.ladder", "arena.league.league_server"),
-}
+KNOWN: set[tuple[str, str]] = set()
 """(importer, imported) pairs whose type-only import still closes a loop."""
 
 

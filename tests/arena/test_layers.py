@@ -3,9 +3,9 @@
 engine <- protocol <- referee <- {tournament, checkbot} <- {league, ab, web, cluster} <- cli;
 `store` (the league store) imports only records and below, and the tournament, the league and
 the CLI use it; `submissions` (the bots entrants send a league server) sits above the tournament
-and check-bot, and the league and the CLI import it; `ladder` (the matchmaker) imports no other
-arena package, and the league and the CLI use it; `bots` imports no other arena package;
-`kit` only engine and protocol. Every
+and check-bot, and the league and the CLI import it; `matchmaking` (the ladder's matchmaker)
+imports no other arena package, and the league and the CLI use it; `bots` imports no other
+arena package; `kit` only engine and protocol. Every
 part may import `arena.errors`, the root of the arena's errors, and `arena.text` (a bot's text
 made fit to show), which import nothing; `arena.metrics` (the metrics for Prometheus) imports
 nothing of the arena either, and the parts that count may import it. The benchmarks (the clone's
@@ -38,7 +38,7 @@ ALLOWED: dict[str, set[str]] = {
     "conformance": {"engine", "errors", "text"},
     "records": {"engine", "protocol", "errors", "text"},
     "rankings": {"engine", "protocol", "records", "errors", "text"},
-    "ladder": {"errors", "text"},
+    "matchmaking": {"errors", "text"},
     "store": {"engine", "protocol", "records", "errors", "text"},
     "referee": {"engine", "protocol", "records", "errors", "text"},
     "tournament": {
@@ -85,7 +85,7 @@ ALLOWED: dict[str, set[str]] = {
     "league": {
         "metrics",
         "submissions",
-        "ladder",
+        "matchmaking",
         "engine",
         "protocol",
         "records",
@@ -123,7 +123,7 @@ ALLOWED: dict[str, set[str]] = {
     "cli": {
         "metrics",
         "submissions",
-        "ladder",
+        "matchmaking",
         "ab",
         "engine",
         "protocol",

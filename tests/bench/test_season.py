@@ -27,6 +27,7 @@ def test_a_tiny_season_is_recorded_folded_and_looked_at(tmp_path: Path) -> None:
     assert verify(tmp_path / "results" / rounds[0].id).commitment_ok
     assert look.files_per_game < 1 and look.bytes_per_game > 0
     assert min(look.replay_ms, look.author_ms, look.check_ms, look.board_warm_ms) > 0
+    assert look.refit_ms > 0
     assert look.check_full_ms > 0
     assert any("60" in line or "63" in line for line in said)
 

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from arena.league.ladder_rounds import secret_path
+from arena.league.ladder.rounds import secret_path
 from arena.league.season.manifest import (
     POSTGRES_STORE,
     RESERVED,

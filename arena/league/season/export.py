@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from arena.league.ladder_rounds import PREFIX as LADDER_PREFIX
+from arena.league.ladder.rounds import PREFIX as LADDER_PREFIX
 from arena.records import GameLine
 from arena.store import LeagueStore, open_store
 from arena.tournament.results.replay_lines import Exported, write_games

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from cli_harness import SAMPLE_BOTS, arena_command, clean_env, wait_for
 
-from arena.league.ladder_rounds import is_ladder
+from arena.league.ladder.rounds import is_ladder
 from arena.store import SqliteStore
 
 BOTS = {"alpha": "binomial_bot.py", "beta": "random_bot.py", "gamma": "strong_bot.py"}

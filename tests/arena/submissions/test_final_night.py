@@ -18,7 +18,7 @@ from archives import MANIFEST, bot, file, tar_gz
 from submit_harness import SAMPLES, Desk, desk
 
 from arena.league.final import FROZEN, is_final
-from arena.league.ladder_rounds import is_ladder
+from arena.league.ladder.rounds import is_ladder
 from arena.protocol.messages import admin as apb
 from arena.submissions.archive import Packed, pack
 from arena.submissions.client import submit

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from submit_harness import SAMPLES, desk
 
-from arena.league.ladder_rounds import is_ladder
+from arena.league.ladder.rounds import is_ladder
 from arena.protocol.messages import admin as apb
 from arena.tournament.results.resuming import read_info
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from submit_harness import SAMPLES, Desk, desk
 
-from arena.ladder import PLACEMENT_GAMES
-from arena.league.ladder_rounds import is_ladder
+from arena.league.ladder.rounds import is_ladder
+from arena.matchmaking import PLACEMENT_GAMES
 from arena.protocol.messages import admin as apb
 from arena.submissions.archive import pack
 from arena.tournament.results.resuming import read_info
@@ -84,7 +84,7 @@ def test_a_new_version_gets_its_placement_burst_and_a_rating_of_its_own(tmp_path
             burst = seating[: PLACEMENT_GAMES // 3]
             seen = [(tid, p.get(name)) for tid, p in rounds]  # the new version's seat in each
             ladder = d.server.ladder
-            said = f"{seen}; error {ladder.error!r}; fit {ladder.fit.ratings}"
+            said = f"{seen}; error {ladder.error!r}; fit {ladder.refit.ratings}"
             assert name in sat_out or all(p.get(name) == 2 for _, p in burst), said
             row = next(s for s in status.standings if s.name == name)
             assert row.version == 2

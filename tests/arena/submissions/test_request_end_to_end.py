@@ -14,8 +14,10 @@ from pathlib import Path
 import pytest
 from submit_harness import SAMPLES, Desk
 
-from arena.league.ladder_fit import LadderGames
-from arena.league.ladder_rounds import is_ladder
+from arena.league.ladder.board import LadderBoard
+from arena.league.ladder.ratings import VersionRatings
+from arena.league.ladder.refit import FitJob
+from arena.league.ladder.rounds import is_ladder
 from arena.league.league_server import LeagueConfig, LeagueServer, admin_token_path
 from arena.protocol.messages import admin as apb
 from arena.protocol.messages import submission as spb
@@ -75,7 +77,8 @@ def _ratings(d: Desk) -> tuple[object, ...]:
     and its fit, and `arena leaderboard`'s rows."""
     config = d.server.config
     status = d.server.ladder.status()
-    fit = LadderGames(config.league, config.out)()
+    look = LadderBoard(VersionRatings(config.out)).read(d.server.store, ())
+    fit = FitJob(look.finished())()
     leaderboard = board(d.server.store.lines()).rows()
     return (
         status.standings,

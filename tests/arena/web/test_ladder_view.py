@@ -18,7 +18,7 @@ import aiohttp
 import grpc
 from league_harness import SAMPLE_BOTS, League, eventually, run
 
-from arena.league.ladder_rounds import is_ladder
+from arena.league.ladder.rounds import is_ladder
 from arena.league.league_server import LeagueConfig, LeagueServer, admin_token_path
 from arena.protocol.messages import admin_grpc as apb_grpc
 from arena.records import GameLine, LeaderboardRow

@@ -20,7 +20,7 @@ from postgres_harness import PostgresServer
 from season_harness import season
 from truth_harness import content, enter, info_of, write_info
 
-from arena.league.ladder_rounds import SECRET_FILE
+from arena.league.ladder.rounds import SECRET_FILE
 from arena.league.season.archive import archive
 from arena.league.season.manifest import ArchiveError
 from arena.league.season.restore import check_archive, restore

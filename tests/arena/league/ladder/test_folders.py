@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from arena.league.ladder_folders import ASIDE, RESUME_TRIES, RoundFolders, Unfinished
+from arena.league.ladder.folders import ASIDE, RESUME_TRIES, RoundFolders, Unfinished
 from arena.referee.clock.deadline import TimeControl
 from arena.store import StoreError
 from arena.store.causes import Cause

@@ -11,7 +11,7 @@ import pytest
 from league_harness import SAMPLE_BOTS, League, eventually, league, run
 from truth_harness import arena
 
-from arena.league.ladder_rounds import is_ladder
+from arena.league.ladder.rounds import is_ladder
 from arena.protocol.messages import admin as apb
 from arena.tournament.results.days import all_rounds, days_folder
 from arena.tournament.results.verify import verify

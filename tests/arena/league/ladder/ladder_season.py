@@ -1,5 +1,5 @@
 """Ladder rounds in real folders and a real store, played and changed at random: what the
-board's tests (`test_ladder_board`, `test_ladder_snapshot`) read."""
+board's tests (`test_board`, `test_snapshot`) read."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from typing import Any
 
 from tournament_harness import minimal_info
 
-from arena.league.ladder_board import LadderBoard, LadderGame
-from arena.league.ladder_ratings import RatingState, VersionRatings
+from arena.league.ladder.board import LadderBoard, Look
+from arena.league.ladder.ratings import VersionRatings
 from arena.records import GameLine
 from arena.store import Mark, SqliteStore
 from arena.tournament.info import Entrant, RunStatus
@@ -79,11 +79,14 @@ class Season:
         TournamentFolder.lay_out(folder, info, b"\0" * 32)
 
 
-def seen(read: tuple[RatingState, list[LadderGame]]) -> Any:
-    """What a look shows: the table, every path and the latest games."""
-    state, latest = read
+def seen(look: Look) -> Any:
+    """What a look shows: the table, every path and the latest games; and the fit's games
+    it hands a refit, each a group and a finishing order by version."""
+    state = look.state
     table = state.rated().current({})
-    return table, {name: list(path) for name, path in state.paths.items()}, latest
+    paths = {name: list(path) for name, path in state.paths.items()}
+    fit = [(f.group, f.order) for f in look.finished()]
+    return table, paths, look.latest, fit
 
 
 def scratch(season: Season) -> Any:

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena.ladder import LadderError
+from arena.matchmaking import LadderError
 from arena.store import StoreError
 from arena.store.causes import Cause, cause_of, folder_advice
 from arena.tournament.config import TournamentError

@@ -13,8 +13,8 @@ import pytest
 from league_harness import SAMPLE_BOTS, League, eventually, league, run
 
 from arena.cli.main import main
-from arena.league.ladder_board import LATEST
-from arena.league.ladder_rounds import is_ladder
+from arena.league.ladder.board import LATEST
+from arena.league.ladder.rounds import is_ladder
 from arena.league.league_server import LeagueConfig, LeagueServer
 from arena.protocol.messages import admin as apb
 from arena.records import GameLine
@@ -67,8 +67,8 @@ def test_the_ladder_plays_records_and_stops_after_its_games_in_flight(tmp_path: 
             started = await ladder(lg, apb.LadderRequest.ACTION_START)
             assert started.running and not started.paused and list(started.table_sizes) == [3]
             await eventually(lambda: ladder_games(lg) >= 6, "two rounds recorded", 30)
-            fit = lg.server.ladder.fit  # refitted once the second table was chosen
-            await eventually(lambda: fit.refits >= 1, "a refit of the ladder's games", 60)
+            refit = lg.server.ladder.refit  # fitted once the second table was chosen
+            await eventually(lambda: refit.refits >= 1, "a fit of the ladder's games", 60)
             stopped = await ladder(lg, apb.LadderRequest.ACTION_STOP)
             assert not stopped.running
             # Stopped with nothing in flight: every game it began is on record both ways.
@@ -80,7 +80,7 @@ def test_the_ladder_plays_records_and_stops_after_its_games_in_flight(tmp_path: 
             assert all(s.version == 0 for s in stopped.standings)  # all dialled in
             assert sum(s.games for s in stopped.standings) == 3 * len(ids)
             assert stopped.latest and all(len(g.ranking) == 3 for g in stopped.latest)
-            assert set(fit.ratings) == set(SCRIPTS)
+            assert set(refit.ratings) == set(SCRIPTS)
             after = ladder_games(lg)
             assert (await ladder(lg, apb.LadderRequest.ACTION_STATUS)).running is False
             assert ladder_games(lg) == after
@@ -129,7 +129,7 @@ def test_the_results_folder_is_listed_once_not_at_every_choice(
 ) -> None:
     """A ladder's folder holds thousands of rounds by evening: each choice reads only the
     rounds that ended since the last, and a restart's leftovers are found at the first."""
-    from arena.league.ladder_folders import RoundFolders
+    from arena.league.ladder.folders import RoundFolders
 
     listings = []
     listed = RoundFolders.listed

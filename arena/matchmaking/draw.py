@@ -16,7 +16,7 @@ import hmac
 import random
 from dataclasses import dataclass, field
 
-from arena.ladder.field import LadderError
+from arena.matchmaking.field import LadderError
 
 DOMAIN = b"perudo-arena/ladder/v1"
 MIN_SECRET_BYTES = 16

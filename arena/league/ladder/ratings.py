@@ -7,7 +7,7 @@ So the ladder rates each version apart, the version each game was played by
 read from its round's `tournament.json` (the pins the round recorded, which
 `arena verify` checks), in its folder or, folded, in its day's record, and a
 version's first rating is its last version's mu with a widened sigma
-(`arena.ladder.starting_rating`, which says why). A bot that dials in, not
+(`arena.matchmaking.starting_rating`, which says why). A bot that dials in, not
 submitted, is one version all along.
 
 The ratings are made again from the games on record whenever they are asked
@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import overload
 
-from arena.ladder import FRESH, Rating, starting_rating
+from arena.matchmaking import FRESH, Rating, starting_rating
 from arena.records import GameLine
 from arena.tournament.config import TournamentError
 from arena.tournament.info import RunStatus
@@ -146,7 +146,7 @@ class RatingState:
         last: dict[str, Version],
         paths: dict[str, list[float]],
     ) -> RatingState:
-        """A state as `standings`, `last` and `paths` kept it (`ladder_snapshot`)."""
+        """A state as `standings`, `last` and `paths` kept it (`snapshot`)."""
         state = cls()
         state._ratings.standings, state._last, state._paths = standings, last, paths
         return state

@@ -8,8 +8,8 @@ from typing import Any
 
 from ladder_season import Season, Spy, scratch, seen
 
-from arena.league.ladder_board import LadderBoard
-from arena.league.ladder_ratings import VersionRatings
+from arena.league.ladder.board import LadderBoard
+from arena.league.ladder.ratings import VersionRatings
 
 
 def test_a_board_read_as_it_grows_equals_the_board_rated_from_scratch(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arena.ladder import (
+from arena.matchmaking import (
     Draw,
     Entrant,
     LadderError,
@@ -26,7 +26,7 @@ from arena.ladder import (
     from_fit,
     starting_rating,
 )
-from arena.ladder.field import SCALE
+from arena.matchmaking.field import SCALE
 
 SECRET = b"the server's own secret, 32 byte"
 

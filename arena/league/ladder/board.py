@@ -13,30 +13,56 @@ everything afresh. The copy a look rates the unsettled rounds into shares the se
 ratings and paths rather than copying them, so a look costs what is new since the last, and
 the count (at 100,000 games a look listed and compared every round and copied every path:
 93 ms; now 3.4 ms, nearly all of it the count). The settled board is kept across starts
-(`ladder_snapshot`). Nothing it keeps grows with the record but the ratings and each
-entrant's rating after each game.
+(`snapshot`). Nothing it keeps grows with the record but the ratings, each entrant's rating
+after each game, and each game's finishing order by version: the batch fit's games
+(`finishes`), which it is fed from this read rather than a read of its own (`refit`).
 """
 
 from __future__ import annotations
 
 import contextlib
 from collections import deque
-from collections.abc import Collection
+from collections.abc import Callable, Collection
+from dataclasses import dataclass
 from pathlib import Path
 
-from arena.league import ladder_snapshot
-from arena.league.ladder_ratings import RatingState, VersionRatings
-from arena.league.ladder_rounds import is_ladder
-from arena.league.ladder_settled import LATEST, LadderGame, unsettled
+from arena.league.ladder import snapshot
+from arena.league.ladder.finishes import Finished, Prefix
+from arena.league.ladder.ratings import RatingState, VersionRatings
+from arena.league.ladder.rounds import is_ladder
+from arena.league.ladder.settled import LATEST, LadderGame, unsettled
+from arena.rankings.groups import Finish, finishes
 from arena.store import LeagueStore
 
-__all__ = ["LATEST", "LadderBoard", "LadderGame"]
+__all__ = ["LATEST", "LadderBoard", "LadderGame", "Look"]
 
 SAVE_SEATS = 3_000
 """Seats' games settled (about 1,000 games) before the snapshot is written again, or a
 twentieth of the board's, whichever is more: writing it costs about what rating a twentieth
 of its games does, so it stays a small share of the rating, and a start after a kill rates
 at most that many games again."""
+
+
+@dataclass(frozen=True, slots=True)
+class Look:
+    """The board as one look read it: every version's rating and the latest games, and every
+    ladder game's finishing order by version, for the fit."""
+
+    state: RatingState
+    latest: list[LadderGame]
+    settled: Prefix
+    """The settled rounds' games, as they stood at this look."""
+    tail: tuple[Finish, ...]
+    """The games of the rounds after them, as this look read them."""
+
+    @property
+    def games(self) -> int:
+        """The ladder's games on record, as of this look."""
+        return len(self.settled) + len(self.tail)
+
+    def finished(self) -> Finished:
+        """Every game, copied for a refit: the later looks leave it as it is."""
+        return self.settled.with_tail(self.tail)
 
 
 class LadderBoard:
@@ -46,7 +72,7 @@ class LadderBoard:
         self._versions = versions
         self._settled = unsettled()
         self._kept = kept
-        """The folder its snapshot is kept in (`ladder_snapshot`), if any: read at the first
+        """The folder its snapshot is kept in (`snapshot`), if any: read at the first
         look, written as the settled board grows and at `save`."""
         self._loaded = kept is None
         self._saved = 0
@@ -55,18 +81,16 @@ class LadderBoard:
     def save(self) -> None:
         """Keep the settled board in its snapshot now (the ladder stops)."""
         if self._kept is not None and self._saved != (seats := self._settled.seats()):
-            ladder_snapshot.save(self._kept, self._settled)
+            snapshot.save(self._kept, self._settled)
             self._saved = seats
 
-    def read(
-        self, store: LeagueStore, busy: Collection[str]
-    ) -> tuple[RatingState, list[LadderGame]]:
-        """Every version's rating and the latest games, as the store holds them now; `busy`,
-        the ladder's rounds in play."""
+    def read(self, store: LeagueStore, busy: Collection[str]) -> Look:
+        """Every version's rating, the latest games and every game's finishing order, as the
+        store holds them now; `busy`, the ladder's rounds in play."""
         if not self._loaded:
             self._loaded = True
             assert self._kept is not None
-            if (found := ladder_snapshot.load(self._kept, store)) is not None:
+            if (found := snapshot.load(self._kept, store)) is not None:
                 self._settled, self._saved = found, found.seats()
         settled = self._settled
         if settled.mark is not None and store.tournaments_through(settled.mark) != (
@@ -86,27 +110,35 @@ class LadderBoard:
         for mark, games in after[:ready]:
             seen += 1
             if is_ladder(mark.id):
-                self._rate(store, mark.id, settled.state, settled.latest)
+                self._rate(store, mark.id, settled.state, settled.latest, settled.finishes.add)
                 settled.mark, settled.count, settled.games = mark, seen, games
                 self._versions.forget(mark.id)  # rated for good: its pins are not asked again
         if self._kept is not None and (seats := settled.seats()) - self._saved >= max(
             SAVE_SEATS, seats // 20
         ):
             with contextlib.suppress(OSError):  # a cache: a full disk costs a slow start
-                ladder_snapshot.save(self._kept, settled)
+                snapshot.save(self._kept, settled)
                 self._saved = seats
         state, latest = settled.state.copy(), deque(settled.latest, maxlen=LATEST)
+        tail: list[Finish] = []
         for mark, _ in after[ready:]:
             if is_ladder(mark.id):
-                self._rate(store, mark.id, state, latest)
-        return state, list(latest)
+                self._rate(store, mark.id, state, latest, tail.extend)
+        return Look(state, list(latest), settled.finishes.prefix(), tuple(tail))
 
     def _rate(
-        self, store: LeagueStore, tid: str, state: RatingState, latest: deque[LadderGame]
+        self,
+        store: LeagueStore,
+        tid: str,
+        state: RatingState,
+        latest: deque[LadderGame],
+        finished: Callable[[list[Finish]], None],
     ) -> None:
-        """One round's games, in the order of its schedule."""
+        """One round's games, in the order of its schedule: rated, the latest kept, and their
+        finishing orders handed to `finished` (the fit's games)."""
         games = self._versions.labelled((tid, line) for line in store.games_of(tid).values())
         state.add(games)
         for _, line in games.lines:
             ranking = tuple(games.versions[label].name for label in line.ranking)
             latest.append(LadderGame(tid, line.game, ranking))
+        finished(finishes(games.lines))

@@ -7,8 +7,8 @@ and the table's `Draw`, keyed by a secret of its own, and plays the `Table` it g
 rotation.
 """
 
-from arena.ladder.draw import Draw
-from arena.ladder.field import (
+from arena.matchmaking.draw import Draw
+from arena.matchmaking.field import (
     FLOOR,
     FRESH,
     PLACEMENT_GAMES,
@@ -20,7 +20,7 @@ from arena.ladder.field import (
     starting_rating,
     tables_of,
 )
-from arena.ladder.matchmaking import Reason, Table, choose
+from arena.matchmaking.table import Reason, Table, choose
 
 __all__ = [
     "FLOOR",

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from arena.league.ladder_preflight import culprits, unplayable
-from arena.league.ladder_recorder import RoundRecorder
+from arena.league.ladder.preflight import culprits, unplayable
+from arena.league.ladder.recorder import RoundRecorder
 from arena.store import LeagueStore, open_store
 from arena.submissions.folder import SubmissionsFolder
 from arena.tournament.config import TournamentError

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from arena.league.ladder_sideline import SIT_OUT_MAX_S, SIT_OUT_S, Sideline, why_out
+from arena.league.ladder.sideline import SIT_OUT_MAX_S, SIT_OUT_S, Sideline, why_out
 
 
 class Clock:

@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena.league.ladder_rounds import PREFIX, ROUND
+from arena.league.ladder.rounds import PREFIX, ROUND
 from arena.tournament.config import TooFewBotsError, TournamentError
 from arena.tournament.info import RunStatus, TournamentInfo
 from arena.tournament.report.summary import StoppedError

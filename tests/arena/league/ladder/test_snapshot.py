@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 from ladder_season import Season, Spy, scratch, seen
 
-from arena.league.ladder_board import LadderBoard
-from arena.league.ladder_ratings import VersionRatings
-from arena.league.ladder_snapshot import MAGIC, SNAPSHOT
+from arena.league.ladder.board import LadderBoard
+from arena.league.ladder.ratings import VersionRatings
+from arena.league.ladder.snapshot import MAGIC, SNAPSHOT
 
 
 def _kept(tmp_path: Path, rounds: int = 12, seed: int = 11) -> tuple[Season, Spy]:
@@ -103,12 +103,28 @@ def test_a_snapshot_cut_short_or_with_a_value_changed_in_kind_is_let_go(tmp_path
     more["paths"][0][1] += 1  # a path longer than the numbers kept
     fewer = json.loads(json.dumps(header))
     fewer["paths"][0][1] -= 1  # numbers left over
+    unlabelled = json.loads(json.dumps(header))
+    unlabelled["labels"].pop()  # a seat of the fit's games naming a label not kept
+    ungrouped = json.loads(json.dumps(header))
+    ungrouped["fit_groups"] -= 1  # a game of a group not kept
+    misnamed = json.loads(json.dumps(header))
+    misnamed["group_bytes"] -= 1  # the groups' names cut where their ends say they are not
+    longer = json.loads(json.dumps(header))
+    longer["fit_games"] += 1  # the fit's games counted past their seats
+    numbers = sum(s[-1] for s in header["standings"]) + sum(n for _, n in header["paths"])
+    named = at + size + 8 * numbers  # where the groups' names begin
+    not_utf8 = data[:named] + b"\xff" + data[named + 1 :]
     for damaged in (
+        not_utf8,
         data[:-8],
         data[:-3],
         with_header(strong),
         with_header(more),
         with_header(fewer),
+        with_header(unlabelled),
+        with_header(ungrouped),
+        with_header(misnamed),
+        with_header(longer),
     ):
         path.write_bytes(damaged)
         looked = _restarted(season, spy)

@@ -19,11 +19,10 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
-from arena.ladder import Draw, Entrant, LadderError, Rules, Table, choose
-from arena.league.ladder_board import LadderBoard, LadderGame
-from arena.league.ladder_faults import (
+from arena.league.ladder.board import Look
+from arena.league.ladder.faults import (
     LADDER_TROUBLES,
     STORE,
     Fault,
@@ -31,26 +30,25 @@ from arena.league.ladder_faults import (
     Troubles,
     fault_of,
 )
-from arena.league.ladder_fit import LadderFit, LadderGames
-from arena.league.ladder_folders import RoundFolders, Unfinished
-from arena.league.ladder_preflight import culprits, unplayable
-from arena.league.ladder_ratings import RatingState, Version, VersionRatings
-from arena.league.ladder_recorder import RoundRecorder
-from arena.league.ladder_rounds import PREFIX, load_secret, on_record, round_seed, secret_path
-from arena.league.ladder_sideline import Sideline, why_out
-from arena.league.ladder_status import LadderStatus, LadderTable
+from arena.league.ladder.folders import RoundFolders, Unfinished
+from arena.league.ladder.grounds import LadderGrounds
+from arena.league.ladder.preflight import culprits, unplayable
+from arena.league.ladder.ratings import Version
+from arena.league.ladder.recorder import RoundRecorder
+from arena.league.ladder.refit import Refit
+from arena.league.ladder.rounds import PREFIX, load_secret, on_record, round_seed, secret_path
+from arena.league.ladder.sideline import Sideline, why_out
+from arena.league.ladder.status import LadderStatus, LadderTable
 from arena.league.screen import Kind, Screen, ScreenEvent
+from arena.matchmaking import Draw, Entrant, LadderError, Rules, Table, choose
 from arena.store import StoreError
 from arena.submissions.lineups import Lineup, compose, make_way
-from arena.tournament.config import TooFewBotsError, TournamentConfig, TournamentError, Venue
+from arena.tournament.config import TooFewBotsError, TournamentConfig, TournamentError
 from arena.tournament.info import RunStatus
 from arena.tournament.play.observer import Observers
 from arena.tournament.play.tables import TableWatcher
 from arena.tournament.results.resuming import read_info
 from arena.tournament.tournament import Observer, Tournament
-
-if TYPE_CHECKING:
-    from arena.league.league_server import LeagueServer
 
 IDLE_S = 1.0
 """How often a ladder with too few entrants looks again."""
@@ -87,7 +85,7 @@ class Ladder:
     """
 
     def __init__(
-        self, server: LeagueServer, sizes: tuple[int, ...], jobs: int, tell: Screen | None
+        self, server: LadderGrounds, sizes: tuple[int, ...], jobs: int, tell: Screen | None
     ) -> None:
         self._server = server
         self._tell = tell
@@ -113,13 +111,12 @@ class Ladder:
         self._ending = False
         """Whether the loop is past its last round's choice, ending (a start makes another)."""
         self._night: object | None = None
-        self._ratings = VersionRatings(server.config.out)
-        self._board = LadderBoard(self._ratings, server.config.out)
+        self.refit = Refit(server.config.out)
+        """The ladder's games read once, rated two ways: the board per version, and the batch
+        fit the matchmaker is fed (`refit` says why)."""
         self.sideline = Sideline()
         self._sat_out: dict[str, str] = {}
         """The cause each entrant was last said to sit out for."""
-        self.fit = LadderFit()
-        """The batch fit's ratings, which feed the matchmaker (`ladder_fit` says why)."""
         self._trouble = False
         """Whether a round just failed: the next waits `IDLE_S`, not to spin on it."""
         self.troubles = Troubles(self._say)
@@ -205,10 +202,10 @@ class Ladder:
         if self._task is not None:
             with contextlib.suppress(Exception):
                 await self._task
-        await self.fit.stop()
+        await self.refit.stop()
         with contextlib.suppress(OSError, StoreError):  # a cache: its loss costs a slow start
-            self._read_board()  # the rounds just finished settled, then kept for the next start
-            self._board.save()
+            self._look()  # the rounds just finished settled, then kept for the next start
+            self.refit.save()
         self._changed()
 
     async def pause(self, night: object) -> None:
@@ -236,8 +233,8 @@ class Ladder:
         of the store is seen."""
         error = self.error
         try:
-            state, latest = self._read_board()
-            table = state.rated().current(self._field())
+            look = self._look()
+            table, latest = look.state.rated().current(self._field()), look.latest
         except StoreError as fault:
             table, latest = [], []
             error = error or str(fault)
@@ -256,12 +253,11 @@ class Ladder:
     def rating_path(self, name: str) -> Sequence[float]:
         """`name`'s rating (mu - 3 sigma of the version that played) after each of its ladder
         games: its last is its row's on the board while that version plays."""
-        state, _ = self._read_board()
-        return state.paths.get(name, [])
+        return self._look().state.paths.get(name, [])
 
-    def _read_board(self) -> tuple[RatingState, list[LadderGame]]:
+    def _look(self) -> Look:
         busy = {f"{PREFIX}{number:06d}" for number in self._busy}
-        return self._board.read(self._server.store, busy)
+        return self.refit.look(self._server.store, busy)
 
     async def _loop(self, after: asyncio.Task[None] | None = None) -> None:
         if after is not None:
@@ -333,7 +329,7 @@ class Ladder:
         found = self.folders.next(self._busy, dict(rounds))
         if isinstance(found, Unfinished):
             return _Plan(found.number, None, found.folder, found.seats)
-        table = self._choose(found, rounds)
+        table = self._choose(found)
         return None if table is None else _Plan(found, table, None, table.seats)
 
     def _field(self) -> dict[str, Version]:
@@ -346,7 +342,7 @@ class Ladder:
             field[name] = Version(name, row.version)
         return field
 
-    def _choose(self, number: int, rounds: list[tuple[str, int]]) -> Table | None:
+    def _choose(self, number: int) -> Table | None:
         seated = {name for seats in self.tables.values() for name in seats}
         seated |= self._server.requests.seated  # at (or held for) a request's test games
         field = {
@@ -356,16 +352,13 @@ class Ladder:
         }
         if len(field) < min(self.rules.sizes):
             return None
-        games = sum(n for _, n in rounds)
-        if self.fit.due(games):
-            config = self._server.config
-            self.fit.refit(LadderGames(config.league, config.out), games, len(field))
-        rated = self._read_board()[0].rated()
-        fitted = self.fit.ratings
+        look = self._look()
+        self.refit.fit_when_due(look, len(field))
+        rated = look.state.rated()
         entrants = []
         for _, version in sorted(field.items()):
-            rating, games = rated.of(version)
-            entrants.append(Entrant(version.name, fitted.get(version.label, rating), games))
+            rating, games = self.refit.rating(rated, version)
+            entrants.append(Entrant(version.name, rating, games))
         return choose(entrants, self.rules, Draw(self.secret, number))
 
     async def _round(self, plan: _Plan) -> None:
@@ -429,13 +422,12 @@ class Ladder:
             observer = Observers(recorder, watcher)
         tournament = Tournament(base, observer, tables=watcher)
         self._rounds[plan.number] = tournament
-        local_ca = server.local_tls.ca_file if server.local_tls is not None else None
-        venue = Venue(server.referee, server.port, tuple(remote), local_ca)
+        venue = server.venue(tuple(remote))
         try:
             if self._stopping or not self._running.is_set():
                 return False  # stopped or paused while it was being chosen: played later
             if lineup is not None:
-                await make_way(lineup, server.referee, recorder.note)
+                await make_way(lineup, venue.referee, recorder.note)
             summary = await tournament.run(plan.resume, venue=venue)
         except TooFewBotsError as error:
             for name in set(error.skipped) & set(local):

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from tournament_harness import minimal_info
 
-from arena.ladder import FRESH, starting_rating
-from arena.league.ladder_ratings import RatingState, Version, VersionRatings
+from arena.league.ladder.ratings import RatingState, Version, VersionRatings
+from arena.matchmaking import FRESH, starting_rating
 from arena.records import GameLine
 from arena.tournament.info import Entrant, RunStatus
 from arena.tournament.results.folder import TournamentFolder

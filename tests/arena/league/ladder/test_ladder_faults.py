@@ -20,8 +20,8 @@ import pytest
 from league_harness import SAMPLE_BOTS, League, eventually, league
 from postgres_harness import PostgresServer
 
-from arena.league.ladder_rounds import is_ladder
-from arena.league.ladder_sideline import SIT_OUT_MAX_S, SIT_OUT_S, Sideline
+from arena.league.ladder.rounds import is_ladder
+from arena.league.ladder.sideline import SIT_OUT_MAX_S, SIT_OUT_S, Sideline
 from arena.league.screen import ScreenEvent
 from arena.protocol.messages import admin as apb
 from arena.referee.service.auth import new_token, token_hash
@@ -89,7 +89,7 @@ def no_line_repeated(screen: Screen) -> None:
 
 
 def test_a_fault_is_said_when_it_begins_counted_while_it_lasts_and_said_when_it_ends() -> None:
-    from arena.league.ladder_faults import REMIND_S, Fault, Troubles
+    from arena.league.ladder.faults import REMIND_S, Fault, Troubles
 
     said: list[str] = []
     now = [0.0]
@@ -114,7 +114,7 @@ def test_a_fault_is_said_when_it_begins_counted_while_it_lasts_and_said_when_it_
 def quick_tries(monkeypatch: pytest.MonkeyPatch) -> None:
     """The ladder looks again ten times a second, not once: a fault's few tries (the ones
     that must not be said again) come in tenths of a second."""
-    from arena.league import ladder as ladder_module
+    from arena.league.ladder import play as ladder_module
 
     monkeypatch.setattr(ladder_module, "IDLE_S", 0.1)
 
@@ -238,7 +238,7 @@ def test_a_full_disk_is_said_once_with_its_path_and_the_room_a_round_needs(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Issue 36, finding 7: `ladder: [Errno 28] No space left on device`, once a second."""
-    from arena.league import ladder as ladder_module
+    from arena.league.ladder import play as ladder_module
 
     screen = Screen()
     full = True

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from arena.ladder import tables_of
+from arena.matchmaking import tables_of
 
 
 def test_the_table_sizes_are_said_as_a_sentence_would() -> None:

@@ -2,10 +2,11 @@
 rounds after it rather than the season.
 
 Rating every ladder game costs about 0.4 ms (48 s at 100,000 games), at the first look after
-every start. So the board's settled part (`ladder_settled.Settled`: every version's
-standing, each entrant's rating path, the latest games, and where in the store it ends) is
+every start. So the board's settled part (`settled.Settled`: every version's
+standing, each entrant's rating path, the latest games, every game's finishing order by
+version for the fit, and where in the store it ends) is
 written to `ladder.board` in the results folder (`MAGIC` says how), now and then as it grows
-(`ladder_board.SAVE_SEATS`) and when the ladder stops, and read at the first look. It is
+(`board.SAVE_SEATS`) and when the ladder stops, and read at the first look. It is
 taken only if the store still holds what it was made from (the same count of tournaments up
 to its last round, that one with the same games): a snapshot from another store, or one a
 round was since removed from, is let go and everything rated afresh, as are a damaged one
@@ -32,22 +33,25 @@ from collections import deque
 from pathlib import Path
 from typing import Any
 
-from arena.league.ladder_ratings import RatingState, Version
-from arena.league.ladder_settled import LATEST, LadderGame, Settled
+from arena.league.ladder.finishes import Finishes
+from arena.league.ladder.ratings import RatingState, Version
+from arena.league.ladder.settled import LATEST, LadderGame, Settled
 from arena.records import RecordError
 from arena.store import LeagueStore, Mark
 from arena.tournament.report.ratings import Standing
 
 SNAPSHOT = "ladder.board"
-MAGIC = b"perudo-arena/ladder-board/2\n"
+MAGIC = b"perudo-arena/ladder-board/3\n"
 """Its first bytes; then the header's length (4 bytes, big-endian), the header (compressed
 JSON: all but the numbers of each game), then every thinking time and every path's ratings,
-8-byte doubles (little-endian), in the header's order. The numbers are most of it and are
-read as one array: a million games' (6 million) in tens of milliseconds, where JSON took
-seconds."""
+8-byte doubles (little-endian), in the header's order, then the fit's games (`finishes`):
+its groups' names (UTF-8, `group_bytes` of them), then each game's seats, each game's group,
+where each group's name ends and every seat's label, by number, 4-byte unsigned
+(little-endian). The numbers are most of it and are read as arrays: a million games' (6
+million doubles) in tens of milliseconds, where JSON took seconds."""
 MAX_BYTES = 1 << 30
-"""Larger than any season's snapshot (48 bytes a game: 48 MB at a million games); a bigger
-file is not read into memory."""
+"""Larger than any season's snapshot (about 70 bytes a game: 70 MB at a million games); a
+bigger file is not read into memory."""
 
 
 def save(folder: Path, settled: Settled) -> None:
@@ -58,6 +62,7 @@ def save(folder: Path, settled: Settled) -> None:
     state = settled.state
     standings = list(state.standings().values())
     paths = [(name, list(path)) for name, path in state.paths.items()]
+    kept = settled.finishes
     header = {
         "mark": list(settled.mark),
         "count": settled.count,
@@ -66,16 +71,24 @@ def save(folder: Path, settled: Settled) -> None:
         "last": {name: v.number for name, v in state.last().items()},
         "paths": [[name, len(path)] for name, path in paths],
         "latest": [[g.round, g.game_id, list(g.ranking)] for g in settled.latest],
+        "labels": kept.labels,
+        "fit_games": len(kept),
+        "fit_groups": len(kept.group_ends),
+        "group_bytes": len(kept.group_names),
     }
     packed = zlib.compress(json.dumps(header, separators=(",", ":")).encode())
     numbers = array("d", itertools.chain(*(s.think for s in standings), *(p for _, p in paths)))
+    orders = kept.sizes + kept.group_of + kept.group_ends + kept.seats
     if sys.byteorder != "little":
         numbers.byteswap()
+        orders.byteswap()
     fd, aside = tempfile.mkstemp(prefix=".ladder-board-", dir=folder)  # O_EXCL: a new file
     try:
         with os.fdopen(fd, "wb") as out:
             out.write(MAGIC + len(packed).to_bytes(4, "big") + packed)
             numbers.tofile(out)
+            out.write(kept.group_names)
+            orders.tofile(out)
             out.flush()
             os.fsync(out.fileno())
         os.replace(aside, folder / SNAPSHOT)  # a link there is replaced, not written through
@@ -128,10 +141,23 @@ def _settled(data: bytes) -> Settled:
     at = len(MAGIC) + 4
     size = int.from_bytes(data[len(MAGIC) : at], "big")
     body = json.loads(zlib.decompress(data[at : at + size]))
-    numbers = array("d")
-    numbers.frombytes(data[at + size :])  # a length not a multiple of 8: ValueError
+    counts = [thinks for *_, thinks in body["standings"]]
+    counts += [count for _, count in body["paths"]]
+    if not all(isinstance(count, int) and count >= 0 for count in counts):
+        raise RecordError("a count that is not one")
+    named = body["group_bytes"]
+    if not isinstance(named, int) or named < 0:
+        raise RecordError("a count that is not one")
+    ends = at + size + 8 * sum(counts)
+    if ends + named > len(data):
+        raise RecordError("a count past the numbers")
+    numbers, orders = array("d"), array("I")
+    numbers.frombytes(data[at + size : ends])
+    group_names = data[ends : ends + named]
+    orders.frombytes(data[ends + named :])  # a length not a multiple of 4: ValueError
     if sys.byteorder != "little":
         numbers.byteswap()
+        orders.byteswap()
     taken = 0
 
     def take(count: Any) -> list[float]:
@@ -163,6 +189,7 @@ def _settled(data: bytes) -> Settled:
     paths = {str(name): take(count) for name, count in body["paths"]}
     if taken != len(numbers):
         raise RecordError("numbers left over")
+    kept = _finishes(body, group_names, orders)
     state = RatingState.restored(standings, last, paths)
     latest = deque(
         (
@@ -172,5 +199,33 @@ def _settled(data: bytes) -> Settled:
         maxlen=LATEST,
     )
     return Settled(
-        Mark(float(started), str(last_id)), int(body["count"]), int(body["games"]), state, latest
+        Mark(float(started), str(last_id)),
+        int(body["count"]),
+        int(body["games"]),
+        state,
+        latest,
+        kept,
     )
+
+
+def _finishes(body: Any, group_names: bytes, orders: array[int]) -> Finishes:
+    """The fit's games the header, the groups' names and the 4-byte numbers hold, each number
+    checked against what it counts or names."""
+    labels = [str(label) for label in body["labels"]]
+    games, groups = body["fit_games"], body["fit_groups"]
+    if not all(isinstance(n, int) and n >= 0 for n in (games, groups)):
+        raise RecordError("a count that is not one")
+    if 2 * games + groups > len(orders):
+        raise RecordError("a count of games or groups past the numbers")
+    sizes, group_of = orders[:games], orders[games : 2 * games]
+    group_ends, seats = orders[2 * games : 2 * games + groups], orders[2 * games + groups :]
+    if sum(sizes) != len(seats):
+        raise RecordError("seats left over, or too few")
+    if max(group_of, default=-1) >= groups or max(seats, default=-1) >= len(labels):
+        raise RecordError("a group or a label that is not kept")
+    if (group_ends[-1] if groups else 0) != len(group_names) or any(
+        later < earlier for earlier, later in itertools.pairwise(group_ends)
+    ):
+        raise RecordError("the groups' names do not end where they say")
+    group_names.decode()  # not UTF-8: UnicodeDecodeError, a ValueError
+    return Finishes.restored(labels, group_names, group_ends, sizes, group_of, seats)

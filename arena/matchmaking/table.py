@@ -39,8 +39,8 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from arena.ladder.draw import Draw
-from arena.ladder.field import Entrant, LadderError, Rules
+from arena.matchmaking.draw import Draw
+from arena.matchmaking.field import Entrant, LadderError, Rules
 
 OVERLAP_FLOOR = 1e-6
 """The least weight an entrant has of being drawn to a table: never zero, so that every

@@ -18,7 +18,7 @@ import secrets
 import tempfile
 from pathlib import Path
 
-from arena.ladder import LadderError
+from arena.matchmaking import LadderError
 from arena.store import LeagueStore, is_url
 
 PREFIX = "ladder-"

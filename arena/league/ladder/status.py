@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from arena.ladder import tables_of
-from arena.league.ladder_board import LadderGame
-from arena.league.ladder_sideline import SittingOut
+from arena.league.ladder.board import LadderGame
+from arena.league.ladder.sideline import SittingOut
+from arena.matchmaking import tables_of
 from arena.protocol.messages import admin as apb
 from arena.records import LeaderboardRow
 
