@@ -27,8 +27,8 @@ from pathlib import Path
 from arena.league import ladder_snapshot
 from arena.league.ladder_ratings import RatingState, VersionRatings
 from arena.league.ladder_rounds import is_ladder
-from arena.league.ladder_settled import LATEST, LadderGame, unsettled
-from arena.store import LeagueStore
+from arena.league.ladder_settled import LATEST, LadderGame, Settled, unsettled
+from arena.store import LeagueStore, Mark
 
 __all__ = ["LATEST", "LadderBoard", "LadderGame"]
 
@@ -66,28 +66,31 @@ class LadderBoard:
         if not self._loaded:
             self._loaded = True
             assert self._kept is not None
-            if (found := ladder_snapshot.load(self._kept, store)) is not None:
+            if (found := ladder_snapshot.load(self._kept)) is not None:
                 self._settled, self._saved = found, found.seats()
+        seen = store.generation()  # before anything is read: a later write is after it
         settled = self._settled
-        if settled.mark is not None and store.tournaments_through(settled.mark) != (
-            settled.count,
-            settled.games,
-        ):  # a settled round removed or changed
-            settled = self._settled = unsettled()
+        known = settled.seen is not None and settled.seen[0] == seen[0]  # this store's
+        changed = store.changed_since(settled.seen[1]) if known and settled.seen else None
+        after = store.tournaments_after(settled.mark)  # after `changed`: it holds those new
+        if settled.mark is not None and not _intact(store, settled, after, changed):
+            settled = self._settled = unsettled()  # a settled round removed or changed
             self._saved = 0
-        after = store.tournaments_after(settled.mark)
+            after = store.tournaments_after(None)
+        settled.seen = seen
         ready = 0
         for mark, _ in after:
             if is_ladder(mark.id) and (mark.id in busy or not self._versions.finished(mark.id)):
                 break
             ready += 1
         # One round at a time, each read whole first: a read that fails leaves none half rated.
-        seen = settled.count
+        count, settled.recent = settled.count, {}
         for mark, games in after[:ready]:
-            seen += 1
+            count += 1
             if is_ladder(mark.id):
                 self._rate(store, mark.id, settled.state, settled.latest)
-                settled.mark, settled.count, settled.games = mark, seen, games
+                settled.mark, settled.count, settled.games = mark, count, games
+                settled.recent[mark.id] = games
                 self._versions.forget(mark.id)  # rated for good: its pins are not asked again
         if self._kept is not None and (seats := settled.seats()) - self._saved >= max(
             SAVE_SEATS, seats // 20
@@ -110,3 +113,33 @@ class LadderBoard:
         for _, line in games.lines:
             ranking = tuple(games.versions[label].name for label in line.ranking)
             latest.append(LadderGame(tid, line.game, ranking))
+
+
+def _intact(
+    store: LeagueStore,
+    settled: Settled,
+    after: list[tuple[Mark, int]],
+    changed: list[str] | None,
+) -> bool:
+    """Whether the store still holds the settled rounds as they were rated.
+
+    The store's changes since the generation the board last saw (`changed`, read before
+    `after`) say it by index, whatever the season's length (a count of its rounds took
+    about 30 ms at a million games): each ladder round written since is after the last
+    settled one, or one the last look settled that still has the games it was rated with
+    (`recent`); a night is not on the board. A settled round written since (the arena never
+    writes one again: a store edited or rebuilt), or taken out, is not as it was rated.
+    Without a generation of this store to start from (None: none seen, or the epoch
+    another's, a copy or a store restored), the rounds are counted as before: the same
+    number up to the last, and it with the same games."""
+    assert settled.mark is not None
+    if changed is None:
+        return store.tournaments_through(settled.mark) == (settled.count, settled.games)
+    later = {mark.id for mark, _ in after}
+    for tid in changed:
+        if tid in later or not is_ladder(tid):
+            continue
+        held = store.tournament(tid) if tid in settled.recent else None
+        if held is None or held.games != settled.recent[tid]:
+            return False
+    return True

@@ -172,7 +172,7 @@ class RatingState:
                 if label in self._shared:  # the original's: copied before it changes
                     self._shared.discard(label)
                     s = ratings.standings[label]
-                    ratings.standings[label] = dataclasses.replace(s, think=list(s.think))
+                    ratings.standings[label] = dataclasses.replace(s, think=s.think.copy())
                 if label not in ratings.standings:
                     start = _start(ratings, self._last.get(version.name))
                     ratings.begin(label, start.mu, start.sigma)

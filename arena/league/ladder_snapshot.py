@@ -6,8 +6,9 @@ every start. So the board's settled part (`ladder_settled.Settled`: every versio
 standing, each entrant's rating path, the latest games, and where in the store it ends) is
 written to `ladder.board` in the results folder (`MAGIC` says how), now and then as it grows
 (`ladder_board.SAVE_SEATS`) and when the ladder stops, and read at the first look. It is
-taken only if the store still holds what it was made from (the same count of tournaments up
-to its last round, that one with the same games): a snapshot from another store, or one a
+taken only if the store still holds what it was made from (no ladder round up to its last
+written since the store's generation it saw, or else the same count of tournaments up to
+its last round, that one with the same games): a snapshot from another store, or one a
 round was since removed from, is let go and everything rated afresh, as are a damaged one
 and one of another format or version. The snapshot is a cache, never a record: losing it costs one
 slow look.
@@ -35,14 +36,16 @@ from typing import Any
 from arena.league.ladder_ratings import RatingState, Version
 from arena.league.ladder_settled import LATEST, LadderGame, Settled
 from arena.records import RecordError
-from arena.store import LeagueStore, Mark
+from arena.store import Mark
+from arena.tournament.report.median import Median
 from arena.tournament.report.ratings import Standing
 
 SNAPSHOT = "ladder.board"
-MAGIC = b"perudo-arena/ladder-board/2\n"
+MAGIC = b"perudo-arena/ladder-board/3\n"
 """Its first bytes; then the header's length (4 bytes, big-endian), the header (compressed
-JSON: all but the numbers of each game), then every thinking time and every path's ratings,
-8-byte doubles (little-endian), in the header's order. The numbers are most of it and are
+JSON: all but the numbers of each game), then every thinking time (each standing's two
+halves, `Median.halves`, as they stand) and every path's ratings, 8-byte doubles
+(little-endian), in the header's order. The numbers are most of it and are
 read as one array: a million games' (6 million) in tens of milliseconds, where JSON took
 seconds."""
 MAX_BYTES = 1 << 30
@@ -62,13 +65,16 @@ def save(folder: Path, settled: Settled) -> None:
         "mark": list(settled.mark),
         "count": settled.count,
         "games": settled.games,
+        "seen": None if settled.seen is None else list(settled.seen),
+        "recent": settled.recent,
         "standings": [_standing(s) for s in standings],
         "last": {name: v.number for name, v in state.last().items()},
         "paths": [[name, len(path)] for name, path in paths],
         "latest": [[g.round, g.game_id, list(g.ranking)] for g in settled.latest],
     }
     packed = zlib.compress(json.dumps(header, separators=(",", ":")).encode())
-    numbers = array("d", itertools.chain(*(s.think for s in standings), *(p for _, p in paths)))
+    halves = itertools.chain.from_iterable(s.think.halves() for s in standings)
+    numbers = array("d", itertools.chain(*halves, *(p for _, p in paths)))
     if sys.byteorder != "little":
         numbers.byteswap()
     fd, aside = tempfile.mkstemp(prefix=".ladder-board-", dir=folder)  # O_EXCL: a new file
@@ -85,9 +91,10 @@ def save(folder: Path, settled: Settled) -> None:
         raise
 
 
-def load(folder: Path, store: LeagueStore) -> Settled | None:
-    """The settled board of `folder`'s snapshot, if there is one that the store still holds
-    as it was; None (rate afresh) otherwise."""
+def load(folder: Path) -> Settled | None:
+    """The settled board of `folder`'s snapshot, if there is one (whether the store still
+    holds it as it was, `ladder_board`'s first look checks, as it does at every look);
+    None (rate afresh) otherwise."""
     body = _read(folder / SNAPSHOT)
     if body is None:
         return None
@@ -95,9 +102,6 @@ def load(folder: Path, store: LeagueStore) -> Settled | None:
         settled = _settled(body)
     except (KeyError, TypeError, ValueError, AttributeError, zlib.error):
         return None  # damaged, or written by another format
-    assert settled.mark is not None
-    if store.tournaments_through(settled.mark) != (settled.count, settled.games):
-        return None  # another store's, or a round removed or changed since
     return settled
 
 
@@ -119,7 +123,8 @@ def _read(path: Path) -> bytes | None:
 
 
 def _standing(s: Standing) -> list[Any]:
-    return [s.name, s.mu, s.sigma, s.games, s.wins, s.place_sum, s.faults, len(s.think)]
+    low, high = s.think.halves()
+    return [s.name, s.mu, s.sigma, s.games, s.wins, s.place_sum, s.faults, len(low), len(high)]
 
 
 def _settled(data: bytes) -> Settled:
@@ -143,7 +148,7 @@ def _settled(data: bytes) -> Settled:
 
     started, last_id = body["mark"]
     standings = {}
-    for name, mu, sigma, games, wins, place_sum, faults, thinks in body["standings"]:
+    for name, mu, sigma, games, wins, place_sum, faults, low, high in body["standings"]:
         standings[str(name)] = Standing(
             str(name),
             float(mu),
@@ -152,7 +157,7 @@ def _settled(data: bytes) -> Settled:
             int(wins),
             int(place_sum),
             int(faults),
-            take(thinks),
+            Median.restored(take(low), take(high)),
         )
     last = {
         str(name): Version(str(name), None if number is None else int(number))
@@ -171,6 +176,13 @@ def _settled(data: bytes) -> Settled:
         ),
         maxlen=LATEST,
     )
+    seen = body["seen"]
     return Settled(
-        Mark(float(started), str(last_id)), int(body["count"]), int(body["games"]), state, latest
+        Mark(float(started), str(last_id)),
+        int(body["count"]),
+        int(body["games"]),
+        state,
+        latest,
+        None if seen is None else (str(seen[0]), int(seen[1])),
+        {str(tid): int(games) for tid, games in body["recent"].items()},
     )

@@ -163,6 +163,11 @@ class LeagueStore(SubmissionRecords, RequestRecords, abc.ABC):
     def _write(self, doing: str, statements: Sequence[Statement]) -> list[int]:
         """Run the statements in one transaction; the rows each changed."""
 
+    def check_pages(self) -> None:
+        """Read every page of the store and refuse it (a StoreError) if one is damaged, as
+        an SQLite store does at open unless told not to. A database server keeps its own
+        pages sound: nothing to read."""
+
     def add_tournament(
         self, tournament_id: str, info: dict[str, Any], started: float | None = None
     ) -> None:

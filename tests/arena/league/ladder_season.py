@@ -112,6 +112,12 @@ class Spy(SqliteStore):
         self.rows += len(found)
         return found
 
+    def changed_since(self, generation: int) -> list[str]:
+        found = super().changed_since(generation)
+        self.asked.append("changed")
+        self.rows += len(found)
+        return found
+
     def games_of(self, tournament_id: str) -> dict[str, GameLine]:
         found = super().games_of(tournament_id)
         self.asked.append(f"games {tournament_id}")
