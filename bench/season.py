@@ -13,10 +13,10 @@ ladder does with `arena serve`. Rounds are spread over the simulated week
 
 At 10,000, 100,000 and 1,000,000 games (those the size reaches) it measures
 the disk (bytes and files a game: the results folder and the league store) and
-times what is used: the organiser's ladder board (`arena admin ladder status`:
-cold, as after a restart, then warm after one more round), a replay by its id
-(`arena replay ROUND/GAME`, as the pages find it), an author's ladder (the
-author page's row of the board and rating path) and `arena league check`: once
+times what is used: the organiser's ladder board (cold, as after a restart, then
+warm after one more round: `arena admin ladder status`, its rows and their medians), a
+replay by its id (`arena replay ROUND/GAME`, as the pages find it), an author's ladder (the
+author page's row of the status and rating path) and `arena league check`: once
 in full (`--full`, every game), then after each of a few more rounds, as an
 organiser checks a running ladder (only what changed since it last agreed).
 Each is the median of a few looks, never a guess of the machine's speed.
@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import engine
-from arena.records import Deal, Decision, Json, ReplayEvent, RoundEnd
+from arena.records import Deal, Decision, Json, LeaderboardRow, ReplayEvent, RoundEnd
 from arena.referee.match import GameRecord, GameSpec
 from arena.store import LeagueStore, open_store
 from arena.tournament.info import TournamentInfo
@@ -295,14 +295,21 @@ def look(season: Season) -> Look:
     first.save()  # as the ladder does when it stops
     board, cold = started()  # the next start
     season.play_round()  # one more round, as between two looks of a running server
-    warm = _median_ms(lambda: board.read(store, ()))
+
+    def status() -> list[LeaderboardRow]:  # `arena admin ladder status`: `Ladder.status`
+        state, _ = board.read(store, ())
+        table = state.rated().current({})
+        return [s.row(rank) for rank, (_, s) in enumerate(table, start=1)]
+
+    warm = _median_ms(status)
 
     def replay() -> None:
         number = season.rng.randrange(season.rounds)
         found = find_replay(f"ladder-{number:06d}/u000-t000-r1", season.results)
         found.replay()
 
-    def author() -> None:  # the author page's ladder: its row and its rating path
+    def author() -> None:  # the author page's ladder: its row of the status, its rating path
+        next(row for row in status() if row.bot == BOTS[0])
         state, _ = board.read(store, ())
         state.paths.get(BOTS[0], [])
 
