@@ -20,6 +20,7 @@ entrant's rating after each game.
 from __future__ import annotations
 
 import contextlib
+import time
 from collections import deque
 from collections.abc import Collection
 from pathlib import Path
@@ -39,6 +40,11 @@ of its games does, so it stays a small share of the rating, and a start after a 
 at most that many games again."""
 
 
+BUDGET_ROWS = 2_000
+"""Tournaments a look with a budget lists at most: a first start's look lists a few, not
+the season's (a third of a million rounds at a million games)."""
+
+
 class LadderBoard:
     """The board as of the last look (`read`)."""
 
@@ -51,6 +57,9 @@ class LadderBoard:
         self._loaded = kept is None
         self._saved = 0
         """The seats' games in the settled board when it was last saved (or loaded)."""
+        self.behind = 0
+        """Tournaments left to settle when the last look's budget was spent: its board was
+        the season's only as far as it had rated (a first start without its snapshot)."""
 
     def save(self) -> None:
         """Keep the settled board in its snapshot now (the ladder stops)."""
@@ -59,10 +68,13 @@ class LadderBoard:
             self._saved = seats
 
     def read(
-        self, store: LeagueStore, busy: Collection[str]
+        self, store: LeagueStore, busy: Collection[str], budget: float | None = None
     ) -> tuple[RatingState, list[LadderGame]]:
         """Every version's rating and the latest games, as the store holds them now; `busy`,
-        the ladder's rounds in play."""
+        the ladder's rounds in play. With a `budget` (seconds), a look settles rounds until
+        it is spent (one at least) and, if some are left (`behind`), returns the board as
+        far as it has rated: the next looks go on from there."""
+        deadline = None if budget is None else time.monotonic() + budget
         if not self._loaded:
             self._loaded = True
             assert self._kept is not None
@@ -72,11 +84,12 @@ class LadderBoard:
         settled = self._settled
         known = settled.seen is not None and settled.seen[0] == seen[0]  # this store's
         changed = store.changed_since(settled.seen[1]) if known and settled.seen else None
-        after = store.tournaments_after(settled.mark)  # after `changed`: it holds those new
+        most = None if budget is None else BUDGET_ROWS
+        after = store.tournaments_after(settled.mark, most)  # after `changed`: it has the new
         if settled.mark is not None and not _intact(store, settled, after, changed):
             settled = self._settled = unsettled()  # a settled round removed or changed
             self._saved = 0
-            after = store.tournaments_after(None)
+            after = store.tournaments_after(None, most)
         settled.seen = seen
         ready = 0
         for mark, _ in after:
@@ -85,13 +98,18 @@ class LadderBoard:
             ready += 1
         # One round at a time, each read whole first: a read that fails leaves none half rated.
         count, settled.recent = settled.count, {}
-        for mark, games in after[:ready]:
+        for done, (mark, games) in enumerate(after[:ready]):
+            if settled.recent and deadline is not None and time.monotonic() >= deadline:
+                self.behind = ready - done  # a round rated at least, whatever the budget
+                break
             count += 1
             if is_ladder(mark.id):
                 self._rate(store, mark.id, settled.state, settled.latest)
                 settled.mark, settled.count, settled.games = mark, count, games
                 settled.recent[mark.id] = games
                 self._versions.forget(mark.id)  # rated for good: its pins are not asked again
+        else:
+            self.behind = int(len(after) == most)  # more than listed: the next look goes on
         if self._kept is not None and (seats := settled.seats()) - self._saved >= max(
             SAVE_SEATS, seats // 20
         ):
@@ -99,7 +117,7 @@ class LadderBoard:
                 ladder_snapshot.save(self._kept, settled)
                 self._saved = seats
         state, latest = settled.state.copy(), deque(settled.latest, maxlen=LATEST)
-        for mark, _ in after[ready:]:
+        for mark, _ in [] if self.behind else after[ready:]:
             if is_ladder(mark.id):
                 self._rate(store, mark.id, state, latest)
         return state, list(latest)
@@ -136,8 +154,10 @@ def _intact(
     if changed is None:
         return store.tournaments_through(settled.mark) == (settled.count, settled.games)
     later = {mark.id for mark, _ in after}
-    for tid in changed:
-        if tid in later or not is_ladder(tid):
+    unlisted = [tid for tid in changed if tid not in later and is_ladder(tid)]
+    marks = store.marks_of(unlisted)  # past those listed, when a budget cut the list
+    for tid in unlisted:
+        if (mark := marks.get(tid)) is not None and mark > settled.mark:
             continue
         held = store.tournament(tid) if tid in settled.recent else None
         if held is None or held.games != settled.recent[tid]:

@@ -106,8 +106,10 @@ class Spy(SqliteStore):
         self.asked.append("through")
         return super().tournaments_through(mark)
 
-    def tournaments_after(self, mark: Mark | None) -> list[tuple[Mark, int]]:
-        found = super().tournaments_after(mark)
+    def tournaments_after(
+        self, mark: Mark | None, limit: int | None = None
+    ) -> list[tuple[Mark, int]]:
+        found = super().tournaments_after(mark, limit)
         self.asked.append("after")
         self.rows += len(found)
         return found

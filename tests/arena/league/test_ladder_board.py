@@ -129,13 +129,13 @@ def test_a_round_finished_while_a_look_reads_is_not_taken_for_a_change(tmp_path:
     line = next(iter(season.store.games_of(playing).values()))
     reading = spy.tournaments_after
 
-    def finished_meanwhile(mark: Any) -> Any:
+    def finished_meanwhile(mark: Any, limit: Any = None) -> Any:
         spy.tournaments_after = reading
         season.store.add_game(
             playing, GameLine("u000-t000-r2", 2, line.players, line.ranking, (), {})
         )
         season.finish(playing)
-        return reading(mark)
+        return reading(mark, limit)
 
     spy.tournaments_after = finished_meanwhile
     board.read(season.store, season.busy)  # reads its generation, then the round finishes
@@ -143,3 +143,32 @@ def test_a_round_finished_while_a_look_reads_is_not_taken_for_a_change(tmp_path:
     looked = seen(board.read(season.store, season.busy))
     assert spy.asked == ["changed", "after"]  # nothing rated again
     assert looked == scratch(season)
+
+
+def test_a_first_start_on_a_budget_rates_the_season_over_several_looks(tmp_path: Path) -> None:
+    """Without its snapshot a start rates every round on record (500 s at a million games,
+    in the server's event loop): on a budget a look rates a round at least and returns the
+    board as far as rated, and the looks after it go on, to the board rated at once."""
+    season = Season(tmp_path, 9)
+    for _ in range(12):
+        season.play()
+    season.night()
+    for _ in range(6):
+        season.play()
+    playing = season.play(finished=False)
+    board = LadderBoard(VersionRatings(season.results), season.results)
+    looks, growing = 0, []
+    while True:
+        state, _ = board.read(season.store, season.busy, budget=0.0)
+        looks += 1
+        growing.append(sum(len(path) for path in state.paths.values()))
+        if not board.behind:
+            break
+        if looks % 3 == 0:
+            season.play()  # the ladder goes on meanwhile
+    assert looks > 10 and growing == sorted(growing)
+    season.finish(playing)  # the rounds after it settle now too, a look at a time
+    read = board.read(season.store, season.busy, budget=0.0)
+    while board.behind:
+        read = board.read(season.store, season.busy, budget=0.0)
+    assert seen(read) == scratch(season)
