@@ -125,6 +125,9 @@ def test_the_tournaments_after_a_mark_and_the_count_through_it(store: LeagueStor
     assert every[0][0] == Mark(10.0, "a") and every[2][0] == Mark(11.0, "c")
     assert store.tournaments_after(Mark(10.0, "a")) == every[1:]
     assert store.tournaments_after(every[-1][0]) == []
+    assert store.tournaments_after(Mark(10.0, "a"), limit=2) == every[1:3]
+    assert store.marks_of(["c", "gone", "a", "c"]) == {"c": every[2][0], "a": every[0][0]}
+    assert store.marks_of([]) == {}
     assert store.tournaments_through(Mark(11.0, "c")) == (3, 1)
     store.remove_tournament("a")
     assert store.tournaments_through(Mark(11.0, "c")) == (2, 1)
