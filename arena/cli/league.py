@@ -56,7 +56,8 @@ def add_command(commands: Any) -> None:
     league.add_argument(
         "--full",
         action="store_true",
-        help="check: compare every game, not only what changed since the last check that agreed",
+        help="check: compare every game and read every page of an SQLite store, not only "
+        "what changed since the last check that agreed",
     )
     league.add_argument("--league", type=validate.league_named, default=DEFAULT_LEAGUE, help=LEAGUE)
     league.add_argument(
