@@ -282,7 +282,7 @@ class Ladder:
             return False
         if self._board.behind:
             self._changed()
-        return self._board.behind > 0
+        return self._board.behind
 
     async def _loop(self, after: asyncio.Task[None] | None = None) -> None:
         if after is not None:

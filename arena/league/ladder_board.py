@@ -40,7 +40,7 @@ of its games does, so it stays a small share of the rating, and a start after a 
 at most that many games again."""
 
 
-BUDGET_ROWS = 2_000
+BUDGET_ROWS = 1_000
 """Tournaments a look with a budget lists at most: a first start's look lists a few, not
 the season's (a third of a million rounds at a million games)."""
 
@@ -57,9 +57,9 @@ class LadderBoard:
         self._loaded = kept is None
         self._saved = 0
         """The seats' games in the settled board when it was last saved (or loaded)."""
-        self.behind = 0
-        """Tournaments left to settle when the last look's budget was spent: its board was
-        the season's only as far as it had rated (a first start without its snapshot)."""
+        self.behind = False
+        """Whether rounds were left to settle when the last look's budget was spent: its
+        board was the season's only as far as it had rated (a start without its snapshot)."""
 
     def save(self) -> None:
         """Keep the settled board in its snapshot now (the ladder stops)."""
@@ -91,25 +91,25 @@ class LadderBoard:
             self._saved = 0
             after = store.tournaments_after(None, most)
         settled.seen = seen
+        # The rounds on record up to the first that can still gain a game are settled, one at
+        # a time, each read whole first: a read that fails leaves none half rated.
+        count, settled.recent = settled.count, {}
+        self.behind = len(after) == most  # more than listed: the next look goes on
         ready = 0
-        for mark, _ in after:
+        for mark, games in after:
             if is_ladder(mark.id) and (mark.id in busy or not self._versions.finished(mark.id)):
+                self.behind = False
+                break
+            if settled.recent and deadline is not None and time.monotonic() >= deadline:
+                self.behind = True  # a round rated at least, whatever the budget
                 break
             ready += 1
-        # One round at a time, each read whole first: a read that fails leaves none half rated.
-        count, settled.recent = settled.count, {}
-        for done, (mark, games) in enumerate(after[:ready]):
-            if settled.recent and deadline is not None and time.monotonic() >= deadline:
-                self.behind = ready - done  # a round rated at least, whatever the budget
-                break
             count += 1
             if is_ladder(mark.id):
                 self._rate(store, mark.id, settled.state, settled.latest)
                 settled.mark, settled.count, settled.games = mark, count, games
                 settled.recent[mark.id] = games
                 self._versions.forget(mark.id)  # rated for good: its pins are not asked again
-        else:
-            self.behind = int(len(after) == most)  # more than listed: the next look goes on
         if self._kept is not None and (seats := settled.seats()) - self._saved >= max(
             SAVE_SEATS, seats // 20
         ):
