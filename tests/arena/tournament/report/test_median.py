@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import statistics
+from array import array
 
 import pytest
 
@@ -42,3 +43,15 @@ def test_restored_from_its_halves_it_goes_on_as_before() -> None:
         assert back.median() == median.median()
     with pytest.raises(RecordError, match="halves differ"):
         Median.restored([-1.0, -2.0, -3.0], [4.0])
+
+
+def test_restored_from_arrays_it_takes_numbers_as_lists_do() -> None:
+    """A snapshot's halves come as arrays, not a Python number each: they go on the same."""
+    listed = Median([2.0, 7.0, 1.0, 8.0])
+    low, high = listed.halves()
+    arrays = Median.restored(array("d", low), array("d", high))
+    assert arrays.median() == listed.median() and arrays == listed
+    for number in (3.0, 0.5, 9.5):
+        listed.append(number)
+        arrays.append(number)
+        assert arrays.median() == listed.median()
