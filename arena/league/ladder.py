@@ -277,9 +277,8 @@ class Ladder:
         kept board): a look more rated, and no table chosen on a board rated part way."""
         try:
             self._read_board()
-        except StoreError as error:
-            self._store_down(error)
-            return False
+        except StoreError:
+            return False  # the round's choice that follows meets it too, and counts it once
         if self._board.behind:
             self._changed()
         return self._board.behind
