@@ -13,12 +13,13 @@ ladder does with `arena serve`. Rounds are spread over the simulated week
 
 At 10,000, 100,000 and 1,000,000 games (those the size reaches) it measures
 the disk (bytes and files a game: the results folder and the league store) and
-times what is used: the organiser's ladder board (`arena admin ladder status`:
-cold, as after a restart, then warm after one more round), what a refit costs
-the event loop (the board's games for the fit copied and pickled for its
-process), a replay by its id (`arena replay ROUND/GAME`, as the pages find
-it), an author's ladder (the author page's row of the board and rating path)
-and `arena league check`: once
+times what is used: the organiser's ladder board (a start without its snapshot, whose
+first look rates what its budget allows and the looks after it the rest; cold, as after a
+restart; then warm after one more round: `arena admin ladder status`, its rows and their
+medians), what a refit costs the event loop (the board's games for the fit copied and
+pickled for its process), a replay by its id (`arena replay ROUND/GAME`, as the pages find
+it), an author's ladder (the author page's row of the status and rating path) and `arena
+league check`: once
 in full (`--full`, every game), then after each of a few more rounds, as an
 organiser checks a running ladder (only what changed since it last agreed).
 Each is the median of a few looks, never a guess of the machine's speed.
@@ -38,7 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import engine
-from arena.records import Deal, Decision, Json, ReplayEvent, RoundEnd
+from arena.records import Deal, Decision, Json, LeaderboardRow, ReplayEvent, RoundEnd
 from arena.referee.match import GameRecord, GameSpec
 from arena.store import LeagueStore, open_store
 from arena.tournament.info import TournamentInfo
@@ -63,7 +64,11 @@ class Look:
     bytes_per_game: float
     files_per_game: float
     board_first_ms: float
-    """The board rated from the store alone (a first start, or its snapshot lost)."""
+    """The first look of a start without the board's snapshot (a first start, or its snapshot
+    lost): as the ladder looks, on its budget (`BOARD_BUDGET_S`), the rest rated by the looks
+    after it."""
+    board_rated_s: float
+    """Those looks, one after another, to the whole board rated from the store alone."""
     board_cold_ms: float
     """The board after a restart: its snapshot read, and the rounds after it rated."""
     board_warm_ms: float
@@ -84,6 +89,7 @@ class Look:
             "bytes_per_game": round(self.bytes_per_game, 1),
             "files_per_game": round(self.files_per_game, 5),
             "board_first_ms": round(self.board_first_ms, 1),
+            "board_rated_s": round(self.board_rated_s, 1),
             "board_cold_ms": round(self.board_cold_ms, 1),
             "board_warm_ms": round(self.board_warm_ms, 1),
             "refit_ms": round(self.refit_ms, 1),
@@ -111,6 +117,7 @@ class SeasonFigures:
         if last.files_per_game > GOAL_FILES:
             found.append(f"disk: {last.files_per_game:.3f} files a game (goal {GOAL_FILES})")
         timed = {
+            "ladder board, a first start's look": last.board_first_ms,
             "ladder board after a restart": last.board_cold_ms,
             "ladder board, warm": last.board_warm_ms,
             "a refit's hand-off": last.refit_ms,
@@ -127,14 +134,16 @@ class SeasonFigures:
 
     def lines(self) -> list[str]:
         lines = [
-            "games      bytes/game  files/game  board first  board cold  board warm  refit"
+            "games      bytes/game  files/game  board first  (all, s)  board cold  board warm"
+            "  refit"
             "  replay  author  check  check --full (ms)"
         ]
         for look in self.looks:
             lines.append(
                 f"{look.games:>9,}  {look.bytes_per_game:>10,.0f}  {look.files_per_game:>10.4f}"
-                f"  {look.board_first_ms:>11,.0f}  {look.board_cold_ms:>10,.1f}"
-                f"  {look.board_warm_ms:>10,.1f}  {look.refit_ms:>5,.1f}"
+                f"  {look.board_first_ms:>11,.1f}  {look.board_rated_s:>8,.0f}"
+                f"  {look.board_cold_ms:>10,.1f}  {look.board_warm_ms:>10,.1f}"
+                f"  {look.refit_ms:>5,.1f}"
                 f"  {look.replay_ms:>6,.1f}  {look.author_ms:>6,.0f}  {look.check_ms:>5,.0f}"
                 f"  {look.check_full_ms:>17,.0f}"
             )
@@ -284,6 +293,7 @@ def look(season: Season) -> Look:
     """The disk and the timed looks at the record as it stands."""
     from arena.cli.replay import find_replay
     from arena.league.ladder.board import LadderBoard
+    from arena.league.ladder.play import BOARD_BUDGET_S
     from arena.league.ladder.ratings import VersionRatings
     from arena.league.ladder.refit import FitJob
     from arena.league.ladder.snapshot import SNAPSHOT
@@ -296,15 +306,24 @@ def look(season: Season) -> Look:
     def started() -> tuple[LadderBoard, float]:  # a start: its snapshot read, if any
         began = time.perf_counter()
         board = LadderBoard(VersionRatings(season.results), season.results)
-        board.read(store, ())
+        board.read(store, (), BOARD_BUDGET_S)
         return board, (time.perf_counter() - began) * 1000
 
     (season.results / SNAPSHOT).unlink(missing_ok=True)
-    first, first_ms = started()  # no snapshot: every round rated once
+    began = time.perf_counter()
+    first, first_ms = started()  # no snapshot: a look, then the rounds rated a look at a time
+    while first.behind:
+        first.read(store, (), BOARD_BUDGET_S)
+    rated_s = time.perf_counter() - began
     first.save()  # as the ladder does when it stops
     board, cold = started()  # the next start
     season.play_round()  # one more round, as between two looks of a running server
-    warm = _median_ms(lambda: board.read(store, ()))
+
+    def status() -> list[LeaderboardRow]:  # `arena admin ladder status`: `Ladder.status`
+        table = board.read(store, (), BOARD_BUDGET_S).state.rated().current({})
+        return [s.row(rank) for rank, (_, s) in enumerate(table, start=1)]
+
+    warm = _median_ms(status)
     fed = board.read(store, ())
     refit = _median_ms(lambda: pickle.dumps(FitJob(fed.finished())))
 
@@ -313,8 +332,9 @@ def look(season: Season) -> Look:
         found = find_replay(f"ladder-{number:06d}/u000-t000-r1", season.results)
         found.replay()
 
-    def author() -> None:  # the author page's ladder: its row and its rating path
-        board.read(store, ()).state.paths.get(BOTS[0], [])
+    def author() -> None:  # the author page's ladder: its row of the status, its rating path
+        next(row for row in status() if row.bot == BOTS[0])
+        board.read(store, (), BOARD_BUDGET_S).state.paths.get(BOTS[0], [])
 
     def checked(full: bool = False) -> None:
         done = check(season.league, [season.results], full=full)
@@ -338,6 +358,7 @@ def look(season: Season) -> Look:
         bytes_per_game=size / measured,
         files_per_game=files / measured,
         board_first_ms=first_ms,
+        board_rated_s=rated_s,
         board_cold_ms=cold,
         board_warm_ms=warm,
         refit_ms=refit,

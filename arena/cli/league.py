@@ -64,7 +64,8 @@ def add_command(commands: Any) -> None:
     check.add_argument(
         "--full",
         action="store_true",
-        help="compare every game, not only what changed since the last check that agreed",
+        help="compare every game and read every page of an SQLite store, not only what "
+        "changed since the last check that agreed",
     )
     _action(actions, "rebuild", READ)
     remove = _action(actions, "remove")

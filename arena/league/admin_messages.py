@@ -26,6 +26,7 @@ from arena.tournament.config import TournamentError
 from arena.tournament.info import RunStatus
 from arena.tournament.play.observer import Progress
 from arena.tournament.report.decisions import BotTimes, SlowDecision
+from arena.tournament.report.median import Median
 from arena.tournament.report.ratings import Standing
 from arena.tournament.report.summary import RunReport
 
@@ -150,7 +151,7 @@ def standing_from_proto(msg: apb.Standing) -> Standing:
         wins=msg.wins,
         place_sum=msg.place_sum,
         faults=msg.faults,
-        think=[msg.median_decision_ms] if msg.median_decision_ms else [],
+        think=Median([msg.median_decision_ms] if msg.median_decision_ms else []),
     )
 
 

@@ -45,11 +45,14 @@ def recorded(where: str | Path) -> str:
     return str(Path(where).resolve())
 
 
-def open_store(where: str | Path, busy_timeout: float = BUSY_TIMEOUT_S) -> LeagueStore:
+def open_store(
+    where: str | Path, busy_timeout: float = BUSY_TIMEOUT_S, check_pages: bool = True
+) -> LeagueStore:
     """The store `--league` names: a postgresql:// URL, else an SQLite file's path (whose
-    writes wait up to `busy_timeout` seconds for a lock another process holds)."""
+    writes wait up to `busy_timeout` seconds for a lock another process holds, and whose
+    pages are read at open unless `check_pages` is False: `LeagueStore.check_pages`)."""
     if is_url(where):
         from arena.store.postgres import PostgresStore  # psycopg only for those who use it
 
         return PostgresStore(str(where))
-    return SqliteStore(Path(where), busy_timeout)
+    return SqliteStore(Path(where), busy_timeout, check_pages)

@@ -163,6 +163,11 @@ class LeagueStore(SubmissionRecords, RequestRecords, abc.ABC):
     def _write(self, doing: str, statements: Sequence[Statement]) -> list[int]:
         """Run the statements in one transaction; the rows each changed."""
 
+    def check_pages(self) -> None:
+        """Read every page of the store and refuse it (a StoreError) if one is damaged, as
+        an SQLite store does at open unless told not to. A database server keeps its own
+        pages sound: nothing to read."""
+
     def add_tournament(
         self, tournament_id: str, info: dict[str, Any], started: float | None = None
     ) -> None:
@@ -279,18 +284,35 @@ class LeagueStore(SubmissionRecords, RequestRecords, abc.ABC):
         )
         return [(tid, count) for tid, count in rows]
 
-    def tournaments_after(self, mark: Mark | None) -> list[tuple[Mark, int]]:
+    def tournaments_after(
+        self, mark: Mark | None, limit: int | None = None
+    ) -> list[tuple[Mark, int]]:
         """The tournaments after `mark` (all with None), in `tournaments` order, each by its
-        place in that order (start, id) with its games: what a look that keeps what it read
-        before asks for, by index, rather than the whole list."""
+        place in that order (start, id) with its games, the first `limit` of them if given:
+        what a look that keeps what it read before asks for, by index, rather than the
+        whole list."""
         after = "" if mark is None else "WHERE (t.started, t.id) > (?, ?) "
+        most = "" if limit is None else f"LIMIT {int(limit)}"
         rows = self._read(
             "reading tournaments",
             "SELECT t.started, t.id, (SELECT COUNT(*) FROM games g WHERE g.tournament = t.id) "
-            f"FROM tournaments t {after}ORDER BY t.started, t.id",
+            f"FROM tournaments t {after}ORDER BY t.started, t.id {most}",
             () if mark is None else mark,
         )
         return [(Mark(float(started), str(tid)), int(games)) for started, tid, games in rows]
+
+    def marks_of(self, tournament_ids: Collection[str]) -> dict[str, Mark]:
+        """Where each of these tournaments is in `tournaments` order, of those the league
+        holds: by index."""
+        ids = sorted(set(tournament_ids))
+        if not ids:
+            return {}
+        rows = self._read(
+            "reading tournaments",
+            f"SELECT started, id FROM tournaments WHERE id IN ({', '.join('?' * len(ids))})",
+            ids,
+        )
+        return {str(tid): Mark(float(started), str(tid)) for started, tid in rows}
 
     def tournaments_through(self, mark: Mark) -> tuple[int, int | None]:
         """How many tournaments are at or before `mark` in `tournaments` order, and the games

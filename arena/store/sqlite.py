@@ -63,8 +63,13 @@ def make_private(path: Path) -> None:
 class SqliteStore(LeagueStore):
     """The embedded store: one SQLite file, written by one coordinator at a time."""
 
-    def __init__(self, path: Path, busy_timeout: float = BUSY_TIMEOUT_S) -> None:
-        """Open the store at `path`, creating it if there is none; refuse a damaged one."""
+    def __init__(
+        self, path: Path, busy_timeout: float = BUSY_TIMEOUT_S, check_pages: bool = True
+    ) -> None:
+        """Open the store at `path`, creating it if there is none; refuse a damaged one,
+        every page read (`check_pages`: about 1.2 ms per 1,000 games) unless told not to
+        by a caller that reads only what changed and checks the pages in full otherwise
+        (`arena league check`)."""
         self.path = path
         self.where = str(path)
         try:
@@ -98,9 +103,8 @@ class SqliteStore(LeagueStore):
             with self._guard("opening it"):
                 self._db.execute("PRAGMA journal_mode=WAL")
                 self._db.execute("PRAGMA synchronous=FULL")
-                verdict = [row[0] for row in self._db.execute("PRAGMA quick_check")]
-                if verdict != ["ok"]:
-                    raise sqlite3.DatabaseError("; ".join(map(str, verdict[:3])))
+            if check_pages:
+                self.check_pages()
             self._migrate()
         except StoreError:
             self._db.close()
@@ -110,13 +114,22 @@ class SqliteStore(LeagueStore):
         with self._guard("creating its tables"), self._transaction():
             self._db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
             row = self._db.execute("SELECT MAX(version) FROM schema_version").fetchone()
-            for sql in migration(row[0] or 0, self.where):
+            steps = migration(row[0] or 0, self.where)
+            for sql in steps:
                 self._db.execute(sql)
+            if not steps:  # at this arena's schema every run kept is named: none to name, and
+                return  # no scan of every tournament at each open (40 ms at 100,000 games)
             for sql, params in identity_updates(self._db.execute(UNIDENTIFIED).fetchall()):
                 self._db.execute(sql, params)
 
     def close(self) -> None:
         self._db.close()
+
+    def check_pages(self) -> None:
+        with self._guard("opening it"):
+            verdict = [row[0] for row in self._db.execute("PRAGMA quick_check")]
+            if verdict != ["ok"]:
+                raise sqlite3.DatabaseError("; ".join(map(str, verdict[:3])))
 
     def _read(self, doing: str, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         with self._guard(doing):

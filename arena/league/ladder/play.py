@@ -52,6 +52,10 @@ from arena.tournament.tournament import Observer, Tournament
 
 IDLE_S = 1.0
 """How often a ladder with too few entrants looks again."""
+BOARD_BUDGET_S = 0.05
+"""The most a look at the board rates before it answers (a round at least): a start without
+its kept board rates the season a look at a time (about 0.5 ms a game, 500 s at a million),
+the event loop and the referee served between two looks."""
 
 
 class RoundWatcher(Observer, TableWatcher, Protocol):
@@ -238,6 +242,11 @@ class Ladder:
         except StoreError as fault:
             table, latest = [], []
             error = error or str(fault)
+        if self.refit.behind and error is None:
+            error = (
+                "rating the ladder's games on record afresh (no kept board to start from): "
+                "the board shows the rounds rated so far, and no table is chosen until all are"
+            )
         return LadderStatus(
             running=self.active and not self._stopping,
             paused=self.paused,
@@ -257,7 +266,18 @@ class Ladder:
 
     def _look(self) -> Look:
         busy = {f"{PREFIX}{number:06d}" for number in self._busy}
-        return self.refit.look(self._server.store, busy)
+        return self.refit.look(self._server.store, busy, BOARD_BUDGET_S)
+
+    def _rating(self) -> bool:
+        """Whether the board is still rating the season on record (a start without its
+        kept board): a look more rated, and no table chosen on a board rated part way."""
+        try:
+            self._look()
+        except StoreError:
+            return False  # the round's choice that follows meets it too, and counts it once
+        if self.refit.behind:
+            self._changed()
+        return self.refit.behind
 
     async def _loop(self, after: asyncio.Task[None] | None = None) -> None:
         if after is not None:
@@ -270,6 +290,9 @@ class Ladder:
                 if self._stopping:
                     break
                 if not self._running.is_set():  # paused between the wait and now
+                    continue
+                if self._rating():
+                    await asyncio.sleep(0)  # the event loop's other work between two looks
                     continue
                 self._fill(flying)
                 if not flying or self._trouble:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, MutableSequence, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import overload
@@ -128,10 +128,10 @@ class RatingState:
         self._ratings = Ratings()
         self._last: dict[str, Version] = {}
         """Each entrant's version rated most recently: the one a new version starts from."""
-        self._paths: dict[str, list[float]] = {}
+        self._paths: dict[str, MutableSequence[float]] = {}
         """By entrant: the conservative rating of the version that played, after each game
         added to this state (a copy's own games; its earlier ones are in `_base`)."""
-        self._base: dict[str, tuple[list[float], int]] = {}
+        self._base: dict[str, tuple[Sequence[float], int]] = {}
         """A copy's paths as they were when it was made: each the original's list (which
         only grows) and its length then, shared rather than copied."""
         self._shared: set[str] = set()
@@ -144,7 +144,7 @@ class RatingState:
         cls,
         standings: dict[str, Standing],
         last: dict[str, Version],
-        paths: dict[str, list[float]],
+        paths: dict[str, MutableSequence[float]],
     ) -> RatingState:
         """A state as `standings`, `last` and `paths` kept it (`snapshot`)."""
         state = cls()
@@ -172,7 +172,7 @@ class RatingState:
                 if label in self._shared:  # the original's: copied before it changes
                     self._shared.discard(label)
                     s = ratings.standings[label]
-                    ratings.standings[label] = dataclasses.replace(s, think=list(s.think))
+                    ratings.standings[label] = dataclasses.replace(s, think=s.think.copy())
                 if label not in ratings.standings:
                     start = _start(ratings, self._last.get(version.name))
                     ratings.begin(label, start.mu, start.sigma)
@@ -181,6 +181,12 @@ class RatingState:
             for label in line.ranking:
                 name = games.versions[label].name
                 self._paths.setdefault(name, []).append(ratings.standings[label].conservative)
+
+    def own_path(self, name: str) -> Sequence[float]:
+        """An entrant's path as this state holds it, not a copy (an original's: a copy's
+        is in two parts)."""
+        assert not self._copy, "a copy's path is in two parts: ask its original"
+        return self._paths[name]
 
     def copy(self) -> RatingState:
         """A state to add games to, this one untouched: the cost of its entrants and versions,
@@ -205,7 +211,7 @@ class RatingPath(Sequence[float]):
     """An entrant's rating after each game: a prefix of a list that only grows, and the
     games after it, read in place rather than copied."""
 
-    def __init__(self, base: list[float], length: int, tail: list[float]) -> None:
+    def __init__(self, base: Sequence[float], length: int, tail: Sequence[float]) -> None:
         self._base, self._length, self._tail = base, length, tail
 
     def __len__(self) -> int:
@@ -232,7 +238,9 @@ class RatingPaths(Mapping[str, Sequence[float]]):
     """Each entrant's `RatingPath`."""
 
     def __init__(
-        self, base: Mapping[str, tuple[list[float], int]], own: Mapping[str, list[float]]
+        self,
+        base: Mapping[str, tuple[Sequence[float], int]],
+        own: Mapping[str, Sequence[float]],
     ) -> None:
         self._base, self._own = base, own
 

@@ -58,9 +58,16 @@ class Refit:
         self._give_up = asyncio.Event()
         self.refits = 0
 
-    def look(self, store: LeagueStore, busy: Collection[str]) -> Look:
-        """The board as the store holds it now (`busy`: the ladder's rounds in play)."""
-        return self._board.read(store, busy)
+    def look(self, store: LeagueStore, busy: Collection[str], budget: float | None = None) -> Look:
+        """The board as the store holds it now (`busy`: the ladder's rounds in play), or as
+        far as a `budget` (seconds) let it rate (`behind`)."""
+        return self._board.read(store, busy, budget)
+
+    @property
+    def behind(self) -> bool:
+        """Whether the last look's budget was spent with rounds left to rate (a start
+        without its kept board): no table is chosen on a board rated part way."""
+        return self._board.behind
 
     def save(self) -> None:
         """Keep the settled board, the fit's games with it, for the next start."""

@@ -5,7 +5,7 @@ their games as the fit needs them (`finishes`)."""
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from arena.league.ladder.finishes import Finishes
 from arena.league.ladder.ratings import RatingState
@@ -36,6 +36,14 @@ class Settled:
     state: RatingState
     latest: deque[LadderGame]
     finishes: Finishes
+    seen: tuple[str, int] | None = None
+    """The store's epoch and generation (`LeagueStore.generation`) when the rounds up to
+    `mark` were last found as they were: a look asks the store only what changed since, by
+    index (`LeagueStore.changed_since`), rather than counting them. None: count them."""
+    recent: dict[str, int] = field(default_factory=dict)
+    """The rounds the last look settled, with their games: a round's last game written
+    between that look's reading of `seen` and of its games is a change after `seen` that
+    the look did read, told from a change made since by the count of its games."""
 
     def seats(self) -> int:
         """Each entrant's games summed: how much it holds."""

@@ -7,8 +7,9 @@ standing, each entrant's rating path, the latest games, every game's finishing o
 version for the fit, and where in the store it ends) is
 written to `ladder.board` in the results folder (`MAGIC` says how), now and then as it grows
 (`board.SAVE_SEATS`) and when the ladder stops, and read at the first look. It is
-taken only if the store still holds what it was made from (the same count of tournaments up
-to its last round, that one with the same games): a snapshot from another store, or one a
+taken only if the store still holds what it was made from (no ladder round up to its last
+written since the store's generation it saw, or else the same count of tournaments up to
+its last round, that one with the same games): a snapshot from another store, or one a
 round was since removed from, is let go and everything rated afresh, as are a damaged one
 and one of another format or version. The snapshot is a cache, never a record: losing it costs one
 slow look.
@@ -30,6 +31,7 @@ import tempfile
 import zlib
 from array import array
 from collections import deque
+from collections.abc import MutableSequence
 from pathlib import Path
 from typing import Any
 
@@ -37,18 +39,21 @@ from arena.league.ladder.finishes import Finishes
 from arena.league.ladder.ratings import RatingState, Version
 from arena.league.ladder.settled import LATEST, LadderGame, Settled
 from arena.records import RecordError
-from arena.store import LeagueStore, Mark
+from arena.store import Mark
+from arena.tournament.report.median import Median
 from arena.tournament.report.ratings import Standing
 
 SNAPSHOT = "ladder.board"
-MAGIC = b"perudo-arena/ladder-board/3\n"
+MAGIC = b"perudo-arena/ladder-board/4\n"
 """Its first bytes; then the header's length (4 bytes, big-endian), the header (compressed
-JSON: all but the numbers of each game), then every thinking time and every path's ratings,
-8-byte doubles (little-endian), in the header's order, then the fit's games (`finishes`):
-its groups' names (UTF-8, `group_bytes` of them), then each game's seats, each game's group,
-where each group's name ends and every seat's label, by number, 4-byte unsigned
-(little-endian). The numbers are most of it and are read as arrays: a million games' (6
-million doubles) in tens of milliseconds, where JSON took seconds."""
+JSON: all but the numbers of each game), then every thinking time (each standing's two
+halves, `Median.halves`, as they stand) and every path's ratings, 8-byte doubles
+(little-endian), in the header's order, then the fit's games (`finishes`): its groups'
+names (UTF-8, `group_bytes` of them), then each game's seats, each game's group, where each
+group's name ends and every seat's label, by number, 4-byte unsigned (little-endian). The
+numbers are most of it and are read as arrays: a million games' (6 million doubles) in
+tens of milliseconds, where JSON took seconds; the arrays are kept as read (a copy of
+their bytes, no Python number made for each)."""
 MAX_BYTES = 1 << 30
 """Larger than any season's snapshot (about 70 bytes a game: 70 MB at a million games); a
 bigger file is not read into memory."""
@@ -61,12 +66,14 @@ def save(folder: Path, settled: Settled) -> None:
         return
     state = settled.state
     standings = list(state.standings().values())
-    paths = [(name, list(path)) for name, path in state.paths.items()]
+    paths = [(name, state.own_path(name)) for name in state.paths]
     kept = settled.finishes
     header = {
         "mark": list(settled.mark),
         "count": settled.count,
         "games": settled.games,
+        "seen": None if settled.seen is None else list(settled.seen),
+        "recent": settled.recent,
         "standings": [_standing(s) for s in standings],
         "last": {name: v.number for name, v in state.last().items()},
         "paths": [[name, len(path)] for name, path in paths],
@@ -77,7 +84,11 @@ def save(folder: Path, settled: Settled) -> None:
         "group_bytes": len(kept.group_names),
     }
     packed = zlib.compress(json.dumps(header, separators=(",", ":")).encode())
-    numbers = array("d", itertools.chain(*(s.think for s in standings), *(p for _, p in paths)))
+    numbers = array("d")
+    for part in itertools.chain(
+        itertools.chain.from_iterable(s.think.halves() for s in standings), (p for _, p in paths)
+    ):
+        numbers.extend(part if isinstance(part, array) else array("d", part))
     orders = kept.sizes + kept.group_of + kept.group_ends + kept.seats
     if sys.byteorder != "little":
         numbers.byteswap()
@@ -98,9 +109,10 @@ def save(folder: Path, settled: Settled) -> None:
         raise
 
 
-def load(folder: Path, store: LeagueStore) -> Settled | None:
-    """The settled board of `folder`'s snapshot, if there is one that the store still holds
-    as it was; None (rate afresh) otherwise."""
+def load(folder: Path) -> Settled | None:
+    """The settled board of `folder`'s snapshot, if there is one (whether the store still
+    holds it as it was, `board`'s first look checks, as it does at every look); None (rate
+    afresh) otherwise."""
     body = _read(folder / SNAPSHOT)
     if body is None:
         return None
@@ -108,9 +120,6 @@ def load(folder: Path, store: LeagueStore) -> Settled | None:
         settled = _settled(body)
     except (KeyError, TypeError, ValueError, AttributeError, zlib.error):
         return None  # damaged, or written by another format
-    assert settled.mark is not None
-    if store.tournaments_through(settled.mark) != (settled.count, settled.games):
-        return None  # another store's, or a round removed or changed since
     return settled
 
 
@@ -132,7 +141,8 @@ def _read(path: Path) -> bytes | None:
 
 
 def _standing(s: Standing) -> list[Any]:
-    return [s.name, s.mu, s.sigma, s.games, s.wins, s.place_sum, s.faults, len(s.think)]
+    low, high = s.think.halves()
+    return [s.name, s.mu, s.sigma, s.games, s.wins, s.place_sum, s.faults, len(low), len(high)]
 
 
 def _settled(data: bytes) -> Settled:
@@ -141,7 +151,7 @@ def _settled(data: bytes) -> Settled:
     at = len(MAGIC) + 4
     size = int.from_bytes(data[len(MAGIC) : at], "big")
     body = json.loads(zlib.decompress(data[at : at + size]))
-    counts = [thinks for *_, thinks in body["standings"]]
+    counts = [n for *_, low, high in body["standings"] for n in (low, high)]
     counts += [count for _, count in body["paths"]]
     if not all(isinstance(count, int) and count >= 0 for count in counts):
         raise RecordError("a count that is not one")
@@ -160,16 +170,18 @@ def _settled(data: bytes) -> Settled:
         orders.byteswap()
     taken = 0
 
-    def take(count: Any) -> list[float]:
+    def take(count: Any) -> array[float]:
+        """The next `count` numbers, as an array: a copy of their bytes, no Python number
+        made for each (6 million at a million games took a third of a second)."""
         nonlocal taken
         if not isinstance(count, int) or count < 0 or taken + count > len(numbers):
             raise RecordError("a count past the numbers")
         taken += count
-        return numbers[taken - count : taken].tolist()
+        return numbers[taken - count : taken]
 
     started, last_id = body["mark"]
     standings = {}
-    for name, mu, sigma, games, wins, place_sum, faults, thinks in body["standings"]:
+    for name, mu, sigma, games, wins, place_sum, faults, low, high in body["standings"]:
         standings[str(name)] = Standing(
             str(name),
             float(mu),
@@ -178,7 +190,7 @@ def _settled(data: bytes) -> Settled:
             int(wins),
             int(place_sum),
             int(faults),
-            take(thinks),
+            Median.restored(take(low), take(high)),
         )
     last = {
         str(name): Version(str(name), None if number is None else int(number))
@@ -186,7 +198,9 @@ def _settled(data: bytes) -> Settled:
     }
     if any(v.label not in standings for v in last.values()):
         raise RecordError("a version rated last without a standing")
-    paths = {str(name): take(count) for name, count in body["paths"]}
+    paths: dict[str, MutableSequence[float]] = {
+        str(name): take(count) for name, count in body["paths"]
+    }
     if taken != len(numbers):
         raise RecordError("numbers left over")
     kept = _finishes(body, group_names, orders)
@@ -198,6 +212,7 @@ def _settled(data: bytes) -> Settled:
         ),
         maxlen=LATEST,
     )
+    seen = body["seen"]
     return Settled(
         Mark(float(started), str(last_id)),
         int(body["count"]),
@@ -205,6 +220,8 @@ def _settled(data: bytes) -> Settled:
         state,
         latest,
         kept,
+        None if seen is None else (str(seen[0]), int(seen[1])),
+        {str(tid): int(games) for tid, games in body["recent"].items()},
     )
 
 

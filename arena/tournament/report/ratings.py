@@ -8,7 +8,6 @@ interrupted and resumed ends exactly where an uninterrupted one would.
 
 from __future__ import annotations
 
-import statistics
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -16,6 +15,7 @@ from typing import TYPE_CHECKING
 import trueskill
 
 from arena.records import GameLine, LeaderboardRow
+from arena.tournament.report.median import Median
 
 if TYPE_CHECKING:  # the fit's numpy and scipy stay out of what the league store loads
     from arena.rankings import BotConfidence
@@ -49,7 +49,9 @@ class Standing:
     wins: int = 0
     place_sum: int = 0
     faults: int = 0
-    think: list[float] = field(default_factory=list)
+    think: Median = field(default_factory=Median)
+    """Its decision times (each game's median), kept so that their median costs nothing to
+    ask (`Median`): a ladder's version plays all season."""
 
     @property
     def conservative(self) -> float:
@@ -65,7 +67,7 @@ class Standing:
 
     @property
     def median_think_ms(self) -> float:
-        return statistics.median(self.think) if self.think else 0.0
+        return self.think.median()
 
     def row(self, rank: int, sure: BotConfidence | None = None) -> LeaderboardRow:
         """The bot's row, with what the batch fit's bootstrap says of it when `sure` is given."""
@@ -99,7 +101,7 @@ class Standing:
             wins=row.wins,
             place_sum=round(row.average_place * row.games),
             faults=row.faults,
-            think=[row.median_decision_ms] if row.games else [],
+            think=Median([row.median_decision_ms] if row.games else []),
         )
 
 

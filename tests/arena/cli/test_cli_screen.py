@@ -27,6 +27,7 @@ from arena.records import GameLine
 from arena.tournament.config import TournamentConfig
 from arena.tournament.kinds import OptionError
 from arena.tournament.play.observer import Progress
+from arena.tournament.report.median import Median
 from arena.tournament.report.ratings import Standing
 from arena.tournament.schedule.round_robin import build, explain, planned_games, unit_size
 
@@ -235,7 +236,7 @@ def _long_standings() -> list[Standing]:
     names = ["a-bot-with-a-name-of-forty-characters-xy", "b" * 24, "short"]
     return [
         Standing(n, mu=31.2345 - i, sigma=1.2345, games=12345, wins=6789, place_sum=30000,
-                 faults=1234, think=[999.99])
+                 faults=1234, think=Median([999.99]))
         for i, n in enumerate(names)
     ]  # fmt: skip
 

@@ -18,6 +18,7 @@ from arena.tournament.config import TournamentError
 from arena.tournament.info import RunStatus
 from arena.tournament.play.observer import Progress
 from arena.tournament.report.decisions import BotTimes, SlowDecision
+from arena.tournament.report.median import Median
 from arena.tournament.report.ratings import Standing
 from arena.tournament.report.summary import RunReport
 
@@ -62,7 +63,7 @@ standings = st.builds(
     place_sum=big,
     faults=big,
     # As a leaderboard keeps them: one median, or none before a first decision.
-    think=st.lists(st.floats(min_value=1e-9, max_value=1e6), max_size=1),
+    think=st.lists(st.floats(min_value=1e-9, max_value=1e6), max_size=1).map(Median),
 )
 confidences = st.builds(
     Confidence,
@@ -126,7 +127,9 @@ def test_standings_survive_the_stream(standing: Standing) -> None:
 
 
 def test_a_standing_travels_with_the_median_of_its_decision_times() -> None:
-    standing = Standing("a", 27.123456789, 3.3, games=4, wins=1, place_sum=9, think=[1, 2, 9.5])
+    standing = Standing(
+        "a", 27.123456789, 3.3, games=4, wins=1, place_sum=9, think=Median([1, 2, 9.5])
+    )
     back = am.standing_from_proto(am.standing_to_proto(standing))
     assert back.median_think_ms == 2
     assert (back.conservative, back.win_rate, back.average_place) == (

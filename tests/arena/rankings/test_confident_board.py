@@ -15,6 +15,7 @@ from arena.cli.main import main
 from arena.cli.standings import leaderboard_table
 from arena.records import GameLine
 from arena.store import SqliteStore
+from arena.tournament.report.median import Median
 from arena.tournament.report.standings import board
 
 
@@ -95,7 +96,7 @@ def test_the_table_with_the_fit_stays_within_80_columns(tmp_path: Path) -> None:
     long = ("a-bot-with-a-long-name-" * 2, "pat", "sam")
     standing = board(_league(tmp_path / "league.sqlite", groups=12, names=long))
     for s in standing.table:  # figures as wide as a long night makes them
-        s.games, s.wins, s.faults, s.think = 12345, 6789, 1234, [999.99]
+        s.games, s.wins, s.faults, s.think = 12345, 6789, 1234, Median([999.99])
     console = Console(width=80, record=True, file=io.StringIO())
     console.print(leaderboard_table(standing.table, sure=standing.sure))
     text = console.export_text()

@@ -125,6 +125,9 @@ def test_the_tournaments_after_a_mark_and_the_count_through_it(store: LeagueStor
     assert every[0][0] == Mark(10.0, "a") and every[2][0] == Mark(11.0, "c")
     assert store.tournaments_after(Mark(10.0, "a")) == every[1:]
     assert store.tournaments_after(every[-1][0]) == []
+    assert store.tournaments_after(Mark(10.0, "a"), limit=2) == every[1:3]
+    assert store.marks_of(["c", "gone", "a", "c"]) == {"c": every[2][0], "a": every[0][0]}
+    assert store.marks_of([]) == {}
     assert store.tournaments_through(Mark(11.0, "c")) == (3, 1)
     store.remove_tournament("a")
     assert store.tournaments_through(Mark(11.0, "c")) == (2, 1)
@@ -276,3 +279,37 @@ def test_a_tournaments_info_is_kept_compressed_and_one_kept_as_json_still_reads(
         assert store.tournament_infos() == [("ladder-000001", info)]
     finally:
         store.close()
+
+
+def test_a_store_at_this_schema_opens_without_reading_its_tournaments(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every command opens the store (`arena league check` after each round): a scan of
+    every tournament there grows with the season (40 ms at 100,000 games). Only a store an
+    older arena wrote has runs to name."""
+    path = tmp_path / "league.sqlite"
+    store = SqliteStore(path)
+    for n in range(3):
+        store.add_tournament(f"t{n}", {"id": f"t{n}", "seed_sha256": f"{n}"})
+    store.close()
+    said: list[str] = []
+    real_connect = sqlite3.connect
+
+    def traced(where: str | Path, *args: object, **kwargs: object) -> sqlite3.Connection:
+        db = real_connect(where, *args, **kwargs)  # type: ignore[arg-type]
+        db.set_trace_callback(said.append)
+        return db
+
+    monkeypatch.setattr(sqlite3, "connect", traced)
+    SqliteStore(path).close()
+    assert said and not [sql for sql in said if "tournaments" in sql]
+    monkeypatch.undo()
+    db = real_connect(path)  # as an arena before run ids left it
+    db.execute("UPDATE tournaments SET run_id = NULL")
+    db.execute("UPDATE schema_version SET version = 6")
+    db.commit()
+    db.close()
+    store = SqliteStore(path)
+    assert store.tournament("t1") is not None
+    assert store.tournament("t1").run_id == "seed 1 laid out 0.0"  # type: ignore[union-attr]
+    store.close()

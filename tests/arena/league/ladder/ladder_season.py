@@ -109,9 +109,17 @@ class Spy(SqliteStore):
         self.asked.append("through")
         return super().tournaments_through(mark)
 
-    def tournaments_after(self, mark: Mark | None) -> list[tuple[Mark, int]]:
-        found = super().tournaments_after(mark)
+    def tournaments_after(
+        self, mark: Mark | None, limit: int | None = None
+    ) -> list[tuple[Mark, int]]:
+        found = super().tournaments_after(mark, limit)
         self.asked.append("after")
+        self.rows += len(found)
+        return found
+
+    def changed_since(self, generation: int) -> list[str]:
+        found = super().changed_since(generation)
+        self.asked.append("changed")
         self.rows += len(found)
         return found
 

@@ -15,6 +15,7 @@ from tournament_harness import minimal_info
 from arena.protocol.faults import Fault, FaultKind, FaultRecord
 from arena.records import Deal, Decision
 from arena.referee.match import GameRecord, GameSpec
+from arena.tournament.report.median import Median
 from arena.tournament.report.ratings import GameResult, Standing, result_of
 from arena.tournament.results.folder import ResultsError, TournamentFolder, write_atomic
 from arena.tournament.schedule.round_robin import ScheduledGame
@@ -113,8 +114,10 @@ def test_a_single_torn_line_is_cut_away(folder: TournamentFolder) -> None:
 
 def test_leaderboard_files(folder: TournamentFolder) -> None:
     table = [
-        Standing("b", mu=30.0, sigma=2.0, games=3, wins=2, place_sum=4, faults=0, think=[1.0]),
-        Standing("a", mu=20.0, sigma=3.0, games=3, wins=1, place_sum=5, faults=2, think=[]),
+        Standing(
+            "b", mu=30.0, sigma=2.0, games=3, wins=2, place_sum=4, faults=0, think=Median([1.0])
+        ),
+        Standing("a", mu=20.0, sigma=3.0, games=3, wins=1, place_sum=5, faults=2, think=Median()),
     ]
     folder.write_leaderboard(table)
     rows = json.loads((folder.root / "leaderboard.json").read_text())
