@@ -111,7 +111,11 @@ def test_a_snapshot_cut_short_or_with_a_value_changed_in_kind_is_let_go(tmp_path
     misnamed["group_bytes"] -= 1  # the groups' names cut where their ends say they are not
     longer = json.loads(json.dumps(header))
     longer["fit_games"] += 1  # the fit's games counted past their seats
-    numbers = sum(s[-1] for s in header["standings"]) + sum(n for _, n in header["paths"])
+    unbalanced = json.loads(json.dumps(header))
+    unbalanced["standings"][0][-1] += 1  # a median's upper half longer than its lower
+    unbalanced["paths"][0][1] -= 1  # (the number a path's), as many numbers in all
+    numbers = sum(s[-2] + s[-1] for s in header["standings"])  # each median's two halves
+    numbers += sum(n for _, n in header["paths"])
     named = at + size + 8 * numbers  # where the groups' names begin
     not_utf8 = data[:named] + b"\xff" + data[named + 1 :]
     for damaged in (
@@ -125,6 +129,7 @@ def test_a_snapshot_cut_short_or_with_a_value_changed_in_kind_is_let_go(tmp_path
         with_header(ungrouped),
         with_header(misnamed),
         with_header(longer),
+        with_header(unbalanced),
     ):
         path.write_bytes(damaged)
         looked = _restarted(season, spy)
