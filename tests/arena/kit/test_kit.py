@@ -56,7 +56,8 @@ def test_a_kit_bot_over_the_session_limit_exits_with_the_refusal(live: Arena) ->
             proc = live.spawn("kit_bot", BOT, sessions=3)
             refusal = f"{BOT}: RESOURCE_EXHAUSTED: bot '{BOT}' already has 2 sessions open"
             assert await until(lambda: refusal in live.log(BOT), 15), live.log(BOT)
-            assert live.lobby.connected() == {BOT: 2}
+            # Its sessions race: the third can be refused before the second's Hello is in.
+            assert await until(lambda: live.lobby.connected() == {BOT: 2}, 15)
             # The two sessions it has play on until Goodbye; then it exits, not with 0.
             await live.referee.stop()
             assert await live.wait_exit(proc, 10) not in (None, 0)
