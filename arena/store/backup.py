@@ -90,7 +90,7 @@ def restore(source: Path, league: Path | str) -> Copied:
     if set_aside is not None:
         os.replace(target, set_aside)
     os.replace(copied.path, target)
-    _sync_folder(target.parent)
+    sync_folder(target.parent)
     return Copied(target, copied.tournaments, copied.games, copied.entrants, set_aside)
 
 
@@ -142,7 +142,7 @@ def _copy(db: sqlite3.Connection, target: Path, named: str) -> Copied:
         raise BackupError(f"cannot copy {named} to {target}: {error}") from None
     finally:
         part.unlink(missing_ok=True)
-    _sync_folder(target.parent)
+    sync_folder(target.parent)
     return Copied(target, *found)
 
 
@@ -195,8 +195,8 @@ def _check_unused(path: Path) -> None:
         raise BackupError(f"{leftover[0]} is still beside {path}: is a process holding it?")
 
 
-def _sync_folder(folder: Path) -> None:
-    """The rename made durable: the folder's entry is synced too."""
+def sync_folder(folder: Path) -> None:
+    """A rename or a new file in `folder` made durable: the folder's entry is synced too."""
     fd = os.open(folder, os.O_RDONLY)
     try:
         os.fsync(fd)

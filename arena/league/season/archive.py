@@ -49,7 +49,7 @@ from arena.league.season.manifest import (
 )
 from arena.league.season.walk import File, Folder, Linked, Skipped, open_file, walk
 from arena.store import is_url, open_store, recorded
-from arena.store.backup import backup
+from arena.store.backup import backup, sync_folder
 from arena.submissions.folder import submissions_folder
 from arena.tournament.results.upkeep.check_memory import MEMORY
 
@@ -123,7 +123,7 @@ def archive(league: Path | str, results: Path, dest: Path) -> Archived:
     finally:
         part.unlink(missing_ok=True)
         shutil.rmtree(work, ignore_errors=True)
-    _sync_folder(target.parent)
+    sync_folder(target.parent)
     return Archived(
         target,
         len(writer.members) + 1,
@@ -293,11 +293,3 @@ class _Hashed:
         self._left -= len(data)
         self.digest.update(data)
         return data
-
-
-def _sync_folder(folder: Path) -> None:
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)

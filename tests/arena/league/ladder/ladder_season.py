@@ -1,5 +1,6 @@
 """Ladder rounds in real folders and a real store, played and changed at random: what the
-board's tests (`test_board`, `test_snapshot`) read."""
+board's tests (`test_board`, `test_snapshot`) read; and one round laid out by hand, as the
+ratings' tests (`test_ladder_ratings`) lay theirs."""
 
 from __future__ import annotations
 
@@ -39,7 +40,7 @@ class Season:
         self.rounds += 1
         seats = tuple(self.rng.sample(NAMES, 3))
         versions = {n: self.rng.choice((1, 2, None)) for n in seats}
-        self._info(rid, versions, finished)
+        lay_out_round(self.results, rid, versions, finished)
         self.clock += 1
         self.store.add_tournament(rid, {"id": rid, "bots": {}}, started=self.clock)
         count = self.rng.randint(1, 4) if games is None else games
@@ -62,19 +63,27 @@ class Season:
         tid = f"night-{self.clock:.0f}"
         self.store.add_tournament(tid, {"id": tid, "bots": {}}, started=self.clock)
 
-    def _info(self, rid: str, versions: dict[str, int | None], finished: bool) -> None:
-        bots = {
-            name: Entrant(f"/lineup/{name}", "ab" * 32, version=Pin(n, "cd" * 32, "/kept"))
-            if n is not None
-            else Entrant(remote=True)
-            for name, n in versions.items()
-        }
-        info = dataclasses.replace(
-            minimal_info(rid, tuple(versions)),
-            bots=bots,
-            status=RunStatus.FINISHED if finished else RunStatus.RUNNING,
-        )
-        folder = self.results / rid
+
+def lay_out_round(
+    results: Path, round_id: str, versions: dict[str, int | None], finished: bool
+) -> None:
+    """A ladder round's folder whose `tournament.json` pins each entrant's version (None: a
+    remote bot, no version), running or finished; an existing round's info rewritten."""
+    bots = {
+        name: Entrant(f"/lineup/{name}", "ab" * 32, version=Pin(n, "cd" * 32, "/kept"))
+        if n is not None
+        else Entrant(remote=True)
+        for name, n in versions.items()
+    }
+    info = dataclasses.replace(
+        minimal_info(round_id, tuple(versions)),
+        bots=bots,
+        status=RunStatus.FINISHED if finished else RunStatus.RUNNING,
+    )
+    folder = results / round_id
+    if folder.is_dir():
+        TournamentFolder(folder).write_info(info)
+    else:
         folder.mkdir()
         TournamentFolder.lay_out(folder, info, b"\0" * 32)
 

@@ -4,41 +4,17 @@ folders."""
 
 from __future__ import annotations
 
-import dataclasses
 import shutil
 from pathlib import Path
 
 import pytest
-from tournament_harness import minimal_info
+from ladder_season import lay_out_round
 
 from arena.league.ladder.ratings import RatingState, Version, VersionRatings
 from arena.matchmaking import FRESH, starting_rating
 from arena.records import GameLine
-from arena.tournament.info import Entrant, RunStatus
-from arena.tournament.results.folder import TournamentFolder
-from arena.tournament.versions import Pin
 
 NAMES = ("alpha", "beta", "gamma")
-
-
-def _round(results: Path, round_id: str, versions: dict[str, int | None], finished: bool) -> None:
-    bots = {
-        name: Entrant(f"/lineup/{name}", "ab" * 32, version=Pin(n, "cd" * 32, "/kept"))
-        if n is not None
-        else Entrant(remote=True)
-        for name, n in versions.items()
-    }
-    info = dataclasses.replace(
-        minimal_info(round_id, tuple(versions)),
-        bots=bots,
-        status=RunStatus.FINISHED if finished else RunStatus.RUNNING,
-    )
-    folder = results / round_id
-    if folder.is_dir():
-        TournamentFolder(folder).write_info(info)
-    else:
-        folder.mkdir()
-        TournamentFolder.lay_out(folder, info, b"\0" * 32)
 
 
 def _game(n: int, ranking: tuple[str, ...]) -> GameLine:
@@ -48,8 +24,8 @@ def _game(n: int, ranking: tuple[str, ...]) -> GameLine:
 def test_a_new_version_is_rated_apart_starting_from_its_last_with_a_wider_sigma(
     tmp_path: Path,
 ) -> None:
-    _round(tmp_path, "ladder-000000", {"alpha": 1, "beta": 1, "gamma": None}, finished=True)
-    _round(tmp_path, "ladder-000001", {"alpha": 2, "beta": 1, "gamma": None}, finished=True)
+    lay_out_round(tmp_path, "ladder-000000", {"alpha": 1, "beta": 1, "gamma": None}, finished=True)
+    lay_out_round(tmp_path, "ladder-000001", {"alpha": 2, "beta": 1, "gamma": None}, finished=True)
     first = [("ladder-000000", _game(i, ("alpha", "beta", "gamma"))) for i in range(8)]
     ratings = VersionRatings(tmp_path)
 
@@ -70,8 +46,8 @@ def test_a_new_version_is_rated_apart_starting_from_its_last_with_a_wider_sigma(
 
 
 def test_the_table_shows_the_version_that_plays_once_it_has_played(tmp_path: Path) -> None:
-    _round(tmp_path, "ladder-000000", {"alpha": 1, "beta": 1, "gamma": 1}, finished=True)
-    _round(tmp_path, "ladder-000001", {"alpha": 2, "beta": 1, "gamma": 1}, finished=False)
+    lay_out_round(tmp_path, "ladder-000000", {"alpha": 1, "beta": 1, "gamma": 1}, finished=True)
+    lay_out_round(tmp_path, "ladder-000001", {"alpha": 2, "beta": 1, "gamma": 1}, finished=False)
     lines = [("ladder-000000", _game(i, ("alpha", "beta", "gamma"))) for i in range(5)]
     rated = VersionRatings(tmp_path).rate(lines)
     playing = {n: Version(n, 1) for n in NAMES} | {"alpha": Version("alpha", 2)}
@@ -88,10 +64,10 @@ def test_the_table_shows_the_version_that_plays_once_it_has_played(tmp_path: Pat
 def test_an_unfinished_rounds_pins_are_read_again_and_a_finished_ones_once(
     tmp_path: Path,
 ) -> None:
-    _round(tmp_path, "ladder-000000", {"alpha": 1, "beta": 1, "gamma": 1}, finished=False)
+    lay_out_round(tmp_path, "ladder-000000", {"alpha": 1, "beta": 1, "gamma": 1}, finished=False)
     ratings = VersionRatings(tmp_path)
     assert ratings.versions_in("ladder-000000")["alpha"] == 1
-    _round(tmp_path, "ladder-000000", {"alpha": 2, "beta": 1, "gamma": 1}, finished=True)
+    lay_out_round(tmp_path, "ladder-000000", {"alpha": 2, "beta": 1, "gamma": 1}, finished=True)
     assert ratings.versions_in("ladder-000000")["alpha"] == 2  # read again: it was unfinished
     shutil.rmtree(tmp_path / "ladder-000000")
     assert ratings.versions_in("ladder-000000")["alpha"] == 2  # kept once finished
@@ -107,7 +83,7 @@ def test_a_round_whose_folder_is_gone_is_rated_as_dialled_in(tmp_path: Path) -> 
 def test_a_copys_paths_share_the_originals_and_read_as_lists(tmp_path: Path) -> None:
     """A look's copy of the settled state: its paths are the original's up to the copy, then
     its own games, whatever the original adds after."""
-    _round(tmp_path, "ladder-000000", {n: 1 for n in NAMES}, finished=True)
+    lay_out_round(tmp_path, "ladder-000000", {n: 1 for n in NAMES}, finished=True)
     ratings = VersionRatings(tmp_path)
     state = RatingState()
     state.add(ratings.labelled(("ladder-000000", _game(i, NAMES)) for i in range(4)))

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from test_ladder_ratings import _round
+from ladder_season import lay_out_round
 
 from arena.league.ladder import refit as refit_module
 from arena.league.ladder.refit import REFIT_S, FitJob, Refit
@@ -117,7 +117,7 @@ def test_the_fit_is_fed_the_games_the_board_read_each_seat_as_its_version(
             pins = {"strong": 1 if g < 18 else 2, "middle": 1, "weak": None}
             if tid not in {t for t, _ in store.tournaments()}:
                 store.add_tournament(tid, {})
-                _round(results, tid, pins, finished=True)
+                lay_out_round(results, tid, pins, finished=True)
             store.add_game(tid, line)
         refit = Refit(results, Clock())
         look = refit.look(store, {"ladder-000011"})  # the last round still in play

@@ -150,12 +150,8 @@ def test_a_check_after_one_that_agreed_finds_what_the_whole_walk_finds(
     assert sorted(map(str, fast.differences)) == sorted(map(str, whole.differences))
 
 
-def test_a_check_after_nothing_changed_reads_no_game(
-    night: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    league, out = _league(night, tmp_path)
-    first = check(league, [out])
-    assert not first.differences and first.games == 18
+def _games_read(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The tournaments whose games the store is asked for from now on, in turn."""
     read: list[str] = []
     games_of = LeagueStore.games_of
 
@@ -164,6 +160,16 @@ def test_a_check_after_nothing_changed_reads_no_game(
         return games_of(self, tournament_id)  # type: ignore[return-value]
 
     monkeypatch.setattr(LeagueStore, "games_of", spied)
+    return read
+
+
+def test_a_check_after_nothing_changed_reads_no_game(
+    night: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    league, out = _league(night, tmp_path)
+    first = check(league, [out])
+    assert not first.differences and first.games == 18
+    read = _games_read(monkeypatch)
     again = check(league, [out])
     assert not again.differences and (again.tournaments, again.games) == (3, 18)
     assert read == []
@@ -181,14 +187,7 @@ def test_a_check_after_more_games_reads_only_those(
     write_info(folder, status="finished", seed=finished["seed"])
     enter(league, folder)
     fold(folder)
-    read: list[str] = []
-    games_of = LeagueStore.games_of
-
-    def spied(self: LeagueStore, tournament_id: str) -> dict[str, object]:
-        read.append(tournament_id)
-        return games_of(self, tournament_id)  # type: ignore[return-value]
-
-    monkeypatch.setattr(LeagueStore, "games_of", spied)
+    read = _games_read(monkeypatch)
     again = check(league, [out])
     assert not again.differences and again.games == 24
     # The day grew by a line: its head is the bytes the last check read, so only the new
